@@ -1,0 +1,174 @@
+"""The Skald application: one method per command, aggregates in, events out.
+
+Persistence (SQLite, PostgreSQL, transcoder) is chosen by the composition root
+through the eventsourcing environment; nothing here knows which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from domain.campaign import Campaign, check_name
+from domain.commands import (
+    CreateCampaign,
+    EndEncounter,
+    EnrolCharacter,
+    NextRound,
+    PerformAction,
+    StartEncounter,
+)
+from domain.dice import Roller, seeded_roller
+from domain.encounter import Encounter
+from domain.errors import ConcurrentWrite, InvalidInput, NotFound
+
+T = TypeVar("T")
+MAX_COMBATANTS = 50
+
+
+class SkaldApplication(Application[UUID]):
+    name = "Skald"
+    snapshotting_intervals = {Campaign: 100, Encounter: 100}  # type: ignore[dict-item]
+    env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
+
+    def __init__(
+        self, env: dict[str, str] | None = None, roller: Roller | None = None,
+        write_attempts: int = 5,
+    ) -> None:
+        super().__init__(env)
+        self.roller = roller or seeded_roller()
+        self.write_attempts = write_attempts
+
+    # -- reads ---------------------------------------------------------------
+
+    def campaign(self, campaign_id: UUID, version: int | None = None) -> Campaign:
+        return self._get(Campaign, campaign_id, version, "campaign")
+
+    def encounter(
+        self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
+    ) -> Encounter:
+        encounter = self._get(Encounter, encounter_id, version, "encounter")
+        if encounter.campaign_id != campaign_id:
+            raise NotFound(f"encounter {encounter_id} does not belong to campaign {campaign_id}")
+        return encounter
+
+    def _get(self, cls: type[T], aggregate_id: UUID, version: int | None, what: str) -> T:
+        if version is not None and version < 1:
+            raise InvalidInput(f"version must be 1 or more, not {version}")
+        try:
+            aggregate = self.repository.get(aggregate_id, version=version)
+        except AggregateNotFoundError:
+            raise NotFound(f"no {what} with id {aggregate_id}") from None
+        if not isinstance(aggregate, cls):
+            raise NotFound(f"no {what} with id {aggregate_id}")
+        if version is not None and aggregate.version < version:  # type: ignore[attr-defined]
+            raise NotFound(
+                f"{what} {aggregate_id} has no version {version}; "
+                f"its latest is {aggregate.version}"  # type: ignore[attr-defined]
+            )
+        return aggregate
+
+    # -- commands ------------------------------------------------------------
+
+    def create_campaign(self, command: CreateCampaign) -> Campaign:
+        campaign = Campaign.create(command.name, command.ruleset, command.options, command.by)
+        self.save(campaign)
+        return campaign
+
+    def enrol_character(self, command: EnrolCharacter) -> tuple[Campaign, str]:
+        def attempt() -> tuple[Campaign, str]:
+            campaign = self.campaign(command.campaign_id)
+            character_id = campaign.enrol(command.name, command.sheet, command.by)
+            self.save(campaign)
+            return campaign, character_id
+
+        return self._with_retries(attempt)
+
+    def start_encounter(self, command: StartEncounter) -> Encounter:
+        if not command.combatants:
+            raise InvalidInput("an encounter needs at least one combatant")
+        if len(command.combatants) > MAX_COMBATANTS:
+            raise InvalidInput(f"at most {MAX_COMBATANTS} combatants may take part")
+        ids = [c.character_id for c in command.combatants]
+        if len(set(ids)) != len(ids):
+            raise InvalidInput("a character may appear only once among the combatants")
+        for c in command.combatants:
+            check_name(c.side, "side")
+            if not 1 <= c.rank <= 20:
+                raise InvalidInput(f"rank must be between 1 (the front) and 20, not {c.rank}")
+        name = check_name(command.name, "encounter name")
+
+        def attempt() -> Encounter:
+            campaign = self.campaign(command.campaign_id)
+            combatants = {}
+            for c in command.combatants:
+                character = campaign.character(c.character_id)
+                combatants[c.character_id] = {
+                    "name": character["name"], "side": c.side.strip(), "rank": c.rank,
+                    "sheet": character["sheet"], "tracks": dict(character["tracks"]),
+                    "state": dict(character["state"]),
+                }
+            encounter = Encounter(
+                campaign.id, name, campaign.ruleset_id, campaign.options, combatants, command.by
+            )
+            campaign.open_encounter(str(encounter.id), name, ids)
+            self.save(campaign, encounter)
+            return encounter
+
+        return self._with_retries(attempt)
+
+    def perform_action(self, command: PerformAction) -> tuple[Encounter, dict[str, Any]]:
+        def attempt() -> tuple[Encounter, dict[str, Any]]:
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            record = encounter.act(
+                command.kind, command.actor, command.params, command.dice, self.roller,
+                command.by,
+            )
+            self.save(encounter)
+            return encounter, record
+
+        return self._with_retries(attempt)
+
+    def next_round(self, command: NextRound) -> Encounter:
+        def attempt() -> Encounter:
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            encounter.next_round(command.by)
+            self.save(encounter)
+            return encounter
+
+        return self._with_retries(attempt)
+
+    def end_encounter(self, command: EndEncounter) -> Encounter:
+        def attempt() -> Encounter:
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            campaign = self.campaign(command.campaign_id)
+            encounter.end(command.by)
+            campaign.carry_over(
+                str(encounter.id),
+                {cid: dict(c["tracks"]) for cid, c in encounter.combatants.items()},
+                {cid: dict(c["state"]) for cid, c in encounter.combatants.items()},
+                command.by,
+            )
+            self.save(encounter, campaign)
+            return encounter
+
+        return self._with_retries(attempt)
+
+    def new_id(self) -> UUID:
+        return uuid4()
+
+    def _with_retries(self, attempt: Callable[[], T]) -> T:
+        """Re-run a command that lost a race; the loser re-reads and re-decides."""
+        for _ in range(self.write_attempts):
+            try:
+                return attempt()
+            except IntegrityError:
+                continue
+        raise ConcurrentWrite(
+            f"the record kept changing under this request ({self.write_attempts} attempts); "
+            "read it again and retry"
+        )

@@ -1,0 +1,63 @@
+"""Commands: plain frozen values handed to one application method each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+
+@dataclass(frozen=True)
+class CreateCampaign:
+    name: str
+    ruleset: str
+    options: dict[str, Any] = field(default_factory=dict)
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class EnrolCharacter:
+    campaign_id: UUID
+    name: str
+    sheet: dict[str, Any]
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class Combatant:
+    character_id: str
+    side: str
+    rank: int = 1
+
+
+@dataclass(frozen=True)
+class StartEncounter:
+    campaign_id: UUID
+    name: str
+    combatants: tuple[Combatant, ...]
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class PerformAction:
+    campaign_id: UUID
+    encounter_id: UUID
+    kind: str
+    params: dict[str, Any]
+    actor: str | None = None
+    dice: dict[str, list[int]] | None = None
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class NextRound:
+    campaign_id: UUID
+    encounter_id: UUID
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class EndEncounter:
+    campaign_id: UUID
+    encounter_id: UUID
+    by: str = "gm"

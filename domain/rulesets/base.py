@@ -1,0 +1,130 @@
+"""The ruleset seam: what a built-in ruleset provides to the aggregates and the API.
+
+A ruleset is a plug-in. It validates sheets and options, says which tracks a
+character has, derives conditions, and resolves actions as pure functions of
+the encounter's frozen state, the validated parameters and the dice tray.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from domain.dice import DiceTray
+from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.validation import validate
+
+
+class Frozen(BaseModel):
+    """Base for sheets, options and action parameters: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+@dataclass(frozen=True)
+class CombatantView:
+    """One combatant as the rules see it at the moment an action resolves."""
+
+    id: str
+    name: str
+    side: str
+    rank: int
+    sheet: Mapping[str, Any]
+    tracks: Mapping[str, int]
+    state: Mapping[str, Any]
+    conditions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EncounterView:
+    round: int
+    combatants: Mapping[str, CombatantView]
+    options: Mapping[str, Any]
+
+    def combatant(self, combatant_id: str, role: str) -> CombatantView:
+        try:
+            return self.combatants[combatant_id]
+        except KeyError:
+            raise NotFound(f"{role} '{combatant_id}' is not a combatant in this encounter") from None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action did: the full breakdown and each touched combatant's new values."""
+
+    summary: str
+    breakdown: dict[str, Any]
+    tracks: dict[str, dict[str, int]] = field(default_factory=dict)
+    state: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+Resolver = Callable[[EncounterView, str | None, Any, DiceTray], Outcome]
+
+
+@dataclass(frozen=True)
+class ActionType:
+    kind: str
+    params: type[Frozen]
+    resolve: Resolver
+    description: str
+
+
+class Ruleset(ABC):
+    id: ClassVar[str]
+    title: ClassVar[str]
+    sheet_model: ClassVar[type[Frozen]]
+    options_model: ClassVar[type[Frozen]]
+    actions: ClassVar[Mapping[str, ActionType]]
+
+    def validate_options(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+        options = validate(self.options_model, overrides or {}, "options")
+        return options.model_dump(mode="json")
+
+    def validate_sheet(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        return validate(self.sheet_model, sheet, "sheet").model_dump(mode="json")
+
+    def action_type(self, kind: str) -> ActionType:
+        try:
+            return self.actions[kind]
+        except KeyError:
+            known = ", ".join(sorted(self.actions))
+            raise InvalidInput(
+                f"the {self.id} ruleset has no action '{kind}'; its actions are: {known}"
+            ) from None
+
+    def validate_params(self, kind: str, params: Mapping[str, Any]) -> Frozen:
+        return validate(self.action_type(kind).params, params, kind)
+
+    def start_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        """Ruleset-specific per-character state carried between encounters."""
+        return {}
+
+    def refuse_if_cannot_act(self, actor: CombatantView, kind: str) -> None:
+        blocking = [c for c in actor.conditions if c in self.incapacitating]
+        if blocking:
+            raise ActionRefused(
+                f"{actor.name} cannot {kind.replace('_', ' ')}: "
+                f"{' and '.join(blocking)}"
+            )
+
+    incapacitating: ClassVar[frozenset[str]] = frozenset()
+
+    def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+        """Ratings the character view shows beside the sheet, each with its terms."""
+        return {}
+
+    def daily_rules(self) -> Mapping[str, Any]:
+        """Reserved for the calendar worker: the ruleset's between-fight rules."""
+        return {}
+
+    @abstractmethod
+    def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]: ...
+
+    @abstractmethod
+    def conditions(
+        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any]
+    ) -> tuple[str, ...]: ...

@@ -1,0 +1,42 @@
+"""The ``stamina-body`` ruleset (seed 001): 3d6, Stamina and Body, d6 damage tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from domain.rulesets.base import ActionType, Ruleset
+from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
+from domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
+
+
+class StaminaBody(Ruleset):
+    id = "stamina-body"
+    title = "Stamina and Body (seed 001)"
+    sheet_model = StaminaBodySheet
+    options_model = StaminaBodyOptions
+    actions: ClassVar[Mapping[str, ActionType]] = {
+        "take_hit": ActionType(
+            "take_hit", TakeHit, resolve_take_hit,
+            "a landed hit: damage dice read on the table, resilience soaked",
+        ),
+    }
+    incapacitating = frozenset({"unconscious", "cannot_act"})
+
+    def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
+        return {"stamina": int(sheet["stamina_max"]), "body": int(sheet["body_max"])}
+
+    def conditions(
+        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any]
+    ) -> tuple[str, ...]:
+        found: list[str] = []
+        if tracks["stamina"] < 0:
+            found.append("stunned")
+        if tracks["body"] < 0:
+            found.append("unconscious")
+        if tracks["body"] <= 0:
+            found.append("cannot_act")
+        for flag in ("piercing_wound", "broken_bones", "severe_bruising"):
+            if state.get(flag):
+                found.append(flag)
+        return tuple(found)
