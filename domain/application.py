@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain.campaign import Campaign, check_name
@@ -27,18 +28,24 @@ from domain.encounter import Encounter
 from domain.errors import ConcurrentWrite, InvalidInput, NotFound
 
 T = TypeVar("T")
+A = TypeVar("A", bound=Aggregate)
 MAX_COMBATANTS = 50
 
 
 class SkaldApplication(Application[UUID]):
     name = "Skald"
-    snapshotting_intervals = {Campaign: 100, Encounter: 100}  # type: ignore[dict-item]
+    snapshotting_intervals = {Campaign: 100, Encounter: 100}
     env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
 
     def __init__(
-        self, env: dict[str, str] | None = None, roller: Roller | None = None,
+        self,
+        env: dict[str, str] | None = None,
+        roller: Roller | None = None,
         write_attempts: int = 5,
+        snapshot_interval: int = 100,
     ) -> None:
+        # Per instance, so a deployment can tune it; the class value switches snapshots on.
+        self.snapshotting_intervals = {Campaign: snapshot_interval, Encounter: snapshot_interval}  # type: ignore[misc]
         super().__init__(env)
         self.roller = roller or seeded_roller()
         self.write_attempts = write_attempts
@@ -56,19 +63,19 @@ class SkaldApplication(Application[UUID]):
             raise NotFound(f"encounter {encounter_id} does not belong to campaign {campaign_id}")
         return encounter
 
-    def _get(self, cls: type[T], aggregate_id: UUID, version: int | None, what: str) -> T:
+    def _get(self, cls: type[A], aggregate_id: UUID, version: int | None, what: str) -> A:
         if version is not None and version < 1:
             raise InvalidInput(f"version must be 1 or more, not {version}")
         try:
-            aggregate = self.repository.get(aggregate_id, version=version)
+            aggregate: object = self.repository.get(aggregate_id, version=version)
         except AggregateNotFoundError:
             raise NotFound(f"no {what} with id {aggregate_id}") from None
         if not isinstance(aggregate, cls):
             raise NotFound(f"no {what} with id {aggregate_id}")
-        if version is not None and aggregate.version < version:  # type: ignore[attr-defined]
+        if version is not None and aggregate.version < version:
             raise NotFound(
                 f"{what} {aggregate_id} has no version {version}; "
-                f"its latest is {aggregate.version}"  # type: ignore[attr-defined]
+                f"its latest is {aggregate.version}"
             )
         return aggregate
 
@@ -108,8 +115,11 @@ class SkaldApplication(Application[UUID]):
             for c in command.combatants:
                 character = campaign.character(c.character_id)
                 combatants[c.character_id] = {
-                    "name": character["name"], "side": c.side.strip(), "rank": c.rank,
-                    "sheet": character["sheet"], "tracks": dict(character["tracks"]),
+                    "name": character["name"],
+                    "side": c.side.strip(),
+                    "rank": c.rank,
+                    "sheet": character["sheet"],
+                    "tracks": dict(character["tracks"]),
                     "state": dict(character["state"]),
                 }
             encounter = Encounter(
@@ -125,7 +135,11 @@ class SkaldApplication(Application[UUID]):
         def attempt() -> tuple[Encounter, dict[str, Any]]:
             encounter = self.encounter(command.campaign_id, command.encounter_id)
             record = encounter.act(
-                command.kind, command.actor, command.params, command.dice, self.roller,
+                command.kind,
+                command.actor,
+                command.params,
+                command.dice,
+                self.roller,
                 command.by,
             )
             self.save(encounter)

@@ -56,19 +56,33 @@ class Campaign(Aggregate):
         valid = self.rules.validate_sheet(sheet)
         character_id = str(uuid4())
         self._enrolled(
-            character_id, check_name(name, "character name"), valid,
-            self.rules.track_maxima(valid), self.rules.start_state(valid), by,
+            character_id,
+            check_name(name, "character name"),
+            valid,
+            self.rules.track_maxima(valid),
+            self.rules.start_state(valid),
+            by,
         )
         return character_id
 
     @event("CharacterEnrolled")
     def _enrolled(
-        self, character_id: str, name: str, sheet: dict[str, Any], tracks: dict[str, int],
-        state: dict[str, Any], by: str,
+        self,
+        character_id: str,
+        name: str,
+        sheet: dict[str, Any],
+        tracks: dict[str, int],
+        state: dict[str, Any],
+        by: str,
     ) -> None:
         self.characters[character_id] = {
-            "id": character_id, "name": name, "sheet": sheet, "tracks": tracks,
-            "state": state, "enrolled_by": by, "in_encounter": None,
+            "id": character_id,
+            "name": name,
+            "sheet": sheet,
+            "tracks": tracks,
+            "state": state,
+            "enrolled_by": by,
+            "in_encounter": None,
         }
 
     def conditions_of(self, character_id: str) -> tuple[str, ...]:
@@ -92,8 +106,11 @@ class Campaign(Aggregate):
 
     @event("EncounterClosed")
     def carry_over(
-        self, encounter_id: str, tracks: dict[str, dict[str, int]],
-        state: dict[str, dict[str, Any]], by: str,
+        self,
+        encounter_id: str,
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+        by: str,
     ) -> None:
         """Take the encounter's final tracks and state back onto the roster."""
         self.encounters[encounter_id]["open"] = False

@@ -17,8 +17,13 @@ from domain.rulesets.base import CombatantView, EncounterView, Ruleset
 class Encounter(Aggregate):
     @event("Started")
     def __init__(
-        self, campaign_id: UUID, name: str, ruleset: str, options: dict[str, Any],
-        combatants: dict[str, dict[str, Any]], by: str,
+        self,
+        campaign_id: UUID,
+        name: str,
+        ruleset: str,
+        options: dict[str, Any],
+        combatants: dict[str, dict[str, Any]],
+        by: str,
     ) -> None:
         self.campaign_id = campaign_id
         self.name = name
@@ -44,8 +49,13 @@ class Encounter(Aggregate):
             options=self.options,
             combatants={
                 cid: CombatantView(
-                    id=cid, name=c["name"], side=c["side"], rank=c["rank"], sheet=c["sheet"],
-                    tracks=dict(c["tracks"]), state=dict(c["state"]),
+                    id=cid,
+                    name=c["name"],
+                    side=c["side"],
+                    rank=c["rank"],
+                    sheet=c["sheet"],
+                    tracks=dict(c["tracks"]),
+                    state=dict(c["state"]),
                     conditions=self.conditions_of(cid),
                 )
                 for cid, c in self.combatants.items()
@@ -57,8 +67,13 @@ class Encounter(Aggregate):
             raise ActionRefused(f"encounter '{self.name}' has ended; start a new one")
 
     def act(
-        self, kind: str, actor: str | None, params: Mapping[str, Any],
-        dice: Mapping[str, list[int]] | None, roller: Roller, by: str,
+        self,
+        kind: str,
+        actor: str | None,
+        params: Mapping[str, Any],
+        dice: Mapping[str, list[int]] | None,
+        roller: Roller,
+        by: str,
     ) -> dict[str, Any]:
         """Resolve an action, rolling whatever the caller did not supply, and record it."""
         self._refuse_if_ended()
@@ -76,32 +91,58 @@ class Encounter(Aggregate):
         touched = sorted(set(outcome.tracks) | set(outcome.state))
         before = {cid: list(view.combatants[cid].conditions) for cid in touched}
         self._action_resolved(
-            number=len(self.actions) + 1, round=self.round, kind=kind, actor=actor,
-            params=valid.model_dump(mode="json"), rolls=rolls, summary=outcome.summary,
-            breakdown=outcome.breakdown, tracks=outcome.tracks, state=outcome.state,
-            conditions_before=before, by=by,
+            number=len(self.actions) + 1,
+            round=self.round,
+            kind=kind,
+            actor=actor,
+            params=valid.model_dump(mode="json"),
+            rolls=rolls,
+            summary=outcome.summary,
+            breakdown=outcome.breakdown,
+            tracks=outcome.tracks,
+            state=outcome.state,
+            conditions_before=before,
+            by=by,
         )
         return self.actions[-1]
 
     @event("ActionResolved")
     def _action_resolved(
-        self, number: int, round: int, kind: str, actor: str | None, params: dict[str, Any],
-        rolls: list[dict[str, Any]], summary: str, breakdown: dict[str, Any],
-        tracks: dict[str, dict[str, int]], state: dict[str, dict[str, Any]],
-        conditions_before: dict[str, list[str]], by: str,
+        self,
+        number: int,
+        round: int,
+        kind: str,
+        actor: str | None,
+        params: dict[str, Any],
+        rolls: list[dict[str, Any]],
+        summary: str,
+        breakdown: dict[str, Any],
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+        conditions_before: dict[str, list[str]],
+        by: str,
     ) -> None:
         for cid, values in tracks.items():
             self.combatants[cid]["tracks"] = values
         for cid, values in state.items():
             self.combatants[cid]["state"] = values
-        self.actions.append({
-            "number": number, "round": round, "kind": kind, "actor": actor, "params": params,
-            "rolls": rolls, "summary": summary, "breakdown": breakdown, "by": by,
-            "conditions": {
-                cid: {"before": conditions_before[cid], "after": list(self.conditions_of(cid))}
-                for cid in conditions_before
-            },
-        })
+        self.actions.append(
+            {
+                "number": number,
+                "round": round,
+                "kind": kind,
+                "actor": actor,
+                "params": params,
+                "rolls": rolls,
+                "summary": summary,
+                "breakdown": breakdown,
+                "by": by,
+                "conditions": {
+                    cid: {"before": conditions_before[cid], "after": list(self.conditions_of(cid))}
+                    for cid in conditions_before
+                },
+            }
+        )
 
     def next_round(self, by: str) -> None:
         self._refuse_if_ended()

@@ -23,7 +23,9 @@ class InvalidFields(InvalidInput):
 def validate(model: type[M], data: Any, what: str) -> M:
     """Validate ``data`` as ``model``; on failure name every field that is wrong."""
     if not isinstance(data, Mapping):
-        raise InvalidFields(f"{what} must be a JSON object", [{"field": what, "problem": "not an object"}])
+        raise InvalidFields(
+            f"{what} must be a JSON object", [{"field": what, "problem": "not an object"}]
+        )
     try:
         return model.model_validate(dict(data))
     except ValidationError as error:

@@ -8,9 +8,7 @@ from domain.rulesets.d20 import D20
 from domain.rulesets.margin import Margin
 from domain.rulesets.stamina_body import StaminaBody
 
-RULESETS: dict[str, Ruleset] = {
-    ruleset.id: ruleset for ruleset in (Margin(), StaminaBody(), D20())
-}
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (Margin(), StaminaBody(), D20())}
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

@@ -49,7 +49,9 @@ class EncounterView:
         try:
             return self.combatants[combatant_id]
         except KeyError:
-            raise NotFound(f"{role} '{combatant_id}' is not a combatant in this encounter") from None
+            raise NotFound(
+                f"{role} '{combatant_id}' is not a combatant in this encounter"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -107,8 +109,7 @@ class Ruleset(ABC):
         blocking = [c for c in actor.conditions if c in self.incapacitating]
         if blocking:
             raise ActionRefused(
-                f"{actor.name} cannot {kind.replace('_', ' ')}: "
-                f"{' and '.join(blocking)}"
+                f"{actor.name} cannot {kind.replace('_', ' ')}: {' and '.join(blocking)}"
             )
 
     incapacitating: ClassVar[frozenset[str]] = frozenset()

@@ -17,7 +17,9 @@ class StaminaBody(Ruleset):
     options_model = StaminaBodyOptions
     actions: ClassVar[Mapping[str, ActionType]] = {
         "take_hit": ActionType(
-            "take_hit", TakeHit, resolve_take_hit,
+            "take_hit",
+            TakeHit,
+            resolve_take_hit,
             "a landed hit: damage dice read on the table, resilience soaked",
         ),
     }

@@ -62,8 +62,10 @@ def apply_damage(
         "reading": reading.breakdown(),
         "shield": {"counts": shield.counts, "why": shield.reason},
         "resilience": {
-            "armour": resilience.armour, "shield": resilience.shield,
-            "total": resilience.total, "notes": list(resilience.notes),
+            "armour": resilience.armour,
+            "shield": resilience.shield,
+            "total": resilience.total,
+            "notes": list(resilience.notes),
         },
         "absorption": absorption.breakdown(),
         "tracks": {
@@ -86,13 +88,21 @@ def resolve_take_hit(
         parried=params.parried, hit_score=params.hit_score, parry_score=params.parry_score
     )
     breakdown, tracks, state = apply_damage(
-        target, "damage", tray, damage_type=params.damage_type, dice=dice, shield=shield,
-        ignore_armour=params.ignore_armour, ignore_shield=params.ignore_shield,
+        target,
+        "damage",
+        tray,
+        damage_type=params.damage_type,
+        dice=dice,
+        shield=shield,
+        ignore_armour=params.ignore_armour,
+        ignore_shield=params.ignore_shield,
     )
     breakdown["damage_dice"]["class"] = params.damage_class
     breakdown["damage_dice"]["options"] = {
-        "set_weapon": params.set_weapon, "charge": params.charge,
-        "extra_strength": params.extra_strength, "dice_added": extras,
+        "set_weapon": params.set_weapon,
+        "charge": params.charge,
+        "extra_strength": params.extra_strength,
+        "dice_added": extras,
     }
     net = breakdown["absorption"]["net"]
     summary = (

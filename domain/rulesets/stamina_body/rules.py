@@ -50,7 +50,10 @@ def read_damage(faces: Sequence[int], damage_type: str) -> DamageReading:
 
 
 def damage_dice_count(
-    damage_class: int, *, set_weapon: bool = False, charge: bool = False,
+    damage_class: int,
+    *,
+    set_weapon: bool = False,
+    charge: bool = False,
     extra_strength: bool = False,
 ) -> int:
     return damage_class + int(set_weapon) + int(charge) + int(extra_strength)
@@ -76,7 +79,9 @@ def shield_decision(
         return ShieldDecision(True, "successful parry and no hit score given: the shield counts")
     gap = hit_score - parry_score
     if gap <= 2:
-        return ShieldDecision(True, f"hit score {hit_score} - parry score {parry_score} = {gap} <= 2")
+        return ShieldDecision(
+            True, f"hit score {hit_score} - parry score {parry_score} = {gap} <= 2"
+        )
     return ShieldDecision(
         False, f"hit score {hit_score} - parry score {parry_score} = {gap} > 2: it goes around"
     )
@@ -91,8 +96,12 @@ class Resilience:
 
 
 def effective_resilience(
-    *, armour: int, shield: int, shield_counts: bool,
-    ignore_armour: bool = False, ignore_shield: bool = False,
+    *,
+    armour: int,
+    shield: int,
+    shield_counts: bool,
+    ignore_armour: bool = False,
+    ignore_shield: bool = False,
 ) -> Resilience:
     notes: list[str] = []
     armour_part = 0 if ignore_armour else armour
@@ -155,8 +164,11 @@ class Check:
 
     def breakdown(self) -> dict[str, Any]:
         return {
-            "roll": self.roll, "target": self.target, "success": self.success,
-            "margin": self.margin, "note": self.note,
+            "roll": self.roll,
+            "target": self.target,
+            "success": self.success,
+            "margin": self.margin,
+            "note": self.note,
         }
 
 

@@ -41,6 +41,8 @@ class StaminaBodyOptions(Frozen):
     """Seed 001 fixes its numbers; the options only name what a table may vary."""
 
     extra_dice_per_option: int = Field(
-        default=1, ge=0, le=3,
+        default=1,
+        ge=0,
+        le=3,
         description="damage dice added by each of Set weapon, Charge, Use extra strength",
     )

@@ -1,0 +1,41 @@
+"""The FastAPI application factory; the backend is built in the lifespan, never at import."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager, asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+
+from api import errors
+from api.backend import Backend
+from api.routes import campaigns, encounters
+
+BackendFactory = Callable[[], AbstractContextManager[Backend]]
+
+
+def create_app(build_backend: BackendFactory) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        with build_backend() as backend:
+            app.state.backend = backend
+            yield
+
+    app = FastAPI(
+        title="Skald",
+        summary="Event-sourced campaign state for game masters: every roll on record.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    errors.install(app)
+    app.include_router(campaigns.router)
+    app.include_router(encounters.router)
+
+    @app.get("/health", tags=["health"])
+    def health() -> JSONResponse:
+        report: dict[str, Any] = app.state.backend.health()
+        return JSONResponse(report, status_code=200 if report["status"] == "ok" else 503)
+
+    return app

@@ -1,0 +1,73 @@
+"""The one place domain errors become HTTP statuses and JSON bodies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from domain.errors import ActionRefused, ConcurrentWrite, DomainError, InvalidInput, NotFound
+from domain.validation import InvalidFields
+
+STATUS: list[tuple[type[DomainError], int, str]] = [
+    (NotFound, 404, "not_found"),
+    (InvalidInput, 422, "invalid_input"),
+    (ActionRefused, 409, "action_refused"),
+    (ConcurrentWrite, 409, "concurrent_write"),
+]
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": code, "message": message, **extra}
+
+
+def _domain_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, DomainError)
+    for cls, status, code in STATUS:
+        if isinstance(error, cls):
+            extra: dict[str, Any] = {}
+            if isinstance(error, InvalidFields):
+                extra["problems"] = error.problems
+            if isinstance(error, ConcurrentWrite) and error.current_version is not None:
+                extra["current_version"] = error.current_version
+            return JSONResponse(error_body(code, error.message, **extra), status_code=status)
+    return JSONResponse(error_body("domain_error", error.message), status_code=400)
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body",)]
+    return ".".join(parts) or "body"
+
+
+def _validation_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    problems = []
+    for item in error.errors():
+        if item.get("type") == "json_invalid":
+            ctx = item.get("ctx", {})
+            message = f"the request body is not valid JSON: {ctx.get('error', 'parse error')}"
+            return JSONResponse(error_body("malformed_json", message), status_code=422)
+        problems.append({"field": _where(tuple(item["loc"])), "problem": item["msg"]})
+    listed = "; ".join(f"{p['field']}: {p['problem']}" for p in problems)
+    return JSONResponse(
+        error_body("invalid_input", f"invalid request: {listed}", problems=problems),
+        status_code=422,
+    )
+
+
+def _http_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, HTTPException)
+    return JSONResponse(
+        error_body("http_error", str(error.detail)),
+        status_code=error.status_code,
+        headers=getattr(error, "headers", None),
+    )
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(DomainError, _domain_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)

@@ -1,0 +1,62 @@
+"""Campaigns, their rulesets and their characters."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Query
+
+from api.backend import application, requester
+from api.schemas import (
+    CampaignOut,
+    CharacterOut,
+    CreateCampaignBody,
+    EnrolCharacterBody,
+    RulesetOut,
+)
+from api.views import campaign_out, character_out, ruleset_out
+from domain.application import SkaldApplication
+from domain.commands import CreateCampaign, EnrolCharacter
+from domain.rulesets import RULESETS, get_ruleset
+
+router = APIRouter()
+App = Annotated[SkaldApplication, Depends(application)]
+Who = Annotated[str, Depends(requester)]
+Version = Annotated[int | None, Query(ge=1, description="read the campaign as it was then")]
+
+
+@router.get("/rulesets", tags=["rulesets"])
+def list_rulesets() -> list[RulesetOut]:
+    return [ruleset_out(r) for r in RULESETS.values()]
+
+
+@router.get("/rulesets/{ruleset_id}", tags=["rulesets"])
+def read_ruleset(ruleset_id: str) -> RulesetOut:
+    return ruleset_out(get_ruleset(ruleset_id))
+
+
+@router.post("/campaigns", status_code=201, tags=["campaigns"])
+def create_campaign(body: CreateCampaignBody, app: App, by: Who) -> CampaignOut:
+    campaign = app.create_campaign(CreateCampaign(body.name, body.ruleset, body.options, by))
+    return campaign_out(campaign)
+
+
+@router.get("/campaigns/{campaign_id}", tags=["campaigns"])
+def read_campaign(campaign_id: UUID, app: App, version: Version = None) -> CampaignOut:
+    return campaign_out(app.campaign(campaign_id, version))
+
+
+@router.post("/campaigns/{campaign_id}/characters", status_code=201, tags=["characters"])
+def enrol_character(campaign_id: UUID, body: EnrolCharacterBody, app: App, by: Who) -> CharacterOut:
+    campaign, character_id = app.enrol_character(
+        EnrolCharacter(campaign_id, body.name, body.sheet, by)
+    )
+    return character_out(campaign, character_id)
+
+
+@router.get("/campaigns/{campaign_id}/characters/{character_id}", tags=["characters"])
+def read_character(
+    campaign_id: UUID, character_id: str, app: App, version: Version = None
+) -> CharacterOut:
+    return character_out(app.campaign(campaign_id, version), character_id)

@@ -1,0 +1,55 @@
+"""Encounters: start, read at any version, act, advance the round, end."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Query
+
+from api.backend import application, requester
+from api.schemas import ActionBody, ActionOut, EncounterOut, StartEncounterBody
+from api.views import action_out, encounter_out
+from domain.application import SkaldApplication
+from domain.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
+
+router = APIRouter(prefix="/campaigns/{campaign_id}/encounters", tags=["encounters"])
+App = Annotated[SkaldApplication, Depends(application)]
+Who = Annotated[str, Depends(requester)]
+
+
+@router.post("", status_code=201)
+def start_encounter(campaign_id: UUID, body: StartEncounterBody, app: App, by: Who) -> EncounterOut:
+    combatants = tuple(Combatant(c.character_id, c.side, c.rank) for c in body.combatants)
+    encounter = app.start_encounter(StartEncounter(campaign_id, body.name, combatants, by))
+    return encounter_out(encounter)
+
+
+@router.get("/{encounter_id}")
+def read_encounter(
+    campaign_id: UUID,
+    encounter_id: UUID,
+    app: App,
+    version: Annotated[int | None, Query(ge=1, description="the encounter as it was then")] = None,
+) -> EncounterOut:
+    return encounter_out(app.encounter(campaign_id, encounter_id, version))
+
+
+@router.post("/{encounter_id}/actions", status_code=201)
+def perform_action(
+    campaign_id: UUID, encounter_id: UUID, body: ActionBody, app: App, by: Who
+) -> ActionOut:
+    encounter, record = app.perform_action(
+        PerformAction(campaign_id, encounter_id, body.kind, body.params, body.actor, body.dice, by)
+    )
+    return action_out(encounter, record)
+
+
+@router.post("/{encounter_id}/round")
+def next_round(campaign_id: UUID, encounter_id: UUID, app: App, by: Who) -> EncounterOut:
+    return encounter_out(app.next_round(NextRound(campaign_id, encounter_id, by)))
+
+
+@router.post("/{encounter_id}/end")
+def end_encounter(campaign_id: UUID, encounter_id: UUID, app: App, by: Who) -> EncounterOut:
+    return encounter_out(app.end_encounter(EndEncounter(campaign_id, encounter_id, by)))

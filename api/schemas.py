@@ -1,0 +1,108 @@
+"""Per-operation request and response schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+NAME = Field(min_length=1, max_length=120)
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateCampaignBody(Body):
+    name: str = NAME
+    ruleset: str = Field(description="margin, stamina-body or d20", max_length=40)
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="overrides of the ruleset's option defaults"
+    )
+
+
+class EnrolCharacterBody(Body):
+    name: str = NAME
+    sheet: dict[str, Any] = Field(description="the ruleset's character sheet")
+
+
+class CombatantBody(Body):
+    character_id: str = Field(max_length=64)
+    side: str = Field(min_length=1, max_length=40, description="e.g. party, foes")
+    rank: int = Field(default=1, ge=1, le=20, description="1 is the front rank")
+
+
+class StartEncounterBody(Body):
+    name: str = NAME
+    combatants: list[CombatantBody] = Field(min_length=1, max_length=50)
+
+
+class ActionBody(Body):
+    kind: str = Field(max_length=40, description="an action of the campaign's ruleset")
+    actor: str | None = Field(default=None, max_length=64, description="the acting combatant")
+    params: dict[str, Any] = Field(default_factory=dict, description="the action's parameters")
+    dice: dict[str, list[int]] | None = Field(
+        default=None,
+        description="physical dice by roll name; rolls not given are rolled by the server",
+    )
+
+
+class CharacterOut(BaseModel):
+    id: str
+    name: str
+    sheet: dict[str, Any]
+    tracks: dict[str, int]
+    maxima: dict[str, int]
+    conditions: list[str]
+    state: dict[str, Any]
+    derived: dict[str, Any]
+    in_encounter: str | None
+
+
+class CampaignOut(BaseModel):
+    id: UUID
+    name: str
+    ruleset: str
+    options: dict[str, Any]
+    day: int
+    version: int
+    created_by: str
+    characters: list[CharacterOut]
+    encounters: list[dict[str, Any]]
+
+
+class CombatantOut(BaseModel):
+    id: str
+    name: str
+    side: str
+    rank: int
+    tracks: dict[str, int]
+    maxima: dict[str, int]
+    conditions: list[str]
+    state: dict[str, Any]
+
+
+class EncounterOut(BaseModel):
+    id: UUID
+    campaign_id: UUID
+    name: str
+    ruleset: str
+    round: int
+    ended: bool
+    version: int
+    combatants: list[CombatantOut]
+    actions: list[dict[str, Any]]
+
+
+class ActionOut(BaseModel):
+    action: dict[str, Any]
+    encounter: EncounterOut
+
+
+class RulesetOut(BaseModel):
+    id: str
+    title: str
+    options: dict[str, Any]
+    sheet_schema: dict[str, Any]
+    actions: dict[str, dict[str, Any]]

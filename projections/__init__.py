@@ -1,0 +1,1 @@
+"""Read models in Redis, built from the event store."""

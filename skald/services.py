@@ -1,0 +1,68 @@
+"""The composition root: build the application and clients once, tear them down once."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from domain.application import SkaldApplication
+from skald.embedded_redis import EmbeddedRedis
+from skald.settings import Settings
+from skald.store import persistence_env, store_kind
+
+
+@dataclass
+class Services:
+    """Everything a route or worker needs, built at start-up from the settings."""
+
+    application: SkaldApplication
+    redis: redis.Redis
+    store: str
+    redis_mode: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def health(self) -> dict[str, Any]:
+        store: dict[str, Any] = {"kind": self.store}
+        try:
+            store["events"] = self.application.recorder.max_notification_id() or 0
+            store["ok"] = True
+        except Exception as error:
+            store.update(ok=False, error=str(error))
+        cache: dict[str, Any] = {"mode": self.redis_mode}
+        try:
+            cache["ok"] = bool(self.redis.ping())
+        except Exception as error:
+            cache.update(ok=False, error=str(error))
+        ok = store["ok"] and cache["ok"]
+        return {"status": "ok" if ok else "degraded", "event_store": store, "redis": cache}
+
+
+@contextmanager
+def build_services(settings: Settings) -> Iterator[Services]:
+    embedded: EmbeddedRedis | None = None
+    if settings.redis_url is None:
+        embedded = EmbeddedRedis(settings.data_dir)
+        client = redis.Redis(unix_socket_path=embedded.socket_path)
+        mode = "embedded"
+    else:
+        client = redis.Redis.from_url(settings.redis_url)
+        mode = "external"
+    env = persistence_env(settings)
+    env["AGGREGATE_CACHE_MAXSIZE"] = "1000"
+    application = SkaldApplication(
+        env=env,
+        roller=random.Random(settings.dice_seed),
+        snapshot_interval=settings.snapshot_interval,
+    )
+    try:
+        yield Services(application, client, store_kind(settings), mode)
+    finally:
+        application.close()
+        client.close()
+        if embedded is not None:
+            embedded.stop()

@@ -1,0 +1,30 @@
+"""Settings, read once at start-up from SKALD_* environment variables and CLI flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SKALD_")
+
+    data_dir: Path = Field(
+        default=Path("./skald-data"),
+        description="where the SQLite event store and the embedded Redis live",
+    )
+    database: str | None = Field(
+        default=None,
+        description="postgresql://user[:password]@host[:port]/dbname; unset: SQLite in data_dir",
+    )
+    redis_url: str | None = Field(
+        default=None, description="redis://host:port/db; unset: an embedded Redis in data_dir"
+    )
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    dice_seed: int | None = Field(
+        default=None, description="seed the server's dice (for demos and tests only)"
+    )
+    snapshot_interval: int = Field(default=100, ge=1)

@@ -1,0 +1,44 @@
+"""The eventsourcing environment for the configured event store."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote, urlsplit
+
+from skald.settings import Settings
+
+TRANSCODER = "skald.transcoder:OrjsonTranscoder"
+
+
+class SettingsError(ValueError):
+    """A setting that cannot work; the CLI prints it and exits."""
+
+
+def persistence_env(settings: Settings) -> dict[str, str]:
+    env = {"TRANSCODER_TOPIC": TRANSCODER}
+    if settings.database is None:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        env["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
+        env["SQLITE_DBNAME"] = str(settings.data_dir.resolve() / "events.sqlite3")
+        env["SQLITE_LOCK_TIMEOUT"] = "10"
+        return env
+    url = urlsplit(settings.database)
+    if url.scheme not in ("postgresql", "postgres"):
+        raise SettingsError(
+            f"SKALD_DATABASE must be a postgresql:// URL, not '{settings.database}'"
+        )
+    dbname = url.path.lstrip("/")
+    if not dbname:
+        raise SettingsError("SKALD_DATABASE names no database (postgresql://host/dbname)")
+    env.update(
+        PERSISTENCE_MODULE="eventsourcing.postgres",
+        POSTGRES_DBNAME=dbname,
+        POSTGRES_HOST=url.hostname or "127.0.0.1",
+        POSTGRES_PORT=str(url.port or 5432),
+        POSTGRES_USER=unquote(url.username or "postgres"),
+        POSTGRES_PASSWORD=unquote(url.password or ""),
+    )
+    return env
+
+
+def store_kind(settings: Settings) -> str:
+    return "sqlite" if settings.database is None else "postgresql"

@@ -1,0 +1,28 @@
+"""Shared fixtures: a real store, a real Redis and the real app over HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from skald.services import build_services
+from skald.settings import Settings
+from tests.services import REDIS_URL, require_redis
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    require_redis()
+    return Settings(data_dir=tmp_path / "data", redis_url=REDIS_URL, dice_seed=1234)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """The whole API on a SQLite file in a fresh data directory."""
+    app = create_app(lambda: build_services(settings))
+    with TestClient(app, raise_server_exceptions=True) as test_client:
+        yield test_client

@@ -1,0 +1,33 @@
+"""compose.yaml is a valid Compose file that describes the scale-out deployment."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_compose_file_validates_against_the_compose_specification() -> None:
+    checker = Path(sys.executable).parent / "check-jsonschema"
+    result = subprocess.run(
+        [str(checker), "--builtin-schema", "vendor.compose-spec", str(ROOT / "compose.yaml")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_compose_points_every_skald_service_at_postgres_and_redis() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    assert {"postgres", "redis", "api"} <= set(services)
+    skald_services = [s for s in services.values() if s.get("build") == "."]
+    assert skald_services
+    for service in skald_services:
+        assert service["environment"]["SKALD_DATABASE"].startswith("postgresql://")
+        assert service["environment"]["SKALD_REDIS_URL"].startswith("redis://redis:")
+    assert services["api"]["deploy"]["replicas"] >= 2

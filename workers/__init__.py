@@ -1,0 +1,1 @@
+"""Background workers: projection runners and the healing worker."""
