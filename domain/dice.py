@@ -141,7 +141,8 @@ def _check_faces(name: str, expression: DiceExpression, faces: tuple[int, ...]) 
     if len(faces) != expression.count:
         raise DiceError(
             f"roll '{name}' is {expression}: it needs {expression.count} "
-            f"{'die' if expression.count == 1 else 'dice'}, {len(faces)} were supplied"
+            f"{'die' if expression.count == 1 else 'dice'}, "
+            f"{len(faces)} {'was' if len(faces) == 1 else 'were'} supplied"
         )
     for face in faces:
         if isinstance(face, bool) or not isinstance(face, int):

@@ -7,6 +7,15 @@ from typing import Any, ClassVar
 
 from domain.rulesets.base import ActionType, Ruleset
 from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
+from domain.rulesets.stamina_body.care import (
+    MarkWound,
+    Recover,
+    TreatWound,
+    resolve_mark_wound,
+    resolve_recover,
+    resolve_treat_wound,
+)
+from domain.rulesets.stamina_body.combat import Attack, resolve_attack
 from domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
 
 
@@ -16,12 +25,39 @@ class StaminaBody(Ruleset):
     sheet_model = StaminaBodySheet
     options_model = StaminaBodyOptions
     actions: ClassVar[Mapping[str, ActionType]] = {
-        "take_hit": ActionType(
-            "take_hit",
-            TakeHit,
-            resolve_take_hit,
-            "a landed hit: damage dice read on the table, resilience soaked",
-        ),
+        action.kind: action
+        for action in (
+            ActionType(
+                "attack",
+                Attack,
+                resolve_attack,
+                "hit roll, the defender's parry or dodge, and damage if it lands",
+            ),
+            ActionType(
+                "take_hit",
+                TakeHit,
+                resolve_take_hit,
+                "the Take-hit panel: a landed hit's damage dice read and soaked",
+            ),
+            ActionType(
+                "recover",
+                Recover,
+                resolve_recover,
+                "3d6 against CON to win back Stamina (never Body, never past max)",
+            ),
+            ActionType(
+                "treat_wound",
+                TreatWound,
+                resolve_treat_wound,
+                "treat a piercing wound so it no longer slows Body's healing",
+            ),
+            ActionType(
+                "mark_wound",
+                MarkWound,
+                resolve_mark_wound,
+                "the GM records or ends a piercing wound, broken bones or severe bruising",
+            ),
+        )
     }
     incapacitating = frozenset({"unconscious", "cannot_act"})
 

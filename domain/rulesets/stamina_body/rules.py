@@ -49,14 +49,44 @@ def read_damage(faces: Sequence[int], damage_type: str) -> DamageReading:
     return DamageReading(damage_type, tuple((face, *table[face]) for face in faces))
 
 
-def damage_dice_count(
+@dataclass(frozen=True)
+class DamageDice:
+    base: int
+    added: int
+    options: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        return self.base + self.added
+
+    def breakdown(self) -> dict[str, Any]:
+        return {
+            "class": self.base,
+            "options": list(self.options),
+            "added": self.added,
+            "count": self.count,
+        }
+
+
+def damage_dice(
     damage_class: int,
     *,
+    per_option: int = 1,
     set_weapon: bool = False,
     charge: bool = False,
     extra_strength: bool = False,
-) -> int:
-    return damage_class + int(set_weapon) + int(charge) + int(extra_strength)
+) -> DamageDice:
+    """The weapon's damage class plus the dice each combat option adds."""
+    chosen = tuple(
+        name
+        for name, on in (
+            ("set_weapon", set_weapon),
+            ("charge", charge),
+            ("extra_strength", extra_strength),
+        )
+        if on
+    )
+    return DamageDice(damage_class, per_option * len(chosen), chosen)
 
 
 def unarmed_damage_class(strength: int) -> int:

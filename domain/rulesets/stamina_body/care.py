@@ -1,0 +1,96 @@
+"""Recovery in the fight, and the GM's wound bookkeeping."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from domain.dice import DiceTray
+from domain.errors import ActionRefused, InvalidInput
+from domain.rulesets.base import EncounterView, Frozen, Outcome
+from domain.rulesets.stamina_body import rules
+
+
+class Recover(Frozen):
+    """Spend the action catching breath: 3d6 against CON, Stamina only."""
+
+
+def recovery_gain(check: rules.Check) -> tuple[int, str]:
+    if check.roll == 18:
+        return 0, "natural 18: nothing, the moment is wasted"
+    if not check.success:
+        return 1, f"failure ({check.note}): +1"
+    return max(1, check.margin), f"success by {check.margin}: +max(1, {check.margin})"
+
+
+def resolve_recover(
+    view: EncounterView, actor: str | None, params: Recover, tray: DiceTray
+) -> Outcome:
+    if actor is None:
+        raise InvalidInput("recovery needs an actor: the combatant catching their breath")
+    who = view.combatant(actor, "actor")
+    result = rules.check(tray.roll("recovery", 3, 6).total, int(who.sheet["con"]))
+    gain, why = recovery_gain(result)
+    maximum = int(who.sheet["stamina_max"])
+    before = who.tracks["stamina"]
+    after = max(before, min(maximum, before + gain))
+    breakdown: dict[str, Any] = {
+        "check": result.breakdown(),
+        "gain": gain,
+        "why": why,
+        "stamina": {"before": before, "after": after, "max": maximum},
+        "capped": before + gain > after,
+        "body": "recovery never heals Body",
+    }
+    tracks = {"stamina": after, "body": who.tracks["body"]}
+    summary = f"{who.name} recovers {after - before} Stamina"
+    return Outcome(summary, breakdown, {who.id: tracks})
+
+
+WoundFlag = Literal["piercing_wound", "broken_bones", "severe_bruising"]
+
+
+class MarkWound(Frozen):
+    """The GM records (present=true) or ends (present=false) a wound condition."""
+
+    target: str
+    wound: WoundFlag
+    present: bool = True
+    reason: str = Field(default="", max_length=500)
+
+
+def resolve_mark_wound(
+    view: EncounterView, actor: str | None, params: MarkWound, tray: DiceTray
+) -> Outcome:
+    who = view.combatant(params.target, "target")
+    state = dict(who.state)
+    was = bool(state.get(params.wound))
+    state[params.wound] = params.present
+    verb = "now has" if params.present else "no longer has"
+    breakdown = {
+        "wound": params.wound,
+        "before": was,
+        "after": params.present,
+        "reason": params.reason,
+    }
+    label = params.wound.replace("_", " ")
+    return Outcome(f"{who.name} {verb} {label}", breakdown, state={who.id: state})
+
+
+class TreatWound(Frozen):
+    """Treat a piercing wound: it stops slowing Body's healing."""
+
+    target: str
+    reason: str = Field(default="", max_length=500)
+
+
+def resolve_treat_wound(
+    view: EncounterView, actor: str | None, params: TreatWound, tray: DiceTray
+) -> Outcome:
+    who = view.combatant(params.target, "target")
+    if not who.state.get("piercing_wound"):
+        raise ActionRefused(f"{who.name} has no untreated piercing wound to treat")
+    state = {**who.state, "piercing_wound": False}
+    breakdown = {"wound": "piercing_wound", "treated": True, "reason": params.reason}
+    return Outcome(f"{who.name}'s piercing wound is treated", breakdown, state={who.id: state})

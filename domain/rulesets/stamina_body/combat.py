@@ -1,0 +1,114 @@
+"""The attack: hit roll, the defender's one reaction, and damage if the blow lands."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from domain.dice import DiceTray
+from domain.errors import InvalidInput
+from domain.rulesets.base import CombatantView, EncounterView, Outcome
+from domain.rulesets.stamina_body import rules
+from domain.rulesets.stamina_body.actions import DamageOptions, damage_summary, land_damage
+
+UNARMED = "unarmed"
+
+
+class Attack(DamageOptions):
+    target: str = Field(description="combatant id of the defender")
+    weapon: str = Field(
+        default=UNARMED,
+        max_length=80,
+        description="a weapon name from the attacker's sheet, or 'unarmed'",
+    )
+    defense: Literal["parry", "dodge", "none"] = Field(
+        default="none", description="the defender's one reaction to this attack"
+    )
+
+
+def weapon_of(attacker: CombatantView, name: str) -> dict[str, Any]:
+    if name == UNARMED:
+        return {
+            "name": UNARMED,
+            "damage_class": rules.unarmed_damage_class(int(attacker.sheet["st"])),
+            "damage_type": "impact",
+            "skill": int(attacker.sheet["unarmed_skill"]),
+        }
+    for weapon in attacker.sheet["weapons"]:
+        if weapon["name"] == name:
+            return dict(weapon)
+    carried = ", ".join(w["name"] for w in attacker.sheet["weapons"]) or "none"
+    raise InvalidInput(
+        f"{attacker.name} has no weapon '{name}'; weapons on the sheet: {carried} (or '{UNARMED}')"
+    )
+
+
+def defend(
+    defender: CombatantView, kind: str, hit: rules.Check, tray: DiceTray
+) -> tuple[str, dict[str, Any], rules.Check | None]:
+    """Roll the defender's reaction; say whether it stopped the blow and why."""
+    if kind == "none":
+        return "landed", {"kind": "none", "why": "no defense declared"}, None
+    unable = [c for c in defender.conditions if c in ("unconscious", "cannot_act")]
+    if unable:
+        why = f"{defender.name} is {' and '.join(unable)} and cannot {kind}"
+        return "landed", {"kind": kind, "rolled": False, "why": why}, None
+    roll = tray.roll("defense", 3, 6)
+    result = rules.check(roll.total, int(defender.sheet[kind]))
+    record: dict[str, Any] = {"kind": kind, "rolled": True, "check": result.breakdown()}
+    if not result.success:
+        record["why"] = f"the {kind} failed ({result.note})"
+        return "landed", record, result
+    if result.margin >= hit.margin:
+        record["why"] = f"{kind} score {result.margin} >= hit score {hit.margin}: stopped"
+        return ("parried" if kind == "parry" else "dodged"), record, result
+    record["why"] = f"{kind} score {result.margin} < hit score {hit.margin}: it lands"
+    return "landed", record, result
+
+
+def resolve_attack(
+    view: EncounterView, actor: str | None, params: Attack, tray: DiceTray
+) -> Outcome:
+    if actor is None:
+        raise InvalidInput("an attack needs an actor: the attacking combatant's id")
+    attacker = view.combatant(actor, "actor")
+    defender = view.combatant(params.target, "target")
+    if defender.id == attacker.id:
+        raise InvalidInput(f"{attacker.name} cannot attack themself")
+    weapon = weapon_of(attacker, params.weapon)
+    hit = rules.check(tray.roll("hit", 3, 6).total, int(weapon["skill"]))
+    breakdown: dict[str, Any] = {"weapon": weapon, "hit": hit.breakdown()}
+    if not hit.success:
+        breakdown["result"] = "missed"
+        return Outcome(f"{attacker.name} misses {defender.name}", breakdown)
+    result, defense, defense_check = defend(defender, params.defense, hit, tray)
+    breakdown["hit_score"] = hit.margin
+    breakdown["defense"] = defense
+    breakdown["result"] = result
+    if result != "landed":
+        return Outcome(f"{defender.name} {result} {attacker.name}'s blow", breakdown)
+    parried = params.defense == "parry" and defense_check is not None and defense_check.success
+    shield = rules.shield_decision(
+        parried=parried,
+        hit_score=hit.margin,
+        parry_score=defense_check.margin if parried and defense_check else None,
+    )
+    dice = rules.damage_dice(
+        int(weapon["damage_class"]),
+        per_option=int(view.options["extra_dice_per_option"]),
+        set_weapon=params.set_weapon,
+        charge=params.charge,
+        extra_strength=params.extra_strength,
+    )
+    damage, tracks, state = land_damage(
+        defender,
+        tray,
+        damage_type=str(weapon["damage_type"]),
+        dice=dice,
+        shield=shield,
+        options=params,
+    )
+    breakdown["damage"] = damage
+    summary = f"{attacker.name} hits: " + damage_summary(defender, damage)
+    return Outcome(summary, breakdown, {defender.id: tracks}, {defender.id: state})

@@ -1,0 +1,98 @@
+"""A day between fights (seed 001, RULINGS S8), as one pure function with its arithmetic."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from domain.rulesets.base import Frozen
+
+Rest = Literal["full", "light", "none"]
+
+
+class DayPlan(Frozen):
+    """How one character spent the day; the defaults are what a GM usually means."""
+
+    rest: Rest = "full"
+    care: bool = True
+    healer: bool = False
+
+
+@dataclass(frozen=True)
+class DailyHeal:
+    stamina_gain: int
+    body_gain: int
+    tracks: dict[str, int]
+    steps: tuple[str, ...]
+
+    def breakdown(self) -> dict[str, Any]:
+        return {
+            "stamina_gain": self.stamina_gain,
+            "body_gain": self.body_gain,
+            "tracks": self.tracks,
+            "steps": list(self.steps),
+        }
+
+
+def stamina_for_rest(lost: int, rest: Rest) -> tuple[int, str]:
+    if rest == "full":
+        return lost, f"full rest: all {lost} lost Stamina back"
+    if rest == "light":
+        return lost // 2, f"light activity: {lost} lost // 2 = {lost // 2}"
+    return 0, "no rest: no Stamina back"
+
+
+def body_rate(
+    con: int, plan: DayPlan, *, piercing_wound: bool, slowed: bool
+) -> tuple[int, list[str]]:
+    """The Body rate before the cap, step by step in the ruling's order."""
+    steps: list[str] = []
+    rate = con // 5
+    if plan.care:
+        steps.append(f"with care: CON {con} // 5 = {rate}")
+    else:
+        steps.append(f"without care: (CON {con} // 5) // 2 = {rate} // 2 = {rate // 2}")
+        rate //= 2
+    if piercing_wound:
+        steps.append(f"untreated piercing wound: {rate} - 1 = {rate - 1}")
+        rate -= 1
+    if slowed:
+        steps.append(f"broken bones or severe bruising: {rate} // 2 = {rate // 2}")
+        rate //= 2
+    if plan.healer:
+        steps.append(f"healer: {rate} + 1 = {rate + 1}")
+        rate += 1
+    if rate < 0:
+        steps.append(f"never below 0: {rate} -> 0")
+        rate = 0
+    return rate, steps
+
+
+def daily_heal(
+    sheet: Mapping[str, Any],
+    tracks: Mapping[str, int],
+    state: Mapping[str, Any],
+    plan: DayPlan,
+) -> DailyHeal:
+    stamina_max, body_max = int(sheet["stamina_max"]), int(sheet["body_max"])
+    stamina, body = int(tracks["stamina"]), int(tracks["body"])
+    lost = max(0, stamina_max - stamina)
+    stamina_gain, stamina_step = stamina_for_rest(lost, plan.rest)
+    steps = [stamina_step]
+    body_gain = 0
+    if plan.rest == "none":
+        steps.append("no rest: Body does not heal")
+    else:
+        rate, rate_steps = body_rate(
+            int(sheet["con"]),
+            plan,
+            piercing_wound=bool(state.get("piercing_wound")),
+            slowed=bool(state.get("broken_bones") or state.get("severe_bruising")),
+        )
+        steps.extend(rate_steps)
+        body_gain = max(0, min(rate, body_max - body))
+        if body_gain < rate:
+            steps.append(f"never past max {body_max}: +{body_gain}")
+    new_tracks = {"stamina": stamina + stamina_gain, "body": body + body_gain}
+    return DailyHeal(stamina_gain, body_gain, new_tracks, tuple(steps))
