@@ -104,7 +104,6 @@ class Campaign(Aggregate):
         for character_id in character_ids:
             self.characters[character_id]["in_encounter"] = encounter_id
 
-    @event("EncounterClosed")
     def carry_over(
         self,
         encounter_id: str,
@@ -112,7 +111,18 @@ class Campaign(Aggregate):
         state: dict[str, dict[str, Any]],
         by: str,
     ) -> None:
-        """Take the encounter's final tracks and state back onto the roster."""
+        """Take the encounter's final tracks and lasting state back onto the roster."""
+        lasting = {cid: self.rules.state_after_encounter(values) for cid, values in state.items()}
+        self._encounter_closed(encounter_id, tracks, lasting, by)
+
+    @event("EncounterClosed")
+    def _encounter_closed(
+        self,
+        encounter_id: str,
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+        by: str,
+    ) -> None:
         self.encounters[encounter_id]["open"] = False
         for character_id, values in tracks.items():
             character = self.characters[character_id]

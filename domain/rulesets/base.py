@@ -105,6 +105,10 @@ class Ruleset(ABC):
         """Ruleset-specific per-character state carried between encounters."""
         return {}
 
+    def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """What of a combatant's state outlasts the encounter (postures and holds do not)."""
+        return dict(state)
+
     def refuse_if_cannot_act(self, actor: CombatantView, kind: str) -> None:
         blocking = [c for c in actor.conditions if c in self.incapacitating]
         if blocking:

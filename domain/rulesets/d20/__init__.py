@@ -1,19 +1,23 @@
-"""The ``d20`` ruleset (seed 004). Sheet, options and actions land with its issue."""
+"""The ``d20`` ruleset (seed 004): d20 + HR vs AC, d20 + FR vs FD, armor value, size, shove.
+
+Tables live in ``tables``, the sheet and options in ``sheet``, the seven
+derived ratings in ``ratings``, pure rules in ``rules`` and the actions in
+``actions``. ``docs/rules/d20.md`` explains them for a GM.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from domain.rulesets.base import ActionType, Frozen, Ruleset
+from domain.rulesets.base import ActionType, Ruleset
+from domain.rulesets.d20 import ratings
+from domain.rulesets.d20.actions import ACTIONS
+from domain.rulesets.d20.actions.common import GRAPPLED_BY, GRAPPLING, PRONE, STANCE_ROUND
+from domain.rulesets.d20.sheet import D20Options, D20Sheet
 
-
-class D20Sheet(Frozen):
-    pass
-
-
-class D20Options(Frozen):
-    pass
+# Every d20 state key describes the fight in progress; none should outlive it.
+ENCOUNTER_SCOPED_STATE = frozenset({STANCE_ROUND, PRONE, GRAPPLING, GRAPPLED_BY})
 
 
 class D20(Ruleset):
@@ -21,12 +25,34 @@ class D20(Ruleset):
     title = "d20 (seed 004)"
     sheet_model = D20Sheet
     options_model = D20Options
-    actions: ClassVar[Mapping[str, ActionType]] = {}
+    actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
+    incapacitating = frozenset({"down"})
 
     def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
-        return {"hp": 1}
+        return {"hp": int(sheet["hp"])}
 
     def conditions(
         self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any]
     ) -> tuple[str, ...]:
-        return ()
+        found: list[str] = []
+        if tracks["hp"] <= 0:
+            found.append("down")
+        if state.get(PRONE):
+            found.append("prone")
+        if state.get(GRAPPLED_BY):
+            found.append("grappled")
+        if state.get(GRAPPLING):
+            found.append("grappling")
+        return tuple(found)
+
+    def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+        return ratings.derived_ratings(D20Sheet.model_validate(dict(sheet)))
+
+    def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The state a character takes back to the roster when an encounter ends.
+
+        Rounds restart at 1 in the next encounter, so a carried ``stance_round``
+        would switch the stance back on, and a carried hold would bind two
+        characters who are no longer fighting.
+        """
+        return {k: v for k, v in state.items() if k not in ENCOUNTER_SCOPED_STATE}

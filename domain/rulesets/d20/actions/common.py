@@ -1,0 +1,78 @@
+"""What every d20 action needs: sheets and options from the view, the actor, HP changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.errors import InvalidInput
+from domain.rulesets.base import CombatantView, EncounterView
+from domain.rulesets.d20.ratings import Rating, force_defense
+from domain.rulesets.d20.sheet import D20Options, D20Sheet
+
+# Per-character state keys (all JSON-native):
+STANCE_ROUND = "stance_round"  # the round a Defensive Stance was taken; it ends with it
+PRONE = "prone"  # True after a double-success shove or a throw, until the character stands
+GRAPPLING = "grappling"  # the combatant id this character holds
+GRAPPLED_BY = "grappled_by"  # the combatant id holding this character
+
+
+def sheet_of(combatant: CombatantView) -> D20Sheet:
+    # Sheets were validated at enrolment; re-reading gives typed access to them.
+    return D20Sheet.model_validate(dict(combatant.sheet))
+
+
+def options_of(view: EncounterView) -> D20Options:
+    return D20Options.model_validate(dict(view.options))
+
+
+def require_actor(view: EncounterView, actor: str | None, doing: str) -> CombatantView:
+    if actor is None:
+        raise InvalidInput(f"{doing} needs an actor: the combatant id of who does it")
+    return view.combatant(actor, "actor")
+
+
+def opponent(
+    view: EncounterView, target_id: str, actor: CombatantView, doing: str
+) -> CombatantView:
+    target = view.combatant(target_id, "target")
+    if target.id == actor.id:
+        raise InvalidInput(f"{actor.name} cannot {doing} themself; name another combatant")
+    return target
+
+
+def in_defensive_stance(combatant: CombatantView, round_number: int) -> bool:
+    return combatant.state.get(STANCE_ROUND) == round_number
+
+
+def force_defense_now(combatant: CombatantView, view: EncounterView) -> Rating:
+    return force_defense(sheet_of(combatant), in_defensive_stance(combatant, view.round))
+
+
+def holding(view: EncounterView, combatant: CombatantView) -> CombatantView | None:
+    """Whom this combatant holds, when both sides of the hold agree and are in this fight."""
+    held = view.combatants.get(str(combatant.state.get(GRAPPLING)))
+    if held is not None and held.state.get(GRAPPLED_BY) == combatant.id:
+        return held
+    return None
+
+
+def held_by(view: EncounterView, combatant: CombatantView) -> CombatantView | None:
+    holder = view.combatants.get(str(combatant.state.get(GRAPPLED_BY)))
+    if holder is not None and holder.state.get(GRAPPLING) == combatant.id:
+        return holder
+    return None
+
+
+def released(holder: CombatantView, held: CombatantView) -> dict[str, dict[str, Any]]:
+    """New full states of both sides of a hold that has ended."""
+    holder_state = {k: v for k, v in holder.state.items() if k != GRAPPLING}
+    held_state = {k: v for k, v in held.state.items() if k != GRAPPLED_BY}
+    return {holder.id: holder_state, held.id: held_state}
+
+
+def take_damage(target: CombatantView, dealt: int) -> tuple[dict[str, int], dict[str, Any]]:
+    """Lower HP by ``dealt``; returns the new tracks and what happened to them."""
+    before = target.tracks["hp"]
+    after = before - dealt
+    tracks = {**target.tracks, "hp": after}
+    return tracks, {"before": before, "after": after, "down": after <= 0}

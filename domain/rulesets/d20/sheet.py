@@ -1,0 +1,166 @@
+"""The d20 character sheet and the ruleset's options, validated when they arrive.
+
+Every field a GM types is named after the seed's own words; a bad value is
+refused with a message that names the field (see ``domain.validation``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from domain.dice import DiceExpression
+from domain.errors import DiceError
+from domain.rulesets.base import Frozen
+from domain.rulesets.d20.tables import LOWEST_SCORE, ArmorId, ShieldId, SizeId, ability_modifier
+
+WrestlingRowId = Literal[
+    "none", "leather", "thyatian_leather", "scale", "chain_mail", "banded", "plate_mail",
+    "suit_armor",
+]
+
+
+class Ability(Frozen):
+    """An ability as a score (read on the D1 table) or as a modifier the sheet states."""
+
+    score: int | None = Field(default=None, ge=LOWEST_SCORE, le=30)
+    modifier: int | None = Field(default=None, ge=-5, le=10)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_number_is_a_score(cls, data: Any) -> Any:
+        # "strength": 16 is the way most sheets are written down.
+        if isinstance(data, int) and not isinstance(data, bool):
+            return {"score": data}
+        return data
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Ability:
+        if (self.score is None) == (self.modifier is None):
+            raise ValueError("give either a score (e.g. 16) or a stated modifier, not both")
+        return self
+
+    @property
+    def value(self) -> int:
+        return ability_modifier(self.score) if self.score is not None else int(self.modifier or 0)
+
+    def describe(self, label: str) -> str:
+        if self.score is not None:
+            return f"{label} modifier (score {self.score})"
+        return f"{label} modifier (stated)"
+
+
+class Weapon(Frozen):
+    name: str = Field(min_length=1, max_length=80)
+    damage: str = Field(description="dice notation, e.g. 1d8, 2d4+1")
+    delivery: Literal["melee", "missile"] = Field(
+        default="melee", description="missile hits meet the armor's AV vs missiles"
+    )
+    damage_kind: Literal["physical", "magic"] = Field(
+        default="physical", description="magic damage ignores AV"
+    )
+    magic_bonus: int = Field(default=0, ge=-5, le=10, description="added to HR with this weapon")
+
+    @field_validator("damage")
+    @classmethod
+    def _dice_notation(cls, text: str) -> str:
+        try:
+            expression = DiceExpression.parse(text)
+        except DiceError as error:
+            raise ValueError(error.message) from None
+        if expression.count < 1:
+            raise ValueError(f"'{text}' rolls no dice; a weapon rolls at least one")
+        return str(expression)
+
+    @property
+    def dice(self) -> DiceExpression:
+        return DiceExpression.parse(self.damage)
+
+
+ABILITY_HELP = 'a score, e.g. 16 (read on the D1 table), or a stated modifier: {"modifier": 2}'
+
+
+class D20Sheet(Frozen):
+    strength: Ability = Field(description=ABILITY_HELP)
+    dexterity: Ability = Field(description=ABILITY_HELP)
+    constitution: Ability = Field(description=ABILITY_HELP)
+    wisdom: Ability = Field(description=ABILITY_HELP)
+    level: int | None = Field(default=None, ge=1, le=40)
+    hit_dice: int | None = Field(default=None, ge=1, le=40)
+    hr_skill_slots: int = Field(default=0, ge=0, le=20, description="Class Skill slots in HR")
+    fr_skill_slots: int = Field(default=0, ge=0, le=20, description="Class Skill slots in FR")
+    hr_magic_bonus: int = Field(default=0, ge=-5, le=10, description="enchantments, effects")
+    fr_magic_bonus: int = Field(default=0, ge=-5, le=10, description="items, effects")
+    ac_technique_bonus: int = Field(
+        default=0, ge=-10, le=10, description="active defensive techniques that stand on AC"
+    )
+    size: SizeId = "medium"
+    armor: ArmorId = "none"
+    shield: ShieldId = "none"
+    hp: int = Field(ge=1, le=1000, description="hit points: the damage track's maximum")
+    save_vs_death_ray: int = Field(ge=1, le=20, description="a d20 at or above this saves")
+    defensive_stance_mastery: int = Field(
+        default=0, ge=0, le=10, description="added to FD while in Defensive Stance"
+    )
+    size_penalty_mastery_reduction: int = Field(
+        default=0, ge=0, le=28, description="takes off the -4 per size category penalty"
+    )
+    weapons: tuple[Weapon, ...] = Field(default=(), max_length=20)
+
+    @model_validator(mode="after")
+    def _level_or_hit_dice(self) -> D20Sheet:
+        if (self.level is None) == (self.hit_dice is None):
+            raise ValueError("give either level (characters) or hit_dice (monsters), not both")
+        return self
+
+    @model_validator(mode="after")
+    def _unique_weapon_names(self) -> D20Sheet:
+        names = [weapon.name.casefold() for weapon in self.weapons]
+        repeated = sorted({w.name for w in self.weapons if names.count(w.name.casefold()) > 1})
+        if repeated:
+            raise ValueError(f"weapon names must be unique; repeated: {', '.join(repeated)}")
+        return self
+
+    @property
+    def level_or_hd(self) -> tuple[str, int]:
+        if self.level is not None:
+            return "level", self.level
+        return "HD", int(self.hit_dice or 0)
+
+    def weapon(self, name: str) -> Weapon | None:
+        wanted = name.strip().casefold()
+        return next((w for w in self.weapons if w.name.casefold() == wanted), None)
+
+
+class D20Options(Frozen):
+    """Numbers and choices the rulings introduce; a campaign may change them at creation."""
+
+    natural_20_hits: bool = Field(
+        default=False, description="a natural 20 on the hit roll hits whatever the AC (D3)"
+    )
+    natural_1_misses: bool = Field(
+        default=False, description="a natural 1 on the hit roll misses whatever the total (D3)"
+    )
+    magic_minimum_damage: int = Field(
+        default=1, ge=0, le=10, description="least damage a magic hit deals (D4)"
+    )
+    double_success_margin: int = Field(
+        default=10, ge=1, le=40, description="a shove total of FD + this is a double success (D6)"
+    )
+    double_success_distance: Literal["seed_ten_feet", "twice_max_displacement"] = Field(
+        default="seed_ten_feet",
+        description="the seed's 10ft, or D6's twice the attacker's Max Displacement",
+    )
+    wall_damage_minimum_dice: int = Field(
+        default=1, ge=0, le=10, description="least shove dice a wall deals (D6)"
+    )
+    throw_damage_dice: int = Field(
+        default=1, ge=0, le=10, description="shove dice a successful throw deals, through AV"
+    )
+    elven_chain_wrestles_as: WrestlingRowId = Field(
+        default="chain_mail", description="the wrestling table has no Elven Chain row"
+    )
+    dwarven_plate_wrestles_as: WrestlingRowId = Field(
+        default="plate_mail", description="the wrestling table has no Dwarven Plate row"
+    )
