@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from api import errors
 from api.backend import Backend
-from api.routes import campaigns, encounters
+from api.routes import campaigns, corrections, encounters, history
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
@@ -32,6 +32,8 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     errors.install(app)
     app.include_router(campaigns.router)
     app.include_router(encounters.router)
+    app.include_router(corrections.router)
+    app.include_router(history.router)
 
     @app.get("/health", tags=["health"])
     def health() -> JSONResponse:

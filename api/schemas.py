@@ -88,11 +88,13 @@ class EncounterOut(BaseModel):
     campaign_id: UUID
     name: str
     ruleset: str
+    day: int
     round: int
     ended: bool
     version: int
     combatants: list[CombatantOut]
     actions: list[dict[str, Any]]
+    corrections: list[dict[str, Any]]
 
 
 class ActionOut(BaseModel):
@@ -106,3 +108,38 @@ class RulesetOut(BaseModel):
     options: dict[str, Any]
     sheet_schema: dict[str, Any]
     actions: dict[str, dict[str, Any]]
+
+
+class VoidBody(Body):
+    reason: str = Field(min_length=1, max_length=500, description="why; it stays on record")
+
+
+class RerollBody(VoidBody):
+    dice: dict[str, list[int]] | None = Field(
+        default=None, description="the new faces by roll name; omitted rolls are rolled anew"
+    )
+
+
+class RewindBody(VoidBody):
+    to_version: int = Field(ge=1, description="the encounter version to go back to")
+
+
+class CorrectionOut(BaseModel):
+    correction: dict[str, Any]
+    report: list[dict[str, Any]]
+    encounter: EncounterOut
+
+
+class AuditPage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    entries: list[dict[str, Any]]
+
+
+class DiffOut(BaseModel):
+    from_version: int
+    to_version: int
+    round: dict[str, int]
+    combatants: dict[str, dict[str, Any]]
+    actions: list[dict[str, Any]]

@@ -45,6 +45,7 @@ def encounter_out(encounter: Encounter) -> EncounterOut:
         campaign_id=encounter.campaign_id,
         name=encounter.name,
         ruleset=encounter.ruleset_id,
+        day=encounter.day,
         round=encounter.round,
         ended=encounter.ended,
         version=encounter.version,
@@ -62,6 +63,7 @@ def encounter_out(encounter: Encounter) -> EncounterOut:
             for cid, c in encounter.combatants.items()
         ],
         actions=encounter.actions,
+        corrections=encounter.corrections,
     )
 
 

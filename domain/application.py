@@ -7,8 +7,9 @@ through the eventsourcing environment; nothing here knows which.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, TypeVar
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
@@ -21,13 +22,29 @@ from domain.commands import (
     EnrolCharacter,
     NextRound,
     PerformAction,
+    RerollAction,
+    RewindEncounter,
     StartEncounter,
+    VoidAction,
 )
 from domain.dice import Roller, seeded_roller
 from domain.encounter import Encounter
 from domain.errors import ConcurrentWrite, InvalidInput, NotFound
+from domain.history import event_record, version_at
 
 T = TypeVar("T")
+MAX_REASON = 500
+
+
+def check_reason(reason: str) -> str:
+    cleaned = reason.strip()
+    if not cleaned:
+        raise InvalidInput("a correction needs a reason: say why, it stays on record")
+    if len(cleaned) > MAX_REASON:
+        raise InvalidInput(f"the reason is {len(cleaned)} characters long; at most {MAX_REASON}")
+    return cleaned
+
+
 A = TypeVar("A", bound=Aggregate)
 MAX_COMBATANTS = 50
 
@@ -74,10 +91,18 @@ class SkaldApplication(Application[UUID]):
             raise NotFound(f"no {what} with id {aggregate_id}")
         if version is not None and aggregate.version < version:
             raise NotFound(
-                f"{what} {aggregate_id} has no version {version}; "
-                f"its latest is {aggregate.version}"
+                f"{what} {aggregate_id} has no version {version}; its latest is {aggregate.version}"
             )
         return aggregate
+
+    def history(self, aggregate_id: UUID) -> list[dict[str, Any]]:
+        """Every event of one aggregate, oldest first, as the audit trail shows it."""
+        return [event_record(e) for e in self.events.get(aggregate_id)]
+
+    def version_at(self, aggregate_id: UUID, at: datetime, what: str) -> int:
+        if at.tzinfo is None:
+            raise InvalidInput("give the instant with its time zone, e.g. 2026-11-30T18:00:00Z")
+        return version_at(self.events.get(aggregate_id), at, what)
 
     # -- commands ------------------------------------------------------------
 
@@ -123,7 +148,8 @@ class SkaldApplication(Application[UUID]):
                     "state": dict(character["state"]),
                 }
             encounter = Encounter(
-                campaign.id, name, campaign.ruleset_id, campaign.options, combatants, command.by
+                campaign.id, name, campaign.ruleset_id, campaign.options, combatants,
+                command.by, campaign.day,
             )
             campaign.open_encounter(str(encounter.id), name, ids)
             self.save(campaign, encounter)
@@ -172,8 +198,41 @@ class SkaldApplication(Application[UUID]):
 
         return self._with_retries(attempt)
 
-    def new_id(self) -> UUID:
-        return uuid4()
+    # -- corrections -----------------------------------------------------------
+
+    def void_action(self, command: VoidAction) -> tuple[Encounter, list[dict[str, Any]]]:
+        reason = check_reason(command.reason)
+
+        def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            report = encounter.void(command.number, reason, command.by, self.roller)
+            self.save(encounter)
+            return encounter, report
+
+        return self._with_retries(attempt)
+
+    def reroll_action(self, command: RerollAction) -> tuple[Encounter, list[dict[str, Any]]]:
+        reason = check_reason(command.reason)
+
+        def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            report = encounter.reroll(command.number, command.dice, reason, command.by, self.roller)
+            self.save(encounter)
+            return encounter, report
+
+        return self._with_retries(attempt)
+
+    def rewind_encounter(self, command: RewindEncounter) -> tuple[Encounter, list[dict[str, Any]]]:
+        reason = check_reason(command.reason)
+
+        def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            past = self.encounter(command.campaign_id, command.encounter_id, command.to_version)
+            report = encounter.rewind(past, reason, command.by)
+            self.save(encounter)
+            return encounter, report
+
+        return self._with_retries(attempt)
 
     def _with_retries(self, attempt: Callable[[], T]) -> T:
         """Re-run a command that lost a race; the loser re-reads and re-decides."""

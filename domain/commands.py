@@ -61,3 +61,31 @@ class EndEncounter:
     campaign_id: UUID
     encounter_id: UUID
     by: str = "gm"
+
+
+@dataclass(frozen=True)
+class VoidAction:
+    campaign_id: UUID
+    encounter_id: UUID
+    number: int
+    reason: str
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class RerollAction:
+    campaign_id: UUID
+    encounter_id: UUID
+    number: int
+    reason: str
+    dice: dict[str, list[int]] | None = None
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class RewindEncounter:
+    campaign_id: UUID
+    encounter_id: UUID
+    to_version: int
+    reason: str
+    by: str = "gm"

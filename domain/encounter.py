@@ -1,17 +1,20 @@
-"""The Encounter aggregate: combatants, rounds and every resolved action."""
+"""The Encounter aggregate: combatants, rounds, every action and every correction."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
+from domain.corrections import ACTIVE, replay
 from domain.dice import DiceTray, Roller
-from domain.errors import ActionRefused, NotFound
+from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets import get_ruleset
-from domain.rulesets.base import CombatantView, EncounterView, Ruleset
+from domain.rulesets.base import EncounterView, Ruleset
 
 
 class Encounter(Aggregate):
@@ -24,14 +27,18 @@ class Encounter(Aggregate):
         options: dict[str, Any],
         combatants: dict[str, dict[str, Any]],
         by: str,
+        day: int = 0,
     ) -> None:
         self.campaign_id = campaign_id
+        self.day = day
         self.name = name
         self.ruleset_id = ruleset
         self.options = options
+        self.initial_combatants = copy.deepcopy(combatants)
         self.combatants = combatants
         self.round = 1
         self.actions: list[dict[str, Any]] = []
+        self.corrections: list[dict[str, Any]] = []
         self.ended = False
         self.started_by = by
 
@@ -44,27 +51,18 @@ class Encounter(Aggregate):
         return self.rules.conditions(c["sheet"], c["tracks"], c["state"])
 
     def view(self) -> EncounterView:
-        return EncounterView(
-            round=self.round,
-            options=self.options,
-            combatants={
-                cid: CombatantView(
-                    id=cid,
-                    name=c["name"],
-                    side=c["side"],
-                    rank=c["rank"],
-                    sheet=c["sheet"],
-                    tracks=dict(c["tracks"]),
-                    state=dict(c["state"]),
-                    conditions=self.conditions_of(cid),
-                )
-                for cid, c in self.combatants.items()
-            },
-        )
+        return build_view(self.rules, self.round, self.options, self.combatants)
+
+    def action(self, number: int) -> dict[str, Any]:
+        if not 1 <= number <= len(self.actions):
+            raise NotFound(f"encounter '{self.name}' has no action {number}")
+        return self.actions[number - 1]
 
     def _refuse_if_ended(self) -> None:
         if self.ended:
             raise ActionRefused(f"encounter '{self.name}' has ended; start a new one")
+
+    # -- actions -----------------------------------------------------------------
 
     def act(
         self,
@@ -77,34 +75,24 @@ class Encounter(Aggregate):
     ) -> dict[str, Any]:
         """Resolve an action, rolling whatever the caller did not supply, and record it."""
         self._refuse_if_ended()
-        rules = self.rules
-        action_type = rules.action_type(kind)
-        valid = rules.validate_params(kind, params)
-        view = self.view()
-        if actor is not None:
-            if actor not in self.combatants:
-                raise NotFound(f"actor '{actor}' is not a combatant in this encounter")
-            rules.refuse_if_cannot_act(view.combatants[actor], kind)
-        tray = DiceTray(roller, dice)
-        outcome = action_type.resolve(view, actor, valid, tray)
-        rolls = tray.close()
-        touched = sorted(set(outcome.tracks) | set(outcome.state))
-        before = {cid: list(view.combatants[cid].conditions) for cid in touched}
+        resolved = resolve(self.rules, self.view(), kind, actor, params, DiceTray(roller, dice))
         self._action_resolved(
             number=len(self.actions) + 1,
             round=self.round,
             kind=kind,
             actor=actor,
-            params=valid.model_dump(mode="json"),
-            rolls=rolls,
-            summary=outcome.summary,
-            breakdown=outcome.breakdown,
-            tracks=outcome.tracks,
-            state=outcome.state,
-            conditions_before=before,
+            params=resolved.params,
+            rolls=resolved.rolls,
+            summary=resolved.outcome.summary,
+            breakdown=resolved.outcome.breakdown,
+            tracks=resolved.outcome.tracks,
+            state=resolved.outcome.state,
+            conditions_before=resolved.conditions_before,
             by=by,
         )
         return self.actions[-1]
+
+    # Inside an event's apply, self.version is still the previous version.
 
     @event("ActionResolved")
     def _action_resolved(
@@ -137,6 +125,9 @@ class Encounter(Aggregate):
                 "summary": summary,
                 "breakdown": breakdown,
                 "by": by,
+                "status": ACTIVE,
+                "version": self.version + 1,
+                "effects": {"tracks": tracks, "state": state},
                 "conditions": {
                     cid: {"before": conditions_before[cid], "after": list(self.conditions_of(cid))}
                     for cid in conditions_before
@@ -159,3 +150,165 @@ class Encounter(Aggregate):
     @event("Ended")
     def _ended(self, by: str) -> None:
         self.ended = True
+
+    # -- corrections -------------------------------------------------------------
+
+    def _correctable(self, number: int) -> dict[str, Any]:
+        if self.ended:
+            raise ActionRefused(
+                f"encounter '{self.name}' has ended and its tracks went back to the roster; "
+                "corrections are only taken while an encounter is open"
+            )
+        record = self.action(number)
+        if record["status"] != ACTIVE:
+            raise ActionRefused(f"action {number} is already {record['status']}")
+        return record
+
+    def void(self, number: int, reason: str, by: str, roller: Roller) -> list[dict[str, Any]]:
+        """Strike action ``number`` out; every later action is resolved again."""
+        self._correctable(number)
+        result = replay(
+            self.rules,
+            self.options,
+            self.initial_combatants,
+            self.actions,
+            number,
+            lambda record, combatants: None,
+            roller,
+        )
+        correction = {
+            "kind": "void",
+            "number": number,
+            "reason": reason,
+            "by": by,
+            "report": result.report,
+        }
+        self._corrected(
+            correction, result.records, *self._tracks_and_state(result.combatants), self.round
+        )
+        return result.report
+
+    def reroll(
+        self,
+        number: int,
+        dice: Mapping[str, list[int]] | None,
+        reason: str,
+        by: str,
+        roller: Roller,
+    ) -> list[dict[str, Any]]:
+        """Roll action ``number`` again (new or supplied dice); later actions follow."""
+        original = self._correctable(number)
+        rules = self.rules
+
+        def rerolled(
+            record: dict[str, Any], combatants: dict[str, dict[str, Any]]
+        ) -> dict[str, Any]:
+            view = build_view(rules, record["round"], self.options, combatants)
+            resolved = resolve(
+                rules,
+                view,
+                record["kind"],
+                record["actor"],
+                record["params"],
+                DiceTray(roller, dice),
+            )
+            apply_preview = copy.deepcopy(combatants)
+            apply_outcome(apply_preview, resolved.outcome)
+            return {
+                **record,
+                "rolls": resolved.rolls,
+                "summary": resolved.outcome.summary,
+                "breakdown": resolved.outcome.breakdown,
+                "rerolled": True,
+                "effects": {"tracks": resolved.outcome.tracks, "state": resolved.outcome.state},
+            }
+
+        result = replay(
+            rules, self.options, self.initial_combatants, self.actions, number, rerolled, roller
+        )
+        new = result.records[number - 1]
+        report = [
+            {
+                "number": number,
+                "kind": original["kind"],
+                "before": original["summary"],
+                "after": new["summary"],
+                "status": "rerolled",
+            },
+            *result.report,
+        ]
+        correction = {
+            "kind": "reroll",
+            "number": number,
+            "reason": reason,
+            "by": by,
+            "report": report,
+        }
+        self._corrected(
+            correction, result.records, *self._tracks_and_state(result.combatants), self.round
+        )
+        return report
+
+    def rewind(self, past: Encounter, reason: str, by: str) -> list[dict[str, Any]]:
+        """Go back to how ``past`` stood; everything after is superseded, kept on record."""
+        self._refuse_if_ended()
+        if past.version >= self.version:
+            raise InvalidInput(
+                f"rewind needs an earlier version than the current {self.version}, "
+                f"not {past.version}"
+            )
+        kept = len(past.actions)
+        superseded = [
+            {**record, "status": "superseded"} if record["status"] == ACTIVE else record
+            for record in self.actions[kept:]
+        ]
+        report = [
+            {
+                "number": r["number"],
+                "kind": r["kind"],
+                "before": r["summary"],
+                "after": None,
+                "status": "superseded",
+            }
+            for r in self.actions[kept:]
+            if r["status"] == ACTIVE
+        ]
+        correction = {
+            "kind": "rewind",
+            "to_version": past.version,
+            "reason": reason,
+            "by": by,
+            "report": report,
+        }
+        self._corrected(
+            correction,
+            [*past.actions, *superseded],
+            *self._tracks_and_state(past.combatants),
+            past.round,
+        )
+        return report
+
+    @staticmethod
+    def _tracks_and_state(
+        combatants: Mapping[str, Mapping[str, Any]],
+    ) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, Any]]]:
+        return (
+            {cid: dict(c["tracks"]) for cid, c in combatants.items()},
+            {cid: dict(c["state"]) for cid, c in combatants.items()},
+        )
+
+    @event("Corrected")
+    def _corrected(
+        self,
+        correction: dict[str, Any],
+        actions: list[dict[str, Any]],
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+        round: int,
+    ) -> None:
+        self.actions = actions
+        for cid in self.combatants:
+            self.combatants[cid]["tracks"] = tracks[cid]
+            self.combatants[cid]["state"] = state[cid]
+        self.round = round
+        self.corrections.append({**correction, "version": self.version + 1})

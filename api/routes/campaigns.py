@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
@@ -18,12 +19,26 @@ from api.schemas import (
 from api.views import campaign_out, character_out, ruleset_out
 from domain.application import SkaldApplication
 from domain.commands import CreateCampaign, EnrolCharacter
+from domain.errors import InvalidInput
 from domain.rulesets import RULESETS, get_ruleset
 
 router = APIRouter()
 App = Annotated[SkaldApplication, Depends(application)]
 Who = Annotated[str, Depends(requester)]
 Version = Annotated[int | None, Query(ge=1, description="read the campaign as it was then")]
+At = Annotated[
+    datetime | None, Query(description="read the campaign as it stood at this instant (ISO 8601)")
+]
+
+
+def campaign_version(
+    app: SkaldApplication, campaign_id: UUID, version: int | None, at: datetime | None
+) -> int | None:
+    if at is None:
+        return version
+    if version is not None:
+        raise InvalidInput("give either version or at, not both")
+    return app.version_at(campaign_id, at, "campaign")
 
 
 @router.get("/rulesets", tags=["rulesets"])
@@ -43,8 +58,10 @@ def create_campaign(body: CreateCampaignBody, app: App, by: Who) -> CampaignOut:
 
 
 @router.get("/campaigns/{campaign_id}", tags=["campaigns"])
-def read_campaign(campaign_id: UUID, app: App, version: Version = None) -> CampaignOut:
-    return campaign_out(app.campaign(campaign_id, version))
+def read_campaign(
+    campaign_id: UUID, app: App, version: Version = None, at: At = None
+) -> CampaignOut:
+    return campaign_out(app.campaign(campaign_id, campaign_version(app, campaign_id, version, at)))
 
 
 @router.post("/campaigns/{campaign_id}/characters", status_code=201, tags=["characters"])
@@ -57,6 +74,7 @@ def enrol_character(campaign_id: UUID, body: EnrolCharacterBody, app: App, by: W
 
 @router.get("/campaigns/{campaign_id}/characters/{character_id}", tags=["characters"])
 def read_character(
-    campaign_id: UUID, character_id: str, app: App, version: Version = None
+    campaign_id: UUID, character_id: str, app: App, version: Version = None, at: At = None
 ) -> CharacterOut:
-    return character_out(app.campaign(campaign_id, version), character_id)
+    campaign = app.campaign(campaign_id, campaign_version(app, campaign_id, version, at))
+    return character_out(campaign, character_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
@@ -12,6 +13,7 @@ from api.schemas import ActionBody, ActionOut, EncounterOut, StartEncounterBody
 from api.views import action_out, encounter_out
 from domain.application import SkaldApplication
 from domain.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
+from domain.errors import InvalidInput
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters", tags=["encounters"])
 App = Annotated[SkaldApplication, Depends(application)]
@@ -31,7 +33,14 @@ def read_encounter(
     encounter_id: UUID,
     app: App,
     version: Annotated[int | None, Query(ge=1, description="the encounter as it was then")] = None,
+    at: Annotated[
+        datetime | None, Query(description="the encounter as it stood at this instant (ISO 8601)")
+    ] = None,
 ) -> EncounterOut:
+    if at is not None:
+        if version is not None:
+            raise InvalidInput("give either version or at, not both")
+        version = app.version_at(encounter_id, at, "encounter")
     return encounter_out(app.encounter(campaign_id, encounter_id, version))
 
 

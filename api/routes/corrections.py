@@ -1,0 +1,61 @@
+"""Disputed rolls: void, reroll and rewind, each with a reason that stays on record."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Path
+
+from api.backend import application, requester
+from api.schemas import CorrectionOut, RerollBody, RewindBody, VoidBody
+from api.views import encounter_out
+from domain.application import SkaldApplication
+from domain.commands import RerollAction, RewindEncounter, VoidAction
+from domain.encounter import Encounter
+
+router = APIRouter(
+    prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["corrections"]
+)
+App = Annotated[SkaldApplication, Depends(application)]
+Who = Annotated[str, Depends(requester)]
+Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number")]
+
+
+def correction_out(encounter: Encounter, report: list[dict[str, Any]]) -> CorrectionOut:
+    return CorrectionOut(
+        correction=encounter.corrections[-1], report=report, encounter=encounter_out(encounter)
+    )
+
+
+@router.post("/actions/{number}/void")
+def void_action(
+    campaign_id: UUID, encounter_id: UUID, number: Number, body: VoidBody, app: App, by: Who
+) -> CorrectionOut:
+    """Strike an action out; every later action is re-resolved with its recorded dice."""
+    encounter, report = app.void_action(
+        VoidAction(campaign_id, encounter_id, number, body.reason, by)
+    )
+    return correction_out(encounter, report)
+
+
+@router.post("/actions/{number}/reroll")
+def reroll_action(
+    campaign_id: UUID, encounter_id: UUID, number: Number, body: RerollBody, app: App, by: Who
+) -> CorrectionOut:
+    """Roll an action again (the table's dice or the server's); later actions follow."""
+    encounter, report = app.reroll_action(
+        RerollAction(campaign_id, encounter_id, number, body.reason, body.dice, by)
+    )
+    return correction_out(encounter, report)
+
+
+@router.post("/rewind")
+def rewind_encounter(
+    campaign_id: UUID, encounter_id: UUID, body: RewindBody, app: App, by: Who
+) -> CorrectionOut:
+    """Go back to a version; everything after it is superseded and kept on record."""
+    encounter, report = app.rewind_encounter(
+        RewindEncounter(campaign_id, encounter_id, body.to_version, body.reason, by)
+    )
+    return correction_out(encounter, report)

@@ -1,0 +1,75 @@
+"""Resolving one action against a frozen view: shared by new actions and by replays."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domain.dice import DiceTray
+from domain.errors import NotFound
+from domain.rulesets.base import CombatantView, EncounterView, Outcome, Ruleset
+
+
+@dataclass(frozen=True)
+class Resolved:
+    params: dict[str, Any]
+    outcome: Outcome
+    rolls: list[dict[str, Any]]
+    conditions_before: dict[str, list[str]]
+
+
+def build_view(
+    rules: Ruleset,
+    round: int,
+    options: Mapping[str, Any],
+    combatants: Mapping[str, Mapping[str, Any]],
+) -> EncounterView:
+    return EncounterView(
+        round=round,
+        options=options,
+        combatants={
+            cid: CombatantView(
+                id=cid,
+                name=c["name"],
+                side=c["side"],
+                rank=c["rank"],
+                sheet=c["sheet"],
+                tracks=dict(c["tracks"]),
+                state=dict(c["state"]),
+                conditions=rules.conditions(c["sheet"], c["tracks"], c["state"]),
+            )
+            for cid, c in combatants.items()
+        },
+    )
+
+
+def resolve(
+    rules: Ruleset,
+    view: EncounterView,
+    kind: str,
+    actor: str | None,
+    params: Mapping[str, Any],
+    tray: DiceTray,
+    *,
+    strict_dice: bool = True,
+) -> Resolved:
+    """Validate and resolve; raises a DomainError when the action cannot happen now."""
+    action_type = rules.action_type(kind)
+    valid = rules.validate_params(kind, params)
+    if actor is not None:
+        if actor not in view.combatants:
+            raise NotFound(f"actor '{actor}' is not a combatant in this encounter")
+        rules.refuse_if_cannot_act(view.combatants[actor], kind)
+    outcome = action_type.resolve(view, actor, valid, tray)
+    rolls = tray.close() if strict_dice else [roll.as_record() for roll in tray.rolls]
+    touched = sorted(set(outcome.tracks) | set(outcome.state))
+    before = {cid: list(view.combatants[cid].conditions) for cid in touched}
+    return Resolved(valid.model_dump(mode="json"), outcome, rolls, before)
+
+
+def apply_outcome(combatants: dict[str, dict[str, Any]], outcome: Outcome) -> None:
+    for cid, values in outcome.tracks.items():
+        combatants[cid]["tracks"] = dict(values)
+    for cid, values in outcome.state.items():
+        combatants[cid]["state"] = dict(values)
