@@ -70,7 +70,7 @@ def _re_resolve(
     roller: Roller,
 ) -> dict[str, Any]:
     recorded = {r["name"]: r for r in record["rolls"]}
-    tray = DiceTray(roller, {name: r["faces"] for name, r in recorded.items()})
+    tray = DiceTray(roller, {name: r["faces"] for name, r in recorded.items()}, refitting=True)
     view = build_view(rules, record["round"], options, state.combatants)
     try:
         resolved = resolve(
@@ -136,6 +136,7 @@ def _re_resolve(
             "after": resolved.outcome.summary,
             "status": "unchanged" if same else "changed",
             "new_rolls": [r["name"] for r in rolls if r.get("new")],
+            "refitted_rolls": {r["name"]: r["adjusted"] for r in rolls if "adjusted" in r},
             "unused_rolls": unused,
         }
     )

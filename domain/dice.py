@@ -71,42 +71,54 @@ class Roll:
     expression: DiceExpression
     faces: tuple[int, ...]
     supplied: bool
+    adjusted: str | None = None
 
     @property
     def total(self) -> int:
         return sum(self.faces) + self.expression.modifier
 
     def as_record(self) -> dict[str, Any]:
-        return {
+        record: dict[str, Any] = {
             "name": self.name,
             "dice": str(self.expression),
             "faces": list(self.faces),
             "total": self.total,
             "supplied": self.supplied,
         }
+        if self.adjusted is not None:
+            record["adjusted"] = self.adjusted
+        return record
 
 
 class DiceTray:
     """Hands out faces for named rolls, from the caller's dice or the roller.
 
     A tray without a roller is a replay tray: every roll must have been supplied.
+    A ``refitting`` tray replays recorded faces into a pool whose size has since
+    changed (a correction gave a defender more or fewer dice): it keeps the
+    recorded faces it can, rolls only the missing ones, and says so on the roll.
     """
 
     def __init__(
         self,
         roller: Roller | None,
         supplied: Mapping[str, Sequence[int]] | None = None,
+        *,
+        refitting: bool = False,
     ) -> None:
         self._roller = roller
         self._supplied = dict(supplied or {})
         self._rolls: list[Roll] = []
+        self._refitting = refitting
 
     def roll(self, name: str, count: int, sides: int, modifier: int = 0) -> Roll:
         expression = DiceExpression(count, sides, modifier)
         expression.check()
         if any(existing.name == name for existing in self._rolls):
             raise ValueError(f"roll name '{name}' used twice in one action")
-        if name in self._supplied:
+        if name in self._supplied and self._refitting:
+            roll = self._refit(name, expression, tuple(self._supplied.pop(name)))
+        elif name in self._supplied:
             faces = tuple(self._supplied.pop(name))
             _check_faces(name, expression, faces)
             roll = Roll(name, expression, faces, supplied=True)
@@ -117,6 +129,21 @@ class DiceTray:
             roll = Roll(name, expression, faces, supplied=False)
         self._rolls.append(roll)
         return roll
+
+    def _refit(self, name: str, expression: DiceExpression, recorded: tuple[int, ...]) -> Roll:
+        count = expression.count
+        if len(recorded) == count:
+            return Roll(name, expression, recorded, supplied=True)
+        kept = recorded[:count]
+        missing = count - len(kept)
+        if missing and self._roller is None:
+            raise DiceError(f"roll '{name}' now needs {count} dice; {len(recorded)} were recorded")
+        roller = self._roller
+        extra = tuple(roller.randint(1, expression.sides) for _ in range(missing)) if roller else ()
+        note = f"{len(recorded)} dice recorded, {count} needed now: kept {len(kept)}" + (
+            f", rolled {len(extra)} new" if extra else ""
+        )
+        return Roll(name, expression, kept + extra, supplied=True, adjusted=note)
 
     def roll_expression(self, name: str, expression: DiceExpression) -> Roll:
         return self.roll(name, expression.count, expression.sides, expression.modifier)

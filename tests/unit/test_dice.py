@@ -80,3 +80,12 @@ def test_replay_feeds_back_recorded_faces_and_never_rolls() -> None:
     assert list(replayed.faces) == records[0]["faces"]
     with pytest.raises(DiceError, match="no recorded dice"):
         replay_tray(records).roll("damage", 2, 6)
+
+
+def test_a_refitting_tray_keeps_recorded_faces_and_rolls_only_what_is_missing() -> None:
+    grown = DiceTray(random.Random(1), {"defense": [6, 5]}, refitting=True).roll("defense", 4, 6)
+    assert grown.faces[:2] == (6, 5)
+    assert len(grown.faces) == 4
+    assert grown.adjusted == "2 dice recorded, 4 needed now: kept 2, rolled 2 new"
+    shrunk = DiceTray(None, {"defense": [6, 5, 1]}, refitting=True).roll("defense", 2, 6)
+    assert (shrunk.faces, shrunk.adjusted) == ((6, 5), "3 dice recorded, 2 needed now: kept 2")

@@ -1,19 +1,29 @@
-"""The ``margin`` ruleset (seed 000). Sheet, options and actions land with its issue."""
+"""The ``margin`` ruleset (seed 000): dice pools, every defense at once, margin into damage.
+
+Sheet and options: :mod:`.sheet`, :mod:`.options`. Dice: :mod:`.pools`. Pure rules:
+:mod:`.rules`. Actions: :mod:`.actions` (attack, cast, defend, riposte, ward), built
+on :mod:`.strike`, :mod:`.defense`, :mod:`.riposte` and :mod:`.postures`. Between
+fights: :mod:`.daily`. The rules as implemented: ``docs/rules/margin.md``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from domain.rulesets.base import ActionType, Frozen, Ruleset
+from domain.rulesets.base import ActionType, DailyOutcome, Frozen, Ruleset
+from domain.rulesets.margin.actions import ACTIONS
+from domain.rulesets.margin.daily import Rest, apply_day
+from domain.rulesets.margin.options import MarginOptions
+from domain.rulesets.margin.ratings import derived_ratings
+from domain.rulesets.margin.sheet import MarginSheet
+from domain.rulesets.margin.state import CharacterState, is_down, is_wounded
 
 
-class MarginSheet(Frozen):
-    pass
+class MarginDayPlan(Frozen):
+    """How a character spent the day: full rest, light activity or none."""
 
-
-class MarginOptions(Frozen):
-    pass
+    rest: Rest = "full"
 
 
 class Margin(Ruleset):
@@ -21,12 +31,52 @@ class Margin(Ruleset):
     title = "Margin (seed 000)"
     sheet_model = MarginSheet
     options_model = MarginOptions
-    actions: ClassVar[Mapping[str, ActionType]] = {}
+    actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
+    # M7: a character who is down cannot act; the aggregate refuses before resolving.
+    incapacitating = frozenset({"down"})
 
     def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
-        return {"health": 10}
+        return {"health": int(sheet["health"])}
+
+    def start_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        return CharacterState.start(MarginSheet.model_validate(dict(sheet))).as_json()
 
     def conditions(
         self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any]
     ) -> tuple[str, ...]:
-        return ()
+        health = int(tracks["health"])
+        found: list[str] = []
+        if is_wounded(health, int(sheet["health"])):
+            found.append("wounded")
+        if is_down(health):
+            found.append("down")
+        return tuple(found)
+
+    def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+        return derived_ratings(MarginSheet.model_validate(dict(sheet)), CharacterState.read(state))
+
+    day_plan_model = MarginDayPlan
+
+    def daily(
+        self,
+        sheet: Mapping[str, Any],
+        tracks: Mapping[str, int],
+        state: Mapping[str, Any],
+        plan: Any,
+    ) -> DailyOutcome:
+        day = apply_day(sheet, state, plan.rest)
+        breakdown = {
+            "inputs": plan.model_dump(mode="json"),
+            **day.breakdown,
+            "health": "seed 000 has no healing rule; health is the GM's call",
+        }
+        return DailyOutcome(dict(tracks), day.state, breakdown)
+
+    def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The state a character carries out of an encounter: round marks forgotten.
+
+        A posture and the "has acted" mark name a round number, and the next encounter
+        counts rounds from 1 again; the caller that closes an encounter should pass each
+        combatant's state through this so they do not leak into the next fight.
+        """
+        return {**state, **CharacterState.read(state).without_round_marks().as_json()}

@@ -1,0 +1,112 @@
+"""The margin actions: their parameters and resolvers, one per combatant per round.
+
+Roll names (supply faces under these to use a table's physical dice):
+
+- ``attack`` (and ``attack.luck``): the attack or spell pool.
+- ``defense.<target>.<evasion|guard|abjuration>`` (and ``....luck``): the target's defenses.
+- ``ward.<dwarf>.<evasion|guard|abjuration>`` (and ``....luck``): a Ward's interception.
+
+Postures roll nothing when declared; a Riposte's counter is never rolled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from domain.dice import DiceTray
+from domain.rulesets.base import ActionType, EncounterView, Frozen, Outcome
+from domain.rulesets.margin.postures import declare
+from domain.rulesets.margin.sheet import FISTS_NAME
+from domain.rulesets.margin.strike import resolve_strike
+
+EFFORT_FIELD: Any = Field(
+    default=0, ge=0, le=10,
+    description="effort dice bought (0 to the campaign's max_effort); each adds fatigue",
+)
+
+
+class Attack(Frozen):
+    target: str = Field(min_length=1, description="combatant id of the one attacked")
+    weapon: str = Field(default=FISTS_NAME, min_length=1,
+                        description="a weapon on the actor's sheet, or fists")
+    effort: int = EFFORT_FIELD
+
+
+class Cast(Frozen):
+    target: str = Field(min_length=1, description="combatant id of the one the spell is cast at")
+    spell: str = Field(min_length=1, description="a spell on the actor's sheet")
+    effort: int = EFFORT_FIELD
+
+
+class Defend(Frozen):
+    effort: int = EFFORT_FIELD
+
+
+class Riposte(Frozen):
+    effort: int = EFFORT_FIELD
+    weapon: str | None = Field(
+        default=None, min_length=1,
+        description="the weapon the elf would rather counter with; if it cannot reach, "
+                    "the sheet's other weapons and then fists are tried",
+    )
+
+
+class Ward(Frozen):
+    effort: int = EFFORT_FIELD
+
+
+def resolve_attack(view: EncounterView, actor: str | None, params: Attack,
+                   tray: DiceTray) -> Outcome:
+    return resolve_strike(view, actor, kind="attack", weapon_name=params.weapon,
+                          target_id=params.target, effort=params.effort, tray=tray)
+
+
+def resolve_cast(view: EncounterView, actor: str | None, params: Cast,
+                 tray: DiceTray) -> Outcome:
+    return resolve_strike(view, actor, kind="cast", weapon_name=params.spell,
+                          target_id=params.target, effort=params.effort, tray=tray)
+
+
+def resolve_defend(view: EncounterView, actor: str | None, params: Defend,
+                   tray: DiceTray) -> Outcome:
+    return declare(view, actor, "defend", params.effort)
+
+
+def resolve_riposte(view: EncounterView, actor: str | None, params: Riposte,
+                    tray: DiceTray) -> Outcome:
+    return declare(view, actor, "riposte", params.effort, params.weapon)
+
+
+def resolve_ward(view: EncounterView, actor: str | None, params: Ward,
+                 tray: DiceTray) -> Outcome:
+    return declare(view, actor, "ward", params.effort)
+
+
+ACTIONS: dict[str, ActionType] = {
+    "attack": ActionType(
+        "attack", Attack, resolve_attack,
+        "strike a target with a weapon (or fists): attribute + skill + effort against "
+        "every defense the weapon allows; the margin becomes damage",
+    ),
+    "cast": ActionType(
+        "cast", Cast, resolve_cast,
+        "cast a spell at a target: a spell is a weapon with a non-physical damage type",
+    ),
+    "defend": ActionType(
+        "defend", Defend, resolve_defend,
+        "a posture for the rest of the round: every allowed defense rolls actively, "
+        "effort on each, against every attacker",
+    ),
+    "riposte": ActionType(
+        "riposte", Riposte, resolve_riposte,
+        "elves only: a posture for the rest of the round; sharpened evasion, and a "
+        "turned melee or reach blow comes back as a counter",
+    ),
+    "ward": ActionType(
+        "ward", Ward, resolve_ward,
+        "dwarves only: a posture for the rest of the round; he defends actively and "
+        "intercepts every blow that beats an ally at his rank or behind",
+    ),
+}
