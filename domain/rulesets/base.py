@@ -64,6 +64,15 @@ class Outcome:
     state: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class DailyOutcome:
+    """One character's day between fights: new tracks and state, and the arithmetic."""
+
+    tracks: dict[str, int]
+    state: dict[str, Any]
+    breakdown: dict[str, Any]
+
+
 Resolver = Callable[[EncounterView, str | None, Any, DiceTray], Outcome]
 
 
@@ -122,9 +131,16 @@ class Ruleset(ABC):
         """Ratings the character view shows beside the sheet, each with its terms."""
         return {}
 
-    def daily_rules(self) -> Mapping[str, Any]:
-        """Reserved for the calendar worker: the ruleset's between-fight rules."""
-        return {}
+    # The calendar: a ruleset with between-fight rules names its day plan (how a
+    # character spent the day) and applies it; one without leaves both unset.
+    day_plan_model: ClassVar[type[Frozen] | None] = None
+    wound_flags: ClassVar[frozenset[str]] = frozenset()
+
+    def daily(
+        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any],
+        plan: Any,
+    ) -> DailyOutcome:
+        raise NotImplementedError(f"the {self.id} ruleset has no between-fight rules")
 
     @abstractmethod
     def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from domain.rulesets.base import ActionType, Ruleset
+from domain.rulesets.base import ActionType, DailyOutcome, Ruleset
 from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
 from domain.rulesets.stamina_body.care import (
     MarkWound,
@@ -16,6 +16,7 @@ from domain.rulesets.stamina_body.care import (
     resolve_treat_wound,
 )
 from domain.rulesets.stamina_body.combat import Attack, resolve_attack
+from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
 
 
@@ -60,6 +61,21 @@ class StaminaBody(Ruleset):
         )
     }
     incapacitating = frozenset({"unconscious", "cannot_act"})
+    day_plan_model = DayPlan
+    wound_flags = frozenset({"piercing_wound", "broken_bones", "severe_bruising"})
+
+    def daily(
+        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any],
+        plan: Any,
+    ) -> DailyOutcome:
+        heal = daily_heal(sheet, tracks, state, plan)
+        wounds = {flag: bool(state.get(flag)) for flag in sorted(self.wound_flags)}
+        breakdown = {
+            "inputs": {"plan": plan.model_dump(mode="json"), "con": sheet["con"], **wounds},
+            "before": dict(tracks),
+            **heal.breakdown(),
+        }
+        return DailyOutcome(heal.tracks, dict(state), breakdown)
 
     def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
         return {"stamina": int(sheet["stamina_max"]), "body": int(sheet["body_max"])}
