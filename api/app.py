@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from api import errors
 from api.backend import Backend
-from api.routes import campaigns, corrections, encounters, history
+from api.routes import calendar, campaigns, corrections, encounters, history
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
@@ -34,6 +34,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.include_router(encounters.router)
     app.include_router(corrections.router)
     app.include_router(history.router)
+    app.include_router(calendar.router)
 
     @app.get("/health", tags=["health"])
     def health() -> JSONResponse:

@@ -143,3 +143,27 @@ class DiffOut(BaseModel):
     round: dict[str, int]
     combatants: dict[str, dict[str, Any]]
     actions: list[dict[str, Any]]
+
+
+class AdvanceDaysBody(Body):
+    days: int = Field(default=1, ge=1, le=365)
+    default: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the day plan for everyone (the ruleset's defaults fill the rest)",
+    )
+    characters: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, max_length=200, description="per-character overrides of the plan"
+    )
+
+
+class AdvanceDaysOut(BaseModel):
+    day: int
+    days_advanced: int
+    plans: dict[str, dict[str, Any]]
+    campaign: CampaignOut
+
+
+class WoundBody(Body):
+    wound: str = Field(max_length=40, description="e.g. piercing_wound, broken_bones")
+    present: bool = Field(default=True, description="false: treated or ended")
+    reason: str = Field(min_length=1, max_length=500)

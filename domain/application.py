@@ -17,9 +17,12 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.campaign import Campaign, check_name
 from domain.commands import (
+    AdvanceDays,
     CreateCampaign,
     EndEncounter,
     EnrolCharacter,
+    HealThrough,
+    MarkWound,
     NextRound,
     PerformAction,
     RerollAction,
@@ -195,6 +198,42 @@ class SkaldApplication(Application[UUID]):
             )
             self.save(encounter, campaign)
             return encounter
+
+        return self._with_retries(attempt)
+
+    # -- the calendar ------------------------------------------------------------
+
+    def advance_days(self, command: AdvanceDays) -> Campaign:
+        def attempt() -> Campaign:
+            campaign = self.campaign(command.campaign_id)
+            campaign.advance_days(command.days, command.default, command.characters, command.by)
+            self.save(campaign)
+            return campaign
+
+        return self._with_retries(attempt)
+
+    def heal_through(self, command: HealThrough) -> int:
+        """Idempotent: a day already healed for a character is never healed again."""
+
+        def attempt() -> int:
+            campaign = self.campaign(command.campaign_id)
+            healed = campaign.heal_through(command.day)
+            if healed:
+                self.save(campaign)
+            return healed
+
+        return self._with_retries(attempt)
+
+    def mark_wound(self, command: MarkWound) -> Campaign:
+        reason = check_reason(command.reason)
+
+        def attempt() -> Campaign:
+            campaign = self.campaign(command.campaign_id)
+            campaign.mark_wound(
+                command.character_id, command.wound, command.present, reason, command.by
+            )
+            self.save(campaign)
+            return campaign
 
         return self._with_retries(attempt)
 

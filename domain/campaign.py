@@ -10,6 +10,7 @@ from eventsourcing.domain import Aggregate, event
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
+from domain.validation import validate
 
 MAX_NAME = 120
 
@@ -24,6 +25,13 @@ def check_name(name: str, what: str) -> str:
 
 
 class Campaign(Aggregate):
+    class DayAdvanced(Aggregate.Event):
+        """Declared, not generated, so the healing worker can name its topic."""
+
+        day: int
+        plans: dict[str, dict[str, Any]]
+        by: str
+
     @event("Created")
     def __init__(self, name: str, ruleset: str, options: dict[str, Any], by: str) -> None:
         self.name = name
@@ -33,6 +41,7 @@ class Campaign(Aggregate):
         self.day = 0
         self.characters: dict[str, dict[str, Any]] = {}
         self.encounters: dict[str, dict[str, Any]] = {}
+        self.calendar: dict[str, dict[str, dict[str, Any]]] = {}
 
     @classmethod
     def create(
@@ -83,6 +92,8 @@ class Campaign(Aggregate):
             "state": state,
             "enrolled_by": by,
             "in_encounter": None,
+            # A character's first day to heal is the one after they joined.
+            "healed_through": self.day,
         }
 
     def conditions_of(self, character_id: str) -> tuple[str, ...]:
@@ -133,3 +144,119 @@ class Campaign(Aggregate):
     @property
     def open_encounters(self) -> list[str]:
         return [eid for eid, info in self.encounters.items() if info["open"]]
+
+    # -- the calendar --------------------------------------------------------------
+
+    def advance_days(
+        self, days: int, default_plan: dict[str, Any], plans: dict[str, dict[str, Any]], by: str
+    ) -> None:
+        """Move the in-game calendar on by ``days``, each with every character's plan."""
+        if self.open_encounters:
+            names = ", ".join(f"'{self.encounters[e]['name']}'" for e in self.open_encounters)
+            raise ActionRefused(f"end the open encounter(s) {names} before advancing the day")
+        if not 1 <= days <= MAX_DAYS:
+            raise InvalidInput(f"advance by 1 to {MAX_DAYS} days at a time, not {days}")
+        for character_id in plans:
+            self.character(character_id)
+        day_plans = plan_days(self.rules, self.characters, default_plan, plans)
+        for _ in range(days):
+            self._day_advanced(self.day + 1, day_plans, by)
+
+    @event(DayAdvanced)
+    def _day_advanced(self, day: int, plans: dict[str, dict[str, Any]], by: str) -> None:
+        self.day = day
+        self.calendar[str(day)] = plans
+
+    def heal_through(self, day: int) -> int:
+        """Apply the daily rules to every day up to ``day`` not yet applied: exactly once,
+        because each character remembers the last day it was healed for."""
+        rules = self.rules
+        plan_model = rules.day_plan_model
+        if plan_model is None:
+            return 0
+        healed = 0
+        for character_id, character in self.characters.items():
+            for d in range(character["healed_through"] + 1, min(day, self.day) + 1):
+                plan = plan_model.model_validate(self.calendar[str(d)][character_id])
+                daily = rules.daily(
+                    character["sheet"], character["tracks"], character["state"], plan
+                )
+                self._healed(
+                    character_id,
+                    d,
+                    daily.breakdown,
+                    {character_id: daily.tracks},
+                    {character_id: daily.state},
+                )
+                healed += 1
+        return healed
+
+    @event("CharacterHealed")
+    def _healed(
+        self,
+        character_id: str,
+        day: int,
+        breakdown: dict[str, Any],
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+    ) -> None:
+        character = self.characters[character_id]
+        character["tracks"] = tracks[character_id]
+        character["state"] = state[character_id]
+        character["healed_through"] = day
+
+    def mark_wound(
+        self, character_id: str, wound: str, present: bool, reason: str, by: str
+    ) -> None:
+        """Record a wound, its treatment or its end between fights, with who and why."""
+        character = self.character(character_id)
+        if wound not in self.rules.wound_flags:
+            known = ", ".join(sorted(self.rules.wound_flags)) or "none"
+            raise InvalidInput(
+                f"the {self.ruleset_id} ruleset tracks no wound '{wound}'; it tracks: {known}"
+            )
+        if character["in_encounter"] is not None:
+            raise ActionRefused(
+                f"{character['name']} is in an open encounter; record the wound there "
+                "with the mark_wound action"
+            )
+        state = {**character["state"], wound: present}
+        self._wound_marked(character_id, wound, present, reason, by, {character_id: state})
+
+    @event("WoundMarked")
+    def _wound_marked(
+        self,
+        character_id: str,
+        wound: str,
+        present: bool,
+        reason: str,
+        by: str,
+        state: dict[str, dict[str, Any]],
+    ) -> None:
+        self.characters[character_id]["state"] = state[character_id]
+
+
+MAX_DAYS = 365
+
+
+def plan_days(
+    rules: Ruleset,
+    characters: dict[str, dict[str, Any]],
+    default_plan: dict[str, Any],
+    plans: dict[str, dict[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """Each character's day: the GM's default with that character's overrides, validated."""
+    model = rules.day_plan_model
+    if model is None:
+        if default_plan or plans:
+            raise InvalidInput(
+                f"the {rules.id} ruleset has no between-fight rules, so a day takes no plan"
+            )
+        return {}
+    validate(model, default_plan, "default")
+    return {
+        cid: validate(
+            model, {**default_plan, **plans.get(cid, {})}, f"characters.{cid}"
+        ).model_dump(mode="json")
+        for cid in characters
+    }

@@ -89,3 +89,28 @@ class RewindEncounter:
     to_version: int
     reason: str
     by: str = "gm"
+
+
+@dataclass(frozen=True)
+class AdvanceDays:
+    campaign_id: UUID
+    days: int = 1
+    default: dict[str, Any] = field(default_factory=dict)
+    characters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class HealThrough:
+    campaign_id: UUID
+    day: int
+
+
+@dataclass(frozen=True)
+class MarkWound:
+    campaign_id: UUID
+    character_id: str
+    wound: str
+    present: bool
+    reason: str
+    by: str = "gm"

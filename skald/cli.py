@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import signal
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -52,8 +55,32 @@ def serve(
     except SettingsError as error:
         typer.echo(f"skald: {error}", err=True)
         raise typer.Exit(2) from None
-    api = create_app(lambda: build_services(settings))
+    api = create_app(lambda: build_services(settings, workers=True))
     uvicorn.run(api, host=settings.host, port=settings.port, log_level="info")
+
+
+worker_app = typer.Typer(help="Run one background worker on its own (scale-out).")
+app.add_typer(worker_app, name="worker")
+
+
+@worker_app.command("healing")
+def healing_worker(
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory [./skald-data]")] = None,
+    database: Annotated[str | None, typer.Option(help="postgresql:// URL")] = None,
+    redis_url: Annotated[str | None, typer.Option(help="redis:// URL")] = None,
+) -> None:
+    """Apply the daily rules for every day the calendar advances, exactly once.
+
+    Runs until interrupted. The embedded `skald serve` already runs this worker on a
+    thread; run it separately when the API is scaled out on PostgreSQL.
+    """
+    settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    with build_services(settings) as services:
+        services.healing_worker().run(stop)
 
 
 @app.command()

@@ -14,6 +14,8 @@ from domain.application import SkaldApplication
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings
 from skald.store import persistence_env, store_kind
+from workers.background import Background
+from workers.healing import HealingWorker
 
 
 @dataclass
@@ -24,7 +26,16 @@ class Services:
     redis: redis.Redis
     store: str
     redis_mode: str
+    redis_prefix: str = "skald"
+    background: Background = field(default_factory=Background)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def healing_worker(self) -> HealingWorker:
+        return HealingWorker(self.application, self.redis, prefix=self.redis_prefix)
+
+    def start_workers(self) -> None:
+        """The embedded default runs every worker on a thread of the server's process."""
+        self.background.start("healing", self.healing_worker().run)
 
     def health(self) -> dict[str, Any]:
         store: dict[str, Any] = {"kind": self.store}
@@ -43,7 +54,7 @@ class Services:
 
 
 @contextmanager
-def build_services(settings: Settings) -> Iterator[Services]:
+def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Services]:
     embedded: EmbeddedRedis | None = None
     if settings.redis_url is None:
         embedded = EmbeddedRedis(settings.data_dir)
@@ -59,9 +70,15 @@ def build_services(settings: Settings) -> Iterator[Services]:
         roller=random.Random(settings.dice_seed),
         snapshot_interval=settings.snapshot_interval,
     )
+    services = Services(
+        application, client, store_kind(settings), mode, redis_prefix=settings.redis_prefix
+    )
     try:
-        yield Services(application, client, store_kind(settings), mode)
+        if workers:
+            services.start_workers()
+        yield services
     finally:
+        services.background.stop()
         application.close()
         client.close()
         if embedded is not None:

@@ -22,6 +22,12 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, description="redis://host:port/db; unset: an embedded Redis in data_dir"
     )
+    redis_prefix: str = Field(
+        default="skald",
+        min_length=1,
+        max_length=60,
+        description="namespace of every Redis key, so deployments can share one Redis",
+    )
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     dice_seed: int | None = Field(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,12 +18,26 @@ from tests.services import REDIS_URL, require_redis
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     require_redis()
-    return Settings(data_dir=tmp_path / "data", redis_url=REDIS_URL, dice_seed=1234)
+    # A prefix per test keeps tests that share one Redis out of each other's keys.
+    return Settings(
+        data_dir=tmp_path / "data",
+        redis_url=REDIS_URL,
+        dice_seed=1234,
+        redis_prefix=f"test-{uuid.uuid4().hex[:12]}",
+    )
 
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     """The whole API on a SQLite file in a fresh data directory."""
     app = create_app(lambda: build_services(settings))
+    with TestClient(app, raise_server_exceptions=True) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def live_client(settings: Settings) -> Iterator[TestClient]:
+    """The API with its background workers running, as `skald serve` runs them."""
+    app = create_app(lambda: build_services(settings, workers=True))
     with TestClient(app, raise_server_exceptions=True) as test_client:
         yield test_client

@@ -12,29 +12,32 @@ from api.schemas import AuditPage, DiffOut
 from domain.application import SkaldApplication
 from domain.history import action_kind, mentions
 
-router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["history"])
+router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["history"])
 App = Annotated[SkaldApplication, Depends(application)]
 
 # A correction's event carries the whole rebuilt action list; the trail shows its report.
 BULKY = ("actions",)
 
 
-@router.get("/audit")
-def encounter_audit(
-    campaign_id: UUID,
-    encounter_id: UUID,
-    app: App,
-    kind: Annotated[str | None, Query(max_length=40, description="action or event kind")] = None,
-    character: Annotated[str | None, Query(max_length=64, description="a character id")] = None,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+Kind = Annotated[str | None, Query(max_length=40, description="action, correction or event kind")]
+Character = Annotated[str | None, Query(max_length=64, description="a character id")]
+Offset = Annotated[int, Query(ge=0)]
+Limit = Annotated[int, Query(ge=1, le=1000)]
+
+
+def page(
+    records: list[dict[str, Any]],
+    kind: str | None,
+    character: str | None,
+    offset: int,
+    limit: int,
+    day: int | None = None,
 ) -> AuditPage:
-    """Every event in order: who, when (real time, day, round), dice, breakdown, reasons."""
-    encounter = app.encounter(campaign_id, encounter_id)
     entries: list[dict[str, Any]] = []
-    for record in app.history(encounter_id):
+    for record in records:
         entry = {k: v for k, v in record.items() if k not in BULKY}
-        entry.setdefault("day", encounter.day)
+        if day is not None:
+            entry.setdefault("day", day)
         if kind is not None and kind not in (action_kind(entry), entry["event"]):
             continue
         if character is not None and not mentions(entry, character):
@@ -45,7 +48,38 @@ def encounter_audit(
     )
 
 
-@router.get("/diff")
+@router.get("/encounters/{encounter_id}/audit")
+def encounter_audit(
+    campaign_id: UUID,
+    encounter_id: UUID,
+    app: App,
+    kind: Kind = None,
+    character: Character = None,
+    offset: Offset = 0,
+    limit: Limit = 100,
+) -> AuditPage:
+    """Every event of the encounter in order, read from the event store: who, when (real
+    time, in-game day, round), the dice, the breakdown and, for corrections, the reason."""
+    encounter = app.encounter(campaign_id, encounter_id)
+    return page(app.history(encounter_id), kind, character, offset, limit, encounter.day)
+
+
+@router.get("/history")
+def campaign_history(
+    campaign_id: UUID,
+    app: App,
+    kind: Kind = None,
+    character: Character = None,
+    offset: Offset = 0,
+    limit: Limit = 100,
+) -> AuditPage:
+    """The campaign's own events in order, read from the event store: enrolments,
+    encounters opened and closed, days advanced, every heal with its arithmetic, wounds."""
+    app.campaign(campaign_id)
+    return page(app.history(campaign_id), kind, character, offset, limit)
+
+
+@router.get("/encounters/{encounter_id}/diff")
 def encounter_diff(
     campaign_id: UUID,
     encounter_id: UUID,

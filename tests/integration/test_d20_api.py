@@ -11,8 +11,13 @@ from tests.helpers import GM, act, act_response, enrol, new_campaign, next_round
 
 def d20_sheet(**overrides: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "strength": {"modifier": 0}, "dexterity": 10, "constitution": 10, "wisdom": 10,
-        "level": 1, "hp": 20, "save_vs_death_ray": 12,
+        "strength": {"modifier": 0},
+        "dexterity": 10,
+        "constitution": 10,
+        "wisdom": 10,
+        "level": 1,
+        "hp": 20,
+        "save_vs_death_ray": 12,
         "weapons": [{"name": "Bastard Sword", "damage": "1d10"}],
     }
     return {**base, **overrides}
@@ -33,8 +38,16 @@ def combatant(result: dict[str, Any], character_id: str) -> dict[str, Any]:
 
 def test_chain_mail_av_4_takes_9_as_5(client: TestClient) -> None:
     cid, eid, ids = fight(client, Aldric=d20_sheet(), Grimm=d20_sheet(armor="chain_mail"))
-    result = act(client, cid, eid, "attack", ids["Aldric"], {"hit": [11], "damage": [9]},
-                 target=ids["Grimm"], weapon="Bastard Sword")
+    result = act(
+        client,
+        cid,
+        eid,
+        "attack",
+        ids["Aldric"],
+        {"hit": [11], "damage": [9]},
+        target=ids["Grimm"],
+        weapon="Bastard Sword",
+    )
     damage = result["action"]["breakdown"]["damage"]
     assert (damage["raw"], damage["guaranteed"], damage["remaining"], damage["av"]) == (9, 1, 8, 4)
     assert damage["dealt"] == 5
@@ -43,8 +56,16 @@ def test_chain_mail_av_4_takes_9_as_5(client: TestClient) -> None:
 
 def test_plate_av_6_takes_5_as_1(client: TestClient) -> None:
     cid, eid, ids = fight(client, Aldric=d20_sheet(), Grimm=d20_sheet(armor="plate_mail"))
-    result = act(client, cid, eid, "attack", ids["Aldric"], {"hit": [11], "damage": [5]},
-                 target=ids["Grimm"], weapon="Bastard Sword")
+    result = act(
+        client,
+        cid,
+        eid,
+        "attack",
+        ids["Aldric"],
+        {"hit": [11], "damage": [5]},
+        target=ids["Grimm"],
+        weapon="Bastard Sword",
+    )
     assert result["action"]["breakdown"]["damage"]["dealt"] == 1
     assert combatant(result, ids["Grimm"])["tracks"] == {"hp": 19}
 
@@ -60,33 +81,45 @@ def test_fr_6_against_a_medium_target_rolls_a_d10(client: TestClient) -> None:
 
 def test_the_ogre_fr_8_against_a_fighter_fr_6_then_fr_9(client: TestClient) -> None:
     ogre = d20_sheet(fr_skill_slots=8, size="large")
-    cid, eid, ids = fight(client, Ogre=ogre, Fighter=d20_sheet(fr_skill_slots=6),
-                          Champion=d20_sheet(fr_skill_slots=9))
+    cid, eid, ids = fight(
+        client, Ogre=ogre, Fighter=d20_sheet(fr_skill_slots=6), Champion=d20_sheet(fr_skill_slots=9)
+    )
     double = act(client, cid, eid, "shove", ids["Ogre"], {"shove": [12]}, target=ids["Fighter"])
     assert double["action"]["breakdown"]["double_success"]["result"] is True
     assert combatant(double, ids["Fighter"])["conditions"] == ["prone"]
     limited = act(client, cid, eid, "shove", ids["Ogre"], {"shove": [20]}, target=ids["Champion"])
     assert limited["action"]["breakdown"]["double_success"] == {
-        "threshold": 20, "reached": True, "forceful_defense": True,
-        "forceful_defense_why": "defender FR +9 exceeds attacker FR +8", "result": False,
+        "threshold": 20,
+        "reached": True,
+        "forceful_defense": True,
+        "forceful_defense_why": "defender FR +9 exceeds attacker FR +8",
+        "result": False,
     }
     assert combatant(limited, ids["Champion"])["conditions"] == []
 
 
 def test_medium_shoving_huge_at_minus_8(client: TestClient) -> None:
-    cid, eid, ids = fight(client, Hero=d20_sheet(fr_skill_slots=4),
-                          Giant=d20_sheet(size="huge", hit_dice=8, level=None))
+    cid, eid, ids = fight(
+        client,
+        Hero=d20_sheet(fr_skill_slots=4),
+        Giant=d20_sheet(size="huge", hit_dice=8, level=None),
+    )
     result = act(client, cid, eid, "shove", ids["Hero"], {"shove": [18]}, target=ids["Giant"])
     roll = result["action"]["breakdown"]["roll"]
     assert roll["terms"] == [
-        {"name": "FR bonus", "value": 4}, {"name": "size penalty", "value": -8},
+        {"name": "FR bonus", "value": 4},
+        {"name": "size penalty", "value": -8},
     ]
     assert roll["comparison"] == "14 >= FD 14"
 
 
 def test_wrestling_notes_are_visible(client: TestClient) -> None:
-    cid, eid, ids = fight(client, Knight=d20_sheet(shield="large"), Brawler=d20_sheet(),
-                          Tin=d20_sheet(armor="plate_mail"))
+    cid, eid, ids = fight(
+        client,
+        Knight=d20_sheet(shield="large"),
+        Brawler=d20_sheet(),
+        Tin=d20_sheet(armor="plate_mail"),
+    )
     refused = act(client, cid, eid, "grapple", ids["Knight"], target=ids["Brawler"])
     assert refused["action"]["breakdown"]["refused"] is True
     act(client, cid, eid, "grapple", ids["Brawler"], {"grapple": [20]}, target=ids["Tin"])
@@ -106,7 +139,13 @@ def test_the_character_view_shows_the_seven_ratings(client: TestClient) -> None:
     character = ok(client.get(f"/campaigns/{cid}/characters/{chid}"))
     derived = character["derived"]
     assert set(derived) == {
-        "hr_bonus", "fr_bonus", "ac", "fd", "av", "insight_defense", "shove_resist",
+        "hr_bonus",
+        "fr_bonus",
+        "ac",
+        "fd",
+        "av",
+        "insight_defense",
+        "shove_resist",
     }
     assert derived["fd"]["value"] == 18
     assert derived["av"] == {
@@ -128,8 +167,11 @@ def test_defensive_stance_ends_with_the_round(client: TestClient) -> None:
 
 def test_bad_d20_input_is_refused_clearly(client: TestClient) -> None:
     cid = new_campaign(client, "d20")
-    bad = client.post(f"/campaigns/{cid}/characters", headers=GM,
-                      json={"name": "X", "sheet": d20_sheet(armor="mithril")})
+    bad = client.post(
+        f"/campaigns/{cid}/characters",
+        headers=GM,
+        json={"name": "X", "sheet": d20_sheet(armor="mithril")},
+    )
     assert bad.status_code == 422
     assert "sheet.armor" in bad.json()["message"]
     cid2, eid, ids = fight(client, A=d20_sheet(), B=d20_sheet())

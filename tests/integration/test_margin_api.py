@@ -8,14 +8,36 @@ from fastapi.testclient import TestClient
 
 from tests.helpers import act, act_response, enrol, new_campaign, ok, start
 
-SWORD = {"name": "sword", "attribute": "might", "skill": "melee", "category": "melee",
-         "base_damage": 2, "per_margin": 1, "damage_type": "slash"}
+SWORD = {
+    "name": "sword",
+    "attribute": "might",
+    "skill": "melee",
+    "category": "melee",
+    "base_damage": 2,
+    "per_margin": 1,
+    "damage_type": "slash",
+}
 HALBERD = {**SWORD, "name": "halberd", "category": "reach", "base_damage": 3}
 SPEAR = {**SWORD, "name": "spear", "category": "reach", "damage_type": "pierce"}
-BOW = {"name": "bow", "attribute": "grace", "skill": "marksmanship", "category": "ranged",
-       "base_damage": 1, "per_margin": 1, "damage_type": "pierce", "ammunition": 5}
-FIREBOLT = {"name": "firebolt", "attribute": "aether", "skill": "abjuration",
-            "category": "ranged", "base_damage": 2, "per_margin": 1, "damage_type": "fire"}
+BOW = {
+    "name": "bow",
+    "attribute": "grace",
+    "skill": "marksmanship",
+    "category": "ranged",
+    "base_damage": 1,
+    "per_margin": 1,
+    "damage_type": "pierce",
+    "ammunition": 5,
+}
+FIREBOLT = {
+    "name": "firebolt",
+    "attribute": "aether",
+    "skill": "abjuration",
+    "category": "ranged",
+    "base_damage": 2,
+    "per_margin": 1,
+    "damage_type": "fire",
+}
 
 
 def sheet(**fields: Any) -> dict[str, Any]:
@@ -29,15 +51,23 @@ def blanks(n: int) -> list[int]:
 class Fight:
     """One margin campaign and encounter; combatants as (name, sheet, side, rank)."""
 
-    def __init__(self, client: TestClient, *lineup: tuple[str, dict[str, Any], str, int],
-                 options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        client: TestClient,
+        *lineup: tuple[str, dict[str, Any], str, int],
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self.client = client
         self.cid = new_campaign(client, "margin", options)
         self.ids = {name: enrol(client, self.cid, name, s) for name, s, _, _ in lineup}
-        self.eid = start(client, self.cid, [
-            {"character_id": self.ids[name], "side": side, "rank": rank}
-            for name, _, side, rank in lineup
-        ])
+        self.eid = start(
+            client,
+            self.cid,
+            [
+                {"character_id": self.ids[name], "side": side, "rank": rank}
+                for name, _, side, rank in lineup
+            ],
+        )
 
     def dice(self, **rolls: list[int]) -> dict[str, list[int]]:
         """Roll names with a table name in the middle: defense__orc__guard."""
@@ -49,8 +79,9 @@ class Fight:
             out[".".join(parts)] = faces
         return out
 
-    def act(self, kind: str, actor: str, dice: dict[str, list[int]] | None = None,
-            **params: Any) -> dict[str, Any]:
+    def act(
+        self, kind: str, actor: str, dice: dict[str, list[int]] | None = None, **params: Any
+    ) -> dict[str, Any]:
         if "target" in params:
             params["target"] = self.ids[params["target"]]
         return dict(act(self.client, self.cid, self.eid, kind, self.ids[actor], dice, **params))
@@ -69,15 +100,25 @@ def test_the_margin_ruleset_is_listed_with_its_options_and_actions(client: TestC
 
 def test_defend_blunts_four_attackers_in_one_round(client: TestClient) -> None:
     raider = sheet(might=3, melee=2, weapons=[SWORD])
-    fight = Fight(client, *[(f"r{n}", raider, "raiders", 1) for n in range(4)],
-                  ("guardian", sheet(evasion=2, guard=2, health=30), "keep", 1))
+    fight = Fight(
+        client,
+        *[(f"r{n}", raider, "raiders", 1) for n in range(4)],
+        ("guardian", sheet(evasion=2, guard=2, health=30), "keep", 1),
+    )
     fight.act("defend", "guardian", effort=1)
     margins = []
     for n in range(4):
-        result = fight.act("attack", f"r{n}", fight.dice(
-            attack=[6, 6, 6, 6, 6] if n < 2 else [6, 6, 6, 1, 1],
-            defense__guardian__evasion=[6, 5, 1, 2, 3],
-            defense__guardian__guard=[6, 2, 2, 2, 2]), target="guardian", weapon="sword")
+        result = fight.act(
+            "attack",
+            f"r{n}",
+            fight.dice(
+                attack=[6, 6, 6, 6, 6] if n < 2 else [6, 6, 6, 1, 1],
+                defense__guardian__evasion=[6, 5, 1, 2, 3],
+                defense__guardian__guard=[6, 2, 2, 2, 2],
+            ),
+            target="guardian",
+            weapon="sword",
+        )
         rolls = result["action"]["breakdown"]["defense"]["rolls"]
         assert [(r["mode"], r["pool"]["dice"]) for r in rolls] == [("active", 5), ("active", 5)]
         margins.append(result["action"]["breakdown"]["margin"]["value"])
@@ -88,38 +129,75 @@ def test_defend_blunts_four_attackers_in_one_round(client: TestClient) -> None:
 def test_passive_defense_rolls_the_bare_attribute_for_every_allowed_defense(
     client: TestClient,
 ) -> None:
-    fight = Fight(client, ("mage", sheet(aether=4, abjuration=3, spells=[FIREBOLT]), "a", 1),
-                  ("scholar", sheet(grace=3, vigor=1, aether=2, evasion=4, guard=4,
-                                    abjuration=4), "b", 1))
-    result = fight.act("cast", "mage", fight.dice(
-        attack=[6, 6, 6, 1, 2, 3, 4], defense__scholar__evasion=blanks(3),
-        defense__scholar__guard=blanks(1), defense__scholar__abjuration=blanks(2),
-    ), target="scholar", spell="firebolt")
+    fight = Fight(
+        client,
+        ("mage", sheet(aether=4, abjuration=3, spells=[FIREBOLT]), "a", 1),
+        ("scholar", sheet(grace=3, vigor=1, aether=2, evasion=4, guard=4, abjuration=4), "b", 1),
+    )
+    result = fight.act(
+        "cast",
+        "mage",
+        fight.dice(
+            attack=[6, 6, 6, 1, 2, 3, 4],
+            defense__scholar__evasion=blanks(3),
+            defense__scholar__guard=blanks(1),
+            defense__scholar__abjuration=blanks(2),
+        ),
+        target="scholar",
+        spell="firebolt",
+    )
     rolls = result["action"]["breakdown"]["defense"]["rolls"]
     assert [(r["defense"], r["mode"], r["pool"]["dice"]) for r in rolls] == [
-        ("evasion", "passive", 3), ("guard", "passive", 1), ("abjuration", "passive", 2)]
+        ("evasion", "passive", 3),
+        ("guard", "passive", 1),
+        ("abjuration", "passive", 2),
+    ]
     assert fight.health(result, "scholar") == 7  # 12 - (2 + 1 x 3): fire ignores armor
 
 
 def test_a_strong_melee_character_with_a_bow_rolls_grace_and_marksmanship(
     client: TestClient,
 ) -> None:
-    fight = Fight(client, ("brute", sheet(might=5, melee=5, grace=1, weapons=[SWORD, BOW]), "a", 1),
-                  ("orc", sheet(), "b", 1))
-    result = fight.act("attack", "brute", fight.dice(
-        attack=[6], defense__orc__evasion=blanks(2), defense__orc__guard=blanks(2),
-    ), target="orc", weapon="bow")
+    fight = Fight(
+        client,
+        ("brute", sheet(might=5, melee=5, grace=1, weapons=[SWORD, BOW]), "a", 1),
+        ("orc", sheet(), "b", 1),
+    )
+    result = fight.act(
+        "attack",
+        "brute",
+        fight.dice(
+            attack=[6],
+            defense__orc__evasion=blanks(2),
+            defense__orc__guard=blanks(2),
+        ),
+        target="orc",
+        weapon="bow",
+    )
     assert result["action"]["rolls"][0] == {
-        "name": "attack", "dice": "1d6", "faces": [6], "total": 6, "supplied": True}
+        "name": "attack",
+        "dice": "1d6",
+        "faces": [6],
+        "total": 6,
+        "supplied": True,
+    }
 
 
 def test_a_bow_is_never_answered_even_at_arm_s_length(client: TestClient) -> None:
     elf = sheet(race="elf", grace=3, evasion=2, weapons=[SWORD])
     fight = Fight(client, ("lia", elf, "a", 1), ("archer", sheet(weapons=[BOW]), "b", 1))
     fight.act("riposte", "lia", effort=1)
-    result = fight.act("attack", "archer", fight.dice(
-        attack=[1, 2], defense__lia__evasion=[6, 6, 6, 6, 1, 1, 1], defense__lia__guard=[2, 2],
-    ), target="lia", weapon="bow")
+    result = fight.act(
+        "attack",
+        "archer",
+        fight.dice(
+            attack=[1, 2],
+            defense__lia__evasion=[6, 6, 6, 6, 1, 1, 1],
+            defense__lia__guard=[2, 2],
+        ),
+        target="lia",
+        weapon="bow",
+    )
     riposte = result["action"]["breakdown"]["riposte"]
     assert result["action"]["breakdown"]["distance"]["value"] == 1
     assert riposte["answered"] is False
@@ -133,26 +211,49 @@ def test_a_reach_attacker_one_rank_back_is_answered_only_by_an_elf_who_reaches(
     answered = {}
     for elf_weapon in (SWORD, SPEAR):
         elf = sheet(race="elf", grace=3, evasion=2, weapons=[elf_weapon])
-        fight = Fight(client, ("elf", elf, "a", 1), ("wall", sheet(), "b", 1),
-                      ("pikeman", pikeman, "b", 2))
+        fight = Fight(
+            client, ("elf", elf, "a", 1), ("wall", sheet(), "b", 1), ("pikeman", pikeman, "b", 2)
+        )
         fight.act("riposte", "elf", effort=1)
-        result = fight.act("attack", "pikeman", fight.dice(
-            attack=[6, 1, 1, 1, 2], defense__elf__evasion=[6, 6, 6, 1, 1, 1, 2],
-            defense__elf__guard=[2, 2]), target="elf", weapon="halberd")
+        result = fight.act(
+            "attack",
+            "pikeman",
+            fight.dice(
+                attack=[6, 1, 1, 1, 2],
+                defense__elf__evasion=[6, 6, 6, 1, 1, 1, 2],
+                defense__elf__guard=[2, 2],
+            ),
+            target="elf",
+            weapon="halberd",
+        )
         answered[elf_weapon["name"]] = result["action"]["breakdown"]["riposte"]["answered"]
     assert answered == {"sword": False, "spear": True}
 
 
 def test_a_ward_never_makes_a_blow_land(client: TestClient) -> None:
-    dwarf = sheet(race="dwarf", grace=1, vigor=3, evasion=1, guard=3,
-                  armor=[{"name": "mail", "rating": 4}])
-    fight = Fight(client, ("orc", sheet(might=3, melee=2, weapons=[SWORD]), "b", 1),
-                  ("thrain", dwarf, "a", 1), ("ally", sheet(health=20), "a", 1))
+    dwarf = sheet(
+        race="dwarf", grace=1, vigor=3, evasion=1, guard=3, armor=[{"name": "mail", "rating": 4}]
+    )
+    fight = Fight(
+        client,
+        ("orc", sheet(might=3, melee=2, weapons=[SWORD]), "b", 1),
+        ("thrain", dwarf, "a", 1),
+        ("ally", sheet(health=20), "a", 1),
+    )
     fight.act("ward", "thrain", effort=1)
-    result = fight.act("attack", "orc", fight.dice(
-        attack=[6, 1, 1, 1, 2], defense__ally__evasion=blanks(2),
-        defense__ally__guard=blanks(2), ward__thrain__evasion=[1, 1, 1],
-        ward__thrain__guard=[1] * 7), target="ally", weapon="sword")
+    result = fight.act(
+        "attack",
+        "orc",
+        fight.dice(
+            attack=[6, 1, 1, 1, 2],
+            defense__ally__evasion=blanks(2),
+            defense__ally__guard=blanks(2),
+            ward__thrain__evasion=[1, 1, 1],
+            ward__thrain__guard=[1] * 7,
+        ),
+        target="ally",
+        weapon="sword",
+    )
     ward = result["action"]["breakdown"]["ward"]
     assert ward["totals"] == [0, 0] and ward["remaining"] == ward["margin_before"] == 1
     assert fight.health(result, "ally") == 20
@@ -161,27 +262,47 @@ def test_a_ward_never_makes_a_blow_land(client: TestClient) -> None:
 
 def test_refusals_come_back_as_409_and_bad_input_as_422(client: TestClient) -> None:
     fight = Fight(client, ("a", sheet(weapons=[SWORD]), "x", 1), ("b", sheet(), "y", 2))
-    too_far = act_response(client, fight.cid, fight.eid, "attack", fight.ids["a"],
-                           target=fight.ids["b"], weapon="sword")
+    too_far = act_response(
+        client,
+        fight.cid,
+        fight.eid,
+        "attack",
+        fight.ids["a"],
+        target=fight.ids["b"],
+        weapon="sword",
+    )
     assert too_far.status_code == 409
-    assert too_far.json()["message"] == ("a cannot attack b: sword (melee) reaches only 1; "
-                                         "distance is 2")
+    assert too_far.json()["message"] == (
+        "a cannot attack b: sword (melee) reaches only 1; distance is 2"
+    )
     not_a_dwarf = act_response(client, fight.cid, fight.eid, "ward", fight.ids["a"])
     assert not_a_dwarf.status_code == 409
-    unknown = act_response(client, fight.cid, fight.eid, "attack", fight.ids["a"],
-                           target=fight.ids["b"], weapon="maul")
+    unknown = act_response(
+        client, fight.cid, fight.eid, "attack", fight.ids["a"], target=fight.ids["b"], weapon="maul"
+    )
     assert unknown.status_code == 422
     assert "their weapons: sword, fists" in unknown.json()["message"]
 
 
 def test_voiding_a_defend_refits_the_later_attack_to_passive_pools(client: TestClient) -> None:
     raider = sheet(might=3, melee=2, weapons=[SWORD])
-    fight = Fight(client, ("r0", raider, "raiders", 1),
-                  ("guardian", sheet(evasion=2, guard=2, health=30), "keep", 1))
+    fight = Fight(
+        client,
+        ("r0", raider, "raiders", 1),
+        ("guardian", sheet(evasion=2, guard=2, health=30), "keep", 1),
+    )
     fight.act("defend", "guardian", effort=1)
-    fight.act("attack", "r0", fight.dice(
-        attack=[6, 6, 6, 6, 6], defense__guardian__evasion=[6, 5, 1, 2, 3],
-        defense__guardian__guard=[6, 2, 2, 2, 2]), target="guardian", weapon="sword")
+    fight.act(
+        "attack",
+        "r0",
+        fight.dice(
+            attack=[6, 6, 6, 6, 6],
+            defense__guardian__evasion=[6, 5, 1, 2, 3],
+            defense__guardian__guard=[6, 2, 2, 2, 2],
+        ),
+        target="guardian",
+        weapon="sword",
+    )
     path = f"/campaigns/{fight.cid}/encounters/{fight.eid}/actions/1/void"
     voided = ok(client.post(path, json={"reason": "the guardian was asleep"}))
     (line,) = voided["report"]

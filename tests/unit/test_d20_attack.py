@@ -29,17 +29,21 @@ def duel(armor: str, options: dict[str, object] | None = None) -> tuple[Table, s
 
 def test_seed_example_chain_mail_av_4_takes_a_9_damage_hit_as_5() -> None:
     table, aldric, grimm = duel("chain_mail")
-    record = table.act("attack", aldric, {"hit": [9], "damage": [9]},
-                       target=grimm, weapon="Bastard Sword")
+    record = table.act(
+        "attack", aldric, {"hit": [9], "damage": [9]}, target=grimm, weapon="Bastard Sword"
+    )
     assert record["breakdown"]["hit"] == {
         "d20": 9,
-        "terms": [{"name": "HR bonus", "value": 3},
-                  {"name": "magic bonus (Bastard Sword)", "value": 0}],
+        "terms": [
+            {"name": "HR bonus", "value": 3},
+            {"name": "magic bonus (Bastard Sword)", "value": 0},
+        ],
         "total": 12,
         "against": "AC",
         "target": 12,
         "target_terms": [
-            {"name": "base", "value": 11}, {"name": "shield bonus (No shield)", "value": 0},
+            {"name": "base", "value": 11},
+            {"name": "shield bonus (No shield)", "value": 0},
             {"name": "DEX modifier (score 13)", "value": 1},
             {"name": "active technique bonuses", "value": 0},
         ],
@@ -47,10 +51,19 @@ def test_seed_example_chain_mail_av_4_takes_a_9_damage_hit_as_5() -> None:
         "success": True,
     }
     assert record["breakdown"]["damage"] == {
-        "dice": "1d10", "faces": [9], "modifier": 0, "kind": "physical", "delivery": "melee",
-        "raw": 9, "guaranteed": 1, "remaining": 8, "av": 4,
+        "dice": "1d10",
+        "faces": [9],
+        "modifier": 0,
+        "kind": "physical",
+        "delivery": "melee",
+        "raw": 9,
+        "guaranteed": 1,
+        "remaining": 8,
+        "av": 4,
         "av_terms": [{"name": "Chain Mail AV", "value": 4}],
-        "absorbed": 4, "after_av": 4, "dealt": 5,
+        "absorbed": 4,
+        "after_av": 4,
+        "dealt": 5,
         "arithmetic": "1 penetrates; remaining 9 - 1 = 8; 8 - AV 4 = 4; 1 + 4 = 5",
     }
     assert record["breakdown"]["hp"] == {"before": 20, "after": 15, "down": False}
@@ -96,13 +109,19 @@ def test_damage_dice_supplied_for_a_miss_are_refused_as_unused() -> None:
 
 @pytest.mark.parametrize(
     ("armor", "av", "dealt"),
-    [("chain_mail", 2, 7), ("plate_mail", 3, 6), ("elven_chain", 4, 5), ("dwarven_plate", 4, 5),
-     ("none", 0, 9)],
+    [
+        ("chain_mail", 2, 7),
+        ("plate_mail", 3, 6),
+        ("elven_chain", 4, 5),
+        ("dwarven_plate", 4, 5),
+        ("none", 0, 9),
+    ],
 )
 def test_a_missile_meets_the_armors_av_vs_missiles(armor: str, av: int, dealt: int) -> None:
     table, aldric, grimm = duel(armor)
-    record = table.act("attack", aldric, {"hit": [12], "damage": [9]},
-                       target=grimm, weapon="Longbow")
+    record = table.act(
+        "attack", aldric, {"hit": [12], "damage": [9]}, target=grimm, weapon="Longbow"
+    )
     damage = record["breakdown"]["damage"]
     assert (damage["delivery"], damage["av"], damage["dealt"]) == ("missile", av, dealt)
     assert damage["av_terms"][0]["name"].endswith("AV vs. missiles")
@@ -111,8 +130,9 @@ def test_a_missile_meets_the_armors_av_vs_missiles(armor: str, av: int, dealt: i
 
 def test_magic_damage_bypasses_av() -> None:
     table, aldric, grimm = duel("dwarven_plate")
-    record = table.act("attack", aldric, {"hit": [12], "damage": [9]},
-                       target=grimm, weapon="Flame Blade")
+    record = table.act(
+        "attack", aldric, {"hit": [12], "damage": [9]}, target=grimm, weapon="Flame Blade"
+    )
     assert record["breakdown"]["damage"]["av"] is None
     assert record["breakdown"]["damage"]["dealt"] == 9
     assert record["breakdown"]["damage"]["arithmetic"] == "magic ignores AV: 9"
@@ -132,11 +152,19 @@ def test_a_magic_hit_deals_at_least_1_by_default_and_the_option_can_lower_it() -
 
 def test_the_weapons_magic_bonus_and_situational_modifiers_are_terms() -> None:
     table, aldric, grimm = duel("none")
-    record = table.act("attack", aldric, {"hit": [5], "damage": [1]}, target=grimm,
-                       weapon="sword +2", hit_modifier=1, ac_modifier=-5)
+    record = table.act(
+        "attack",
+        aldric,
+        {"hit": [5], "damage": [1]},
+        target=grimm,
+        weapon="sword +2",
+        hit_modifier=1,
+        ac_modifier=-5,
+    )
     hit = record["breakdown"]["hit"]
     assert hit["terms"] == [
-        {"name": "HR bonus", "value": 3}, {"name": "magic bonus (Sword +2)", "value": 2},
+        {"name": "HR bonus", "value": 3},
+        {"name": "magic bonus (Sword +2)", "value": 2},
         {"name": "situational modifier", "value": 1},
     ]
     assert hit["target_terms"][-1] == {"name": "situational AC modifier", "value": -5}
@@ -146,23 +174,22 @@ def test_the_weapons_magic_bonus_and_situational_modifiers_are_terms() -> None:
 
 def test_a_natural_20_is_an_ordinary_face_by_default() -> None:
     table, aldric, grimm = duel("none")
-    record = table.act("attack", aldric, {"hit": [20]}, target=grimm, weapon="Mace",
-                       ac_modifier=20)
+    record = table.act("attack", aldric, {"hit": [20]}, target=grimm, weapon="Mace", ac_modifier=20)
     assert record["breakdown"]["hit"]["success"] is False
 
 
 def test_the_natural_20_hits_option() -> None:
     table, aldric, grimm = duel("none", {"natural_20_hits": True})
-    record = table.act("attack", aldric, {"hit": [20], "damage": [1]}, target=grimm,
-                       weapon="Mace", ac_modifier=20)
+    record = table.act(
+        "attack", aldric, {"hit": [20], "damage": [1]}, target=grimm, weapon="Mace", ac_modifier=20
+    )
     assert record["breakdown"]["hit"]["success"] is True
     assert record["breakdown"]["hit"]["note"] == "natural 20: hits whatever the total"
 
 
 def test_the_natural_1_misses_option() -> None:
     table, aldric, grimm = duel("none", {"natural_1_misses": True})
-    record = table.act("attack", aldric, {"hit": [1]}, target=grimm, weapon="Mace",
-                       ac_modifier=-10)
+    record = table.act("attack", aldric, {"hit": [1]}, target=grimm, weapon="Mace", ac_modifier=-10)
     assert record["breakdown"]["hit"]["success"] is False
     assert record["breakdown"]["hit"]["note"] == "natural 1: misses whatever the total"
 
@@ -170,10 +197,16 @@ def test_the_natural_1_misses_option() -> None:
 def test_hp_at_0_is_down_and_a_downed_character_cannot_act() -> None:
     table = Table()
     ids = table.fight(
-        Aldric=sheet(weapons=WEAPONS), Grimm=sheet(hp=5, weapons=WEAPONS),
+        Aldric=sheet(weapons=WEAPONS),
+        Grimm=sheet(hp=5, weapons=WEAPONS),
     )
-    record = table.act("attack", ids["Aldric"], {"hit": [19], "damage": [5]},
-                       target=ids["Grimm"], weapon="Bastard Sword")
+    record = table.act(
+        "attack",
+        ids["Aldric"],
+        {"hit": [19], "damage": [5]},
+        target=ids["Grimm"],
+        weapon="Bastard Sword",
+    )
     assert record["breakdown"]["hp"] == {"before": 5, "after": 0, "down": True}
     assert record["conditions"] == {ids["Grimm"]: {"before": [], "after": ["down"]}}
     assert record["summary"].endswith("HP 5 -> 0 (down)")
@@ -184,15 +217,22 @@ def test_hp_at_0_is_down_and_a_downed_character_cannot_act() -> None:
 def test_hp_may_go_below_zero() -> None:
     table = Table()
     ids = table.fight(Aldric=sheet(weapons=WEAPONS), Grimm=sheet(hp=3))
-    table.act("attack", ids["Aldric"], {"hit": [19], "damage": [10]},
-              target=ids["Grimm"], weapon="Bastard Sword")
+    table.act(
+        "attack",
+        ids["Aldric"],
+        {"hit": [19], "damage": [10]},
+        target=ids["Grimm"],
+        weapon="Bastard Sword",
+    )
     assert table.hp(ids["Grimm"]) == -7
 
 
 def test_an_unknown_weapon_is_refused_with_the_weapons_on_the_sheet() -> None:
     table, aldric, grimm = duel("none")
-    with pytest.raises(InvalidInput, match="Aldric has no weapon 'Halberd'; weapons on the sheet: "
-                                           "Bastard Sword, Mace"):
+    with pytest.raises(
+        InvalidInput,
+        match="Aldric has no weapon 'Halberd'; weapons on the sheet: Bastard Sword, Mace",
+    ):
         table.act("attack", aldric, target=grimm, weapon="Halberd")
 
 
@@ -216,6 +256,7 @@ def test_the_server_rolls_what_the_caller_did_not_supply() -> None:
     table, aldric, grimm = duel("none")
     record = table.act("attack", aldric, target=grimm, weapon="Mace", hit_modifier=20)
     assert [(r["name"], r["supplied"]) for r in record["rolls"]] == [
-        ("hit", False), ("damage", False),
+        ("hit", False),
+        ("damage", False),
     ]
     assert table.hp(grimm) == 20 - record["breakdown"]["damage"]["dealt"]

@@ -28,14 +28,21 @@ def combatant(
     tracks = RULES.track_maxima(valid)
     state = state or {}
     return CombatantView(
-        id=cid, name=cid.title(), side=cid, rank=1, sheet=valid, tracks=tracks, state=state,
+        id=cid,
+        name=cid.title(),
+        side=cid,
+        rank=1,
+        sheet=valid,
+        tracks=tracks,
+        state=state,
         conditions=RULES.conditions(valid, tracks, state),
     )
 
 
 def view(a: dict[str, Any], b: dict[str, Any], **options: Any) -> EncounterView:
     return EncounterView(
-        round=1, options=RULES.validate_options(options),
+        round=1,
+        options=RULES.validate_options(options),
         combatants={"a": combatant("a", a), "b": combatant("b", b)},
     )
 
@@ -52,8 +59,10 @@ def resolve(
 
 @settings(max_examples=200)
 @given(
-    armor=st.sampled_from(ARMORS), weapon=st.sampled_from(["Axe", "Bow"]),
-    hit=st.integers(1, 20), damage=st.integers(1, 8),
+    armor=st.sampled_from(ARMORS),
+    weapon=st.sampled_from(["Axe", "Bow"]),
+    hit=st.integers(1, 20),
+    damage=st.integers(1, 8),
 )
 def test_a_physical_hit_deals_between_1_and_the_raw_damage(
     armor: str, weapon: str, hit: int, damage: int
@@ -70,8 +79,10 @@ def test_a_physical_hit_deals_between_1_and_the_raw_damage(
 
 
 @given(
-    lighter=st.sampled_from(ARMORS), heavier=st.sampled_from(ARMORS),
-    missile=st.booleans(), damage=st.integers(1, 8),
+    lighter=st.sampled_from(ARMORS),
+    heavier=st.sampled_from(ARMORS),
+    missile=st.booleans(),
+    damage=st.integers(1, 8),
 )
 def test_higher_av_never_increases_damage(
     lighter: str, heavier: str, missile: bool, damage: int
@@ -83,9 +94,12 @@ def test_higher_av_never_increases_damage(
         lighter, heavier = heavier, lighter
     weapon = "Bow" if missile else "Axe"
     dealt = [
-        resolve(view(sheet(weapons=WEAPONS), sheet(armor=armor)), "attack",
-                {"target": "b", "weapon": weapon}, {"hit": [20], "damage": [damage]})[0]
-        .breakdown["damage"]["dealt"]
+        resolve(
+            view(sheet(weapons=WEAPONS), sheet(armor=armor)),
+            "attack",
+            {"target": "b", "weapon": weapon},
+            {"hit": [20], "damage": [damage]},
+        )[0].breakdown["damage"]["dealt"]
         for armor in (lighter, heavier)
     ]
     assert dealt[1] <= dealt[0]
@@ -93,14 +107,18 @@ def test_higher_av_never_increases_damage(
 
 @settings(max_examples=200)
 @given(
-    attacker_fr=st.integers(0, 12), defender_fr=st.integers(0, 12), face=st.integers(1, 20),
-    attacker_size=st.sampled_from(SIZE_ORDER), defender_size=st.sampled_from(SIZE_ORDER),
+    attacker_fr=st.integers(0, 12),
+    defender_fr=st.integers(0, 12),
+    face=st.integers(1, 20),
+    attacker_size=st.sampled_from(SIZE_ORDER),
+    defender_size=st.sampled_from(SIZE_ORDER),
 )
 def test_forceful_defense_never_lets_the_shover_lay_the_defender_prone(
     attacker_fr: int, defender_fr: int, face: int, attacker_size: str, defender_size: str
 ) -> None:
-    encounter = view(fr_sheet(attacker_fr, size=attacker_size),
-                     fr_sheet(defender_fr, size=defender_size))
+    encounter = view(
+        fr_sheet(attacker_fr, size=attacker_size), fr_sheet(defender_fr, size=defender_size)
+    )
     outcome, _ = resolve(encounter, "shove", {"target": "b"}, {"shove": [face]})
     if defender_fr > attacker_fr:
         assert outcome.state == {}
@@ -111,8 +129,11 @@ def test_forceful_defense_never_lets_the_shover_lay_the_defender_prone(
 
 @settings(max_examples=200)
 @given(
-    fr=st.integers(-3, 12), face=st.integers(1, 20), wall=st.one_of(st.none(), st.integers(0, 15)),
-    hazard=st.one_of(st.none(), st.integers(0, 15)), slippery=st.booleans(),
+    fr=st.integers(-3, 12),
+    face=st.integers(1, 20),
+    wall=st.one_of(st.none(), st.integers(0, 15)),
+    hazard=st.one_of(st.none(), st.integers(0, 15)),
+    slippery=st.booleans(),
 )
 def test_a_push_never_carries_the_target_past_what_stops_it(
     fr: int, face: int, wall: int | None, hazard: int | None, slippery: bool

@@ -62,9 +62,10 @@ def test_a_physical_hit_deals_at_least_1_and_never_more_than_the_raw_damage(
 
 @given(raw=st.integers(-5, 200), low=st.integers(0, 20), extra=st.integers(0, 20))
 def test_higher_av_never_increases_damage(raw: int, low: int, extra: int) -> None:
-    assert rules.physical_damage(raw, av(low + extra)).dealt <= rules.physical_damage(
-        raw, av(low)
-    ).dealt
+    assert (
+        rules.physical_damage(raw, av(low + extra)).dealt
+        <= rules.physical_damage(raw, av(low)).dealt
+    )
 
 
 @given(raw=st.integers(1, 200), armor=st.integers(0, 20))
@@ -126,12 +127,24 @@ def test_seed_example_fr_6_against_a_medium_target_rolls_a_d10() -> None:
 @pytest.mark.parametrize(
     ("target", "fr", "higher_ground", "expected"),
     [
-        ("tiny", 0, False, "d2"), ("small", 0, False, "d4"), ("medium", 0, False, "d6"),
-        ("large", 0, False, "d8"), ("huge", 0, False, "d10"), ("gargantuan", 0, False, "d12"),
-        ("medium", 2, False, "d6"), ("medium", 3, False, "d8"), ("medium", 5, False, "d8"),
-        ("medium", -4, False, "d6"), ("medium", 0, True, "d8"), ("medium", 6, True, "d12"),
-        ("huge", 3, False, "d12"), ("huge", 6, False, "2d6"), ("huge", 9, False, "2d8"),
-        ("gargantuan", 30, True, "2d8"), ("tiny", 21, False, "2d8"), ("tiny", 3, True, "d6"),
+        ("tiny", 0, False, "d2"),
+        ("small", 0, False, "d4"),
+        ("medium", 0, False, "d6"),
+        ("large", 0, False, "d8"),
+        ("huge", 0, False, "d10"),
+        ("gargantuan", 0, False, "d12"),
+        ("medium", 2, False, "d6"),
+        ("medium", 3, False, "d8"),
+        ("medium", 5, False, "d8"),
+        ("medium", -4, False, "d6"),
+        ("medium", 0, True, "d8"),
+        ("medium", 6, True, "d12"),
+        ("huge", 3, False, "d12"),
+        ("huge", 6, False, "2d6"),
+        ("huge", 9, False, "2d8"),
+        ("gargantuan", 30, True, "2d8"),
+        ("tiny", 21, False, "2d8"),
+        ("tiny", 3, True, "d6"),
     ],
 )
 def test_the_shove_die_steps_up_the_ladder(
@@ -148,7 +161,9 @@ def test_the_shove_die_stops_at_2d8_and_says_so() -> None:
 
 
 @given(
-    target=st.sampled_from(SIZE_ORDER), fr=st.integers(-10, 40), more=st.integers(0, 20),
+    target=st.sampled_from(SIZE_ORDER),
+    fr=st.integers(-10, 40),
+    more=st.integers(0, 20),
     ground=st.booleans(),
 )
 def test_more_fr_never_gives_a_smaller_shove_die(
@@ -179,9 +194,12 @@ def test_seed_example_forceful_defense_ogre_fr_8_against_fighter_fr_6_and_9() ->
 @pytest.mark.parametrize(
     ("size", "double", "rule", "feet"),
     [
-        ("tiny", False, "seed_ten_feet", 2), ("medium", False, "seed_ten_feet", 5),
-        ("large", False, "seed_ten_feet", 10), ("gargantuan", False, "seed_ten_feet", 20),
-        ("medium", True, "seed_ten_feet", 10), ("large", True, "seed_ten_feet", 10),
+        ("tiny", False, "seed_ten_feet", 2),
+        ("medium", False, "seed_ten_feet", 5),
+        ("large", False, "seed_ten_feet", 10),
+        ("gargantuan", False, "seed_ten_feet", 20),
+        ("medium", True, "seed_ten_feet", 10),
+        ("large", True, "seed_ten_feet", 10),
         ("medium", True, "twice_max_displacement", 10),
         ("large", True, "twice_max_displacement", 20),
         ("tiny", True, "twice_max_displacement", 4),
@@ -201,14 +219,16 @@ def wearing(armor: str, shield: str = "none", size: str = "medium") -> D20Sheet:
 
 def test_elven_chain_and_dwarven_plate_wrestle_as_the_options_say() -> None:
     options = D20Options()
-    assert [t.value for t in rules.wrestling_terms(wearing("elven_chain"), options, "maintain")] \
-        == [-1, 1]
+    assert [
+        t.value for t in rules.wrestling_terms(wearing("elven_chain"), options, "maintain")
+    ] == [-1, 1]
     assert rules.wrestling_armor(wearing("dwarven_plate"), options).label == (
         "Dwarven Plate, wrestling as Plate Mail"
     )
     supple = D20Options(elven_chain_wrestles_as="leather")
-    assert [t.value for t in rules.wrestling_terms(wearing("elven_chain"), supple, "grapple")] \
-        == [0]
+    assert [t.value for t in rules.wrestling_terms(wearing("elven_chain"), supple, "grapple")] == [
+        0
+    ]
 
 
 def test_armor_and_shield_penalties_add_up() -> None:
@@ -223,10 +243,11 @@ def test_the_notes_apply_only_to_their_own_move() -> None:
     options = D20Options()
     assert [t.value for t in rules.wrestling_terms(wearing("none"), options, "escape")] == [0, 2]
     assert [t.value for t in rules.wrestling_terms(wearing("none"), options, "grapple")] == [0]
-    assert [t.value for t in rules.wrestling_terms(wearing("chain_mail"), options, "maintain")] \
-        == [-1, 1]
-    assert [t.value for t in rules.wrestling_terms(wearing("chain_mail"), options, "throw")] \
-        == [-1]
+    assert [t.value for t in rules.wrestling_terms(wearing("chain_mail"), options, "maintain")] == [
+        -1,
+        1,
+    ]
+    assert [t.value for t in rules.wrestling_terms(wearing("chain_mail"), options, "throw")] == [-1]
 
 
 def test_plate_is_immovable_only_for_a_same_size_thrower() -> None:

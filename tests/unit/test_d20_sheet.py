@@ -39,10 +39,15 @@ def test_a_valid_sheet_keeps_its_defaults_and_normalises_weapon_notation() -> No
     assert valid["size"] == "medium"
     assert valid["armor"] == "none"
     assert valid["shield"] == "none"
-    assert valid["weapons"] == [{
-        "name": "Mace", "damage": "1d6+1", "delivery": "melee", "damage_kind": "physical",
-        "magic_bonus": 0,
-    }]
+    assert valid["weapons"] == [
+        {
+            "name": "Mace",
+            "damage": "1d6+1",
+            "delivery": "melee",
+            "damage_kind": "physical",
+            "magic_bonus": 0,
+        }
+    ]
 
 
 def test_an_ability_with_both_score_and_modifier_is_refused_by_name() -> None:
@@ -106,9 +111,14 @@ def test_weapon_delivery_and_kind_are_named_choices() -> None:
 
 
 def test_weapon_names_are_unique_whatever_their_case() -> None:
-    error = refusal(sheet(weapons=[
-        {"name": "Dagger", "damage": "1d4"}, {"name": "dagger", "damage": "1d4"},
-    ]))
+    error = refusal(
+        sheet(
+            weapons=[
+                {"name": "Dagger", "damage": "1d4"},
+                {"name": "dagger", "damage": "1d4"},
+            ]
+        )
+    )
     assert "repeated" in error.message
 
 

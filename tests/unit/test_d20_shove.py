@@ -27,14 +27,17 @@ def test_seed_example_ogre_fr_8_keeps_the_double_success_against_a_fighter_fr_6(
     breakdown = record["breakdown"]
     assert breakdown["roll"]["comparison"] == "20 >= FD 10"
     assert breakdown["double_success"] == {
-        "threshold": 20, "reached": True, "forceful_defense": False,
+        "threshold": 20,
+        "reached": True,
+        "forceful_defense": False,
         "forceful_defense_why": "defender FR +6 does not exceed attacker FR +8",
         "result": True,
     }
     assert breakdown["displacement"] == {
-        "value": 10, "terms": [{"name": "double success: the seed's 10ft displacement",
-                                "value": 10}],
-        "moved_feet": 10, "stopped_by": None,
+        "value": 10,
+        "terms": [{"name": "double success: the seed's 10ft displacement", "value": 10}],
+        "moved_feet": 10,
+        "stopped_by": None,
     }
     assert breakdown["prone"] is True
     assert table.state(fighter) == {"prone": True}
@@ -50,7 +53,9 @@ def test_seed_example_a_fighter_fr_9_limits_the_ogre_to_a_standard_shove() -> No
     record = table.act("shove", ogre, {"shove": [20]}, target=fighter)
     breakdown = record["breakdown"]
     assert breakdown["double_success"] == {
-        "threshold": 20, "reached": True, "forceful_defense": True,
+        "threshold": 20,
+        "reached": True,
+        "forceful_defense": True,
         "forceful_defense_why": "defender FR +9 exceeds attacker FR +8",
         "result": False,
     }
@@ -64,12 +69,16 @@ def test_seed_example_a_fighter_fr_9_limits_the_ogre_to_a_standard_shove() -> No
 
 def test_seed_example_fr_6_against_a_medium_target_rolls_a_d10_shove_die() -> None:
     table, fighter, target = shove_fight(fr_sheet(6), fr_sheet(0, armor="leather"))
-    record = table.act("shove", fighter, {"shove": [10], "wall_damage": [10, 3, 7]},
-                       target=target, wall_at_feet=0)
+    record = table.act(
+        "shove", fighter, {"shove": [10], "wall_damage": [10, 3, 7]}, target=target, wall_at_feet=0
+    )
     assert record["breakdown"]["shove_die"] == {
-        "size_die": "d6 (Medium target)", "fr_steps": 2,
+        "size_die": "d6 (Medium target)",
+        "fr_steps": 2,
         "fr_steps_why": "FR bonus +6: one step per full 3 points",
-        "higher_ground_steps": 0, "ladder": ["d6", "d8", "d10"], "capped_at_top": False,
+        "higher_ground_steps": 0,
+        "ladder": ["d6", "d8", "d10"],
+        "capped_at_top": False,
         "die": "d10",
     }
     # FR +6: one shove die per full 2 points -> three d10, 20 raw through Leather AV 2 -> 18.
@@ -78,7 +87,11 @@ def test_seed_example_fr_6_against_a_medium_target_rolls_a_d10_shove_die() -> No
     assert (wall["damage"]["raw"], wall["damage"]["av"], wall["damage"]["dealt"]) == (20, 2, 18)
     assert wall["hp"] == {"before": 20, "after": 2, "down": False}
     assert record["rolls"][1] == {
-        "name": "wall_damage", "dice": "3d10", "faces": [10, 3, 7], "total": 20, "supplied": True,
+        "name": "wall_damage",
+        "dice": "3d10",
+        "faces": [10, 3, 7],
+        "total": 20,
+        "supplied": True,
     }
     assert table.hp(target) == 2
     assert record["breakdown"]["displacement"]["moved_feet"] == 0
@@ -90,8 +103,12 @@ def test_seed_example_medium_shoving_huge_takes_minus_8_before_other_modifiers()
     record = table.act("shove", human, {"shove": [17]}, target=giant)
     breakdown = record["breakdown"]
     assert breakdown["size_penalty"] == {
-        "attacker_size": "Medium", "target_size": "Huge", "categories_larger": 2,
-        "penalty": -8, "mastery_reduction": 0, "modifier": -8,
+        "attacker_size": "Medium",
+        "target_size": "Huge",
+        "categories_larger": 2,
+        "penalty": -8,
+        "mastery_reduction": 0,
+        "modifier": -8,
         "why": "-4 per size category the target is larger",
     }
     assert terms(breakdown["roll"]) == [("FR bonus", 4), ("size penalty", -8)]
@@ -164,11 +181,19 @@ def test_slippery_ground_adds_2_feet() -> None:
 
 def test_higher_ground_steps_the_shove_die_once_more() -> None:
     table, attacker, defender = shove_fight(fr_sheet(6), fr_sheet(0))
-    record = table.act("shove", attacker, {"shove": [10], "wall_damage": [12, 1, 1]},
-                       target=defender, attacker_higher_ground=True, wall_at_feet=4)
+    record = table.act(
+        "shove",
+        attacker,
+        {"shove": [10], "wall_damage": [12, 1, 1]},
+        target=defender,
+        attacker_higher_ground=True,
+        wall_at_feet=4,
+    )
     die = record["breakdown"]["shove_die"]
     assert (die["higher_ground_steps"], die["ladder"], die["die"]) == (
-        1, ["d6", "d8", "d10", "d12"], "d12",
+        1,
+        ["d6", "d8", "d10", "d12"],
+        "d12",
     )
     assert record["rolls"][1]["dice"] == "3d12"
     assert record["breakdown"]["wall"]["unused_feet"] == 1
@@ -176,13 +201,22 @@ def test_higher_ground_steps_the_shove_die_once_more() -> None:
 
 def test_uphill_and_difficult_terrain_raise_the_defenders_shove_resist_in_the_breakdown() -> None:
     table, attacker, defender = shove_fight(fr_sheet(0), fr_sheet(2))
-    record = table.act("shove", attacker, {"shove": [2]}, target=defender,
-                       defender_higher_ground=True, difficult_terrain=True)
+    record = table.act(
+        "shove",
+        attacker,
+        {"shove": [2]},
+        target=defender,
+        defender_higher_ground=True,
+        difficult_terrain=True,
+    )
     # Medium 3 + 1/2 level 1 -> 0 + STR +0 + FR +2, then +2 uphill and +2 difficult terrain.
     assert terms(record["breakdown"]["shove_resist"]) == [
-        ("size base (Medium)", 3), ("1/2 level 1, rounded down", 0),
-        ("STR modifier (stated)", 0), ("FR bonus", 2),
-        ("defender on higher ground (shoving uphill)", 2), ("difficult terrain", 2),
+        ("size base (Medium)", 3),
+        ("1/2 level 1, rounded down", 0),
+        ("STR modifier (stated)", 0),
+        ("FR bonus", 2),
+        ("defender on higher ground (shoving uphill)", 2),
+        ("difficult terrain", 2),
     ]
     assert record["breakdown"]["shove_resist"]["value"] == 9
     assert record["breakdown"]["terrain"]["defender_higher_ground"] is True
@@ -199,8 +233,9 @@ def test_a_wall_exactly_at_the_distance_does_no_damage() -> None:
 def test_a_weak_shover_still_deals_one_die_into_a_wall_through_av() -> None:
     table, attacker, defender = shove_fight(fr_sheet(1), fr_sheet(0, armor="plate_mail"))
     # Plate: FD 14. d20 13 + 1 = 14 succeeds; the wall is 1 ft away.
-    record = table.act("shove", attacker, {"shove": [13], "wall_damage": [5]},
-                       target=defender, wall_at_feet=1)
+    record = table.act(
+        "shove", attacker, {"shove": [13], "wall_damage": [5]}, target=defender, wall_at_feet=1
+    )
     wall = record["breakdown"]["wall"]
     assert wall["shove_dice"] == 1
     assert wall["why"] == "one d6 per full 2 points of FR +1, at least 1"
@@ -221,11 +256,21 @@ def test_with_no_minimum_a_weak_shover_deals_nothing_into_a_wall() -> None:
 
 def test_a_hazard_save_that_succeeds_stops_at_the_edge() -> None:
     table, attacker, defender = shove_fight(fr_sheet(0), fr_sheet(0, save_vs_death_ray=12))
-    record = table.act("shove", attacker, {"shove": [12], "hazard_save": [12]},
-                       target=defender, hazard_at_feet=3, hazard="the cliff")
+    record = table.act(
+        "shove",
+        attacker,
+        {"shove": [12], "hazard_save": [12]},
+        target=defender,
+        hazard_at_feet=3,
+        hazard="the cliff",
+    )
     assert record["breakdown"]["hazard"] == {
-        "hazard": "the cliff", "save_vs_death_ray": 12, "d20": 12, "comparison": "12 >= 12",
-        "saved": True, "result": "stops at the very edge",
+        "hazard": "the cliff",
+        "save_vs_death_ray": 12,
+        "d20": 12,
+        "comparison": "12 >= 12",
+        "saved": True,
+        "result": "stops at the very edge",
     }
     assert record["breakdown"]["displacement"]["moved_feet"] == 3
     assert record["breakdown"]["displacement"]["stopped_by"] == "edge"
@@ -234,8 +279,14 @@ def test_a_hazard_save_that_succeeds_stops_at_the_edge() -> None:
 
 def test_a_hazard_save_that_fails_goes_in() -> None:
     table, attacker, defender = shove_fight(fr_sheet(0), fr_sheet(0, save_vs_death_ray=12))
-    record = table.act("shove", attacker, {"shove": [12], "hazard_save": [11]},
-                       target=defender, hazard_at_feet=0, hazard="the fire")
+    record = table.act(
+        "shove",
+        attacker,
+        {"shove": [12], "hazard_save": [11]},
+        target=defender,
+        hazard_at_feet=0,
+        hazard="the fire",
+    )
     assert record["breakdown"]["hazard"]["saved"] is False
     assert record["breakdown"]["hazard"]["result"] == (
         "goes into the fire; its own effects and saves follow"
@@ -251,20 +302,37 @@ def test_a_hazard_beyond_the_push_needs_no_save() -> None:
 
 def test_the_nearer_of_a_wall_and_a_hazard_stops_the_push() -> None:
     table, attacker, defender = shove_fight(fr_sheet(0), fr_sheet(0))
-    first_wall = table.act("shove", attacker, {"shove": [12], "wall_damage": [2]},
-                           target=defender, wall_at_feet=1, hazard_at_feet=3)
+    first_wall = table.act(
+        "shove",
+        attacker,
+        {"shove": [12], "wall_damage": [2]},
+        target=defender,
+        wall_at_feet=1,
+        hazard_at_feet=3,
+    )
     assert "hazard" not in first_wall["breakdown"]
     assert first_wall["breakdown"]["wall"]["unused_feet"] == 4
-    first_hazard = table.act("shove", attacker, {"shove": [12], "hazard_save": [20]},
-                             target=defender, wall_at_feet=3, hazard_at_feet=1)
+    first_hazard = table.act(
+        "shove",
+        attacker,
+        {"shove": [12], "hazard_save": [20]},
+        target=defender,
+        wall_at_feet=3,
+        hazard_at_feet=1,
+    )
     assert "wall" not in first_hazard["breakdown"]
 
 
 def test_terrain_that_cannot_be_is_refused() -> None:
     table, attacker, defender = shove_fight(fr_sheet(0), fr_sheet(0))
     with pytest.raises(InvalidInput, match="only one of attacker and defender"):
-        table.act("shove", attacker, target=defender, attacker_higher_ground=True,
-                  defender_higher_ground=True)
+        table.act(
+            "shove",
+            attacker,
+            target=defender,
+            attacker_higher_ground=True,
+            defender_higher_ground=True,
+        )
     with pytest.raises(InvalidInput, match="same distance"):
         table.act("shove", attacker, target=defender, wall_at_feet=2, hazard_at_feet=2)
 
@@ -275,7 +343,8 @@ def test_defensive_stance_adds_its_mastery_bonus_to_fd_until_the_round_ends() ->
     assert stance["breakdown"]["fd_before"] == 10
     assert stance["breakdown"]["fd_in_stance"]["value"] == 13
     assert stance["breakdown"]["fd_in_stance"]["terms"][-1] == {
-        "name": "Defensive Stance mastery bonus", "value": 3,
+        "name": "Defensive Stance mastery bonus",
+        "value": 3,
     }
     assert stance["summary"] == (
         "Defender takes a Defensive Stance: FD 10 -> 13 until round 1 ends"

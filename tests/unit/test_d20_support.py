@@ -25,8 +25,14 @@ LONGSWORD = {"name": "Longsword", "damage": "1d8"}
 def sheet(**overrides: Any) -> dict[str, Any]:
     """An average Medium level-1 human with a longsword; override what a test is about."""
     base: dict[str, Any] = {
-        "strength": 10, "dexterity": 10, "constitution": 10, "wisdom": 10, "level": 1,
-        "hp": 20, "save_vs_death_ray": 12, "weapons": [LONGSWORD],
+        "strength": 10,
+        "dexterity": 10,
+        "constitution": 10,
+        "wisdom": 10,
+        "level": 1,
+        "hp": 20,
+        "save_vs_death_ray": 12,
+        "weapons": [LONGSWORD],
     }
     return {**base, **overrides}
 
@@ -54,9 +60,7 @@ class Table:
 
     def start(self, *character_ids: str) -> None:
         sides = ("heroes", "foes")
-        combatants = tuple(
-            Combatant(cid, sides[n % 2]) for n, cid in enumerate(character_ids)
-        )
+        combatants = tuple(Combatant(cid, sides[n % 2]) for n, cid in enumerate(character_ids))
         self.encounter_id = self.app.start_encounter(
             StartEncounter(self.campaign_id, "Fight", combatants)
         ).id
@@ -68,7 +72,10 @@ class Table:
         return ids
 
     def act(
-        self, kind: str, actor: str | None, dice: dict[str, list[int]] | None = None,
+        self,
+        kind: str,
+        actor: str | None,
+        dice: dict[str, list[int]] | None = None,
         **params: Any,
     ) -> dict[str, Any]:
         assert self.encounter_id is not None

@@ -49,7 +49,11 @@ def test_armor_type_and_armor_value_table_row(
 ) -> None:
     row = ARMOR[armor]
     assert (row.name, row.av, row.av_vs_missiles, row.cost_sp, row.encumbrance_cn) == (
-        name, av, missiles, cost, cn,
+        name,
+        av,
+        missiles,
+        cost,
+        cn,
     )
 
 
@@ -67,9 +71,16 @@ def test_elven_chain_stops_missiles_as_well_as_blows() -> None:
 @pytest.mark.parametrize(
     ("armor", "fd_bonus"),
     [
-        ("none", 0), ("leather", 1), ("thyatian_leather", 1), ("scale", 1),
-        ("chain_mail", 2), ("banded", 2), ("plate_mail", 4), ("suit_armor", 4),
-        ("elven_chain", 2), ("dwarven_plate", 5),
+        ("none", 0),
+        ("leather", 1),
+        ("thyatian_leather", 1),
+        ("scale", 1),
+        ("chain_mail", 2),
+        ("banded", 2),
+        ("plate_mail", 4),
+        ("suit_armor", 4),
+        ("elven_chain", 2),
+        ("dwarven_plate", 5),
     ],
 )
 def test_armor_fd_bonus_table_row(armor: str, fd_bonus: int) -> None:
@@ -91,13 +102,20 @@ def test_armor_fd_bonus_table_row(armor: str, fd_bonus: int) -> None:
     ],
 )
 def test_armor_wrestling_penalties_table_row(
-    armor: str, penalty: int, printed: str, note: str | None, escape: int, maintain: int,
+    armor: str,
+    penalty: int,
+    printed: str,
+    note: str | None,
+    escape: int,
+    maintain: int,
     immovable: bool,
 ) -> None:
     row = ARMOR_WRESTLING[armor]
     assert (row.fr_penalty, row.printed, row.note) == (penalty, printed, note)
     assert (row.escape_bonus, row.maintain_bonus, row.immovable_by_same_size) == (
-        escape, maintain, immovable,
+        escape,
+        maintain,
+        immovable,
     )
 
 
@@ -184,7 +202,14 @@ def test_terrain_modifiers_to_force_table_rows() -> None:
 
 def test_the_shove_die_ladder_is_d2_d4_d6_d8_d10_d12_2d6_2d8() -> None:
     assert [str(die) for die in SHOVE_DIE_LADDER] == [
-        "d2", "d4", "d6", "d8", "d10", "d12", "2d6", "2d8",
+        "d2",
+        "d4",
+        "d6",
+        "d8",
+        "d10",
+        "d12",
+        "2d6",
+        "2d8",
     ]
     assert SHOVE_DIE_LADDER[-2:] == (Die(2, 6), Die(2, 8))
 
@@ -199,8 +224,26 @@ def test_the_formula_numbers_of_the_seed() -> None:
 
 # D1: 3: -3; 4-5: -2; 6-8: -1; 9-12: 0; 13-15: +1; 16-17: +2; 18 and up: +3.
 D1 = {
-    3: -3, 4: -2, 5: -2, 6: -1, 7: -1, 8: -1, 9: 0, 10: 0, 11: 0, 12: 0,
-    13: 1, 14: 1, 15: 1, 16: 2, 17: 2, 18: 3, 19: 3, 20: 3, 25: 3, 30: 3,
+    3: -3,
+    4: -2,
+    5: -2,
+    6: -1,
+    7: -1,
+    8: -1,
+    9: 0,
+    10: 0,
+    11: 0,
+    12: 0,
+    13: 1,
+    14: 1,
+    15: 1,
+    16: 2,
+    17: 2,
+    18: 3,
+    19: 3,
+    20: 3,
+    25: 3,
+    30: 3,
 }
 
 

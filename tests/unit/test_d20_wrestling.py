@@ -15,7 +15,9 @@ from tests.unit.test_d20_support import Table, assert_json_native, fr_sheet, ter
 
 
 def wrestle(
-    holder: dict[str, Any], held: dict[str, Any], options: dict[str, Any] | None = None,
+    holder: dict[str, Any],
+    held: dict[str, Any],
+    options: dict[str, Any] | None = None,
 ) -> tuple[Table, str, str]:
     table = Table(options)
     ids = table.fight(Holder=holder, Held=held)
@@ -23,7 +25,9 @@ def wrestle(
 
 
 def grappled(
-    holder: dict[str, Any], held: dict[str, Any], options: dict[str, Any] | None = None,
+    holder: dict[str, Any],
+    held: dict[str, Any],
+    options: dict[str, Any] | None = None,
 ) -> tuple[Table, str, str]:
     """The two already locked together: Holder's grapple roll was a 20."""
     table, a, b = wrestle(holder, held, options)
@@ -35,7 +39,8 @@ def test_a_shield_bearer_cannot_initiate_a_grapple_and_the_refusal_is_recorded()
     table, knight, foe = wrestle(fr_sheet(5, shield="medium"), fr_sheet(0))
     record = table.act("grapple", knight, target=foe)
     assert record["breakdown"] == {
-        "move": "grapple", "refused": True,
+        "move": "grapple",
+        "refused": True,
         "why": "Medium Shield: Cannot initiate Grapple while shield is equipped",
         "rule": "Armor Wrestling Penalties",
     }
@@ -58,7 +63,9 @@ def test_a_grapple_is_fr_against_fd_with_the_armor_penalty_in_the_terms() -> Non
     record = table.act("grapple", knight, {"grapple": [9]}, target=foe)
     roll = record["breakdown"]["roll"]
     assert terms(roll) == [
-        ("FR bonus", 5), ("size penalty", 0), ("armor wrestling penalty (Plate Mail)", -3),
+        ("FR bonus", 5),
+        ("size penalty", 0),
+        ("armor wrestling penalty (Plate Mail)", -3),
     ]
     assert roll["comparison"] == "11 >= FD 11"
     assert record["breakdown"]["hold"] == "taken"
@@ -88,7 +95,9 @@ def test_chain_mail_gives_plus_1_to_maintain_a_hold() -> None:
     table, holder, held = grappled(fr_sheet(2, armor="chain_mail"), fr_sheet(0))
     record = table.act("maintain", holder, {"maintain": [9]})
     assert terms(record["breakdown"]["roll"]) == [
-        ("FR bonus", 2), ("size penalty", 0), ("armor wrestling penalty (Chain Mail)", -1),
+        ("FR bonus", 2),
+        ("size penalty", 0),
+        ("armor wrestling penalty (Chain Mail)", -1),
         ("Mesh Grip: +1 to Maintain holds (Chain Mail)", 1),
     ]
     assert record["breakdown"]["roll"]["comparison"] == "11 >= FD 10"
@@ -100,7 +109,9 @@ def test_mesh_grip_does_not_help_a_grapple() -> None:
     table, holder, held = wrestle(fr_sheet(2, armor="chain_mail"), fr_sheet(0))
     record = table.act("grapple", holder, {"grapple": [9]}, target=held)
     assert [name for name, _ in terms(record["breakdown"]["roll"])] == [
-        "FR bonus", "size penalty", "armor wrestling penalty (Chain Mail)",
+        "FR bonus",
+        "size penalty",
+        "armor wrestling penalty (Chain Mail)",
     ]
 
 
@@ -117,7 +128,9 @@ def test_an_unarmored_character_gets_plus_2_to_escape() -> None:
     record = table.act("escape", held, {"escape": [9]})
     roll = record["breakdown"]["roll"]
     assert terms(roll) == [
-        ("FR bonus", 1), ("size penalty", 0), ("armor wrestling penalty (No armor)", 0),
+        ("FR bonus", 1),
+        ("size penalty", 0),
+        ("armor wrestling penalty (No armor)", 0),
         ("Slippery: +2 to Escape rolls (No armor)", 2),
     ]
     # The holder's FD: 10 + CON +2 (higher than STR +0).
@@ -131,7 +144,9 @@ def test_armor_takes_the_slippery_bonus_away() -> None:
     table, _, held = grappled(fr_sheet(0), fr_sheet(1, armor="leather"))
     record = table.act("escape", held, {"escape": [8]})
     assert terms(record["breakdown"]["roll"]) == [
-        ("FR bonus", 1), ("size penalty", 0), ("armor wrestling penalty (Leather)", 0),
+        ("FR bonus", 1),
+        ("size penalty", 0),
+        ("armor wrestling penalty (Leather)", 0),
     ]
     # Unarmored, the same 8 would have escaped: 8 + 1 + 2 = 11 >= 10.
     assert record["breakdown"]["hold"] == "kept"
@@ -142,7 +157,9 @@ def test_a_shield_costs_4_when_escaping() -> None:
     table, holder, held = grappled(fr_sheet(0), fr_sheet(1, shield="tower"))
     record = table.act("escape", held, {"escape": [10]})
     assert terms(record["breakdown"]["roll"]) == [
-        ("FR bonus", 1), ("size penalty", 0), ("armor wrestling penalty (No armor)", 0),
+        ("FR bonus", 1),
+        ("size penalty", 0),
+        ("armor wrestling penalty (No armor)", 0),
         ("shield wrestling penalty (Tower Shield)", -4),
         ("Slippery: +2 to Escape rolls (No armor)", 2),
     ]
@@ -154,7 +171,8 @@ def test_plate_cannot_be_thrown_by_a_same_size_foe_and_the_refusal_is_recorded()
     table, holder, held = grappled(fr_sheet(6), fr_sheet(0, armor="plate_mail"))
     record = table.act("throw", holder)
     assert record["breakdown"] == {
-        "move": "throw", "refused": True,
+        "move": "throw",
+        "refused": True,
         "why": "Immovable: Cannot be Thrown by same-size foes (Plate Mail; both are Medium)",
         "rule": "Armor Wrestling Penalties",
     }

@@ -18,16 +18,26 @@ def stored(**fields: Any) -> dict[str, Any]:
 
 
 def worn(luck: int = 0, fatigue: int = 0, **extra: Any) -> dict[str, Any]:
-    return {"fatigue": fatigue, "luck": luck, "ammunition": {"bow": 2},
-            "posture": {"kind": "defend", "effort": 1, "round": 3, "weapon": None,
-                        "exhaustion": 0},
-            "acted_round": 3, **extra}
+    return {
+        "fatigue": fatigue,
+        "luck": luck,
+        "ammunition": {"bow": 2},
+        "posture": {"kind": "defend", "effort": 1, "round": 3, "weapon": None, "exhaustion": 0},
+        "acted_round": 3,
+        **extra,
+    }
 
 
 @pytest.mark.parametrize(
     ("health", "conditions"),
-    [(14, ()), (8, ()), (7, ("wounded",)), (1, ("wounded",)), (0, ("wounded", "down")),
-     (-5, ("wounded", "down"))],
+    [
+        (14, ()),
+        (8, ()),
+        (7, ("wounded",)),
+        (1, ("wounded",)),
+        (0, ("wounded", "down")),
+        (-5, ("wounded", "down")),
+    ],
 )
 def test_wounded_at_half_health_and_down_at_zero(health: int, conditions: tuple[str, ...]) -> None:
     # Vigor 2: health 14, so wounded at 7 or less.
@@ -47,8 +57,11 @@ def test_down_is_the_condition_that_stops_a_character_acting() -> None:
 def test_a_full_rest_clears_fatigue_and_refills_luck_to_the_sheet() -> None:
     day = full_rest(stored(luck=3), worn(luck=0, fatigue=7))
     assert day.state["fatigue"] == 0 and day.state["luck"] == 3
-    assert day.breakdown == {"rest": "full", "fatigue": {"before": 7, "after": 0},
-                             "luck": {"before": 0, "after": 3}}
+    assert day.breakdown == {
+        "rest": "full",
+        "fatigue": {"before": 7, "after": 0},
+        "luck": {"before": 0, "after": 3},
+    }
 
 
 def test_a_light_day_halves_fatigue_rounded_down_and_leaves_luck() -> None:
@@ -87,10 +100,17 @@ def test_round_marks_are_forgotten_when_an_encounter_closes() -> None:
 
 
 def test_the_character_view_shows_pools_and_armor_with_their_terms() -> None:
-    character = stored(might=3, melee=2, grace=1, evasion=2, guard=1, luck=1,
-                       armor=[{"name": "buckler", "rating": 1, "shield": True},
-                              {"name": "jack", "rating": 2}],
-                       weapons=[SWORD, BOW], spells=[FIREBOLT])
+    character = stored(
+        might=3,
+        melee=2,
+        grace=1,
+        evasion=2,
+        guard=1,
+        luck=1,
+        armor=[{"name": "buckler", "rating": 1, "shield": True}, {"name": "jack", "rating": 2}],
+        weapons=[SWORD, BOW],
+        spells=[FIREBOLT],
+    )
     ratings = RULES.derived_ratings(character, RULES.start_state(character))
     assert ratings["health_max"] == 14
     assert ratings["armor"]["rating"] == 3

@@ -17,17 +17,39 @@ from domain.rulesets.margin.sheet import MarginSheet, Weapon
 
 DEFAULTS = MarginOptions()
 PHYSICAL = ["blunt", "slash", "pierce"]
-OTHER = ["fire", "cold", "lightning", "acid", "poison", "necrotic", "radiant", "psychic",
-         "force", "arcane"]
+OTHER = [
+    "fire",
+    "cold",
+    "lightning",
+    "acid",
+    "poison",
+    "necrotic",
+    "radiant",
+    "psychic",
+    "force",
+    "arcane",
+]
 MARGIN_PACKAGE = Path(__file__).resolve().parents[2] / "domain" / "rulesets" / "margin"
 
 
-def hit(base: int, per_margin: Fraction | int, damage_type: str, margin_: int, *,
-        nature: str | None = None, armor: int = 0,
-        options: MarginOptions = DEFAULTS) -> Damage | None:
+def hit(
+    base: int,
+    per_margin: Fraction | int,
+    damage_type: str,
+    margin_: int,
+    *,
+    nature: str | None = None,
+    armor: int = 0,
+    options: MarginOptions = DEFAULTS,
+) -> Damage | None:
     return damage_for_margin(
-        base=base, per_margin=Fraction(per_margin), damage_type=damage_type, margin=margin_,
-        nature=nature, armor_rating=armor, options=options,
+        base=base,
+        per_margin=Fraction(per_margin),
+        damage_type=damage_type,
+        margin=margin_,
+        nature=nature,
+        armor_rating=armor,
+        options=options,
     )
 
 
@@ -60,12 +82,9 @@ def test_the_breakdown_shows_each_step_as_exact_fractions() -> None:
     assert damage is not None
     assert damage.breakdown() == {
         "margin": 3,
-        "weapon": {"base": 2, "per_margin": "3/2", "damage": "13/2",
-                   "formula": "2 + 3/2 x 3"},
-        "nature": {"damage_type": "pierce", "nature": "weak", "multiplier": "2",
-                   "damage": "13"},
-        "armor": {"rating": 2, "physical": True, "multiplier": "81/100",
-                  "damage": "1053/100"},
+        "weapon": {"base": 2, "per_margin": "3/2", "damage": "13/2", "formula": "2 + 3/2 x 3"},
+        "nature": {"damage_type": "pierce", "nature": "weak", "multiplier": "2", "damage": "13"},
+        "armor": {"rating": 2, "physical": True, "multiplier": "81/100", "damage": "1053/100"},
         "exact": "1053/100",
         "final": 11,
         "rounding": "half up, once, at the end",
@@ -147,14 +166,29 @@ def test_armor_blunts_every_physical_type() -> None:
 
 
 def test_each_piece_works_on_what_the_last_one_left() -> None:
-    layered = MarginSheet.model_validate({
-        "might": 1, "grace": 1, "vigor": 1, "aether": 1,
-        "armor": [{"name": "gambeson", "rating": 1}, {"name": "mail", "rating": 3},
-                  {"name": "helm", "rating": 1}],
-    })
+    layered = MarginSheet.model_validate(
+        {
+            "might": 1,
+            "grace": 1,
+            "vigor": 1,
+            "aether": 1,
+            "armor": [
+                {"name": "gambeson", "rating": 1},
+                {"name": "mail", "rating": 3},
+                {"name": "helm", "rating": 1},
+            ],
+        }
+    )
     assert layered.armor_rating == 5
-    blade = Weapon(name="blade", attribute="might", skill="melee", category="melee",
-                   base_damage=7, per_margin=Fraction(0), damage_type="slash")
+    blade = Weapon(
+        name="blade",
+        attribute="might",
+        skill="melee",
+        category="melee",
+        base_damage=7,
+        per_margin=Fraction(0),
+        damage_type="slash",
+    )
     damage = weapon_damage(blade, 1, layered, DEFAULTS)
     assert damage is not None
     assert damage.armor_multiplier == Fraction(9, 10) ** 5
@@ -164,11 +198,20 @@ def test_each_piece_works_on_what_the_last_one_left() -> None:
 def test_a_shield_counts_as_armor_exactly_like_a_breastplate() -> None:
     base = {"might": 1, "grace": 1, "vigor": 1, "aether": 1}
     shielded = MarginSheet.model_validate(
-        {**base, "armor": [{"name": "tower shield", "rating": 3, "shield": True}]})
+        {**base, "armor": [{"name": "tower shield", "rating": 3, "shield": True}]}
+    )
     breastplate = MarginSheet.model_validate(
-        {**base, "armor": [{"name": "breastplate", "rating": 3}]})
-    blade = Weapon(name="blade", attribute="might", skill="melee", category="melee",
-                   base_damage=4, per_margin=Fraction(1), damage_type="slash")
+        {**base, "armor": [{"name": "breastplate", "rating": 3}]}
+    )
+    blade = Weapon(
+        name="blade",
+        attribute="might",
+        skill="melee",
+        category="melee",
+        base_damage=4,
+        per_margin=Fraction(1),
+        damage_type="slash",
+    )
     with_shield = weapon_damage(blade, 4, shielded, DEFAULTS)
     with_plate = weapon_damage(blade, 4, breastplate, DEFAULTS)
     assert with_shield is not None and with_plate is not None
@@ -195,10 +238,22 @@ armors = st.integers(min_value=0, max_value=40)
 natures = st.sampled_from([None, "weak", "resistant", "immune"])
 
 
-@given(bases, rates, st.sampled_from(PHYSICAL), margins, natures, armors,
-       st.integers(min_value=1, max_value=10))
+@given(
+    bases,
+    rates,
+    st.sampled_from(PHYSICAL),
+    margins,
+    natures,
+    armors,
+    st.integers(min_value=1, max_value=10),
+)
 def test_more_armor_never_increases_physical_damage(
-    base: int, rate: Fraction, damage_type: str, value: int, nature: str | None, armor: int,
+    base: int,
+    rate: Fraction,
+    damage_type: str,
+    value: int,
+    nature: str | None,
+    armor: int,
     more: int,
 ) -> None:
     lighter = hit(base, rate, damage_type, value, nature=nature, armor=armor)
@@ -210,7 +265,12 @@ def test_more_armor_never_increases_physical_damage(
 
 @given(bases, rates, st.sampled_from(OTHER), margins, natures, armors, armors)
 def test_armor_never_changes_non_physical_damage(
-    base: int, rate: Fraction, damage_type: str, value: int, nature: str | None, one: int,
+    base: int,
+    rate: Fraction,
+    damage_type: str,
+    value: int,
+    nature: str | None,
+    one: int,
     other: int,
 ) -> None:
     a = hit(base, rate, damage_type, value, nature=nature, armor=one)
@@ -219,10 +279,22 @@ def test_armor_never_changes_non_physical_damage(
     assert a.exact == b.exact and a.final == b.final
 
 
-@given(bases, rates, st.sampled_from(PHYSICAL + OTHER), margins, natures, armors,
-       st.integers(min_value=0, max_value=10))
+@given(
+    bases,
+    rates,
+    st.sampled_from(PHYSICAL + OTHER),
+    margins,
+    natures,
+    armors,
+    st.integers(min_value=0, max_value=10),
+)
 def test_a_larger_margin_never_deals_less(
-    base: int, rate: Fraction, damage_type: str, value: int, nature: str | None, armor: int,
+    base: int,
+    rate: Fraction,
+    damage_type: str,
+    value: int,
+    nature: str | None,
+    armor: int,
     more: int,
 ) -> None:
     smaller = hit(base, rate, damage_type, value, nature=nature, armor=armor)
@@ -231,17 +303,26 @@ def test_a_larger_margin_never_deals_less(
     assert larger.final >= smaller.final
 
 
-@given(bases, rates, st.sampled_from(PHYSICAL + OTHER), st.integers(max_value=0), natures,
-       armors)
+@given(bases, rates, st.sampled_from(PHYSICAL + OTHER), st.integers(max_value=0), natures, armors)
 def test_a_margin_of_zero_or_less_never_deals_damage(
-    base: int, rate: Fraction, damage_type: str, value: int, nature: str | None, armor: int,
+    base: int,
+    rate: Fraction,
+    damage_type: str,
+    value: int,
+    nature: str | None,
+    armor: int,
 ) -> None:
     assert hit(base, rate, damage_type, value, nature=nature, armor=armor) is None
 
 
 @given(bases, rates, st.sampled_from(PHYSICAL + OTHER), margins, natures, armors)
 def test_every_step_is_an_exact_fraction_and_the_end_an_integer(
-    base: int, rate: Fraction, damage_type: str, value: int, nature: str | None, armor: int,
+    base: int,
+    rate: Fraction,
+    damage_type: str,
+    value: int,
+    nature: str | None,
+    armor: int,
 ) -> None:
     damage = hit(base, rate, damage_type, value, nature=nature, armor=armor)
     assert damage is not None
@@ -254,8 +335,15 @@ def test_every_step_is_an_exact_fraction_and_the_end_an_integer(
 
 # -- no floats in the damage path --------------------------------------------------
 
-DAMAGE_PATH = ["rules.py", "pools.py", "strike.py", "defense.py", "riposte.py", "ledger.py",
-               "state.py"]
+DAMAGE_PATH = [
+    "rules.py",
+    "pools.py",
+    "strike.py",
+    "defense.py",
+    "riposte.py",
+    "ledger.py",
+    "state.py",
+]
 
 
 @pytest.mark.parametrize("module", DAMAGE_PATH)
@@ -267,8 +355,11 @@ def test_the_damage_path_has_no_float_literal_division_or_rounding(module: str) 
             found.append(f"float literal {node.value} on line {node.lineno}")
         elif isinstance(node, ast.Name) and node.id == "float":
             found.append(f"float on line {node.lineno}")
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id == "round"):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "round"
+        ):
             found.append(f"round() on line {node.lineno}: only round_half_up may round")
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
             found.append(f"true division on line {node.lineno}")

@@ -30,7 +30,9 @@ def pool(size: int) -> Pool:
     ],
 )
 def test_each_five_or_six_is_a_success_and_all_ones_is_below_nothing(
-    faces: list[int], successes: int, total: int,
+    faces: list[int],
+    successes: int,
+    total: int,
 ) -> None:
     reading = read_faces(faces)
     assert (reading.successes, reading.total) == (successes, total)
@@ -56,8 +58,12 @@ def test_luck_takes_a_second_look_at_a_blank_and_the_second_result_stands() -> N
     thrown = roll_pool(tray, "defense.x.guard", pool(2), success_on=5, luck_available=True)
     assert thrown.luck_spent and thrown.total == 1
     assert thrown.breakdown()["luck"] == {
-        "roll": "defense.x.guard.luck", "spent": 1, "faces": [5, 1], "successes": 1,
-        "below_nothing": False, "total": 1,
+        "roll": "defense.x.guard.luck",
+        "spent": 1,
+        "faces": [5, 1],
+        "successes": 1,
+        "below_nothing": False,
+        "total": 1,
     }
 
 
@@ -78,13 +84,27 @@ def test_no_second_look_without_luck_or_after_a_success() -> None:
 
 
 def test_the_pool_breakdown_shows_every_term_and_the_passive_floor() -> None:
-    active = Pool((PoolTerm("vigor", 2), PoolTerm("guard", 1), PoolTerm("exhaustion", -3),
-                   PoolTerm("wounded", -1)), floor=2)
+    active = Pool(
+        (
+            PoolTerm("vigor", 2),
+            PoolTerm("guard", 1),
+            PoolTerm("exhaustion", -3),
+            PoolTerm("wounded", -1),
+        ),
+        floor=2,
+    )
     assert active.size == 2
     assert active.breakdown() == {
-        "terms": [{"term": "vigor", "dice": 2}, {"term": "guard", "dice": 1},
-                  {"term": "exhaustion", "dice": -3}, {"term": "wounded", "dice": -1}],
-        "sum": -1, "floor": 2, "floor_applied": True, "dice": 2,
+        "terms": [
+            {"term": "vigor", "dice": 2},
+            {"term": "guard", "dice": 1},
+            {"term": "exhaustion", "dice": -3},
+            {"term": "wounded", "dice": -1},
+        ],
+        "sum": -1,
+        "floor": 2,
+        "floor_applied": True,
+        "dice": 2,
     }
 
 
@@ -110,7 +130,8 @@ def test_below_nothing_comes_up_at_the_rate_the_rulings_state(dice: int, expecte
 
 @pytest.mark.parametrize(("dice", "one_in"), [(1, 6), (2, 36), (3, 216), (4, 1296)])
 def test_exactly_one_face_combination_in_six_to_the_n_is_below_nothing(
-    dice: int, one_in: int,
+    dice: int,
+    one_in: int,
 ) -> None:
     """Counted over every possible throw: 1 in 36 for two dice, 1 in 216 for three."""
     throws = list(itertools.product(range(1, 7), repeat=dice))

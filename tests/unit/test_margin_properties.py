@@ -32,22 +32,38 @@ attack_weapons = st.sampled_from([SWORD, HALBERD, BOW, CLUB, FIREBOLT])
 
 @st.composite
 def sheets(draw: st.DrawFn, race: str = "human") -> dict[str, Any]:
-    return RULES.validate_sheet({
-        "might": draw(points), "grace": draw(points), "vigor": draw(points),
-        "aether": draw(points), "melee": draw(points), "marksmanship": draw(points),
-        "evasion": draw(points), "guard": draw(points), "abjuration": draw(points),
-        "race": race, "luck": draw(st.integers(min_value=0, max_value=2)),
-        "armor": [{"name": "armor", "rating": draw(st.integers(min_value=0, max_value=8))}],
-        "weapons": [SWORD, HALBERD, BOW, CLUB],
-    })
+    return RULES.validate_sheet(
+        {
+            "might": draw(points),
+            "grace": draw(points),
+            "vigor": draw(points),
+            "aether": draw(points),
+            "melee": draw(points),
+            "marksmanship": draw(points),
+            "evasion": draw(points),
+            "guard": draw(points),
+            "abjuration": draw(points),
+            "race": race,
+            "luck": draw(st.integers(min_value=0, max_value=2)),
+            "armor": [{"name": "armor", "rating": draw(st.integers(min_value=0, max_value=8))}],
+            "weapons": [SWORD, HALBERD, BOW, CLUB],
+        }
+    )
 
 
-def combatant(cid: str, side: str, rank: int, sheet: dict[str, Any],
-              state: dict[str, Any] | None = None, health: int | None = None) -> CombatantView:
+def combatant(
+    cid: str,
+    side: str,
+    rank: int,
+    sheet: dict[str, Any],
+    state: dict[str, Any] | None = None,
+    health: int | None = None,
+) -> CombatantView:
     tracks = {"health": sheet["health"] if health is None else health}
     state = state if state is not None else RULES.start_state(sheet)
-    return CombatantView(cid, cid, side, rank, sheet, tracks, state,
-                         RULES.conditions(sheet, tracks, state))
+    return CombatantView(
+        cid, cid, side, rank, sheet, tracks, state, RULES.conditions(sheet, tracks, state)
+    )
 
 
 def view(*combatants: CombatantView) -> EncounterView:
@@ -60,8 +76,16 @@ def after(v: EncounterView, outcome: Outcome) -> EncounterView:
     for cid, c in v.combatants.items():
         tracks = outcome.tracks.get(cid, c.tracks)
         state = outcome.state.get(cid, c.state)
-        changed[cid] = CombatantView(cid, c.name, c.side, c.rank, c.sheet, tracks, state,
-                                     RULES.conditions(c.sheet, tracks, state))
+        changed[cid] = CombatantView(
+            cid,
+            c.name,
+            c.side,
+            c.rank,
+            c.sheet,
+            tracks,
+            state,
+            RULES.conditions(c.sheet, tracks, state),
+        )
     return EncounterView(v.round, changed, v.options)
 
 
@@ -79,7 +103,10 @@ def armed(sheet: dict[str, Any]) -> dict[str, Any]:
 @settings(max_examples=150, deadline=None)
 @given(sheets(), sheets(), attack_weapons, seeds, st.booleans())
 def test_a_margin_of_zero_or_less_never_harms_the_target(
-    attacker: dict[str, Any], target: dict[str, Any], arms: dict[str, Any], seed: int,
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    arms: dict[str, Any],
+    seed: int,
     defending: bool,
 ) -> None:
     v = view(combatant("attacker", "a", 1, armed(attacker)), combatant("target", "b", 1, target))
@@ -98,11 +125,17 @@ def test_a_margin_of_zero_or_less_never_harms_the_target(
 @settings(max_examples=150, deadline=None)
 @given(sheets(), sheets(), sheets(race="dwarf"), attack_weapons, seeds)
 def test_a_ward_never_makes_a_blow_land_or_grow(
-    attacker: dict[str, Any], ally: dict[str, Any], dwarf: dict[str, Any],
-    arms: dict[str, Any], seed: int,
+    attacker: dict[str, Any],
+    ally: dict[str, Any],
+    dwarf: dict[str, Any],
+    arms: dict[str, Any],
+    seed: int,
 ) -> None:
-    v = view(combatant("attacker", "a", 1, armed(attacker)), combatant("target", "b", 1, ally),
-             combatant("dwarf", "b", 1, dwarf))
+    v = view(
+        combatant("attacker", "a", 1, armed(attacker)),
+        combatant("target", "b", 1, ally),
+        combatant("dwarf", "b", 1, dwarf),
+    )
     v = after(v, RULES.actions["ward"].resolve(v, "dwarf", Ward(effort=1), DiceTray(None)))
     outcome = strike(v, arms, seed)
     value = outcome.breakdown["margin"]["value"]
@@ -123,18 +156,22 @@ def test_a_ward_never_makes_a_blow_land_or_grow(
 @settings(max_examples=150, deadline=None)
 @given(sheets(), sheets(), attack_weapons, seeds, st.integers(min_value=1, max_value=6))
 def test_more_armor_on_the_target_never_lets_more_through(
-    attacker: dict[str, Any], target: dict[str, Any], arms: dict[str, Any], seed: int,
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    arms: dict[str, Any],
+    seed: int,
     more: int,
 ) -> None:
     heavier = RULES.validate_sheet(
-        {**target, "armor": [*target["armor"], {"name": "shield", "rating": more, "shield": True}]})
+        {**target, "armor": [*target["armor"], {"name": "shield", "rating": more, "shield": True}]}
+    )
     hurt = []
     for worn in (target, heavier):
-        v = view(combatant("attacker", "a", 1, armed(attacker)),
-                 combatant("target", "b", 1, worn))
+        v = view(combatant("attacker", "a", 1, armed(attacker)), combatant("target", "b", 1, worn))
         outcome = strike(v, arms, seed)  # the same seed: the same faces on both sides
-        hurt.append(worn["health"] - outcome.tracks.get("target", {"health": worn["health"]})[
-            "health"])
+        hurt.append(
+            worn["health"] - outcome.tracks.get("target", {"health": worn["health"]})["health"]
+        )
     if arms["damage_type"] in {"blunt", "slash", "pierce"}:
         assert hurt[1] <= hurt[0]
     else:
@@ -144,7 +181,10 @@ def test_more_armor_on_the_target_never_lets_more_through(
 @settings(max_examples=100, deadline=None)
 @given(sheets(race="elf"), sheets(), attack_weapons, seeds)
 def test_a_riposte_answers_only_turned_melee_and_reach_blows(
-    elf: dict[str, Any], attacker: dict[str, Any], arms: dict[str, Any], seed: int,
+    elf: dict[str, Any],
+    attacker: dict[str, Any],
+    arms: dict[str, Any],
+    seed: int,
 ) -> None:
     v = view(combatant("attacker", "a", 1, armed(attacker)), combatant("elf", "b", 1, elf))
     v = after(v, RULES.actions["riposte"].resolve(v, "elf", Riposte(effort=1), DiceTray(None)))

@@ -37,8 +37,9 @@ def test_a_melee_weapon_reaches_only_the_enemy_front() -> None:
     message = table.refused(ActionRefused, "attack", "brenna", target="orc", weapon="sword")
     assert message == ("brenna cannot attack orc: sword (melee) reaches only 1; distance is 2")
     quiet = {"defense.orc.evasion": blanks(2), "defense.orc.guard": blanks(2)}
-    record = table.act("attack", "brenna", target="orc", weapon="spear",
-                       dice={"attack": blanks(5), **quiet})
+    record = table.act(
+        "attack", "brenna", target="orc", weapon="spear", dice={"attack": blanks(5), **quiet}
+    )
     assert record["breakdown"]["distance"]["value"] == 2
     table.next_round()
     table.act("attack", "brenna", target="orc", weapon="bow", dice={"attack": blanks(2), **quiet})
@@ -63,8 +64,10 @@ def test_one_action_per_combatant_per_round(table: Table) -> None:
     quiet = {"defense.orc.evasion": blanks(2), "defense.orc.guard": blanks(2)}
     table.act("attack", "brenna", target="orc", weapon="sword", dice={"attack": blanks(8), **quiet})
     message = table.refused(ActionRefused, "attack", "brenna", target="orc", weapon="sword")
-    assert message == ("brenna has already acted in round 1: one action per combatant per "
-                       "round; start the next round first")
+    assert message == (
+        "brenna has already acted in round 1: one action per combatant per "
+        "round; start the next round first"
+    )
     table.refused(ActionRefused, "defend", "brenna")
     table.next_round()
     table.act("attack", "brenna", target="orc", weapon="sword", dice={"attack": blanks(8), **quiet})
@@ -80,9 +83,16 @@ def test_a_character_who_is_down_cannot_act() -> None:
     table.enrol("brenna", BRENNA)
     table.enrol("goblin", sheet(grace=1, vigor=0, health=3, weapons=[SWORD]))
     table.start(("brenna", "pcs", 1), ("goblin", "foes", 1))
-    table.act("attack", "brenna", target="goblin", weapon="sword", dice={
-        "attack": [6, 6, 1, 1, 1, 1, 1, 2], "defense.goblin.evasion": [2],
-    })
+    table.act(
+        "attack",
+        "brenna",
+        target="goblin",
+        weapon="sword",
+        dice={
+            "attack": [6, 6, 1, 1, 1, 1, 1, 2],
+            "defense.goblin.evasion": [2],
+        },
+    )
     assert table.health("goblin") == -1
     assert table.conditions("goblin") == ("wounded", "down")
     message = table.refused(ActionRefused, "attack", "goblin", target="brenna", weapon="sword")
@@ -96,22 +106,34 @@ def test_effort_is_capped_by_the_campaign_option(table: Table) -> None:
     generous.enrol("brenna", BRENNA)
     generous.enrol("orc", ORC)
     generous.start(("brenna", "pcs", 1), ("orc", "foes", 1))
-    record = generous.act("attack", "brenna", target="orc", weapon="sword", effort=5, dice={
-        "attack": blanks(13), "defense.orc.evasion": blanks(2), "defense.orc.guard": blanks(2),
-    })
+    record = generous.act(
+        "attack",
+        "brenna",
+        target="orc",
+        weapon="sword",
+        effort=5,
+        dice={
+            "attack": blanks(13),
+            "defense.orc.evasion": blanks(2),
+            "defense.orc.guard": blanks(2),
+        },
+    )
     assert record["breakdown"]["attack"]["pool"]["dice"] == 13
 
 
 def test_unknown_weapons_spells_and_targets_are_named(table: Table) -> None:
     assert table.refused(InvalidInput, "attack", "brenna", target="orc", weapon="maul") == (
-        "brenna has no weapon 'maul'; their weapons: sword, bow, fists")
+        "brenna has no weapon 'maul'; their weapons: sword, bow, fists"
+    )
     assert "a spell is cast, not attacked with" in table.refused(
-        InvalidInput, "attack", "mage", target="orc", weapon="firebolt")
+        InvalidInput, "attack", "mage", target="orc", weapon="firebolt"
+    )
     assert table.refused(InvalidInput, "cast", "brenna", target="orc", spell="firebolt") == (
-        "brenna has no spell 'firebolt'; their spells: none")
+        "brenna has no spell 'firebolt'; their spells: none"
+    )
     assert table.refused(NotFound, "attack", "brenna", target="nobody") == (
-        "target 'nobody' is not a combatant in this encounter")
+        "target 'nobody' is not a combatant in this encounter"
+    )
     assert table.refused(InvalidInput, "attack", "brenna", target="brenna") == (
-        "brenna cannot attack themselves; pick another target")
-
-
+        "brenna cannot attack themselves; pick another target"
+    )

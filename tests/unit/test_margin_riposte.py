@@ -19,8 +19,9 @@ from tests.unit.test_margin_table import (
 
 ELF = dict(race="elf", might=2, grace=3, vigor=1, aether=1, melee=1, evasion=2)
 LIA = sheet(**ELF, weapons=[SWORD, BOW])
-ORC = sheet(might=3, grace=2, melee=2, armor=[{"name": "hide", "rating": 2}],
-            weapons=[SWORD])  # health 14
+ORC = sheet(
+    might=3, grace=2, melee=2, armor=[{"name": "hide", "rating": 2}], weapons=[SWORD]
+)  # health 14
 TURNED = [6, 6, 6, 1, 1, 1, 2]  # three successes on Lia's seven evasion dice (effort 1)
 
 
@@ -28,13 +29,26 @@ def blanks(n: int) -> list[int]:
     return [2] * n
 
 
-def attack_lia(table: Table, attacker: str, weapon: str, attack: list[int],
-               evasion: list[int], guard: list[int] | None = None,
-               elf: str = "lia") -> dict[str, Any]:
-    return table.act("attack", attacker, target=elf, weapon=weapon, dice={
-        "attack": attack, f"defense.{elf}.evasion": evasion,
-        f"defense.{elf}.guard": guard or [2],
-    })
+def attack_lia(
+    table: Table,
+    attacker: str,
+    weapon: str,
+    attack: list[int],
+    evasion: list[int],
+    guard: list[int] | None = None,
+    elf: str = "lia",
+) -> dict[str, Any]:
+    return table.act(
+        "attack",
+        attacker,
+        target=elf,
+        weapon=weapon,
+        dice={
+            "attack": attack,
+            f"defense.{elf}.evasion": evasion,
+            f"defense.{elf}.guard": guard or [2],
+        },
+    )
 
 
 @pytest.fixture
@@ -46,14 +60,21 @@ def table() -> Table:
     table.enrol("archer", sheet(grace=2, marksmanship=1, weapons=[BOW]))
     table.enrol("slinger", sheet(grace=2, marksmanship=1, weapons=[SLING]))
     table.enrol("thrain", sheet(race="dwarf"))
-    table.start(("lia", "fellowship", 1), ("thrain", "fellowship", 1), ("orc", "horde", 1),
-                ("orc2", "horde", 1), ("archer", "horde", 1), ("slinger", "horde", 1))
+    table.start(
+        ("lia", "fellowship", 1),
+        ("thrain", "fellowship", 1),
+        ("orc", "horde", 1),
+        ("orc2", "horde", 1),
+        ("archer", "horde", 1),
+        ("slinger", "horde", 1),
+    )
     return table
 
 
 def test_only_an_elf_can_riposte(table: Table) -> None:
     assert table.refused(ActionRefused, "riposte", "thrain") == (
-        "only an elf can riposte; thrain is a dwarf")
+        "only an elf can riposte; thrain is a dwarf"
+    )
 
 
 def test_the_stance_sharpens_evasion_and_drops_everything_else_to_passive(table: Table) -> None:
@@ -63,8 +84,13 @@ def test_the_stance_sharpens_evasion_and_drops_everything_else_to_passive(table:
     evasion, guard = record["breakdown"]["defense"]["rolls"]
     assert (evasion["mode"], guard["mode"]) == ("active", "passive")
     assert {t["term"]: t["dice"] for t in evasion["pool"]["terms"]} == {
-        "grace": 3, "evasion": 2, "effort": 1, "riposte_sharpening": 1, "exhaustion": 0,
-        "wounded": 0}
+        "grace": 3,
+        "evasion": 2,
+        "effort": 1,
+        "riposte_sharpening": 1,
+        "exhaustion": 0,
+        "wounded": 0,
+    }
     assert evasion["pool"]["dice"] == 7
     assert guard["pool"]["terms"] == [{"term": "vigor", "dice": 1}]
 
@@ -117,7 +143,9 @@ def test_every_turned_blow_is_answered(table: Table) -> None:
 
 @pytest.mark.parametrize(("shooter", "weapon"), [("archer", "bow"), ("slinger", "sling")])
 def test_a_bow_or_a_sling_is_never_answered_even_at_arm_s_length(
-    table: Table, shooter: str, weapon: str,
+    table: Table,
+    shooter: str,
+    weapon: str,
 ) -> None:
     table.act("riposte", "lia", effort=1)
     record = attack_lia(table, shooter, weapon, [1, 2, 3], [6, 6, 6, 6, 6, 6, 6])
@@ -135,8 +163,7 @@ def reach_table(elf_weapons: list[dict[str, Any]]) -> Table:
     table.enrol("shieldwall", sheet())
     table.enrol("pikeman", sheet(might=3, melee=2, weapons=[HALBERD]))
     table.enrol("brawler", sheet(might=3, melee=2, weapons=[SWORD]))
-    table.start(("elf", "a", 1), ("shieldwall", "b", 1), ("brawler", "b", 1),
-                ("pikeman", "b", 2))
+    table.start(("elf", "a", 1), ("shieldwall", "b", 1), ("brawler", "b", 1), ("pikeman", "b", 2))
     table.act("riposte", "elf", effort=1)
     return table
 
@@ -178,8 +205,11 @@ def test_an_archer_out_of_arrows_counters_only_what_stands_over_them() -> None:
     table = reach_table([{**BOW, "ammunition": 0}])
     far = halberd_at_elf(table)["breakdown"]["riposte"]
     assert far["answered"] is False
-    assert far["weapons_considered"][0] == {"weapon": "bow", "reaches": False,
-                                            "why": "bow is out of ammunition"}
+    assert far["weapons_considered"][0] == {
+        "weapon": "bow",
+        "reaches": False,
+        "why": "bow is out of ammunition",
+    }
     near = attack_lia(table, "brawler", "sword", [6, 1, 1, 1, 2], TURNED, elf="elf")
     counter = near["breakdown"]["riposte"]
     assert counter["answered"] is True and counter["weapon"] == "fists"
@@ -196,8 +226,9 @@ def test_the_riposte_may_name_the_weapon_to_counter_with(table: Table) -> None:
 
 def test_the_named_counter_weapon_must_be_on_the_sheet(table: Table) -> None:
     message = table.refused(InvalidInput, "riposte", "lia", weapon="glaive")
-    assert message == ("lia has no weapon 'glaive' to counter with; their weapons: "
-                       "sword, bow, fists")
+    assert message == (
+        "lia has no weapon 'glaive' to counter with; their weapons: sword, bow, fists"
+    )
 
 
 def test_the_riposte_ends_with_the_round(table: Table) -> None:

@@ -35,11 +35,25 @@ from domain.rulesets.margin.options import MarginOptions
 
 
 def weapon(
-    name: str, attribute: str, skill: str, category: str, base: int, per_margin: Any,
-    damage_type: str, **extra: Any,
+    name: str,
+    attribute: str,
+    skill: str,
+    category: str,
+    base: int,
+    per_margin: Any,
+    damage_type: str,
+    **extra: Any,
 ) -> dict[str, Any]:
-    return {"name": name, "attribute": attribute, "skill": skill, "category": category,
-            "base_damage": base, "per_margin": per_margin, "damage_type": damage_type, **extra}
+    return {
+        "name": name,
+        "attribute": attribute,
+        "skill": skill,
+        "category": category,
+        "base_damage": base,
+        "per_margin": per_margin,
+        "damage_type": damage_type,
+        **extra,
+    }
 
 
 SWORD = weapon("sword", "might", "melee", "melee", 2, 1, "slash")
@@ -71,7 +85,8 @@ class NoRoller:
 class Table:
     def __init__(self, options: dict[str, Any] | None = None, roller: Roller | None = None):
         self.app = SkaldApplication(
-            env={"PERSISTENCE_MODULE": "eventsourcing.popo"}, roller=roller or NoRoller(),
+            env={"PERSISTENCE_MODULE": "eventsourcing.popo"},
+            roller=roller or NoRoller(),
         )
         self.campaign = self.app.create_campaign(
             CreateCampaign("Margin table", "margin", options or {})
@@ -101,20 +116,33 @@ class Table:
             parts[1] = self.ids[parts[1]]
         return ".".join(parts)
 
-    def act(self, kind: str, actor: str, dice: dict[str, list[int]] | None = None,
-            **params: Any) -> dict[str, Any]:
+    def act(
+        self, kind: str, actor: str, dice: dict[str, list[int]] | None = None, **params: Any
+    ) -> dict[str, Any]:
         assert self.encounter is not None, "start the encounter first"
         if "target" in params:
             params["target"] = self.ids.get(params["target"], params["target"])
         supplied = {self.roll_name(k): v for k, v in (dice or {}).items()}
-        _, record = self.app.perform_action(PerformAction(
-            self.campaign, self.encounter, kind, params, actor=self.ids.get(actor, actor),
-            dice=supplied,
-        ))
+        _, record = self.app.perform_action(
+            PerformAction(
+                self.campaign,
+                self.encounter,
+                kind,
+                params,
+                actor=self.ids.get(actor, actor),
+                dice=supplied,
+            )
+        )
         return record
 
-    def refused(self, error: type[DomainError], kind: str, actor: str,
-                dice: dict[str, list[int]] | None = None, **params: Any) -> str:
+    def refused(
+        self,
+        error: type[DomainError],
+        kind: str,
+        actor: str,
+        dice: dict[str, list[int]] | None = None,
+        **params: Any,
+    ) -> str:
         """Assert the action is refused with ``error``; return the message for the test."""
         before = self.app.encounter(self.campaign, self._eid()).version
         with pytest.raises(error) as raised:
@@ -192,8 +220,16 @@ def test_a_sheet_is_stored_with_every_default_written_out() -> None:
 
 
 def test_a_weapon_may_narrow_its_defenses_and_they_read_in_a_fixed_order() -> None:
-    psychic = weapon("scream", "aether", "abjuration", "ranged", 1, 1, "psychic",
-                     defenses=["abjuration", "evasion"])
+    psychic = weapon(
+        "scream",
+        "aether",
+        "abjuration",
+        "ranged",
+        1,
+        1,
+        "psychic",
+        defenses=["abjuration", "evasion"],
+    )
     stored = Margin().validate_sheet(sheet(spells=[psychic]))
     assert stored["spells"][0]["defenses"] == ["evasion", "abjuration"]
 
@@ -210,7 +246,11 @@ def test_starting_state_carries_fatigue_luck_and_ammunition() -> None:
     valid = ruleset.validate_sheet(sheet(luck=2, weapons=[BOW, SWORD, FIREBOLT]))
     # Only a ranged weapon with a count carries ammunition; a spell needs none.
     assert ruleset.start_state(valid) == {
-        "fatigue": 0, "luck": 2, "ammunition": {"bow": 5}, "posture": None, "acted_round": None,
+        "fatigue": 0,
+        "luck": 2,
+        "ammunition": {"bow": 5},
+        "posture": None,
+        "acted_round": None,
     }
 
 
@@ -238,11 +278,17 @@ def test_a_bad_sheet_is_refused_with_what_is_wrong(bad: dict[str, Any], words: s
 
 def test_options_default_to_the_rulings() -> None:
     assert Margin().validate_options({}) == {
-        "success_on": 5, "max_effort": 3, "fatigue_per_effort_die": 1,
-        "fatigue_per_exhaustion_die": 2, "wounded_penalty": 1,
-        "weakness_multiplier": "2", "resistance_multiplier": "1/2",
-        "armor_blunting": "1/10", "riposte_sharpening": 1,
-        "melee_reaches": 1, "reach_reaches": 2,
+        "success_on": 5,
+        "max_effort": 3,
+        "fatigue_per_effort_die": 1,
+        "fatigue_per_exhaustion_die": 2,
+        "wounded_penalty": 1,
+        "weakness_multiplier": "2",
+        "resistance_multiplier": "1/2",
+        "armor_blunting": "1/10",
+        "riposte_sharpening": 1,
+        "melee_reaches": 1,
+        "reach_reaches": 2,
     }
 
 

@@ -1,0 +1,79 @@
+"""The healing worker: follows the event store and heals every day the calendar advanced.
+
+Exactly once comes from the aggregate, not from this loop: ``heal_through`` knows
+the last day each character was healed for and never heals it again. The
+position kept in Redis only saves re-reading; after a crash the worker re-reads
+a few notifications and the campaign declines to heal them twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import redis
+from eventsourcing.utils import get_topic
+
+from domain.application import SkaldApplication
+from domain.campaign import Campaign
+from domain.commands import HealThrough
+
+log = logging.getLogger("skald.workers.healing")
+DAY_ADVANCED = get_topic(Campaign.DayAdvanced)
+
+
+class HealingWorker:
+    def __init__(
+        self,
+        application: SkaldApplication,
+        client: redis.Redis,
+        *,
+        prefix: str = "skald",
+        batch: int = 100,
+        poll_interval: float = 0.1,
+    ) -> None:
+        self.position_key = f"{prefix}:workers:healing:position"
+        self.application = application
+        self.redis = client
+        self.batch = batch
+        self.poll_interval = poll_interval
+        self.healed = 0
+
+    def position(self) -> int:
+        value: Any = self.redis.get(self.position_key)
+        position = int(value) if value is not None else 0
+        newest = self.application.recorder.max_notification_id() or 0
+        if position > newest:
+            # A position past the end belongs to another store (a reset data dir, a
+            # shared Redis); starting over is safe because healing is idempotent.
+            log.warning(
+                "healing position %d is past the store's end %d; rereading", position, newest
+            )
+            return 0
+        return position
+
+    def run_once(self) -> int:
+        """Handle the next batch of DayAdvanced notifications; return how many there were."""
+        notifications = self.application.recorder.select_notifications(
+            start=self.position() + 1, limit=self.batch, topics=[DAY_ADVANCED]
+        )
+        for notification in notifications:
+            day_advanced: Any = self.application.mapper.to_domain_event(notification)
+            self.healed += self.application.heal_through(
+                HealThrough(day_advanced.originator_id, day_advanced.day)
+            )
+            self.redis.set(self.position_key, notification.id)
+        return len(notifications)
+
+    def run(self, stop: threading.Event) -> None:
+        log.info("healing worker started at notification %d", self.position())
+        while not stop.is_set():
+            try:
+                if self.run_once():
+                    continue
+            except Exception:
+                # A store or Redis hiccup must not end the worker; it resumes from its position.
+                log.exception("healing worker failed a batch; retrying")
+                stop.wait(1.0)
+            stop.wait(self.poll_interval)
