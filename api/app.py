@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from api import errors
 from api.backend import Backend
-from api.routes import calendar, campaigns, corrections, encounters, history
+from api.routes import calendar, campaigns, corrections, encounters, history, keys
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
@@ -35,6 +35,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.include_router(corrections.router)
     app.include_router(history.router)
     app.include_router(calendar.router)
+    app.include_router(keys.router)
 
     @app.get("/health", tags=["health"])
     def health() -> JSONResponse:

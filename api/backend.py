@@ -6,11 +6,13 @@ from typing import Any, Protocol
 
 from fastapi import Request
 
+from api.keys import KeyMaker
 from domain.application import SkaldApplication
 
 
 class Backend(Protocol):
     application: SkaldApplication
+    keys: KeyMaker
 
     def health(self) -> dict[str, Any]: ...
 
@@ -21,8 +23,3 @@ def backend(request: Request) -> Backend:
 
 def application(request: Request) -> SkaldApplication:
     return backend(request).application
-
-
-def requester(request: Request) -> str:
-    """Who asked, for the record; access control replaces this with the key's identity."""
-    return request.headers.get("x-skald-user", "gm")[:80] or "gm"

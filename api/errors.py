@@ -9,10 +9,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from domain.access import Forbidden, Unauthenticated
 from domain.errors import ActionRefused, ConcurrentWrite, DomainError, InvalidInput, NotFound
 from domain.validation import InvalidFields
 
 STATUS: list[tuple[type[DomainError], int, str]] = [
+    (Unauthenticated, 401, "unauthenticated"),
+    (Forbidden, 403, "forbidden"),
     (NotFound, 404, "not_found"),
     (InvalidInput, 422, "invalid_input"),
     (ActionRefused, 409, "action_refused"),
@@ -33,7 +36,10 @@ def _domain_error(request: Request, error: Exception) -> JSONResponse:
                 extra["problems"] = error.problems
             if isinstance(error, ConcurrentWrite) and error.current_version is not None:
                 extra["current_version"] = error.current_version
-            return JSONResponse(error_body(code, error.message, **extra), status_code=status)
+            headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+            return JSONResponse(
+                error_body(code, error.message, **extra), status_code=status, headers=headers
+            )
     return JSONResponse(error_body("domain_error", error.message), status_code=400)
 
 

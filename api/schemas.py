@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -70,6 +70,10 @@ class CampaignOut(BaseModel):
     created_by: str
     characters: list[CharacterOut]
     encounters: list[dict[str, Any]]
+
+
+class CampaignCreatedOut(CampaignOut):
+    gm_key: str = Field(description="the GM's key, shown this once; keep it safe")
 
 
 class CombatantOut(BaseModel):
@@ -167,3 +171,21 @@ class WoundBody(Body):
     wound: str = Field(max_length=40, description="e.g. piercing_wound, broken_bones")
     present: bool = Field(default=True, description="false: treated or ended")
     reason: str = Field(min_length=1, max_length=500)
+
+
+class IssueKeyBody(Body):
+    role: Literal["player", "viewer"]
+    characters: list[str] = Field(default_factory=list, max_length=50)
+    label: str = Field(default="", max_length=120, description="e.g. the player's name")
+
+
+class KeyOut(BaseModel):
+    id: str
+    role: str
+    characters: list[str]
+    label: str
+    revoked: bool
+
+
+class IssuedKeyOut(KeyOut):
+    key: str = Field(description="shown this once; only its hash is kept")

@@ -15,6 +15,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
+from domain.access import Access
 from domain.campaign import Campaign, check_name
 from domain.commands import (
     AdvanceDays,
@@ -22,10 +23,12 @@ from domain.commands import (
     EndEncounter,
     EnrolCharacter,
     HealThrough,
+    IssueKey,
     MarkWound,
     NextRound,
     PerformAction,
     RerollAction,
+    RevokeKey,
     RewindEncounter,
     StartEncounter,
     VoidAction,
@@ -110,7 +113,10 @@ class SkaldApplication(Application[UUID]):
     # -- commands ------------------------------------------------------------
 
     def create_campaign(self, command: CreateCampaign) -> Campaign:
-        campaign = Campaign.create(command.name, command.ruleset, command.options, command.by)
+        campaign = Campaign.create(
+            command.name, command.ruleset, command.options, command.by, command.gm_key_id,
+            command.gm_key_hash,
+        )
         self.save(campaign)
         return campaign
 
@@ -151,8 +157,13 @@ class SkaldApplication(Application[UUID]):
                     "state": dict(character["state"]),
                 }
             encounter = Encounter(
-                campaign.id, name, campaign.ruleset_id, campaign.options, combatants,
-                command.by, campaign.day,
+                campaign.id,
+                name,
+                campaign.ruleset_id,
+                campaign.options,
+                combatants,
+                command.by,
+                campaign.day,
             )
             campaign.open_encounter(str(encounter.id), name, ids)
             self.save(campaign, encounter)
@@ -198,6 +209,32 @@ class SkaldApplication(Application[UUID]):
             )
             self.save(encounter, campaign)
             return encounter
+
+        return self._with_retries(attempt)
+
+    # -- keys --------------------------------------------------------------------
+
+    def access(self, campaign_id: UUID, key_id: str, key_hash: str) -> Access:
+        return self.campaign(campaign_id).access_for(key_id, key_hash)
+
+    def issue_key(self, command: IssueKey) -> Campaign:
+        def attempt() -> Campaign:
+            campaign = self.campaign(command.campaign_id)
+            campaign.issue_key(
+                command.key_id, command.key_hash, command.role, list(command.characters),
+                command.label, command.by,
+            )
+            self.save(campaign)
+            return campaign
+
+        return self._with_retries(attempt)
+
+    def revoke_key(self, command: RevokeKey) -> Campaign:
+        def attempt() -> Campaign:
+            campaign = self.campaign(command.campaign_id)
+            campaign.revoke_key(command.key_id, command.by)
+            self.save(campaign)
+            return campaign
 
         return self._with_retries(attempt)
 

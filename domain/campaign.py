@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 from uuid import uuid4
 
 from eventsourcing.domain import Aggregate, event
 
+from domain.access import Access, Unauthenticated, check_characters
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
@@ -33,7 +35,26 @@ class Campaign(Aggregate):
         by: str
 
     @event("Created")
-    def __init__(self, name: str, ruleset: str, options: dict[str, Any], by: str) -> None:
+    def __init__(
+        self,
+        name: str,
+        ruleset: str,
+        options: dict[str, Any],
+        by: str,
+        gm_key_id: str,
+        gm_key_hash: str,
+    ) -> None:
+        self.keys: dict[str, dict[str, Any]] = {
+            gm_key_id: {
+                "id": gm_key_id,
+                "role": "gm",
+                "characters": [],
+                "label": "GM",
+                "hash": gm_key_hash,
+                "revoked": False,
+            },
+        }
+        self.gm_key_id = gm_key_id
         self.name = name
         self.ruleset_id = ruleset
         self.options = options
@@ -45,11 +66,71 @@ class Campaign(Aggregate):
 
     @classmethod
     def create(
-        cls, name: str, ruleset_id: str, option_overrides: dict[str, Any] | None, by: str
+        cls,
+        name: str,
+        ruleset_id: str,
+        option_overrides: dict[str, Any] | None,
+        by: str,
+        gm_key_id: str,
+        gm_key_hash: str,
     ) -> Campaign:
         ruleset = get_ruleset(ruleset_id)
         options = ruleset.validate_options(option_overrides)
-        return cls(check_name(name, "campaign name"), ruleset.id, options, by)
+        return cls(
+            check_name(name, "campaign name"), ruleset.id, options, by, gm_key_id, gm_key_hash
+        )
+
+    # -- keys ----------------------------------------------------------------------
+
+    def access_for(self, key_id: str, key_hash: str) -> Access:
+        """The access a presented key grants here; hashes are compared in constant time."""
+        key = self.keys.get(key_id)
+        if key is None or not hmac.compare_digest(key["hash"], key_hash):
+            raise Unauthenticated("this key does not open this campaign")
+        if key["revoked"]:
+            raise Unauthenticated("this key was revoked by the GM")
+        return Access(key_id, key["role"], frozenset(key["characters"]), key["label"])
+
+    def issue_key(
+        self, key_id: str, key_hash: str, role: str, characters: list[str], label: str, by: str
+    ) -> None:
+        if role not in ("player", "viewer"):
+            raise InvalidInput(f"a key's role is player or viewer, not '{role}'")
+        if key_id in self.keys:
+            raise InvalidInput("that key id is already in use")
+        bound = sorted(check_characters(characters, self.characters))
+        if role == "player" and not bound:
+            raise InvalidInput("a player key must be bound to at least one character")
+        if role == "viewer" and bound:
+            raise InvalidInput("a viewer key reads everything and is bound to no character")
+        self._key_issued(key_id, key_hash, role, bound, label.strip()[:MAX_NAME], by)
+
+    @event("KeyIssued")
+    def _key_issued(
+        self, key_id: str, key_hash: str, role: str, characters: list[str], label: str, by: str
+    ) -> None:
+        self.keys[key_id] = {
+            "id": key_id,
+            "role": role,
+            "characters": characters,
+            "label": label,
+            "hash": key_hash,
+            "revoked": False,
+        }
+
+    def revoke_key(self, key_id: str, by: str) -> None:
+        key = self.keys.get(key_id)
+        if key is None:
+            raise NotFound(f"no key '{key_id}' in this campaign")
+        if key["role"] == "gm":
+            raise ActionRefused("the GM key cannot be revoked")
+        if key["revoked"]:
+            raise ActionRefused(f"key '{key_id}' is already revoked")
+        self._key_revoked(key_id, by)
+
+    @event("KeyRevoked")
+    def _key_revoked(self, key_id: str, by: str) -> None:
+        self.keys[key_id]["revoked"] = True
 
     @property
     def rules(self) -> Ruleset:

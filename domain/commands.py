@@ -13,6 +13,8 @@ class CreateCampaign:
     ruleset: str
     options: dict[str, Any] = field(default_factory=dict)
     by: str = "gm"
+    gm_key_id: str = "gm"
+    gm_key_hash: str = ""
 
 
 @dataclass(frozen=True)
@@ -113,4 +115,22 @@ class MarkWound:
     wound: str
     present: bool
     reason: str
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class IssueKey:
+    campaign_id: UUID
+    key_id: str
+    key_hash: str
+    role: str
+    characters: tuple[str, ...] = ()
+    label: str = ""
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class RevokeKey:
+    campaign_id: UUID
+    key_id: str
     by: str = "gm"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -10,10 +12,11 @@ from typing import Any
 
 import redis
 
+from api.keys import KeyMaker
 from domain.application import SkaldApplication
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings
-from skald.store import persistence_env, store_kind
+from skald.store import SettingsError, persistence_env, store_kind
 from workers.background import Background
 from workers.healing import HealingWorker
 
@@ -26,6 +29,7 @@ class Services:
     redis: redis.Redis
     store: str
     redis_mode: str
+    keys: KeyMaker
     redis_prefix: str = "skald"
     background: Background = field(default_factory=Background)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -53,6 +57,25 @@ class Services:
         return {"status": "ok" if ok else "degraded", "event_store": store, "redis": cache}
 
 
+def server_secret(settings: Settings) -> bytes:
+    """The secret keys are derived from: the setting, else one generated into the data dir.
+
+    Scale-out replicas share no data dir, so with a database configured the
+    setting is required; every replica must derive the same keys.
+    """
+    if settings.secret_key is not None:
+        return settings.secret_key.get_secret_value().encode()
+    if settings.database is not None:
+        raise SettingsError("SKALD_SECRET_KEY is required with SKALD_DATABASE (shared by replicas)")
+    path = settings.data_dir / "secret.key"
+    if not path.exists():
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(48))
+    return path.read_text().strip().encode()
+
+
 @contextmanager
 def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Services]:
     embedded: EmbeddedRedis | None = None
@@ -71,7 +94,12 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         snapshot_interval=settings.snapshot_interval,
     )
     services = Services(
-        application, client, store_kind(settings), mode, redis_prefix=settings.redis_prefix
+        application,
+        client,
+        store_kind(settings),
+        mode,
+        KeyMaker(server_secret(settings)),
+        redis_prefix=settings.redis_prefix,
     )
     try:
         if workers:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -27,6 +27,10 @@ class Settings(BaseSettings):
         min_length=1,
         max_length=60,
         description="namespace of every Redis key, so deployments can share one Redis",
+    )
+    secret_key: SecretStr | None = Field(
+        default=None,
+        description="derives every campaign key; unset: generated once into data_dir/secret.key",
     )
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-GM = {"x-skald-user": "gm"}
+GM: dict[str, str] = {}  # requests carry the GM key the client got from new_campaign
 
 
 def ok(response: Any, status: int = 200) -> Any:
@@ -21,8 +21,11 @@ def event_count(client: TestClient) -> int:
 def new_campaign(
     client: TestClient, ruleset: str, options: dict[str, Any] | None = None, name: str = "Test"
 ) -> str:
+    """Create a campaign and make its GM key the client's from now on."""
     body = {"name": name, "ruleset": ruleset, "options": options or {}}
-    return str(ok(client.post("/campaigns", json=body, headers=GM), 201)["id"])
+    created = ok(client.post("/campaigns", json=body), 201)
+    client.headers["authorization"] = f"Bearer {created['gm_key']}"
+    return str(created["id"])
 
 
 def enrol(client: TestClient, campaign_id: str, name: str, sheet: dict[str, Any]) -> str:

@@ -7,7 +7,8 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends
 
-from api.backend import application, requester
+from api.auth import GM
+from api.backend import application
 from api.schemas import AdvanceDaysBody, AdvanceDaysOut, CharacterOut, WoundBody
 from api.views import campaign_out, character_out
 from domain.application import SkaldApplication
@@ -15,15 +16,14 @@ from domain.commands import AdvanceDays, MarkWound
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["calendar"])
 App = Annotated[SkaldApplication, Depends(application)]
-Who = Annotated[str, Depends(requester)]
 
 
 @router.post("/days", status_code=201)
-def advance_days(campaign_id: UUID, body: AdvanceDaysBody, app: App, by: Who) -> AdvanceDaysOut:
+def advance_days(campaign_id: UUID, body: AdvanceDaysBody, app: App, access: GM) -> AdvanceDaysOut:
     """Advance the calendar; the healing worker then applies each day's rules."""
     before = app.campaign(campaign_id).day
     campaign = app.advance_days(
-        AdvanceDays(campaign_id, body.days, body.default, body.characters, by)
+        AdvanceDays(campaign_id, body.days, body.default, body.characters, access.who)
     )
     return AdvanceDaysOut(
         day=campaign.day,
@@ -35,10 +35,10 @@ def advance_days(campaign_id: UUID, body: AdvanceDaysBody, app: App, by: Who) ->
 
 @router.post("/characters/{character_id}/wounds", status_code=201)
 def mark_wound(
-    campaign_id: UUID, character_id: str, body: WoundBody, app: App, by: Who
+    campaign_id: UUID, character_id: str, body: WoundBody, app: App, access: GM
 ) -> CharacterOut:
     """Record a wound, its treatment or its end, with the reason."""
     campaign = app.mark_wound(
-        MarkWound(campaign_id, character_id, body.wound, body.present, body.reason, by)
+        MarkWound(campaign_id, character_id, body.wound, body.present, body.reason, access.who)
     )
     return character_out(campaign, character_id)

@@ -8,8 +8,11 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
 
-from api.backend import application, requester
+from api.auth import GM, Reader, key_maker
+from api.backend import application
+from api.keys import KeyMaker
 from api.schemas import (
+    CampaignCreatedOut,
     CampaignOut,
     CharacterOut,
     CreateCampaignBody,
@@ -24,7 +27,6 @@ from domain.rulesets import RULESETS, get_ruleset
 
 router = APIRouter()
 App = Annotated[SkaldApplication, Depends(application)]
-Who = Annotated[str, Depends(requester)]
 Version = Annotated[int | None, Query(ge=1, description="read the campaign as it was then")]
 At = Annotated[
     datetime | None, Query(description="read the campaign as it stood at this instant (ISO 8601)")
@@ -52,29 +54,42 @@ def read_ruleset(ruleset_id: str) -> RulesetOut:
 
 
 @router.post("/campaigns", status_code=201, tags=["campaigns"])
-def create_campaign(body: CreateCampaignBody, app: App, by: Who) -> CampaignOut:
-    campaign = app.create_campaign(CreateCampaign(body.name, body.ruleset, body.options, by))
-    return campaign_out(campaign)
+def create_campaign(
+    body: CreateCampaignBody, app: App, keys: Annotated[KeyMaker, Depends(key_maker)]
+) -> CampaignCreatedOut:
+    """Create a campaign. The response carries the GM key, once: keep it safe."""
+    key_id, key = keys.new()
+    campaign = app.create_campaign(
+        CreateCampaign(body.name, body.ruleset, body.options, "gm:GM", key_id, keys.digest(key))
+    )
+    return CampaignCreatedOut(**campaign_out(campaign).model_dump(), gm_key=key)
 
 
 @router.get("/campaigns/{campaign_id}", tags=["campaigns"])
 def read_campaign(
-    campaign_id: UUID, app: App, version: Version = None, at: At = None
+    campaign_id: UUID, app: App, _: Reader, version: Version = None, at: At = None
 ) -> CampaignOut:
     return campaign_out(app.campaign(campaign_id, campaign_version(app, campaign_id, version, at)))
 
 
 @router.post("/campaigns/{campaign_id}/characters", status_code=201, tags=["characters"])
-def enrol_character(campaign_id: UUID, body: EnrolCharacterBody, app: App, by: Who) -> CharacterOut:
+def enrol_character(
+    campaign_id: UUID, body: EnrolCharacterBody, app: App, access: GM
+) -> CharacterOut:
     campaign, character_id = app.enrol_character(
-        EnrolCharacter(campaign_id, body.name, body.sheet, by)
+        EnrolCharacter(campaign_id, body.name, body.sheet, access.who)
     )
     return character_out(campaign, character_id)
 
 
 @router.get("/campaigns/{campaign_id}/characters/{character_id}", tags=["characters"])
 def read_character(
-    campaign_id: UUID, character_id: str, app: App, version: Version = None, at: At = None
+    campaign_id: UUID,
+    character_id: str,
+    app: App,
+    _: Reader,
+    version: Version = None,
+    at: At = None,
 ) -> CharacterOut:
     campaign = app.campaign(campaign_id, campaign_version(app, campaign_id, version, at))
     return character_out(campaign, character_id)

@@ -7,7 +7,8 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Path
 
-from api.backend import application, requester
+from api.auth import GM
+from api.backend import application
 from api.schemas import CorrectionOut, RerollBody, RewindBody, VoidBody
 from api.views import encounter_out
 from domain.application import SkaldApplication
@@ -18,7 +19,6 @@ router = APIRouter(
     prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["corrections"]
 )
 App = Annotated[SkaldApplication, Depends(application)]
-Who = Annotated[str, Depends(requester)]
 Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number")]
 
 
@@ -30,32 +30,32 @@ def correction_out(encounter: Encounter, report: list[dict[str, Any]]) -> Correc
 
 @router.post("/actions/{number}/void")
 def void_action(
-    campaign_id: UUID, encounter_id: UUID, number: Number, body: VoidBody, app: App, by: Who
+    campaign_id: UUID, encounter_id: UUID, number: Number, body: VoidBody, app: App, access: GM
 ) -> CorrectionOut:
     """Strike an action out; every later action is re-resolved with its recorded dice."""
     encounter, report = app.void_action(
-        VoidAction(campaign_id, encounter_id, number, body.reason, by)
+        VoidAction(campaign_id, encounter_id, number, body.reason, access.who)
     )
     return correction_out(encounter, report)
 
 
 @router.post("/actions/{number}/reroll")
 def reroll_action(
-    campaign_id: UUID, encounter_id: UUID, number: Number, body: RerollBody, app: App, by: Who
+    campaign_id: UUID, encounter_id: UUID, number: Number, body: RerollBody, app: App, access: GM
 ) -> CorrectionOut:
     """Roll an action again (the table's dice or the server's); later actions follow."""
     encounter, report = app.reroll_action(
-        RerollAction(campaign_id, encounter_id, number, body.reason, body.dice, by)
+        RerollAction(campaign_id, encounter_id, number, body.reason, body.dice, access.who)
     )
     return correction_out(encounter, report)
 
 
 @router.post("/rewind")
 def rewind_encounter(
-    campaign_id: UUID, encounter_id: UUID, body: RewindBody, app: App, by: Who
+    campaign_id: UUID, encounter_id: UUID, body: RewindBody, app: App, access: GM
 ) -> CorrectionOut:
     """Go back to a version; everything after it is superseded and kept on record."""
     encounter, report = app.rewind_encounter(
-        RewindEncounter(campaign_id, encounter_id, body.to_version, body.reason, by)
+        RewindEncounter(campaign_id, encounter_id, body.to_version, body.reason, access.who)
     )
     return correction_out(encounter, report)

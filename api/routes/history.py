@@ -7,6 +7,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
 
+from api.auth import Reader
 from api.backend import application
 from api.schemas import AuditPage, DiffOut
 from domain.application import SkaldApplication
@@ -84,6 +85,7 @@ def encounter_diff(
     campaign_id: UUID,
     encounter_id: UUID,
     app: App,
+    _: Reader,
     from_version: Annotated[int, Query(alias="from", ge=1)],
     to_version: Annotated[int | None, Query(alias="to", ge=1)] = None,
 ) -> DiffOut:

@@ -137,7 +137,10 @@ class Ruleset(ABC):
     wound_flags: ClassVar[frozenset[str]] = frozenset()
 
     def daily(
-        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any],
+        self,
+        sheet: Mapping[str, Any],
+        tracks: Mapping[str, int],
+        state: Mapping[str, Any],
         plan: Any,
     ) -> DailyOutcome:
         raise NotImplementedError(f"the {self.id} ruleset has no between-fight rules")

@@ -22,10 +22,10 @@ def post(http: httpx.Client, path: str, body: dict[str, Any], status: int = 201)
 def test_voiding_a_knockout_rebuilds_everything_after_it(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
-        with httpx.Client(
-            base_url=server.url, timeout=10, headers={"x-skald-user": "gm-ingrid"}
-        ) as http:
-            cid = post(http, "/campaigns", {"name": "Dispute", "ruleset": "stamina-body"})["id"]
+        with httpx.Client(base_url=server.url, timeout=10) as http:
+            created = post(http, "/campaigns", {"name": "Dispute", "ruleset": "stamina-body"})
+            cid = created["id"]
+            http.headers["authorization"] = f"Bearer {created['gm_key']}"
             ogre = post(
                 http,
                 f"/campaigns/{cid}/characters",
@@ -89,7 +89,7 @@ def test_voiding_a_knockout_rebuilds_everything_after_it(tmp_path: Path) -> None
             assert (original["event"], original["number"], original["by"]) == (
                 "ActionResolved",
                 1,
-                "gm-ingrid",
+                "gm:GM",
             )
             assert original["summary"] == "Ogre hits: Bran takes 8 Stamina and 4 Body (8/4 raw)"
             void = trail[-1]
@@ -97,7 +97,7 @@ def test_voiding_a_knockout_rebuilds_everything_after_it(tmp_path: Path) -> None
             assert void["correction"]["kind"] == "void"
             assert void["correction"]["number"] == 1
             assert void["correction"]["reason"] == "the Ogre could not reach"
-            assert void["correction"]["by"] == "gm-ingrid"
+            assert void["correction"]["by"] == "gm:GM"
             assert void["timestamp"] > original["timestamp"]
     finally:
         server.stop()

@@ -16,6 +16,7 @@ def walkthrough(http: httpx.Client) -> dict[str, str]:
     campaign = http.post("/campaigns", json={"name": "The Sunken Crown", "ruleset": "stamina-body"})
     assert campaign.status_code == 201, campaign.text
     cid = campaign.json()["id"]
+    http.headers["authorization"] = f"Bearer {campaign.json()['gm_key']}"
     bran = http.post(
         f"/campaigns/{cid}/characters",
         json={
@@ -53,7 +54,7 @@ def walkthrough(http: httpx.Client) -> dict[str, str]:
     )
     assert hit.status_code == 201, hit.text
     assert hit.json()["action"]["summary"] == "Bran takes 5 Stamina and 1 Body (7/3 raw)"
-    return {"cid": cid, "bran": bran_id, "eid": eid}
+    return {"cid": cid, "bran": bran_id, "eid": eid, "key": campaign.json()["gm_key"]}
 
 
 def snapshot(http: httpx.Client, ids: dict[str, str]) -> dict[str, object]:
@@ -80,7 +81,9 @@ def test_walkthrough_survives_a_restart(tmp_path: Path) -> None:
         server.stop()
         assert (tmp_path / "skald-data" / "events.sqlite3").exists()
         server.start()
-        with httpx.Client(base_url=server.url, timeout=10) as http:
+        # The GM key still opens the campaign: the server secret lives in the data dir.
+        auth = {"authorization": f"Bearer {ids['key']}"}
+        with httpx.Client(base_url=server.url, timeout=10, headers=auth) as http:
             assert snapshot(http, ids) == before
             assert http.get("/health").json()["event_store"]["events"] == events == 5
     finally:

@@ -85,7 +85,7 @@ def test_void_reresolves_later_actions_with_their_recorded_dice(fight: Fight) ->
     assert [r["faces"] for r in fourth["rolls"]] == [[1, 2, 2], [1, 1]]
     assert fourth["breakdown"]["damage"]["tracks"]["stamina"] == {"before": 12, "after": 10}
     assert result["correction"]["reason"] == "the Ogre was out of reach"
-    assert result["correction"]["by"] == "gm"
+    assert result["correction"]["by"] == "gm:GM"
 
 
 def test_an_action_no_longer_possible_is_voided_as_a_consequence(fight: Fight) -> None:

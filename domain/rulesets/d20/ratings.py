@@ -46,7 +46,8 @@ class Rating:
 
     def as_dict(self) -> dict[str, Any]:
         shown: dict[str, Any] = {
-            "value": self.value, "terms": [term.as_dict() for term in self.terms],
+            "value": self.value,
+            "terms": [term.as_dict() for term in self.terms],
         }
         if self.situational:
             shown["situational"] = [term.as_dict() for term in self.situational]
@@ -54,11 +55,13 @@ class Rating:
 
 
 def _bonus(sheet: D20Sheet, slots: int, magic: int) -> Rating:
-    return Rating((
-        Term("Class Skill slots", slots),
-        Term(sheet.strength.describe("STR"), sheet.strength.value),
-        Term("magic bonuses", magic),
-    ))
+    return Rating(
+        (
+            Term("Class Skill slots", slots),
+            Term(sheet.strength.describe("STR"), sheet.strength.value),
+            Term("magic bonuses", magic),
+        )
+    )
 
 
 def hr_bonus(sheet: D20Sheet) -> Rating:
@@ -74,12 +77,14 @@ def fr_bonus(sheet: D20Sheet) -> Rating:
 def armor_class(sheet: D20Sheet) -> Rating:
     """11 + shield bonus + DEX modifier + active technique bonuses; armor plays no part."""
     shield = SHIELDS[sheet.shield]
-    return Rating((
-        Term("base", BASE_AC),
-        Term(f"shield bonus ({shield.name})", shield.ac_bonus),
-        Term(sheet.dexterity.describe("DEX"), sheet.dexterity.value),
-        Term("active technique bonuses", sheet.ac_technique_bonus),
-    ))
+    return Rating(
+        (
+            Term("base", BASE_AC),
+            Term(f"shield bonus ({shield.name})", shield.ac_bonus),
+            Term(sheet.dexterity.describe("DEX"), sheet.dexterity.value),
+            Term("active technique bonuses", sheet.ac_technique_bonus),
+        )
+    )
 
 
 def stance_term(sheet: D20Sheet) -> Term:
@@ -92,9 +97,7 @@ def force_defense(sheet: D20Sheet, in_defensive_stance: bool = False) -> Rating:
     if strength >= constitution:
         higher = Term(f"{sheet.strength.describe('STR')}, not CON {constitution:+d}", strength)
     else:
-        higher = Term(
-            f"{sheet.constitution.describe('CON')}, not STR {strength:+d}", constitution
-        )
+        higher = Term(f"{sheet.constitution.describe('CON')}, not STR {strength:+d}", constitution)
     size, armor, shield = SIZES[sheet.size], ARMOR[sheet.armor], SHIELDS[sheet.shield]
     terms = (
         Term("base", BASE_FD),
@@ -118,11 +121,13 @@ def armor_value(sheet: D20Sheet, against_missiles: bool = False) -> Rating:
 def insight_defense(sheet: D20Sheet) -> Rating:
     """10 + WIS modifier + level or HD (the defense against a Feint)."""
     which, number = sheet.level_or_hd
-    return Rating((
-        Term("base", BASE_INSIGHT_DEFENSE),
-        Term(sheet.wisdom.describe("WIS"), sheet.wisdom.value),
-        Term(which, number),
-    ))
+    return Rating(
+        (
+            Term("base", BASE_INSIGHT_DEFENSE),
+            Term(sheet.wisdom.describe("WIS"), sheet.wisdom.value),
+            Term(which, number),
+        )
+    )
 
 
 def uphill_term() -> Term:

@@ -67,8 +67,13 @@ class Check:
 
 
 def d20_check(
-    face: int, bonus: Rating, against: str, target: Rating, *,
-    natural_20_succeeds: bool = False, natural_1_fails: bool = False,
+    face: int,
+    bonus: Rating,
+    against: str,
+    target: Rating,
+    *,
+    natural_20_succeeds: bool = False,
+    natural_1_fails: bool = False,
 ) -> Check:
     if natural_20_succeeds and face == 20:
         return Check(face, bonus, against, target, True, "natural 20: hits whatever the total")
@@ -88,34 +93,53 @@ def physical_damage(raw: int, av: Rating) -> Damage:
     """One point always penetrates; the rest is reduced by AV; a hit deals at least 1."""
     armor = av.value
     if raw < GUARANTEED_PENETRATION:
-        return Damage(GUARANTEED_PENETRATION, {
-            "raw": raw, "av": armor, "av_terms": [t.as_dict() for t in av.terms],
-            "dealt": GUARANTEED_PENETRATION,
-            "arithmetic": f"raw {raw} is below 1; a hit still deals the guaranteed point",
-        })
+        return Damage(
+            GUARANTEED_PENETRATION,
+            {
+                "raw": raw,
+                "av": armor,
+                "av_terms": [t.as_dict() for t in av.terms],
+                "dealt": GUARANTEED_PENETRATION,
+                "arithmetic": f"raw {raw} is below 1; a hit still deals the guaranteed point",
+            },
+        )
     remaining = raw - GUARANTEED_PENETRATION
     after_av = max(0, remaining - armor)
     dealt = GUARANTEED_PENETRATION + after_av
-    return Damage(dealt, {
-        "raw": raw, "guaranteed": GUARANTEED_PENETRATION, "remaining": remaining,
-        "av": armor, "av_terms": [t.as_dict() for t in av.terms],
-        "absorbed": remaining - after_av, "after_av": after_av, "dealt": dealt,
-        "arithmetic": (
-            f"1 penetrates; remaining {raw} - 1 = {remaining}; {remaining} - AV {armor} "
-            f"= {remaining - armor}{' -> 0' if remaining < armor else ''}; 1 + {after_av} = {dealt}"
-        ),
-    })
+    return Damage(
+        dealt,
+        {
+            "raw": raw,
+            "guaranteed": GUARANTEED_PENETRATION,
+            "remaining": remaining,
+            "av": armor,
+            "av_terms": [t.as_dict() for t in av.terms],
+            "absorbed": remaining - after_av,
+            "after_av": after_av,
+            "dealt": dealt,
+            "arithmetic": (
+                f"1 penetrates; remaining {raw} - 1 = {remaining}; {remaining} - AV {armor} "
+                f"= {remaining - armor}{' -> 0' if remaining < armor else ''}; "
+                f"1 + {after_av} = {dealt}"
+            ),
+        },
+    )
 
 
 def magic_damage(raw: int, minimum: int) -> Damage:
     dealt = max(minimum, raw)
-    return Damage(dealt, {
-        "raw": raw, "av": None, "dealt": dealt,
-        "arithmetic": (
-            f"magic ignores AV: {raw}"
-            + (f", raised to the minimum {minimum}" if dealt != raw else "")
-        ),
-    })
+    return Damage(
+        dealt,
+        {
+            "raw": raw,
+            "av": None,
+            "dealt": dealt,
+            "arithmetic": (
+                f"magic ignores AV: {raw}"
+                + (f", raised to the minimum {minimum}" if dealt != raw else "")
+            ),
+        },
+    )
 
 
 # -- size ---------------------------------------------------------------------------
@@ -144,9 +168,11 @@ class SizePenalty:
 
     def breakdown(self) -> dict[str, Any]:
         return {
-            "attacker_size": SIZES[self.attacker].name, "target_size": SIZES[self.target].name,
+            "attacker_size": SIZES[self.attacker].name,
+            "target_size": SIZES[self.target].name,
             "categories_larger": self.categories_larger,
-            "penalty": -self.penalty, "mastery_reduction": self.reduction_used,
+            "penalty": -self.penalty,
+            "mastery_reduction": self.reduction_used,
             "modifier": self.modifier,
             "why": f"-{SIZE_PENALTY_PER_CATEGORY} per size category the target is larger",
         }
@@ -173,18 +199,21 @@ def shove_die(target_size: str, attacker_fr_bonus: int, higher_ground: bool = Fa
     wanted = start + fr_steps + ground_steps
     end = min(wanted, len(SHOVE_DIE_LADDER) - 1)
     die = SHOVE_DIE_LADDER[end]
-    return ShoveDie(die, {
-        "size_die": f"{size.shove_die} ({size.name} target)",
-        "fr_steps": fr_steps,
-        "fr_steps_why": (
-            f"FR bonus {attacker_fr_bonus:+d}: one step per full "
-            f"{FR_POINTS_PER_SHOVE_DIE_STEP} points"
-        ),
-        "higher_ground_steps": ground_steps,
-        "ladder": [str(step) for step in SHOVE_DIE_LADDER[start:end + 1]],
-        "capped_at_top": wanted > end,
-        "die": str(die),
-    })
+    return ShoveDie(
+        die,
+        {
+            "size_die": f"{size.shove_die} ({size.name} target)",
+            "fr_steps": fr_steps,
+            "fr_steps_why": (
+                f"FR bonus {attacker_fr_bonus:+d}: one step per full "
+                f"{FR_POINTS_PER_SHOVE_DIE_STEP} points"
+            ),
+            "higher_ground_steps": ground_steps,
+            "ladder": [str(step) for step in SHOVE_DIE_LADDER[start : end + 1]],
+            "capped_at_top": wanted > end,
+            "die": str(die),
+        },
+    )
 
 
 def wall_damage_dice(attacker_fr_bonus: int, minimum: int) -> int:

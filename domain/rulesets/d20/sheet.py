@@ -16,7 +16,13 @@ from domain.rulesets.base import Frozen
 from domain.rulesets.d20.tables import LOWEST_SCORE, ArmorId, ShieldId, SizeId, ability_modifier
 
 WrestlingRowId = Literal[
-    "none", "leather", "thyatian_leather", "scale", "chain_mail", "banded", "plate_mail",
+    "none",
+    "leather",
+    "thyatian_leather",
+    "scale",
+    "chain_mail",
+    "banded",
+    "plate_mail",
     "suit_armor",
 ]
 

@@ -11,8 +11,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 ArmorId = Literal[
-    "none", "leather", "thyatian_leather", "scale", "chain_mail", "banded",
-    "plate_mail", "suit_armor", "elven_chain", "dwarven_plate",
+    "none",
+    "leather",
+    "thyatian_leather",
+    "scale",
+    "chain_mail",
+    "banded",
+    "plate_mail",
+    "suit_armor",
+    "elven_chain",
+    "dwarven_plate",
 ]
 ShieldId = Literal["none", "small", "medium", "large", "tower"]
 SizeId = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
@@ -43,7 +51,14 @@ class Die:
 
 # The seed's ladder (d4 -> ... -> 2d8) with the Tiny size's d2 below it (RULINGS D6).
 SHOVE_DIE_LADDER: tuple[Die, ...] = (
-    Die(1, 2), Die(1, 4), Die(1, 6), Die(1, 8), Die(1, 10), Die(1, 12), Die(2, 6), Die(2, 8),
+    Die(1, 2),
+    Die(1, 4),
+    Die(1, 6),
+    Die(1, 8),
+    Die(1, 10),
+    Die(1, 12),
+    Die(2, 6),
+    Die(2, 8),
 )
 
 
@@ -118,7 +133,12 @@ class Shield:
 
 def _shield(name: str, ac_bonus: int, cost_sp: int, encumbrance_cn: int) -> Shield:
     return Shield(
-        name, ac_bonus, cost_sp, encumbrance_cn, SHIELD_FD_BONUS, SHIELD_WRESTLING_PENALTY,
+        name,
+        ac_bonus,
+        cost_sp,
+        encumbrance_cn,
+        SHIELD_FD_BONUS,
+        SHIELD_WRESTLING_PENALTY,
         SHIELD_WRESTLING_NOTE,
     )
 
@@ -180,7 +200,13 @@ DIFFICULT_TERRAIN_RESIST_BONUS = 2
 # -- ability modifiers (RULINGS D1) ------------------------------------------------
 # (lowest score of the band, modifier); a band runs up to the next band's start.
 ABILITY_MODIFIER_BANDS: tuple[tuple[int, int], ...] = (
-    (3, -3), (4, -2), (6, -1), (9, 0), (13, 1), (16, 2), (18, 3),
+    (3, -3),
+    (4, -2),
+    (6, -1),
+    (9, 0),
+    (13, 1),
+    (16, 2),
+    (18, 3),
 )
 LOWEST_SCORE = ABILITY_MODIFIER_BANDS[0][0]
 

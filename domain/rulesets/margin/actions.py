@@ -22,15 +22,18 @@ from domain.rulesets.margin.sheet import FISTS_NAME
 from domain.rulesets.margin.strike import resolve_strike
 
 EFFORT_FIELD: Any = Field(
-    default=0, ge=0, le=10,
+    default=0,
+    ge=0,
+    le=10,
     description="effort dice bought (0 to the campaign's max_effort); each adds fatigue",
 )
 
 
 class Attack(Frozen):
     target: str = Field(min_length=1, description="combatant id of the one attacked")
-    weapon: str = Field(default=FISTS_NAME, min_length=1,
-                        description="a weapon on the actor's sheet, or fists")
+    weapon: str = Field(
+        default=FISTS_NAME, min_length=1, description="a weapon on the actor's sheet, or fists"
+    )
     effort: int = EFFORT_FIELD
 
 
@@ -47,9 +50,10 @@ class Defend(Frozen):
 class Riposte(Frozen):
     effort: int = EFFORT_FIELD
     weapon: str | None = Field(
-        default=None, min_length=1,
+        default=None,
+        min_length=1,
         description="the weapon the elf would rather counter with; if it cannot reach, "
-                    "the sheet's other weapons and then fists are tried",
+        "the sheet's other weapons and then fists are tried",
     )
 
 
@@ -57,55 +61,80 @@ class Ward(Frozen):
     effort: int = EFFORT_FIELD
 
 
-def resolve_attack(view: EncounterView, actor: str | None, params: Attack,
-                   tray: DiceTray) -> Outcome:
-    return resolve_strike(view, actor, kind="attack", weapon_name=params.weapon,
-                          target_id=params.target, effort=params.effort, tray=tray)
+def resolve_attack(
+    view: EncounterView, actor: str | None, params: Attack, tray: DiceTray
+) -> Outcome:
+    return resolve_strike(
+        view,
+        actor,
+        kind="attack",
+        weapon_name=params.weapon,
+        target_id=params.target,
+        effort=params.effort,
+        tray=tray,
+    )
 
 
-def resolve_cast(view: EncounterView, actor: str | None, params: Cast,
-                 tray: DiceTray) -> Outcome:
-    return resolve_strike(view, actor, kind="cast", weapon_name=params.spell,
-                          target_id=params.target, effort=params.effort, tray=tray)
+def resolve_cast(view: EncounterView, actor: str | None, params: Cast, tray: DiceTray) -> Outcome:
+    return resolve_strike(
+        view,
+        actor,
+        kind="cast",
+        weapon_name=params.spell,
+        target_id=params.target,
+        effort=params.effort,
+        tray=tray,
+    )
 
 
-def resolve_defend(view: EncounterView, actor: str | None, params: Defend,
-                   tray: DiceTray) -> Outcome:
+def resolve_defend(
+    view: EncounterView, actor: str | None, params: Defend, tray: DiceTray
+) -> Outcome:
     return declare(view, actor, "defend", params.effort)
 
 
-def resolve_riposte(view: EncounterView, actor: str | None, params: Riposte,
-                    tray: DiceTray) -> Outcome:
+def resolve_riposte(
+    view: EncounterView, actor: str | None, params: Riposte, tray: DiceTray
+) -> Outcome:
     return declare(view, actor, "riposte", params.effort, params.weapon)
 
 
-def resolve_ward(view: EncounterView, actor: str | None, params: Ward,
-                 tray: DiceTray) -> Outcome:
+def resolve_ward(view: EncounterView, actor: str | None, params: Ward, tray: DiceTray) -> Outcome:
     return declare(view, actor, "ward", params.effort)
 
 
 ACTIONS: dict[str, ActionType] = {
     "attack": ActionType(
-        "attack", Attack, resolve_attack,
+        "attack",
+        Attack,
+        resolve_attack,
         "strike a target with a weapon (or fists): attribute + skill + effort against "
         "every defense the weapon allows; the margin becomes damage",
     ),
     "cast": ActionType(
-        "cast", Cast, resolve_cast,
+        "cast",
+        Cast,
+        resolve_cast,
         "cast a spell at a target: a spell is a weapon with a non-physical damage type",
     ),
     "defend": ActionType(
-        "defend", Defend, resolve_defend,
+        "defend",
+        Defend,
+        resolve_defend,
         "a posture for the rest of the round: every allowed defense rolls actively, "
         "effort on each, against every attacker",
     ),
     "riposte": ActionType(
-        "riposte", Riposte, resolve_riposte,
+        "riposte",
+        Riposte,
+        resolve_riposte,
         "elves only: a posture for the rest of the round; sharpened evasion, and a "
         "turned melee or reach blow comes back as a counter",
     ),
     "ward": ActionType(
-        "ward", Ward, resolve_ward,
+        "ward",
+        Ward,
+        resolve_ward,
         "dwarves only: a posture for the rest of the round; he defends actively and "
         "intercepts every blow that beats an ally at his rank or behind",
     ),

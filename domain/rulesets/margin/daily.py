@@ -27,7 +27,10 @@ class DayOutcome:
 
 
 def _outcome(
-    rest: str, state: Mapping[str, Any], before: CharacterState, after: CharacterState,
+    rest: str,
+    state: Mapping[str, Any],
+    before: CharacterState,
+    after: CharacterState,
 ) -> DayOutcome:
     breakdown = {
         "rest": rest,

@@ -26,8 +26,12 @@ class DefenseRoll:
     counted: int  # what it takes off the attack (a Ward counts below-nothing as 0)
 
     def breakdown(self) -> dict[str, Any]:
-        return {"defense": self.defense, "mode": self.mode, **self.roll.breakdown(),
-                "counts_as": self.counted}
+        return {
+            "defense": self.defense,
+            "mode": self.mode,
+            **self.roll.breakdown(),
+            "counts_as": self.counted,
+        }
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,10 @@ class Defense:
 
 
 def _pool_for(
-    ledger: Ledger, cid: str, defense: str, posture: Posture | None,
+    ledger: Ledger,
+    cid: str,
+    defense: str,
+    posture: Posture | None,
 ) -> tuple[DefenseMode, Pool]:
     """M4 and M14: which mode a defense rolls under this posture, and its pool."""
     sheet = ledger.sheet(cid)
@@ -63,8 +70,13 @@ def _pool_for(
         return "passive", defense_pool(sheet, defense, "passive")
     sharpening = ledger.options.riposte_sharpening if posture.kind == "riposte" else 0
     return "active", defense_pool(
-        sheet, defense, "active", effort=posture.effort, sharpening=sharpening,
-        exhaustion=posture.exhaustion, wounded_penalty=ledger.wounded_penalty(cid),
+        sheet,
+        defense,
+        "active",
+        effort=posture.effort,
+        sharpening=sharpening,
+        exhaustion=posture.exhaustion,
+        wounded_penalty=ledger.wounded_penalty(cid),
     )
 
 
@@ -73,25 +85,40 @@ def _posture_note(ledger: Ledger, cid: str, posture: Posture | None) -> str:
     if ledger.is_down(cid):
         return f"{name} is down and defends passively: the bare attribute for every defense"
     if posture is None:
-        return (f"{name} holds no posture this round and defends passively: "
-                "the bare attribute for every defense")
+        return (
+            f"{name} holds no posture this round and defends passively: "
+            "the bare attribute for every defense"
+        )
     if posture.kind == "riposte":
-        return (f"{name} is in Riposte: evasion active and sharpened, every other defense "
-                "at the bare passive floor")
-    return (f"{name} is in {posture.kind.capitalize()}: every allowed defense active, "
-            f"with {posture.effort} effort dice on each")
+        return (
+            f"{name} is in Riposte: evasion active and sharpened, every other defense "
+            "at the bare passive floor"
+        )
+    return (
+        f"{name} is in {posture.kind.capitalize()}: every allowed defense active, "
+        f"with {posture.effort} effort dice on each"
+    )
 
 
 def _roll_all(
-    ledger: Ledger, tray: DiceTray, cid: str, weapon: Weapon, prefix: str,
-    posture: Posture | None, *, floor_at_zero: bool,
+    ledger: Ledger,
+    tray: DiceTray,
+    cid: str,
+    weapon: Weapon,
+    prefix: str,
+    posture: Posture | None,
+    *,
+    floor_at_zero: bool,
 ) -> tuple[DefenseRoll, ...]:
     rolls = []
     for defense in weapon.defenses:
         mode, pool = _pool_for(ledger, cid, defense, posture)
         roll = roll_pool(
-            tray, f"{prefix}.{cid}.{defense}", pool,
-            success_on=ledger.options.success_on, luck_available=ledger.has_luck(cid),
+            tray,
+            f"{prefix}.{cid}.{defense}",
+            pool,
+            success_on=ledger.options.success_on,
+            luck_available=ledger.has_luck(cid),
         )
         if roll.luck_spent:
             ledger.spend_luck(cid)
@@ -127,13 +154,23 @@ def warden_for(ledger: Ledger, target: str) -> tuple[str | None, list[dict[str, 
         if posture is None or posture.kind != "ward":
             continue
         if c.rank > victim.rank:
-            considered.append({"dwarf": cid, "covers": False,
-                               "why": f"{c.name} stands at rank {c.rank}, behind "
-                                      f"{victim.name} at rank {victim.rank}"})
+            considered.append(
+                {
+                    "dwarf": cid,
+                    "covers": False,
+                    "why": f"{c.name} stands at rank {c.rank}, behind "
+                    f"{victim.name} at rank {victim.rank}",
+                }
+            )
             continue
-        considered.append({"dwarf": cid, "covers": True,
-                           "why": f"{c.name} wards from rank {c.rank}; {victim.name} "
-                                  f"stands at rank {victim.rank}"})
+        considered.append(
+            {
+                "dwarf": cid,
+                "covers": True,
+                "why": f"{c.name} wards from rank {c.rank}; {victim.name} "
+                f"stands at rank {victim.rank}",
+            }
+        )
         wardens.append((c.rank, order, cid))
     return (min(wardens)[2] if wardens else None), considered
 
@@ -163,7 +200,11 @@ class Interception:
 
 
 def intercept(
-    ledger: Ledger, tray: DiceTray, dwarf: str, weapon: Weapon, margin: int,
+    ledger: Ledger,
+    tray: DiceTray,
+    dwarf: str,
+    weapon: Weapon,
+    margin: int,
 ) -> Interception:
     """The dwarf throws his weight in: every allowed defense, active, each counted >= 0.
 
@@ -171,7 +212,9 @@ def intercept(
     being the reason a blow lands.
     """
     posture = ledger.posture(dwarf)
-    note = (f"{ledger.name(dwarf)} intercepts with every defense the attack allows, "
-            "actively; a total below nothing counts as 0")
+    note = (
+        f"{ledger.name(dwarf)} intercepts with every defense the attack allows, "
+        "actively; a total below nothing counts as 0"
+    )
     rolls = _roll_all(ledger, tray, dwarf, weapon, "ward", posture, floor_at_zero=True)
     return Interception(dwarf, margin, Defense(dwarf, posture, note, rolls))

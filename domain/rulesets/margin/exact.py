@@ -42,15 +42,17 @@ ExactNumber = Annotated[
     Fraction,
     BeforeValidator(parse_exact),
     PlainSerializer(fraction_text, return_type=str, when_used="json"),
-    WithJsonSchema({
-        "anyOf": [
-            {"type": "integer"},
-            {"type": "number"},
-            {"type": "string", "pattern": r"^\s*-?\d+(\.\d+)?(\s*/\s*\d+)?\s*$"},
-        ],
-        "description": "an exact number: an integer, or a string such as '1/2' or '0.5' "
-        "(a JSON number is read as the decimal it is written as)",
-    }),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer"},
+                {"type": "number"},
+                {"type": "string", "pattern": r"^\s*-?\d+(\.\d+)?(\s*/\s*\d+)?\s*$"},
+            ],
+            "description": "an exact number: an integer, or a string such as '1/2' or '0.5' "
+            "(a JSON number is read as the decimal it is written as)",
+        }
+    ),
 ]
 
 

@@ -17,39 +17,64 @@ from domain.rulesets.margin.exact import ExactNumber
 
 class MarginOptions(Frozen):
     success_on: int = Field(
-        default=5, ge=2, le=6, description="M1: a die showing this face or higher is a success",
+        default=5,
+        ge=2,
+        le=6,
+        description="M1: a die showing this face or higher is a success",
     )
     max_effort: int = Field(
-        default=3, ge=0, le=10, description="M6: most effort dice one attack or posture may buy",
+        default=3,
+        ge=0,
+        le=10,
+        description="M6: most effort dice one attack or posture may buy",
     )
     fatigue_per_effort_die: int = Field(
-        default=1, ge=0, le=10, description="M6: fatigue each effort die costs",
+        default=1,
+        ge=0,
+        le=10,
+        description="M6: fatigue each effort die costs",
     )
     fatigue_per_exhaustion_die: int = Field(
-        default=2, ge=1, le=20, description="M6: exhaustion penalty dice = fatigue // this",
+        default=2,
+        ge=1,
+        le=20,
+        description="M6: exhaustion penalty dice = fatigue // this",
     )
     wounded_penalty: int = Field(
-        default=1, ge=0, le=10,
+        default=1,
+        ge=0,
+        le=10,
         description="M7: dice a wounded character loses on attacks and active defenses",
     )
     weakness_multiplier: ExactNumber = Field(
-        default=Fraction(2), description="M11: damage multiplier for a weakness",
+        default=Fraction(2),
+        description="M11: damage multiplier for a weakness",
     )
     resistance_multiplier: ExactNumber = Field(
-        default=Fraction(1, 2), description="M11: damage multiplier for a resistance",
+        default=Fraction(1, 2),
+        description="M11: damage multiplier for a resistance",
     )
     armor_blunting: ExactNumber = Field(
         default=Fraction(1, 10),
         description="M12: physical damage x (1 - this) ** Armor",
     )
     riposte_sharpening: int = Field(
-        default=1, ge=0, le=10, description="M14: extra evasion dice under Riposte",
+        default=1,
+        ge=0,
+        le=10,
+        description="M14: extra evasion dice under Riposte",
     )
     melee_reaches: int = Field(
-        default=1, ge=1, le=20, description="M15: the distance a melee weapon reaches",
+        default=1,
+        ge=1,
+        le=20,
+        description="M15: the distance a melee weapon reaches",
     )
     reach_reaches: int = Field(
-        default=2, ge=1, le=20, description="M15: the distance a reach weapon reaches",
+        default=2,
+        ge=1,
+        le=20,
+        description="M15: the distance a reach weapon reaches",
     )
 
     @field_validator("weakness_multiplier")

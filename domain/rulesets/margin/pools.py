@@ -64,8 +64,10 @@ class Reading:
 
     def breakdown(self) -> dict[str, Any]:
         return {
-            "faces": list(self.faces), "successes": self.successes,
-            "below_nothing": self.below_nothing, "total": self.total,
+            "faces": list(self.faces),
+            "successes": self.successes,
+            "below_nothing": self.below_nothing,
+            "total": self.total,
         }
 
 
@@ -99,14 +101,20 @@ class PoolRoll:
             "first": self.first.breakdown() if self.first is not None else None,
             "luck": (
                 {"roll": f"{self.name}.luck", "spent": 1, **self.second.breakdown()}
-                if self.second is not None else None
+                if self.second is not None
+                else None
             ),
             "total": self.total,
         }
 
 
 def roll_pool(
-    tray: DiceTray, name: str, pool: Pool, *, success_on: int, luck_available: bool,
+    tray: DiceTray,
+    name: str,
+    pool: Pool,
+    *,
+    success_on: int,
+    luck_available: bool,
 ) -> PoolRoll:
     """Throw ``pool`` under roll ``name``; a total of 0 or less gets luck's second look.
 

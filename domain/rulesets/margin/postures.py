@@ -20,11 +20,11 @@ from domain.rulesets.margin.turn import check_effort, refuse_second_action, requ
 REQUIRED_RACE = {"riposte": "elf", "ward": "dwarf"}
 WHAT_IT_DOES = {
     "defend": "every defense any attack allows rolls actively, effort on each, "
-              "against every attacker until the round ends",
+    "against every attacker until the round ends",
     "riposte": "evasion rolls actively and sharpened, every other defense passively; "
-               "a blow turned aside comes back as a counter",
+    "a blow turned aside comes back as a counter",
     "ward": "the dwarf defends himself actively and intercepts every blow that beats an "
-            "ally at his rank or behind",
+    "ally at his rank or behind",
 }
 
 
@@ -38,20 +38,30 @@ def _preview(ledger: Ledger, cid: str, posture: Posture) -> dict[str, Any]:
     pools: dict[str, Any] = {}
     for defense in DEFENSE_ORDER:
         if posture.kind == "riposte" and defense != "evasion":
-            pools[defense] = {"mode": "passive",
-                              **defense_pool(sheet, defense, "passive").breakdown()}
+            pools[defense] = {
+                "mode": "passive",
+                **defense_pool(sheet, defense, "passive").breakdown(),
+            }
             continue
         sharpening = ledger.options.riposte_sharpening if posture.kind == "riposte" else 0
         pool = defense_pool(
-            sheet, defense, "active", effort=posture.effort, sharpening=sharpening,
-            exhaustion=posture.exhaustion, wounded_penalty=ledger.wounded_penalty(cid),
+            sheet,
+            defense,
+            "active",
+            effort=posture.effort,
+            sharpening=sharpening,
+            exhaustion=posture.exhaustion,
+            wounded_penalty=ledger.wounded_penalty(cid),
         )
         pools[defense] = {"mode": "active", **pool.breakdown()}
     return pools
 
 
 def declare(
-    view: EncounterView, actor: str | None, kind: PostureKind, effort: int,
+    view: EncounterView,
+    actor: str | None,
+    kind: PostureKind,
+    effort: int,
     weapon: str | None = None,
 ) -> Outcome:
     ledger = Ledger(view)
@@ -60,9 +70,7 @@ def declare(
     race = REQUIRED_RACE.get(kind)
     sheet = ledger.sheet(cid)
     if race is not None and sheet.race != race:
-        raise ActionRefused(
-            f"only {_a(race)} can {kind}; {name} is {_a(sheet.race)}"
-        )
+        raise ActionRefused(f"only {_a(race)} can {kind}; {name} is {_a(sheet.race)}")
     refuse_second_action(ledger, cid)
     check_effort(ledger, effort)
     if weapon is not None and sheet.find_weapon(weapon) is None:
@@ -72,9 +80,14 @@ def declare(
         )
     before = ledger.state(cid)
     posture = Posture(kind, effort, view.round, weapon, ledger.exhaustion(cid))
-    ledger.set_state(cid, before.acting(
-        view.round, effort * ledger.options.fatigue_per_effort_die, posture,
-    ))
+    ledger.set_state(
+        cid,
+        before.acting(
+            view.round,
+            effort * ledger.options.fatigue_per_effort_die,
+            posture,
+        ),
+    )
     after = ledger.state(cid)
     breakdown: dict[str, Any] = {
         "kind": kind,
@@ -82,15 +95,15 @@ def declare(
         "posture": posture.as_json(),
         "lasts": f"until round {view.round} ends",
         "what_it_does": WHAT_IT_DOES[kind],
-        "effort": {"dice": effort, "fatigue": {"before": before.fatigue,
-                                                "after": after.fatigue}},
+        "effort": {"dice": effort, "fatigue": {"before": before.fatigue, "after": after.fatigue}},
         "exhaustion_dice": posture.exhaustion,
         "defense_pools": _preview(ledger, cid, posture),
     }
     if kind == "ward":
         me = view.combatants[cid]
         breakdown["covers"] = [
-            c.id for c in view.combatants.values()
+            c.id
+            for c in view.combatants.values()
             if c.side == me.side and c.id != cid and c.rank >= me.rank
         ]
     if kind == "riposte":

@@ -38,8 +38,9 @@ def derived_ratings(sheet: MarginSheet, state: CharacterState) -> dict[str, Any]
         "health_max": sheet.max_health,
         "armor": {
             "rating": sheet.armor_rating,
-            "items": [{"name": i.name, "rating": i.rating, "shield": i.shield}
-                      for i in sheet.armor],
+            "items": [
+                {"name": i.name, "rating": i.rating, "shield": i.shield} for i in sheet.armor
+            ],
         },
         "attack_pools": attacks,
         "defense_pools": defenses,

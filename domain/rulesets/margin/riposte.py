@@ -41,23 +41,33 @@ class Counter:
 
     def breakdown(self) -> dict[str, Any]:
         return {
-            "elf": self.elf, "attacker": self.attacker, "answered": self.answered,
-            "why": self.why, "counter_margin": self.counter_margin,
+            "elf": self.elf,
+            "attacker": self.attacker,
+            "answered": self.answered,
+            "why": self.why,
+            "counter_margin": self.counter_margin,
             "weapon": self.weapon.name if self.weapon else None,
             "weapons_considered": list(self.considered),
             "damage": self.damage.breakdown() if self.damage else None,
-            "health": self.health, "ammunition": self.ammunition,
+            "health": self.health,
+            "ammunition": self.ammunition,
         }
 
 
 def riposte(
-    ledger: Ledger, elf: str, attacker: str, attack_weapon: Weapon, margin: int,
+    ledger: Ledger,
+    elf: str,
+    attacker: str,
+    attack_weapon: Weapon,
+    margin: int,
 ) -> Counter:
     """Answer a blow the elf turned (margin < 0) with the leftover margin; no roll."""
     counter_margin = -margin
     if attack_weapon.category == "ranged":
-        why = (f"{attack_weapon.name} is a ranged weapon: a shot is evaded and that is the "
-               "end of it, however close the archer stands")
+        why = (
+            f"{attack_weapon.name} is a ranged weapon: a shot is evaded and that is the "
+            "end of it, however close the archer stands"
+        )
         return Counter(elf, attacker, False, why, counter_margin, None, None, (), None, None)
     elf_view, foe = ledger.view.combatants[elf], ledger.view.combatants[attacker]
     span = distance(elf_view.side, elf_view.rank, foe.side, foe.rank)
@@ -65,18 +75,19 @@ def riposte(
     state = ledger.state(elf)
     considered: list[dict[str, Any]] = []
     chosen: Weapon | None = None
-    for weapon in counter_candidates(posture.weapon if posture else None,
-                                     ledger.sheet(elf).weapons):
+    for weapon in counter_candidates(
+        posture.weapon if posture else None, ledger.sheet(elf).weapons
+    ):
         reach = reaches(weapon, span, state.shots_left(weapon), ledger.options)
         considered.append({"weapon": weapon.name, "reaches": reach.reaches, "why": reach.why})
         if reach.reaches:
             chosen = weapon
             break
     if chosen is None:
-        why = (f"nothing {elf_view.name} holds reaches {foe.name} at distance {span} "
-               "right now")
-        return Counter(elf, attacker, False, why, counter_margin, None, None,
-                       tuple(considered), None, None)
+        why = f"nothing {elf_view.name} holds reaches {foe.name} at distance {span} right now"
+        return Counter(
+            elf, attacker, False, why, counter_margin, None, None, tuple(considered), None, None
+        )
     ammunition = None
     shots = state.shots_left(chosen)
     if shots is not None:
@@ -85,7 +96,19 @@ def riposte(
     damage = weapon_damage(chosen, counter_margin, ledger.sheet(attacker), ledger.options)
     assert damage is not None  # a turned blow leaves a counter margin of at least 1
     health = ledger.harm(attacker, damage.final)
-    why = (f"{elf_view.name} turned the blow by {counter_margin} and answers with "
-           f"{chosen.name} at distance {span}")
-    return Counter(elf, attacker, True, why, counter_margin, chosen, damage,
-                   tuple(considered), health, ammunition)
+    why = (
+        f"{elf_view.name} turned the blow by {counter_margin} and answers with "
+        f"{chosen.name} at distance {span}"
+    )
+    return Counter(
+        elf,
+        attacker,
+        True,
+        why,
+        counter_margin,
+        chosen,
+        damage,
+        tuple(considered),
+        health,
+        ammunition,
+    )

@@ -22,25 +22,38 @@ DefenseMode = Literal["active", "passive"]
 
 
 def attack_pool(
-    sheet: MarginSheet, weapon: Weapon, *, effort: int, exhaustion: int, wounded_penalty: int,
+    sheet: MarginSheet,
+    weapon: Weapon,
+    *,
+    effort: int,
+    exhaustion: int,
+    wounded_penalty: int,
 ) -> Pool:
     """The weapon's attribute + the weapon's skill + effort - exhaustion - conditions.
 
     Only the weapon's own attribute and skill count: a Melee expert with a bow rolls
     Grace + Marksmanship. Might adds dice to a Might weapon, never damage.
     """
-    return Pool((
-        PoolTerm(weapon.attribute, sheet.attribute(weapon.attribute)),
-        PoolTerm(weapon.skill, sheet.attribute(weapon.skill)),
-        PoolTerm("effort", effort),
-        PoolTerm("exhaustion", -exhaustion),
-        PoolTerm("wounded", -wounded_penalty),
-    ))
+    return Pool(
+        (
+            PoolTerm(weapon.attribute, sheet.attribute(weapon.attribute)),
+            PoolTerm(weapon.skill, sheet.attribute(weapon.skill)),
+            PoolTerm("effort", effort),
+            PoolTerm("exhaustion", -exhaustion),
+            PoolTerm("wounded", -wounded_penalty),
+        )
+    )
 
 
 def defense_pool(
-    sheet: MarginSheet, defense: str, mode: DefenseMode, *, effort: int = 0,
-    sharpening: int = 0, exhaustion: int = 0, wounded_penalty: int = 0,
+    sheet: MarginSheet,
+    defense: str,
+    mode: DefenseMode,
+    *,
+    effort: int = 0,
+    sharpening: int = 0,
+    exhaustion: int = 0,
+    wounded_penalty: int = 0,
 ) -> Pool:
     """M4: passive rolls the bare attribute; active adds skill and effort, less penalties.
 
@@ -120,17 +133,20 @@ class Damage:
         return {
             "margin": self.margin,
             "weapon": {
-                "base": self.base, "per_margin": fraction_text(self.per_margin),
+                "base": self.base,
+                "per_margin": fraction_text(self.per_margin),
                 "damage": fraction_text(self.from_weapon),
                 "formula": f"{self.base} + {self.per_margin} x {self.margin}",
             },
             "nature": {
-                "damage_type": self.damage_type, "nature": self.nature,
+                "damage_type": self.damage_type,
+                "nature": self.nature,
                 "multiplier": fraction_text(self.nature_multiplier),
                 "damage": fraction_text(self.after_nature),
             },
             "armor": {
-                "rating": self.armor_rating, "physical": is_physical(self.damage_type),
+                "rating": self.armor_rating,
+                "physical": is_physical(self.damage_type),
                 "multiplier": fraction_text(self.armor_multiplier),
                 "damage": fraction_text(self.exact),
             },
@@ -141,29 +157,45 @@ class Damage:
 
 
 def damage_for_margin(
-    *, base: int, per_margin: Fraction, damage_type: str, margin: int,
-    nature: str | None, armor_rating: int, options: MarginOptions,
+    *,
+    base: int,
+    per_margin: Fraction,
+    damage_type: str,
+    margin: int,
+    nature: str | None,
+    armor_rating: int,
+    options: MarginOptions,
 ) -> Damage | None:
     """M9-M12: None when the margin is 0 or less, for then nothing of any kind happens."""
     if margin <= 0:
         return None
     return Damage(
-        margin=margin, base=base, per_margin=per_margin, damage_type=damage_type,
-        nature=nature, nature_multiplier=nature_multiplier(nature, options),
+        margin=margin,
+        base=base,
+        per_margin=per_margin,
+        damage_type=damage_type,
+        nature=nature,
+        nature_multiplier=nature_multiplier(nature, options),
         armor_rating=armor_rating,
         armor_multiplier=armor_multiplier(armor_rating, damage_type, options),
     )
 
 
 def weapon_damage(
-    weapon: Weapon, margin: int, target: MarginSheet, options: MarginOptions,
+    weapon: Weapon,
+    margin: int,
+    target: MarginSheet,
+    options: MarginOptions,
 ) -> Damage | None:
     """A weapon's margin dealt to a target, through the target's own nature and armor."""
     return damage_for_margin(
-        base=weapon.base_damage, per_margin=weapon.per_margin,
-        damage_type=weapon.damage_type, margin=margin,
+        base=weapon.base_damage,
+        per_margin=weapon.per_margin,
+        damage_type=weapon.damage_type,
+        margin=margin,
         nature=target.nature.get(weapon.damage_type),
-        armor_rating=target.armor_rating, options=options,
+        armor_rating=target.armor_rating,
+        options=options,
     )
 
 
@@ -197,7 +229,10 @@ class Reach:
 
 
 def reaches(
-    weapon: Weapon, span: int, shots_left: int | None, options: MarginOptions,
+    weapon: Weapon,
+    span: int,
+    shots_left: int | None,
+    options: MarginOptions,
 ) -> Reach:
     """Whether ``weapon`` strikes something ``span`` away right now."""
     if weapon.category == "ranged":
@@ -209,5 +244,6 @@ def reaches(
     if span <= limit:
         return Reach(True, f"{weapon.name} ({weapon.category}) reaches {limit}; distance {span}")
     return Reach(
-        False, f"{weapon.name} ({weapon.category}) reaches only {limit}; distance is {span}",
+        False,
+        f"{weapon.name} ({weapon.category}) reaches only {limit}; distance is {span}",
     )

@@ -22,8 +22,18 @@ Category = Literal["melee", "reach", "ranged"]
 Nature = Literal["weak", "resistant", "immune"]
 PhysicalType = Literal["blunt", "slash", "pierce"]
 DamageType = Literal[
-    "blunt", "slash", "pierce",
-    "fire", "cold", "lightning", "acid", "poison", "necrotic", "radiant", "psychic", "force",
+    "blunt",
+    "slash",
+    "pierce",
+    "fire",
+    "cold",
+    "lightning",
+    "acid",
+    "poison",
+    "necrotic",
+    "radiant",
+    "psychic",
+    "force",
     "arcane",
 ]
 
@@ -68,12 +78,15 @@ class Weapon(Frozen):
     per_margin: ExactNumber = Field(description="damage added per point of margin")
     damage_type: DamageType
     defenses: tuple[Defense, ...] = Field(
-        default=(), max_length=3,
+        default=(),
+        max_length=3,
         description="defenses this attack allows; default evasion+guard (physical) "
         "or evasion+guard+abjuration (any other type)",
     )
     ammunition: int | None = Field(
-        default=None, ge=0, le=10_000,
+        default=None,
+        ge=0,
+        le=10_000,
         description="shots carried (ranged only); null means it needs none",
     )
 
@@ -127,8 +140,14 @@ class Spell(Weapon):
 
 
 FISTS = Weapon(
-    name=FISTS_NAME, attribute="might", skill="melee", category="melee",
-    base_damage=0, per_margin=1, damage_type="blunt", defenses=("evasion", "guard"),
+    name=FISTS_NAME,
+    attribute="might",
+    skill="melee",
+    category="melee",
+    base_damage=0,
+    per_margin=1,
+    damage_type="blunt",
+    defenses=("evasion", "guard"),
 )
 
 
@@ -151,20 +170,27 @@ class MarginSheet(Frozen):
     guard: int = Field(default=0, ge=0, le=20)
     abjuration: int = Field(default=0, ge=0, le=20)
     race: str = Field(
-        default="human", min_length=1, max_length=40, pattern=r"^[a-z][a-z \-]*$",
+        default="human",
+        min_length=1,
+        max_length=40,
+        pattern=r"^[a-z][a-z \-]*$",
         description="human, dwarf (may Ward), elf (may Riposte), or any other, lower case",
     )
     # Left out (or null), it is filled in from Vigor, so a stored sheet always carries
     # the number; the Optional only tells the JSON schema that it may be omitted.
     health: int | None = Field(
-        default=None, ge=1, le=1000, description="maximum health; default 10 + 2 x Vigor",
+        default=None,
+        ge=1,
+        le=1000,
+        description="maximum health; default 10 + 2 x Vigor",
     )
     luck: int = Field(default=0, ge=0, le=20, description="luck points; refilled by full rest")
     armor: tuple[ArmorItem, ...] = Field(default=(), max_length=20)
     weapons: tuple[Weapon, ...] = Field(default=(), max_length=20)
     spells: tuple[Spell, ...] = Field(default=(), max_length=20)
     nature: dict[DamageType, Nature] = Field(
-        default_factory=dict, description="weak, resistant or immune, per damage type",
+        default_factory=dict,
+        description="weak, resistant or immune, per damage type",
     )
 
     @model_validator(mode="after")

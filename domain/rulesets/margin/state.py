@@ -28,8 +28,13 @@ class Posture:
     exhaustion: int = 0
 
     def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "effort": self.effort, "round": self.round,
-                "weapon": self.weapon, "exhaustion": self.exhaustion}
+        return {
+            "kind": self.kind,
+            "effort": self.effort,
+            "round": self.round,
+            "weapon": self.weapon,
+            "exhaustion": self.exhaustion,
+        }
 
 
 @dataclass(frozen=True)
@@ -53,9 +58,15 @@ class CharacterState:
             luck=int(state.get("luck", 0)),
             ammunition={str(k): int(v) for k, v in dict(state.get("ammunition") or {}).items()},
             posture=(
-                Posture(str(posture["kind"]), int(posture["effort"]), int(posture["round"]),
-                        posture.get("weapon"), int(posture.get("exhaustion", 0)))
-                if posture else None
+                Posture(
+                    str(posture["kind"]),
+                    int(posture["effort"]),
+                    int(posture["round"]),
+                    posture.get("weapon"),
+                    int(posture.get("exhaustion", 0)),
+                )
+                if posture
+                else None
             ),
             acted_round=(
                 int(state["acted_round"]) if state.get("acted_round") is not None else None
@@ -99,11 +110,16 @@ class CharacterState:
             return self
         return replace(self, ammunition={**self.ammunition, weapon.name: left - 1})
 
-    def acting(self, round_number: int, fatigue: int, posture: Posture | None = None
-               ) -> CharacterState:
+    def acting(
+        self, round_number: int, fatigue: int, posture: Posture | None = None
+    ) -> CharacterState:
         """This round's one action taken: its fatigue paid and, for a posture, the posture."""
-        return replace(self, acted_round=round_number, fatigue=self.fatigue + fatigue,
-                       posture=posture if posture is not None else self.posture)
+        return replace(
+            self,
+            acted_round=round_number,
+            fatigue=self.fatigue + fatigue,
+            posture=posture if posture is not None else self.posture,
+        )
 
     def without_round_marks(self) -> CharacterState:
         """Forget the posture and the turn mark: for a new encounter or a new day."""

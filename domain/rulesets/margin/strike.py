@@ -30,9 +30,7 @@ def _find(ledger: Ledger, actor: str, name: str, kind: StrikeKind) -> Weapon:
         spell = sheet.find_spell(name)
         if spell is None:
             known = ", ".join(s.name for s in sheet.spells) or "none"
-            raise InvalidInput(
-                f"{ledger.name(actor)} has no spell '{name}'; their spells: {known}"
-            )
+            raise InvalidInput(f"{ledger.name(actor)} has no spell '{name}'; their spells: {known}")
         return spell
     weapon = sheet.find_weapon(name)
     if weapon is None:
@@ -45,8 +43,14 @@ def _find(ledger: Ledger, actor: str, name: str, kind: StrikeKind) -> Weapon:
 
 
 def resolve_strike(
-    view: EncounterView, actor: str | None, *, kind: StrikeKind, weapon_name: str,
-    target_id: str, effort: int, tray: DiceTray,
+    view: EncounterView,
+    actor: str | None,
+    *,
+    kind: StrikeKind,
+    weapon_name: str,
+    target_id: str,
+    effort: int,
+    tray: DiceTray,
 ) -> Outcome:
     ledger = Ledger(view)
     attacker_id = require_actor(ledger, actor, kind)
@@ -66,17 +70,31 @@ def resolve_strike(
     # The attack pool uses fatigue as it stood before this blow's own effort was paid.
     exhaustion = ledger.exhaustion(attacker_id)
     pool = attack_pool(
-        ledger.sheet(attacker_id), weapon, effort=effort, exhaustion=exhaustion,
+        ledger.sheet(attacker_id),
+        weapon,
+        effort=effort,
+        exhaustion=exhaustion,
         wounded_penalty=ledger.wounded_penalty(attacker_id),
     )
-    attack = roll_pool(tray, "attack", pool, success_on=ledger.options.success_on,
-                       luck_available=ledger.has_luck(attacker_id))
+    attack = roll_pool(
+        tray,
+        "attack",
+        pool,
+        success_on=ledger.options.success_on,
+        luck_available=ledger.has_luck(attacker_id),
+    )
     if attack.luck_spent:
         ledger.spend_luck(attacker_id)
     fatigue_before = ledger.state(attacker_id).fatigue
-    ledger.set_state(attacker_id, ledger.state(attacker_id).spend_shot(weapon).acting(
-        view.round, effort * ledger.options.fatigue_per_effort_die,
-    ))
+    ledger.set_state(
+        attacker_id,
+        ledger.state(attacker_id)
+        .spend_shot(weapon)
+        .acting(
+            view.round,
+            effort * ledger.options.fatigue_per_effort_die,
+        ),
+    )
     shots = start.shots_left(weapon)
 
     defense = defending.defend(ledger, tray, target.id, weapon)
@@ -90,26 +108,35 @@ def resolve_strike(
         "attack": attack.breakdown(),
         "defense": defense.breakdown(),
         "margin": {"attack": attack.total, "defenses": defense.totals, "value": value},
-        "ward": None, "damage": None, "riposte": None,
+        "ward": None,
+        "damage": None,
+        "riposte": None,
         "effort": {
             "dice": effort,
-            "fatigue": {"before": fatigue_before,
-                        "after": ledger.state(attacker_id).fatigue},
+            "fatigue": {"before": fatigue_before, "after": ledger.state(attacker_id).fatigue},
         },
-        "ammunition": (None if shots is None else
-                       {"weapon": weapon.name, "before": shots, "after": shots - 1}),
+        "ammunition": (
+            None if shots is None else {"weapon": weapon.name, "before": shots, "after": shots - 1}
+        ),
     }
     summary = _exchange(ledger, tray, breakdown, weapon, attacker_id, target.id, value)
     breakdown["luck_spent"] = ledger.luck_spent
     verb = "casts" if kind == "cast" else "attacks with"
-    head = (f"{attacker.name} {verb} {weapon.name} at {target.name}: "
-            f"{attack.total} against {sum(defense.totals)}, margin {value}")
+    head = (
+        f"{attacker.name} {verb} {weapon.name} at {target.name}: "
+        f"{attack.total} against {sum(defense.totals)}, margin {value}"
+    )
     return ledger.outcome(f"{head}; {summary}", breakdown)
 
 
 def _exchange(
-    ledger: Ledger, tray: DiceTray, breakdown: dict[str, Any], weapon: Weapon,
-    attacker: str, target: str, value: int,
+    ledger: Ledger,
+    tray: DiceTray,
+    breakdown: dict[str, Any],
+    weapon: Weapon,
+    attacker: str,
+    target: str,
+    value: int,
 ) -> str:
     """What the margin does: damage, a Ward's interception, a Riposte's counter, or nothing."""
     if value > 0:
@@ -129,14 +156,15 @@ def _exchange(
         breakdown["damage"] = {"to": victim, **damage.breakdown(), "health": health}
         taker = ledger.name(victim)
         via = f"{taker} intercepts, " if victim != target else ""
-        return (f"{via}{taker} takes {damage.final} "
-                f"(health {health['before']} -> {health['after']})")
+        return f"{via}{taker} takes {damage.final} (health {health['before']} -> {health['after']})"
     posture = ledger.posture(target)
     if value < 0 and posture is not None and posture.kind == "riposte":
         counter = riposte(ledger, target, attacker, weapon, value)
         breakdown["riposte"] = counter.breakdown()
         if counter.answered and counter.damage is not None and counter.weapon is not None:
-            return (f"turned; {ledger.name(target)} counters with {counter.weapon.name}: "
-                    f"{ledger.name(attacker)} takes {counter.damage.final}")
+            return (
+                f"turned; {ledger.name(target)} counters with {counter.weapon.name}: "
+                f"{ledger.name(attacker)} takes {counter.damage.final}"
+            )
         return f"turned; no counter: {counter.why}"
     return "the blow is turned: nothing happens, no damage of any kind"

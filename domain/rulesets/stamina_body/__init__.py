@@ -65,7 +65,10 @@ class StaminaBody(Ruleset):
     wound_flags = frozenset({"piercing_wound", "broken_bones", "severe_bruising"})
 
     def daily(
-        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any],
+        self,
+        sheet: Mapping[str, Any],
+        tracks: Mapping[str, int],
+        state: Mapping[str, Any],
         plan: Any,
     ) -> DailyOutcome:
         heal = daily_heal(sheet, tracks, state, plan)

@@ -29,17 +29,33 @@ from domain.rulesets.d20.actions.wrestling import (
 ACTIONS: Mapping[str, ActionType] = {
     action.kind: action
     for action in (
-        ActionType("attack", Attack, resolve_attack,
-                   "d20 + HR bonus vs AC; a hit rolls weapon damage through AV"),
-        ActionType("defensive_stance", DefensiveStance, resolve_defensive_stance,
-                   "Defensive Stance: mastery bonus to FD until the round ends"),
-        ActionType("shove", Shove, resolve_shove,
-                   "d20 + FR bonus vs FD: displacement, prone, walls, hazards"),
+        ActionType(
+            "attack",
+            Attack,
+            resolve_attack,
+            "d20 + HR bonus vs AC; a hit rolls weapon damage through AV",
+        ),
+        ActionType(
+            "defensive_stance",
+            DefensiveStance,
+            resolve_defensive_stance,
+            "Defensive Stance: mastery bonus to FD until the round ends",
+        ),
+        ActionType(
+            "shove",
+            Shove,
+            resolve_shove,
+            "d20 + FR bonus vs FD: displacement, prone, walls, hazards",
+        ),
         ActionType("grapple", Grapple, resolve_grapple, "seize a foe: d20 + FR vs FD"),
         ActionType("maintain", Maintain, resolve_maintain, "keep a hold: d20 + FR vs FD"),
         ActionType("escape", Escape, resolve_escape, "break a hold: d20 + FR vs the holder's FD"),
-        ActionType("throw", Throw, resolve_throw,
-                   "throw the foe you hold: d20 + FR vs FD; prone and shove-die damage"),
+        ActionType(
+            "throw",
+            Throw,
+            resolve_throw,
+            "throw the foe you hold: d20 + FR vs FD; prone and shove-die damage",
+        ),
         ActionType("release", Release, resolve_release, "let go of the foe you hold"),
         ActionType("stand_up", StandUp, resolve_stand_up, "get up from prone"),
     )

@@ -28,7 +28,9 @@ class Attack(Frozen):
         default=0, ge=-20, le=20, description="situational modifiers to the hit roll"
     )
     ac_modifier: int = Field(
-        default=0, ge=-20, le=20,
+        default=0,
+        ge=-20,
+        le=20,
         description="situational change to the target's AC (e.g. -5 for AC penetration)",
     )
 
@@ -52,7 +54,8 @@ def resolve_attack(
 
     hr = hr_bonus(attacker)
     bonus_terms = [
-        Term("HR bonus", hr.value), Term(f"magic bonus ({weapon.name})", weapon.magic_bonus),
+        Term("HR bonus", hr.value),
+        Term(f"magic bonus ({weapon.name})", weapon.magic_bonus),
     ]
     if params.hit_modifier:
         bonus_terms.append(Term("situational modifier", params.hit_modifier))
@@ -61,8 +64,12 @@ def resolve_attack(
         ac = Rating((*ac.terms, Term("situational AC modifier", params.ac_modifier)))
     face = tray.roll("hit", 1, 20).faces[0]
     check = rules.d20_check(
-        face, Rating(tuple(bonus_terms)), "AC", ac,
-        natural_20_succeeds=options.natural_20_hits, natural_1_fails=options.natural_1_misses,
+        face,
+        Rating(tuple(bonus_terms)),
+        "AC",
+        ac,
+        natural_20_succeeds=options.natural_20_hits,
+        natural_1_fails=options.natural_1_misses,
     )
     breakdown: dict[str, Any] = {
         "weapon": weapon.model_dump(mode="json"),
@@ -81,8 +88,12 @@ def resolve_attack(
         damage = rules.physical_damage(roll.total, av)
     tracks, hp = take_damage(target, damage.dealt)
     breakdown["damage"] = {
-        "dice": weapon.damage, "faces": list(roll.faces), "modifier": roll.expression.modifier,
-        "kind": weapon.damage_kind, "delivery": weapon.delivery, **damage.breakdown,
+        "dice": weapon.damage,
+        "faces": list(roll.faces),
+        "modifier": roll.expression.modifier,
+        "kind": weapon.damage_kind,
+        "delivery": weapon.delivery,
+        **damage.breakdown,
     }
     breakdown["hp"] = hp
     summary = (

@@ -70,14 +70,19 @@ def _obstacle(params: Shove, feet: int) -> tuple[str, int] | None:
 
 
 def _into_wall(
-    defender: CombatantView, attacker_fr: int, shove_die: rules.ShoveDie, unused: int,
-    options: D20Options, tray: DiceTray,
+    defender: CombatantView,
+    attacker_fr: int,
+    shove_die: rules.ShoveDie,
+    unused: int,
+    options: D20Options,
+    tray: DiceTray,
 ) -> tuple[dict[str, Any], dict[str, int] | None]:
     dice = rules.wall_damage_dice(attacker_fr, options.wall_damage_minimum_dice)
     shown: dict[str, Any] = {
-        "unused_feet": unused, "shove_dice": dice,
+        "unused_feet": unused,
+        "shove_dice": dice,
         "why": f"one {shove_die.die} per full 2 points of FR {attacker_fr:+d}, "
-               f"at least {options.wall_damage_minimum_dice}",
+        f"at least {options.wall_damage_minimum_dice}",
     }
     if dice == 0:
         return shown, None
@@ -94,10 +99,14 @@ def _into_hazard(defender: CombatantView, params: Shove, tray: DiceTray) -> dict
     face = tray.roll("hazard_save", 1, 20).faces[0]
     saved = face >= save
     return {
-        "hazard": params.hazard, "save_vs_death_ray": save, "d20": face,
-        "comparison": f"{face} {'>=' if saved else '<'} {save}", "saved": saved,
-        "result": "stops at the very edge" if saved else
-                  f"goes into {params.hazard}; its own effects and saves follow",
+        "hazard": params.hazard,
+        "save_vs_death_ray": save,
+        "d20": face,
+        "comparison": f"{face} {'>=' if saved else '<'} {save}",
+        "saved": saved,
+        "result": "stops at the very edge"
+        if saved
+        else f"goes into {params.hazard}; its own effects and saves follow",
     }
 
 
@@ -127,7 +136,8 @@ def resolve_shove(
         "fr_bonus": {"attacker": attacker_fr.as_dict(), "defender": defender_fr.as_dict()},
         "size_penalty": size.breakdown(),
         "double_success": {
-            "threshold": threshold, "reached": reached,
+            "threshold": threshold,
+            "reached": reached,
             "forceful_defense": forceful,
             "forceful_defense_why": (
                 f"defender FR {defender_fr.value:+d} "
@@ -138,7 +148,8 @@ def resolve_shove(
         },
         "shove_die": die.breakdown,
         "shove_resist": shove_resist(
-            defender, uphill=params.defender_higher_ground,
+            defender,
+            uphill=params.defender_higher_ground,
             difficult_terrain=params.difficult_terrain,
         ).as_dict(),
         "terrain": params.model_dump(mode="json", exclude={"target", "fr_modifier"}),
@@ -166,7 +177,9 @@ def resolve_shove(
             breakdown["hazard"] = hazard
             stopped_by = "edge" if hazard["saved"] else "hazard"
     breakdown["displacement"] = {
-        **distance.as_dict(), "moved_feet": moved, "stopped_by": stopped_by,
+        **distance.as_dict(),
+        "moved_feet": moved,
+        "stopped_by": stopped_by,
     }
     breakdown["prone"] = double
     state = {defender_view.id: {**defender_view.state, PRONE: True}} if double else {}

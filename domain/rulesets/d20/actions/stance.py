@@ -44,5 +44,8 @@ def resolve_stand_up(
     if not actor.state.get(PRONE):
         raise ActionRefused(f"{actor.name} is not prone, so there is nothing to stand up from")
     state = {k: v for k, v in actor.state.items() if k != PRONE}
-    return Outcome(f"{actor.name} stands up", {"prone": {"before": True, "after": False}},
-                   state={actor.id: state})
+    return Outcome(
+        f"{actor.name} stands up",
+        {"prone": {"before": True, "after": False}},
+        state={actor.id: state},
+    )

@@ -62,8 +62,12 @@ class Release(Frozen):
 
 
 def _contest(
-    view: EncounterView, actor: CombatantView, target: CombatantView, move: str,
-    fr_modifier: int, tray: DiceTray,
+    view: EncounterView,
+    actor: CombatantView,
+    target: CombatantView,
+    move: str,
+    fr_modifier: int,
+    tray: DiceTray,
 ) -> tuple[rules.Check, dict[str, Any]]:
     """The wrestling roll: d20 + FR + size penalty + armor and shield terms vs the target's FD."""
     options = options_of(view)
@@ -76,7 +80,10 @@ def _contest(
     face = tray.roll(move, 1, 20).faces[0]
     check = rules.d20_check(face, Rating(tuple(terms)), "FD", force_defense_now(target, view))
     breakdown = {
-        "move": move, "refused": False, "roll": check.breakdown(), "fr_bonus": fr.as_dict(),
+        "move": move,
+        "refused": False,
+        "roll": check.breakdown(),
+        "fr_bonus": fr.as_dict(),
         "size_penalty": size.breakdown(),
     }
     return check, breakdown
@@ -136,7 +143,8 @@ def resolve_maintain(
         return Outcome(summary, breakdown)
     breakdown["hold"] = "broken"
     return Outcome(
-        f"{actor.name} loses hold of {target.name} ({check.comparison()})", breakdown,
+        f"{actor.name} loses hold of {target.name} ({check.comparison()})",
+        breakdown,
         state=released(actor, target),
     )
 
@@ -155,7 +163,8 @@ def resolve_escape(
         return Outcome(summary, breakdown)
     breakdown["hold"] = "broken"
     return Outcome(
-        f"{actor.name} escapes {holder.name} ({check.comparison()})", breakdown,
+        f"{actor.name} escapes {holder.name} ({check.comparison()})",
+        breakdown,
         state=released(holder, actor),
     )
 
@@ -191,7 +200,9 @@ def resolve_throw(
     breakdown["throw_damage"] = shown
     return Outcome(
         f"{actor.name} throws {target.name} to the ground ({check.comparison()}){hurt}",
-        breakdown, tracks=tracks, state=states,
+        breakdown,
+        tracks=tracks,
+        state=states,
     )
 
 
@@ -200,6 +211,8 @@ def resolve_release(
 ) -> Outcome:
     actor = require_actor(view, actor_id, "letting go")
     target = _the_hold(view, actor, "release")
-    return Outcome(f"{actor.name} lets go of {target.name}", {"hold": "released"},
-                   state=released(actor, target))
-
+    return Outcome(
+        f"{actor.name} lets go of {target.name}",
+        {"hold": "released"},
+        state=released(actor, target),
+    )

@@ -1,0 +1,62 @@
+"""The GM's keys: issue player and viewer keys, list them, revoke them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Path
+
+from api.auth import GM, key_maker
+from api.backend import application
+from api.keys import KeyMaker
+from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut
+from domain.application import SkaldApplication
+from domain.commands import IssueKey, RevokeKey
+
+router = APIRouter(prefix="/campaigns/{campaign_id}/keys", tags=["keys"])
+App = Annotated[SkaldApplication, Depends(application)]
+Keys = Annotated[KeyMaker, Depends(key_maker)]
+KeyId = Annotated[str, Path(min_length=1, max_length=32)]
+
+
+def key_out(key: dict[str, Any]) -> KeyOut:
+    return KeyOut(
+        id=key["id"],
+        role=key["role"],
+        characters=key["characters"],
+        label=key["label"],
+        revoked=key["revoked"],
+    )
+
+
+@router.post("", status_code=201)
+def issue_key(
+    campaign_id: UUID, body: IssueKeyBody, app: App, access: GM, keys: Keys
+) -> IssuedKeyOut:
+    """Issue a player key (bound to characters) or a read-only viewer key; shown once."""
+    key_id, key = keys.new()
+    campaign = app.issue_key(
+        IssueKey(
+            campaign_id,
+            key_id,
+            keys.digest(key),
+            body.role,
+            tuple(body.characters),
+            body.label,
+            access.who,
+        )
+    )
+    return IssuedKeyOut(**key_out(campaign.keys[key_id]).model_dump(), key=key)
+
+
+@router.get("")
+def list_keys(campaign_id: UUID, app: App, access: GM) -> list[KeyOut]:
+    """Every key of the campaign, without the keys themselves."""
+    return [key_out(k) for k in app.campaign(campaign_id).keys.values()]
+
+
+@router.delete("/{key_id}")
+def revoke_key(campaign_id: UUID, key_id: KeyId, app: App, access: GM) -> KeyOut:
+    campaign = app.revoke_key(RevokeKey(campaign_id, key_id, access.who))
+    return key_out(campaign.keys[key_id])
