@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 
 from api import errors
 from api.backend import Backend
+from api.limits import BodyLimit
 from api.routes import calendar, campaigns, corrections, encounters, history, keys
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
@@ -30,6 +31,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
         lifespan=lifespan,
     )
     errors.install(app)
+    app.add_middleware(BodyLimit)
     app.include_router(campaigns.router)
     app.include_router(encounters.router)
     app.include_router(corrections.router)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 NAME = Field(min_length=1, max_length=120)
+MAX_DICE_PER_ROLL = 100
+RollName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
+Faces = Annotated[list[int], Field(min_length=1, max_length=MAX_DICE_PER_ROLL)]
+Dice = Annotated[dict[RollName, Faces], Field(max_length=40)]
 
 
 class Body(BaseModel):
@@ -42,7 +46,7 @@ class ActionBody(Body):
     kind: str = Field(max_length=40, description="an action of the campaign's ruleset")
     actor: str | None = Field(default=None, max_length=64, description="the acting combatant")
     params: dict[str, Any] = Field(default_factory=dict, description="the action's parameters")
-    dice: dict[str, list[int]] | None = Field(
+    dice: Dice | None = Field(
         default=None,
         description="physical dice by roll name; rolls not given are rolled by the server",
     )
@@ -119,7 +123,7 @@ class VoidBody(Body):
 
 
 class RerollBody(VoidBody):
-    dice: dict[str, list[int]] | None = Field(
+    dice: Dice | None = Field(
         default=None, description="the new faces by roll name; omitted rolls are rolled anew"
     )
 

@@ -37,6 +37,7 @@ from domain.dice import Roller, seeded_roller
 from domain.encounter import Encounter
 from domain.errors import ConcurrentWrite, InvalidInput, NotFound
 from domain.history import event_record, version_at
+from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed, current_claim
 
 T = TypeVar("T")
 MAX_REASON = 500
@@ -113,12 +114,19 @@ class SkaldApplication(Application[UUID]):
     # -- commands ------------------------------------------------------------
 
     def create_campaign(self, command: CreateCampaign) -> Campaign:
-        campaign = Campaign.create(
-            command.name, command.ruleset, command.options, command.by, command.gm_key_id,
-            command.gm_key_hash,
-        )
-        self.save(campaign)
-        return campaign
+        def attempt() -> Campaign:
+            campaign = Campaign.create(
+                command.name,
+                command.ruleset,
+                command.options,
+                command.by,
+                command.gm_key_id,
+                command.gm_key_hash,
+            )
+            self.save(campaign)
+            return campaign
+
+        return self._with_retries(attempt)
 
     def enrol_character(self, command: EnrolCharacter) -> tuple[Campaign, str]:
         def attempt() -> tuple[Campaign, str]:
@@ -166,7 +174,7 @@ class SkaldApplication(Application[UUID]):
                 campaign.day,
             )
             campaign.open_encounter(str(encounter.id), name, ids)
-            self.save(campaign, encounter)
+            self.save(encounter, campaign)
             return encounter
 
         return self._with_retries(attempt)
@@ -221,8 +229,12 @@ class SkaldApplication(Application[UUID]):
         def attempt() -> Campaign:
             campaign = self.campaign(command.campaign_id)
             campaign.issue_key(
-                command.key_id, command.key_hash, command.role, list(command.characters),
-                command.label, command.by,
+                command.key_id,
+                command.key_hash,
+                command.role,
+                list(command.characters),
+                command.label,
+                command.by,
             )
             self.save(campaign)
             return campaign
@@ -310,9 +322,49 @@ class SkaldApplication(Application[UUID]):
 
         return self._with_retries(attempt)
 
+    # -- idempotency and retries -------------------------------------------------
+
+    def idempotent(self, claim: Claim | None, run: Callable[[], T]) -> T | Replayed:
+        """Run a command once per claim; a repeat gets what the first one produced."""
+        if claim is None:
+            return run()
+        token = current_claim.set(claim)
+        try:
+            return run()
+        except AlreadyDone as done:
+            return done.replayed
+        finally:
+            current_claim.reset(token)
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """Save, and with a claim in force, its record in the same transaction.
+
+        By convention the first aggregate saved is the request's subject: the one
+        whose new version answers the request.
+        """
+        claim = current_claim.get()
+        if claim is not None and objs:
+            subject = objs[0]
+            record = IdempotentRequest(claim.scope, claim.request_hash, subject.id, subject.version)
+            objs = (*objs, record)
+        return super().save(*objs, **kwargs)
+
+    def _check_claim(self) -> None:
+        claim = current_claim.get()
+        if claim is None:
+            return
+        try:
+            record: IdempotentRequest = self.repository.get(
+                IdempotentRequest.create_id(claim.scope)
+            )
+        except AggregateNotFoundError:
+            return
+        raise AlreadyDone(record.replay_for(claim))
+
     def _with_retries(self, attempt: Callable[[], T]) -> T:
         """Re-run a command that lost a race; the loser re-reads and re-decides."""
         for _ in range(self.write_attempts):
+            self._check_claim()
             try:
                 return attempt()
             except IntegrityError:

@@ -15,6 +15,7 @@ from domain.rulesets.base import Ruleset
 from domain.validation import validate
 
 MAX_NAME = 120
+MAX_CHARACTERS = 200
 
 
 def check_name(name: str, what: str) -> str:
@@ -143,6 +144,8 @@ class Campaign(Aggregate):
             raise NotFound(f"character '{character_id}' is not enrolled in this campaign") from None
 
     def enrol(self, name: str, sheet: dict[str, Any], by: str) -> str:
+        if len(self.characters) >= MAX_CHARACTERS:
+            raise ActionRefused(f"a campaign holds at most {MAX_CHARACTERS} characters")
         valid = self.rules.validate_sheet(sheet)
         character_id = str(uuid4())
         self._enrolled(

@@ -12,6 +12,7 @@ import typer
 import uvicorn
 
 from api.app import create_app
+from skald.logs import install_redaction
 from skald.services import build_services
 from skald.settings import Settings
 from skald.store import SettingsError, persistence_env
@@ -56,7 +57,10 @@ def serve(
         typer.echo(f"skald: {error}", err=True)
         raise typer.Exit(2) from None
     api = create_app(lambda: build_services(settings, workers=True))
-    uvicorn.run(api, host=settings.host, port=settings.port, log_level="info")
+    config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="info")
+    server = uvicorn.Server(config)
+    install_redaction()  # after uvicorn configured its loggers, before any request
+    server.run()
 
 
 worker_app = typer.Typer(help="Run one background worker on its own (scale-out).")

@@ -5,29 +5,40 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 
 from api.auth import GM
 from api.backend import application
+from api.idempotency import claim
 from api.schemas import AdvanceDaysBody, AdvanceDaysOut, CharacterOut, WoundBody
 from api.views import campaign_out, character_out
 from domain.application import SkaldApplication
+from domain.campaign import Campaign
 from domain.commands import AdvanceDays, MarkWound
+from domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["calendar"])
 App = Annotated[SkaldApplication, Depends(application)]
 
 
+def settled(app: SkaldApplication, outcome: Campaign | Replayed) -> Campaign:
+    if isinstance(outcome, Replayed):
+        return app.campaign(outcome.subject_id, outcome.subject_version)
+    return outcome
+
+
 @router.post("/days", status_code=201)
-def advance_days(campaign_id: UUID, body: AdvanceDaysBody, app: App, access: GM) -> AdvanceDaysOut:
+def advance_days(
+    request: Request, campaign_id: UUID, body: AdvanceDaysBody, app: App, access: GM
+) -> AdvanceDaysOut:
     """Advance the calendar; the healing worker then applies each day's rules."""
-    before = app.campaign(campaign_id).day
-    campaign = app.advance_days(
-        AdvanceDays(campaign_id, body.days, body.default, body.characters, access.who)
+    command = AdvanceDays(campaign_id, body.days, body.default, body.characters, access.who)
+    campaign = settled(
+        app, app.idempotent(claim(request, body, access), lambda: app.advance_days(command))
     )
     return AdvanceDaysOut(
         day=campaign.day,
-        days_advanced=campaign.day - before,
+        days_advanced=body.days,
         plans=campaign.calendar.get(str(campaign.day), {}),
         campaign=campaign_out(campaign),
     )
@@ -35,10 +46,18 @@ def advance_days(campaign_id: UUID, body: AdvanceDaysBody, app: App, access: GM)
 
 @router.post("/characters/{character_id}/wounds", status_code=201)
 def mark_wound(
-    campaign_id: UUID, character_id: str, body: WoundBody, app: App, access: GM
+    request: Request,
+    campaign_id: UUID,
+    character_id: str,
+    body: WoundBody,
+    app: App,
+    access: GM,
 ) -> CharacterOut:
     """Record a wound, its treatment or its end, with the reason."""
-    campaign = app.mark_wound(
-        MarkWound(campaign_id, character_id, body.wound, body.present, body.reason, access.who)
+    command = MarkWound(
+        campaign_id, character_id, body.wound, body.present, body.reason, access.who
+    )
+    campaign = settled(
+        app, app.idempotent(claim(request, body, access), lambda: app.mark_wound(command))
     )
     return character_out(campaign, character_id)

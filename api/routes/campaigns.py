@@ -6,10 +6,11 @@ from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 
 from api.auth import GM, Reader, key_maker
 from api.backend import application
+from api.idempotency import claim
 from api.keys import KeyMaker
 from api.schemas import (
     CampaignCreatedOut,
@@ -23,6 +24,7 @@ from api.views import campaign_out, character_out, ruleset_out
 from domain.application import SkaldApplication
 from domain.commands import CreateCampaign, EnrolCharacter
 from domain.errors import InvalidInput
+from domain.idempotency import Replayed
 from domain.rulesets import RULESETS, get_ruleset
 
 router = APIRouter()
@@ -55,14 +57,24 @@ def read_ruleset(ruleset_id: str) -> RulesetOut:
 
 @router.post("/campaigns", status_code=201, tags=["campaigns"])
 def create_campaign(
-    body: CreateCampaignBody, app: App, keys: Annotated[KeyMaker, Depends(key_maker)]
+    request: Request,
+    body: CreateCampaignBody,
+    app: App,
+    keys: Annotated[KeyMaker, Depends(key_maker)],
 ) -> CampaignCreatedOut:
     """Create a campaign. The response carries the GM key, once: keep it safe."""
     key_id, key = keys.new()
-    campaign = app.create_campaign(
-        CreateCampaign(body.name, body.ruleset, body.options, "gm:GM", key_id, keys.digest(key))
+    command = CreateCampaign(
+        body.name, body.ruleset, body.options, "gm:GM", key_id, keys.digest(key)
     )
-    return CampaignCreatedOut(**campaign_out(campaign).model_dump(), gm_key=key)
+    outcome = app.idempotent(claim(request, body, None), lambda: app.create_campaign(command))
+    campaign = (
+        app.campaign(outcome.subject_id, outcome.subject_version)
+        if isinstance(outcome, Replayed)
+        else outcome
+    )
+    gm_key = keys.key_for(campaign.gm_key_id)
+    return CampaignCreatedOut(**campaign_out(campaign).model_dump(), gm_key=gm_key)
 
 
 @router.get("/campaigns/{campaign_id}", tags=["campaigns"])
@@ -74,11 +86,14 @@ def read_campaign(
 
 @router.post("/campaigns/{campaign_id}/characters", status_code=201, tags=["characters"])
 def enrol_character(
-    campaign_id: UUID, body: EnrolCharacterBody, app: App, access: GM
+    request: Request, campaign_id: UUID, body: EnrolCharacterBody, app: App, access: GM
 ) -> CharacterOut:
-    campaign, character_id = app.enrol_character(
-        EnrolCharacter(campaign_id, body.name, body.sheet, access.who)
-    )
+    command = EnrolCharacter(campaign_id, body.name, body.sheet, access.who)
+    outcome = app.idempotent(claim(request, body, access), lambda: app.enrol_character(command))
+    if isinstance(outcome, Replayed):
+        then = app.campaign(campaign_id, outcome.subject_version)
+        return character_out(then, list(then.characters)[-1])
+    campaign, character_id = outcome
     return character_out(campaign, character_id)
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Request
 
 from api.auth import GM
 from api.backend import application
+from api.idempotency import claim
+from api.routes.encounters import settled
 from api.schemas import CorrectionOut, RerollBody, RewindBody, VoidBody
 from api.views import encounter_out
 from domain.application import SkaldApplication
@@ -22,40 +24,55 @@ App = Annotated[SkaldApplication, Depends(application)]
 Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number")]
 
 
-def correction_out(encounter: Encounter, report: list[dict[str, Any]]) -> CorrectionOut:
+def correction_out(encounter: Encounter) -> CorrectionOut:
+    correction = encounter.corrections[-1]
     return CorrectionOut(
-        correction=encounter.corrections[-1], report=report, encounter=encounter_out(encounter)
+        correction=correction, report=correction["report"], encounter=encounter_out(encounter)
     )
 
 
 @router.post("/actions/{number}/void")
 def void_action(
-    campaign_id: UUID, encounter_id: UUID, number: Number, body: VoidBody, app: App, access: GM
+    request: Request,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    number: Number,
+    body: VoidBody,
+    app: App,
+    access: GM,
 ) -> CorrectionOut:
     """Strike an action out; every later action is re-resolved with its recorded dice."""
-    encounter, report = app.void_action(
-        VoidAction(campaign_id, encounter_id, number, body.reason, access.who)
-    )
-    return correction_out(encounter, report)
+    command = VoidAction(campaign_id, encounter_id, number, body.reason, access.who)
+    outcome = app.idempotent(claim(request, body, access), lambda: app.void_action(command)[0])
+    return correction_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/actions/{number}/reroll")
 def reroll_action(
-    campaign_id: UUID, encounter_id: UUID, number: Number, body: RerollBody, app: App, access: GM
+    request: Request,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    number: Number,
+    body: RerollBody,
+    app: App,
+    access: GM,
 ) -> CorrectionOut:
     """Roll an action again (the table's dice or the server's); later actions follow."""
-    encounter, report = app.reroll_action(
-        RerollAction(campaign_id, encounter_id, number, body.reason, body.dice, access.who)
-    )
-    return correction_out(encounter, report)
+    command = RerollAction(campaign_id, encounter_id, number, body.reason, body.dice, access.who)
+    outcome = app.idempotent(claim(request, body, access), lambda: app.reroll_action(command)[0])
+    return correction_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/rewind")
 def rewind_encounter(
-    campaign_id: UUID, encounter_id: UUID, body: RewindBody, app: App, access: GM
+    request: Request,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    body: RewindBody,
+    app: App,
+    access: GM,
 ) -> CorrectionOut:
     """Go back to a version; everything after it is superseded and kept on record."""
-    encounter, report = app.rewind_encounter(
-        RewindEncounter(campaign_id, encounter_id, body.to_version, body.reason, access.who)
-    )
-    return correction_out(encounter, report)
+    command = RewindEncounter(campaign_id, encounter_id, body.to_version, body.reason, access.who)
+    outcome = app.idempotent(claim(request, body, access), lambda: app.rewind_encounter(command)[0])
+    return correction_out(settled(app, campaign_id, outcome))

@@ -6,27 +6,38 @@ from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 
 from api.auth import GM, Reader
 from api.backend import application
+from api.idempotency import claim
 from api.schemas import ActionBody, ActionOut, EncounterOut, StartEncounterBody
 from api.views import action_out, encounter_out
 from domain.application import SkaldApplication
 from domain.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
+from domain.encounter import Encounter
 from domain.errors import InvalidInput
+from domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters", tags=["encounters"])
 App = Annotated[SkaldApplication, Depends(application)]
 
 
+def settled(app: SkaldApplication, campaign_id: UUID, outcome: Encounter | Replayed) -> Encounter:
+    """The encounter a write produced, whether just now or by the first of its retries."""
+    if isinstance(outcome, Replayed):
+        return app.encounter(campaign_id, outcome.subject_id, outcome.subject_version)
+    return outcome
+
+
 @router.post("", status_code=201)
 def start_encounter(
-    campaign_id: UUID, body: StartEncounterBody, app: App, access: GM
+    request: Request, campaign_id: UUID, body: StartEncounterBody, app: App, access: GM
 ) -> EncounterOut:
     combatants = tuple(Combatant(c.character_id, c.side, c.rank) for c in body.combatants)
-    encounter = app.start_encounter(StartEncounter(campaign_id, body.name, combatants, access.who))
-    return encounter_out(encounter)
+    command = StartEncounter(campaign_id, body.name, combatants, access.who)
+    outcome = app.idempotent(claim(request, body, access), lambda: app.start_encounter(command))
+    return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.get("/{encounter_id}")
@@ -49,23 +60,36 @@ def read_encounter(
 
 @router.post("/{encounter_id}/actions", status_code=201)
 def perform_action(
-    campaign_id: UUID, encounter_id: UUID, body: ActionBody, app: App, access: Reader
+    request: Request,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    body: ActionBody,
+    app: App,
+    access: Reader,
 ) -> ActionOut:
     """Perform an action. The GM acts for anyone; a player only for their own characters."""
     access.require_writer_for(body.actor, f"perform '{body.kind}'")
-    encounter, record = app.perform_action(
-        PerformAction(
-            campaign_id, encounter_id, body.kind, body.params, body.actor, body.dice, access.who
-        )
+    command = PerformAction(
+        campaign_id, encounter_id, body.kind, body.params, body.actor, body.dice, access.who
     )
-    return action_out(encounter, record)
+    outcome = app.idempotent(claim(request, body, access), lambda: app.perform_action(command)[0])
+    encounter = settled(app, campaign_id, outcome)
+    return action_out(encounter, encounter.actions[-1])
 
 
 @router.post("/{encounter_id}/round")
-def next_round(campaign_id: UUID, encounter_id: UUID, app: App, access: GM) -> EncounterOut:
-    return encounter_out(app.next_round(NextRound(campaign_id, encounter_id, access.who)))
+def next_round(
+    request: Request, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+) -> EncounterOut:
+    command = NextRound(campaign_id, encounter_id, access.who)
+    outcome = app.idempotent(claim(request, None, access), lambda: app.next_round(command))
+    return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/{encounter_id}/end")
-def end_encounter(campaign_id: UUID, encounter_id: UUID, app: App, access: GM) -> EncounterOut:
-    return encounter_out(app.end_encounter(EndEncounter(campaign_id, encounter_id, access.who)))
+def end_encounter(
+    request: Request, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+) -> EncounterOut:
+    command = EndEncounter(campaign_id, encounter_id, access.who)
+    outcome = app.idempotent(claim(request, None, access), lambda: app.end_encounter(command))
+    return encounter_out(settled(app, campaign_id, outcome))

@@ -16,8 +16,9 @@ from domain.history import action_kind, mentions
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["history"])
 App = Annotated[SkaldApplication, Depends(application)]
 
-# A correction's event carries the whole rebuilt action list; the trail shows its report.
-BULKY = ("actions",)
+# A correction's event carries the whole rebuilt action list (the trail shows its report);
+# key hashes open nothing but are nobody's business.
+BULKY = ("actions", "key_hash", "gm_key_hash")
 
 
 Kind = Annotated[str | None, Query(max_length=40, description="action, correction or event kind")]
@@ -54,6 +55,7 @@ def encounter_audit(
     campaign_id: UUID,
     encounter_id: UUID,
     app: App,
+    _: Reader,
     kind: Kind = None,
     character: Character = None,
     offset: Offset = 0,
@@ -69,6 +71,7 @@ def encounter_audit(
 def campaign_history(
     campaign_id: UUID,
     app: App,
+    _: Reader,
     kind: Kind = None,
     character: Character = None,
     offset: Offset = 0,

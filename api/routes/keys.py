@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Request
 
 from api.auth import GM, key_maker
 from api.backend import application
+from api.idempotency import claim
 from api.keys import KeyMaker
+from api.routes.calendar import settled
 from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut
 from domain.application import SkaldApplication
 from domain.commands import IssueKey, RevokeKey
@@ -57,6 +59,9 @@ def list_keys(campaign_id: UUID, app: App, access: GM) -> list[KeyOut]:
 
 
 @router.delete("/{key_id}")
-def revoke_key(campaign_id: UUID, key_id: KeyId, app: App, access: GM) -> KeyOut:
-    campaign = app.revoke_key(RevokeKey(campaign_id, key_id, access.who))
+def revoke_key(request: Request, campaign_id: UUID, key_id: KeyId, app: App, access: GM) -> KeyOut:
+    command = RevokeKey(campaign_id, key_id, access.who)
+    campaign = settled(
+        app, app.idempotent(claim(request, None, access), lambda: app.revoke_key(command))
+    )
     return key_out(campaign.keys[key_id])

@@ -1,0 +1,213 @@
+"""Every route against every kind of caller: the status is as expected and a refused
+write leaves the event count unchanged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.helpers import enrol, event_count, ok
+
+SHEET = {"st": 10, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
+CALLERS = ["no key", "other campaign's GM", "viewer", "other player", "player", "gm"]
+
+
+@dataclass
+class Route:
+    method: str
+    path: str
+    kind: str  # read | gm | act
+    ok_status: int = 200
+    body: dict[str, Any] | None = None
+    calm: bool = False  # needs no open encounter
+
+
+ROUTES = [
+    Route("GET", "/campaigns/{cid}", "read"),
+    Route("POST", "/campaigns/{cid}/characters", "gm", 201, {"name": "New", "sheet": SHEET}),
+    Route("GET", "/campaigns/{cid}/characters/{hero}", "read"),
+    Route(
+        "POST",
+        "/campaigns/{cid}/characters/{spare}/wounds",
+        "gm",
+        201,
+        {"wound": "broken_bones", "reason": "fell"},
+    ),
+    Route("POST", "/campaigns/{cid}/days", "gm", 201, {"days": 1}, calm=True),
+    Route("GET", "/campaigns/{cid}/history", "read"),
+    Route("POST", "/campaigns/{cid}/keys", "gm", 201, {"role": "viewer"}),
+    Route("GET", "/campaigns/{cid}/keys", "gm"),
+    Route("DELETE", "/campaigns/{cid}/keys/{viewer_id}", "gm"),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters",
+        "gm",
+        201,
+        {"name": "Second", "combatants": [{"character_id": "{spare}", "side": "a"}]},
+    ),
+    Route("GET", "/campaigns/{cid}/encounters/{eid}", "read"),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/actions",
+        "act",
+        201,
+        {"kind": "recover", "actor": "{hero}", "dice": {"recovery": [3, 3, 3]}},
+    ),
+    Route("POST", "/campaigns/{cid}/encounters/{eid}/round", "gm"),
+    Route("POST", "/campaigns/{cid}/encounters/{eid}/end", "gm"),
+    Route(
+        "POST", "/campaigns/{cid}/encounters/{eid}/actions/1/void", "gm", 200, {"reason": "dispute"}
+    ),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/actions/1/reroll",
+        "gm",
+        200,
+        {"reason": "dispute", "dice": {"recovery": [1, 1, 1]}},
+    ),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/rewind",
+        "gm",
+        200,
+        {"to_version": 1, "reason": "start over"},
+    ),
+    Route("GET", "/campaigns/{cid}/encounters/{eid}/audit", "read"),
+    Route("GET", "/campaigns/{cid}/encounters/{eid}/diff?from=1", "read"),
+]
+OPEN = {
+    ("GET", "/health"),
+    ("GET", "/rulesets"),
+    ("GET", "/rulesets/{ruleset_id}"),
+    ("POST", "/campaigns"),
+}
+
+
+def expected(route: Route, caller: str) -> int:
+    if caller in ("no key", "other campaign's GM"):
+        return 401
+    if caller == "gm" or route.kind == "read":
+        return route.ok_status
+    if route.kind == "act" and caller == "player":
+        return route.ok_status
+    return 403
+
+
+def build_table(client: TestClient, calm: bool) -> tuple[dict[str, str], dict[str, str]]:
+    other = ok(
+        client.post("/campaigns", json={"name": "Elsewhere", "ruleset": "stamina-body"}), 201
+    )
+    created = ok(client.post("/campaigns", json={"name": "Here", "ruleset": "stamina-body"}), 201)
+    cid = created["id"]
+    gm = {"authorization": f"Bearer {created['gm_key']}"}
+    client.headers.update(gm)
+    ids = {
+        "cid": cid,
+        **{n: enrol(client, cid, n.title(), SHEET) for n in ("hero", "rival", "spare")},
+    }
+    fight = ok(
+        client.post(
+            f"/campaigns/{cid}/encounters",
+            json={
+                "name": "Fight",
+                "combatants": [
+                    {"character_id": ids["hero"], "side": "a"},
+                    {"character_id": ids["rival"], "side": "b"},
+                ],
+            },
+        ),
+        201,
+    )
+    ids["eid"] = fight["id"]
+    ok(
+        client.post(
+            f"/campaigns/{cid}/encounters/{ids['eid']}/actions",
+            json={"kind": "recover", "actor": ids["hero"], "dice": {"recovery": [4, 4, 4]}},
+        ),
+        201,
+    )
+    if calm:
+        ok(client.post(f"/campaigns/{cid}/encounters/{ids['eid']}/end"))
+
+    def issue(role: str, characters: list[str]) -> dict[str, Any]:
+        return dict(
+            ok(
+                client.post(
+                    f"/campaigns/{cid}/keys", json={"role": role, "characters": characters}
+                ),
+                201,
+            )
+        )
+
+    viewer = issue("viewer", [])
+    ids["viewer_id"] = viewer["id"]
+    keys = {
+        "other campaign's GM": other["gm_key"],
+        "viewer": viewer["key"],
+        "other player": issue("player", [ids["rival"]])["key"],
+        "player": issue("player", [ids["hero"]])["key"],
+        "gm": created["gm_key"],
+    }
+    del client.headers["authorization"]
+    return ids, keys
+
+
+def fill(value: Any, ids: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return value.format(**ids) if "{" in value else value
+    if isinstance(value, dict):
+        return {k: fill(v, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fill(v, ids) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("route", ROUTES, ids=[f"{r.method} {r.path}" for r in ROUTES])
+def test_route_by_caller(client: TestClient, route: Route, caller: str) -> None:
+    ids, keys = build_table(client, route.calm)
+    headers = {"authorization": f"Bearer {keys[caller]}"} if caller in keys else {}
+    before = event_count(client)
+    response = client.request(
+        route.method, fill(route.path, ids), json=fill(route.body, ids), headers=headers
+    )
+    want = expected(route, caller)
+    assert response.status_code == want, response.text
+    if want >= 400:
+        assert response.json()["message"]
+        assert event_count(client) == before
+    elif route.method != "GET" and route.kind != "read":
+        assert event_count(client) > before
+
+
+def test_the_matrix_covers_every_route(client: TestClient) -> None:
+    schema = ok(client.get("/openapi.json"))
+    served = {(method.upper(), path) for path, item in schema["paths"].items() for method in item}
+    covered = {
+        (
+            r.method,
+            r.path.split("?")[0]
+            .replace("{hero}", "{character_id}")
+            .replace("{spare}", "{character_id}")
+            .replace("{cid}", "{campaign_id}")
+            .replace("{eid}", "{encounter_id}")
+            .replace("{viewer_id}", "{key_id}")
+            .replace("/1/", "/{number}/"),
+        )
+        for r in ROUTES
+    }
+    assert served - covered - OPEN == set()
+
+
+def test_a_revoked_key_is_refused(client: TestClient) -> None:
+    ids, keys = build_table(client, calm=False)
+    gm = {"authorization": f"Bearer {keys['gm']}"}
+    ok(client.delete(f"/campaigns/{ids['cid']}/keys/{ids['viewer_id']}", headers=gm))
+    refused = client.get(
+        f"/campaigns/{ids['cid']}", headers={"authorization": f"Bearer {keys['viewer']}"}
+    )
+    assert refused.status_code == 401
+    assert refused.json()["message"] == "this key was revoked by the GM"
