@@ -8,6 +8,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 NAME = Field(min_length=1, max_length=120)
+MAX_VERSION = 2**31 - 1  # the stores keep versions in 32-bit-safe integers
 MAX_DICE_PER_ROLL = 100
 RollName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
 Faces = Annotated[list[int], Field(min_length=1, max_length=MAX_DICE_PER_ROLL)]
@@ -129,7 +130,7 @@ class RerollBody(VoidBody):
 
 
 class RewindBody(VoidBody):
-    to_version: int = Field(ge=1, description="the encounter version to go back to")
+    to_version: int = Field(ge=1, le=MAX_VERSION, description="the encounter version to go back to")
 
 
 class CorrectionOut(BaseModel):

@@ -13,6 +13,7 @@ from api.backend import application
 from api.idempotency import claim
 from api.keys import KeyMaker
 from api.schemas import (
+    MAX_VERSION,
     CampaignCreatedOut,
     CampaignOut,
     CharacterOut,
@@ -29,7 +30,9 @@ from domain.rulesets import RULESETS, get_ruleset
 
 router = APIRouter()
 App = Annotated[SkaldApplication, Depends(application)]
-Version = Annotated[int | None, Query(ge=1, description="read the campaign as it was then")]
+Version = Annotated[
+    int | None, Query(ge=1, le=MAX_VERSION, description="read the campaign as it was then")
+]
 At = Annotated[
     datetime | None, Query(description="read the campaign as it stood at this instant (ISO 8601)")
 ]

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from api.auth import GM, Reader
 from api.backend import application
 from api.idempotency import claim
-from api.schemas import ActionBody, ActionOut, EncounterOut, StartEncounterBody
+from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
 from api.views import action_out, encounter_out
 from domain.application import SkaldApplication
 from domain.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
@@ -46,7 +46,9 @@ def read_encounter(
     encounter_id: UUID,
     app: App,
     _: Reader,
-    version: Annotated[int | None, Query(ge=1, description="the encounter as it was then")] = None,
+    version: Annotated[
+        int | None, Query(ge=1, le=MAX_VERSION, description="the encounter as it was then")
+    ] = None,
     at: Annotated[
         datetime | None, Query(description="the encounter as it stood at this instant (ISO 8601)")
     ] = None,

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query
 
 from api.auth import Reader
 from api.backend import application
-from api.schemas import AuditPage, DiffOut
+from api.schemas import MAX_VERSION, AuditPage, DiffOut
 from domain.application import SkaldApplication
 from domain.history import action_kind, mentions
 
@@ -89,8 +89,8 @@ def encounter_diff(
     encounter_id: UUID,
     app: App,
     _: Reader,
-    from_version: Annotated[int, Query(alias="from", ge=1)],
-    to_version: Annotated[int | None, Query(alias="to", ge=1)] = None,
+    from_version: Annotated[int, Query(alias="from", ge=1, le=MAX_VERSION)],
+    to_version: Annotated[int | None, Query(alias="to", ge=1, le=MAX_VERSION)] = None,
 ) -> DiffOut:
     """What changed between two versions: tracks, conditions, round and action statuses."""
     before = app.encounter(campaign_id, encounter_id, from_version)
