@@ -6,14 +6,12 @@ through the eventsourcing environment; nothing here knows which.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError
 
 from domain.access import Access
 from domain.campaign import Campaign, check_name
@@ -35,9 +33,9 @@ from domain.commands import (
 )
 from domain.dice import Roller, seeded_roller
 from domain.encounter import Encounter
-from domain.errors import ConcurrentWrite, InvalidInput, NotFound
+from domain.errors import InvalidInput, NotFound
 from domain.history import event_record, version_at
-from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed, current_claim
+from domain.writes import WriteRunner
 
 T = TypeVar("T")
 MAX_REASON = 500
@@ -56,7 +54,7 @@ A = TypeVar("A", bound=Aggregate)
 MAX_COMBATANTS = 50
 
 
-class SkaldApplication(Application[UUID]):
+class SkaldApplication(WriteRunner):
     name = "Skald"
     snapshotting_intervals = {Campaign: 100, Encounter: 100}
     env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
@@ -321,55 +319,3 @@ class SkaldApplication(Application[UUID]):
             return encounter, report
 
         return self._with_retries(attempt)
-
-    # -- idempotency and retries -------------------------------------------------
-
-    def idempotent(self, claim: Claim | None, run: Callable[[], T]) -> T | Replayed:
-        """Run a command once per claim; a repeat gets what the first one produced."""
-        if claim is None:
-            return run()
-        token = current_claim.set(claim)
-        try:
-            return run()
-        except AlreadyDone as done:
-            return done.replayed
-        finally:
-            current_claim.reset(token)
-
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """Save, and with a claim in force, its record in the same transaction.
-
-        By convention the first aggregate saved is the request's subject: the one
-        whose new version answers the request.
-        """
-        claim = current_claim.get()
-        if claim is not None and objs:
-            subject = objs[0]
-            record = IdempotentRequest(claim.scope, claim.request_hash, subject.id, subject.version)
-            objs = (*objs, record)
-        return super().save(*objs, **kwargs)
-
-    def _check_claim(self) -> None:
-        claim = current_claim.get()
-        if claim is None:
-            return
-        try:
-            record: IdempotentRequest = self.repository.get(
-                IdempotentRequest.create_id(claim.scope)
-            )
-        except AggregateNotFoundError:
-            return
-        raise AlreadyDone(record.replay_for(claim))
-
-    def _with_retries(self, attempt: Callable[[], T]) -> T:
-        """Re-run a command that lost a race; the loser re-reads and re-decides."""
-        for _ in range(self.write_attempts):
-            self._check_claim()
-            try:
-                return attempt()
-            except IntegrityError:
-                continue
-        raise ConcurrentWrite(
-            f"the record kept changing under this request ({self.write_attempts} attempts); "
-            "read it again and retry"
-        )
