@@ -50,6 +50,9 @@ class EmbeddedRedis:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            # Its own session: a Ctrl-C at the terminal must not stop Redis before the
+            # workers that use it; we stop it ourselves, last.
+            start_new_session=True,
         )
         self._wait_until_ready(start_timeout)
 
