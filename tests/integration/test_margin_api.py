@@ -315,3 +315,15 @@ def test_voiding_a_defend_refits_the_later_attack_to_passive_pools(client: TestC
     rolls = attack["breakdown"]["defense"]["rolls"]
     assert [(r["mode"], r["pool"]["dice"]) for r in rolls] == [("passive", 2), ("passive", 2)]
     assert attack["breakdown"]["margin"]["value"] == 5 - 2 - 1
+
+
+def test_round_marks_do_not_follow_a_character_into_the_next_encounter(
+    client: TestClient,
+) -> None:
+    fight = Fight(client, ("guardian", sheet(evasion=2, guard=2), "keep", 1))
+    fight.act("defend", "guardian", effort=1)
+    ok(client.post(f"/campaigns/{fight.cid}/encounters/{fight.eid}/end"))
+    again = start(client, fight.cid, [
+        {"character_id": fight.ids["guardian"], "side": "keep", "rank": 1}], name="Next")
+    result = act(client, fight.cid, again, "defend", fight.ids["guardian"], effort=0)
+    assert result["action"]["kind"] == "defend"
