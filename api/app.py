@@ -12,7 +12,17 @@ from fastapi.responses import JSONResponse
 from api import errors
 from api.backend import Backend
 from api.limits import BodyLimit
-from api.routes import calendar, campaigns, corrections, encounters, history, keys
+from api.routes import (
+    calendar,
+    campaigns,
+    corrections,
+    dashboard,
+    encounters,
+    feed,
+    history,
+    keys,
+    views,
+)
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
@@ -38,6 +48,10 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.include_router(history.router)
     app.include_router(calendar.router)
     app.include_router(keys.router)
+    app.include_router(views.router)
+    app.include_router(feed.router)
+    app.include_router(dashboard.router)
+    app.mount("/static", dashboard.static_files(), name="static")
 
     @app.get("/health", tags=["health"])
     def health() -> JSONResponse:

@@ -8,11 +8,13 @@ from fastapi import Request
 
 from api.keys import KeyMaker
 from domain.application import SkaldApplication
+from projections.reader import ViewReader
 
 
 class Backend(Protocol):
     application: SkaldApplication
     keys: KeyMaker
+    views: ViewReader
 
     def health(self) -> dict[str, Any]: ...
 
@@ -23,3 +25,7 @@ def backend(request: Request) -> Backend:
 
 def application(request: Request) -> SkaldApplication:
     return backend(request).application
+
+
+def view_reader(request: Request) -> ViewReader:
+    return backend(request).views

@@ -7,11 +7,14 @@ import signal
 import threading
 from pathlib import Path
 from typing import Annotated, Any
+from uuid import UUID
 
 import typer
 import uvicorn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from api.app import create_app
+from projections.rebuild import Rebuilder, RebuildError
 from skald.logs import install_redaction
 from skald.services import build_services
 from skald.settings import Settings
@@ -56,7 +59,7 @@ def serve(
     except SettingsError as error:
         typer.echo(f"skald: {error}", err=True)
         raise typer.Exit(2) from None
-    api = create_app(lambda: build_services(settings, workers=True))
+    api = create_app(lambda: build_services(settings, workers=settings.workers))
     config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="info")
     server = uvicorn.Server(config)
     install_redaction()  # after uvicorn configured its loggers, before any request
@@ -85,6 +88,88 @@ def healing_worker(
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     with build_services(settings) as services:
         services.healing_worker().run(stop)
+
+
+@worker_app.command("projections")
+def projections_worker(
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory [./skald-data]")] = None,
+    database: Annotated[str | None, typer.Option(help="postgresql:// URL")] = None,
+    redis_url: Annotated[str | None, typer.Option(help="redis:// URL")] = None,
+    batch_size: Annotated[
+        int, typer.Option(min=1, max=10_000, help="most events committed to Redis at once")
+    ] = 1000,
+) -> None:
+    """Keep the views in Redis (vitals, boards, audit log, live feed) up with the store.
+
+    Runs until interrupted, restarting its runner if a connection dies. The embedded
+    `skald serve` already runs it on a thread; run it separately when scaled out.
+    """
+    settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        with build_services(settings) as services:
+            services.projection_supervisor(batch_size).run(stop)
+    except SettingsError as error:
+        typer.echo(f"skald: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
+projections_app = typer.Typer(help="The views in Redis, built from the event store.")
+app.add_typer(projections_app, name="projections")
+
+
+@projections_app.command("rebuild")
+def rebuild_projections(
+    campaign: Annotated[
+        UUID | None, typer.Option(help="rebuild only this campaign's views [all of them]")
+    ] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory [./skald-data]")] = None,
+    database: Annotated[str | None, typer.Option(help="postgresql:// URL")] = None,
+    redis_url: Annotated[str | None, typer.Option(help="redis:// URL")] = None,
+    batch_size: Annotated[int, typer.Option(min=1, max=10_000)] = 2000,
+) -> None:
+    """Drop and rebuild the views from the event store, then switch over to them.
+
+    Readers keep the old views until the new ones are complete. With the embedded
+    Redis, stop `skald serve` first (it owns that Redis); with --redis-url the
+    server may keep running.
+    """
+    settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
+    try:
+        with build_services(settings) as services, Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+        ) as bar:
+            what = f"campaign {campaign}" if campaign else "all views"
+            task = bar.add_task(f"rebuilding {what}", total=None)
+            rebuilder = Rebuilder(
+                services.redis,
+                services.application.recorder,
+                services.application.mapper,
+                services.application.name,
+                services.redis_prefix,
+                batch=batch_size,
+            )
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            if campaign is None:
+                report = rebuilder.rebuild_all(advance)
+            else:
+                report = rebuilder.rebuild_campaign(campaign, advance)
+    except (SettingsError, RebuildError) as error:
+        typer.echo(f"skald: {error}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(
+        f"rebuilt {what} from {report.events} events in {report.seconds:.2f} s "
+        f"({report.rate:,.0f} events/s); now serving generation {report.generation}"
+    )
 
 
 @app.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
 import secrets
@@ -14,11 +15,16 @@ import redis
 
 from api.keys import KeyMaker
 from domain.application import SkaldApplication
+from projections.reader import ViewReader
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings
 from skald.store import SettingsError, persistence_env, store_kind
 from workers.background import Background
 from workers.healing import HealingWorker
+from workers.projections import ProjectionRunner, Supervisor
+from workers.subscriptions import BATCH_LIMIT, NotifyingSQLiteRecorder
+
+SQLITE_RECORDER = f"{NotifyingSQLiteRecorder.__module__}:{NotifyingSQLiteRecorder.__qualname__}"
 
 
 @dataclass
@@ -33,13 +39,33 @@ class Services:
     redis_prefix: str = "skald"
     background: Background = field(default_factory=Background)
     extra: dict[str, Any] = field(default_factory=dict)
+    redis_url: str = ""
+
+    def __post_init__(self) -> None:
+        self.views = ViewReader(
+            self.redis,
+            self.redis_prefix,
+            self.store_position,
+            self.application.name,
+            self.redis_url,
+        )
+
+    def store_position(self) -> int:
+        return self.application.recorder.max_notification_id() or 0
 
     def healing_worker(self) -> HealingWorker:
         return HealingWorker(self.application, self.redis, prefix=self.redis_prefix)
 
+    def projection_supervisor(self, batch_limit: int = BATCH_LIMIT) -> Supervisor:
+        return Supervisor(
+            "projection runner",
+            lambda: ProjectionRunner(self.application, self.redis, self.redis_prefix, batch_limit),
+        )
+
     def start_workers(self) -> None:
         """The embedded default runs every worker on a thread of the server's process."""
         self.background.start("healing", self.healing_worker().run)
+        self.background.start("projections", self.projection_supervisor().run)
 
     def health(self) -> dict[str, Any]:
         store: dict[str, Any] = {"kind": self.store}
@@ -79,14 +105,19 @@ def server_secret(settings: Settings) -> bytes:
 @contextmanager
 def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Services]:
     embedded: EmbeddedRedis | None = None
+    lock: int | None = None
     if settings.redis_url is None:
+        lock = claim_data_dir(settings)
         embedded = EmbeddedRedis(settings.data_dir)
         client = redis.Redis(unix_socket_path=embedded.socket_path)
-        mode = "embedded"
+        mode, redis_url = "embedded", embedded.url
     else:
         client = redis.Redis.from_url(settings.redis_url)
-        mode = "external"
+        mode, redis_url = "external", settings.redis_url
     env = persistence_env(settings)
+    if settings.database is None:
+        # SQLite has no LISTEN/NOTIFY: this recorder wakes the projection runner itself.
+        env["APPLICATION_RECORDER_TOPIC"] = SQLITE_RECORDER
     env["AGGREGATE_CACHE_MAXSIZE"] = "1000"
     application = SkaldApplication(
         env=env,
@@ -100,6 +131,7 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         mode,
         KeyMaker(server_secret(settings)),
         redis_prefix=settings.redis_prefix,
+        redis_url=redis_url,
     )
     try:
         if workers:
@@ -111,3 +143,22 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         client.close()
         if embedded is not None:
             embedded.stop()
+        if lock is not None:
+            os.close(lock)
+
+
+def claim_data_dir(settings: Settings) -> int:
+    """One process at a time may run the embedded Redis of a data directory: a second
+    one (say `skald projections rebuild` beside a running `skald serve`) would start
+    its own Redis on the same files and the two would overwrite each other."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(settings.data_dir / "embedded-redis.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise SettingsError(
+            f"another skald process is using the embedded Redis of {settings.data_dir}; "
+            "stop it first, or point both at one Redis with --redis-url"
+        ) from None
+    return descriptor

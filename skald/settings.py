@@ -32,6 +32,10 @@ class Settings(BaseSettings):
         default=None,
         description="derives every campaign key; unset: generated once into data_dir/secret.key",
     )
+    workers: bool = Field(
+        default=True,
+        description="run the healing and projection workers inside `skald serve`",
+    )
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     dice_seed: int | None = Field(

@@ -24,10 +24,14 @@ def test_compose_file_validates_against_the_compose_specification() -> None:
 def test_compose_points_every_skald_service_at_postgres_and_redis() -> None:
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     services = compose["services"]
-    assert {"postgres", "redis", "api"} <= set(services)
+    assert {"postgres", "redis", "api", "healing", "projections"} <= set(services)
+    assert services["healing"]["command"] == ["skald", "worker", "healing"]
+    assert services["projections"]["command"] == ["skald", "worker", "projections"]
+    assert services["api"]["environment"]["SKALD_WORKERS"] == "false"
     skald_services = [s for s in services.values() if s.get("build") == "."]
     assert skald_services
     for service in skald_services:
         assert service["environment"]["SKALD_DATABASE"].startswith("postgresql://")
         assert service["environment"]["SKALD_REDIS_URL"].startswith("redis://redis:")
+        assert service["environment"]["SKALD_SECRET_KEY"].startswith("${SKALD_SECRET_KEY:?")
     assert services["api"]["deploy"]["replicas"] >= 2

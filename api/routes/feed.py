@@ -1,0 +1,106 @@
+"""The live feed: a campaign's audit entries as Server-Sent Events, read from the
+Redis Stream the audit projection writes. Each event's id is its notification id,
+so a client that reconnects with Last-Event-ID (browsers do it by themselves)
+gets exactly what it missed. If the stream no longer holds that far back, the
+client first gets a ``reset`` event: refetch the views, then carry on."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+from uuid import UUID
+
+import redis.asyncio as aioredis
+from fastapi import APIRouter, Depends, Header, Query, Request
+from sse_starlette import EventSourceResponse
+
+from api.auth import Reader
+from api.backend import view_reader
+from domain.errors import InvalidInput
+from projections.audit import FEED_LENGTH
+from projections.keys import ViewKeys
+from projections.reader import ViewReader
+
+router = APIRouter(tags=["views"])
+Views = Annotated[ViewReader, Depends(view_reader)]
+BLOCK_MS = 1000  # how long one XREAD waits; also how soon a rebuilt generation is noticed
+LARGEST_ID = 2**63 - 1  # notification ids are 64-bit, and so are stream entry ids
+
+
+def resume_point(last_event_id: str | None, after: int | None, views: ViewReader) -> int:
+    for given in (last_event_id, after):
+        if given is None or given == "":
+            continue
+        try:
+            value = int(given)
+        except ValueError:
+            raise InvalidInput(f"Last-Event-ID must be a notification id, not '{given}'") from None
+        if not 0 <= value <= LARGEST_ID:
+            raise InvalidInput(f"after / Last-Event-ID must be between 0 and {LARGEST_ID}")
+        return value
+    return int(views.lag(views.keys())["position"])  # from now on
+
+
+async def feed_events(
+    request: Request, views: ViewReader, campaign_id: str, last: int, resumed: bool
+) -> AsyncIterator[dict[str, Any]]:
+    client = aioredis.Redis.from_url(views.redis_url)
+    try:
+        checked_gap = not resumed
+        while not await request.is_disconnected():
+            generation: Any = await client.get(views.generations.pointer)
+            if generation is None:  # no views yet (or a flushed Redis): wait for the runner
+                await asyncio.sleep(BLOCK_MS / 1000)
+                continue
+            keys = ViewKeys(views.generations.root(generation.decode()))
+            key = keys.feed(campaign_id)
+            if not checked_gap:
+                checked_gap = True
+                first: Any = await client.xrange(key, count=1)
+                if first and await client.xlen(key) >= FEED_LENGTH:
+                    oldest = int(first[0][0].split(b"-")[0])
+                    if oldest > last + 1:
+                        yield {"event": "reset", "data": f'{{"oldest": {oldest}}}'}
+            result: Any = await client.xread({key: f"{last}-0"}, block=BLOCK_MS, count=200)
+            for _, entries in result or []:
+                seqs = [int(fields[b"seq"]) for _, fields in entries]
+                log: Any = await client.lrange(keys.audit(campaign_id), seqs[0] - 1, seqs[-1] - 1)
+                for (entry_id, _), seq in zip(entries, seqs, strict=True):
+                    last = int(entry_id.split(b"-")[0])
+                    data = log[seq - seqs[0]].decode()
+                    yield {"id": str(last), "event": "entry", "data": data}
+    finally:
+        await client.aclose()
+
+
+@router.get(
+    "/campaigns/{campaign_id}/feed",
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "description": "an endless stream of `entry` events (and `reset` when the "
+            "stream no longer reaches back to Last-Event-ID)",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        }
+    },
+)
+async def feed(
+    request: Request,
+    campaign_id: UUID,
+    access: Reader,
+    views: Views,
+    after: Annotated[
+        int | None,
+        Query(ge=0, le=LARGEST_ID, description="send the events after this notification id"),
+    ] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> EventSourceResponse:
+    """Server-Sent Events: one ``entry`` event per audit entry, as it happens."""
+    start = resume_point(last_event_id, after, views)
+    resumed = last_event_id is not None or after is not None
+    return EventSourceResponse(
+        feed_events(request, views, str(campaign_id), start, resumed),
+        ping=15,
+        headers={"Cache-Control": "no-store"},
+    )

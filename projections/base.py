@@ -1,0 +1,86 @@
+"""What the three projections share: their view, event names, the tracks/state contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import redis
+from eventsourcing.projection import Projection
+
+from domain.rulesets import get_ruleset
+from projections.keys import ViewKeys
+from projections.staging import StagedViews
+from projections.tracking import RedisTrackingRecorder
+
+
+class ProjectionView(RedisTrackingRecorder):
+    """A projection's materialised view: its tracking hash under a root, and the
+    staged changes it writes into (shared by the projections of one engine, which
+    commits them all, with every position, in one script)."""
+
+    def __init__(
+        self, client: redis.Redis, keys: ViewKeys, staged: StagedViews, projection: str
+    ) -> None:
+        super().__init__(client, keys.tracking(projection))
+        self.keys = keys
+        self.staged = staged
+
+
+class ViewProjection(Projection[ProjectionView]):
+    """A projection over Skald's events. ``process_event`` stages its changes; the
+    engine commits them with the tracking position once per batch."""
+
+
+def event_name(event: Any) -> str:
+    """'Campaign.CharacterEnrolled', 'Encounter.ActionResolved', ... (the topic's class part)."""
+    return type(event).__qualname__
+
+
+class Facts(NamedTuple):
+    """What every projection wants to know about an event, worked out once for all three."""
+
+    name: str
+    aggregate_id: str
+    tracks: dict[str, dict[str, Any]]
+    state: dict[str, dict[str, Any]]
+
+
+_last: tuple[Any, Facts] | None = None  # the event and its facts, for the next projection
+
+
+def facts(event: Any) -> Facts:
+    global _last
+    last = _last
+    if last is not None and last[0] is event:
+        return last[1]
+    found = Facts(
+        type(event).__qualname__,
+        str(event.originator_id),
+        per_character(getattr(event, "tracks", None)),
+        per_character(getattr(event, "state", None)),
+    )
+    _last = (event, found)
+    return found
+
+
+def per_character(value: Any) -> dict[str, dict[str, Any]]:
+    """The contract every event that changes characters follows: ``tracks`` and ``state``
+    map a character id to that character's full new values. Anything else under those
+    names (an enrolment's own tracks, say) is not a per-character mapping and is ignored."""
+    if type(value) is not dict:  # decoded events hold plain dicts
+        return {}
+    return {k: v for k, v in value.items() if type(v) is dict}
+
+
+def conditions(ruleset: str, sheet: Any, tracks: Any, state: Any) -> list[str]:
+    return list(get_ruleset(ruleset).conditions(sheet, tracks, state))
+
+
+def maxima(ruleset: str, sheet: Any) -> dict[str, int]:
+    return get_ruleset(ruleset).track_maxima(sheet)
+
+
+def with_maxima(tracks: Mapping[str, int], maxima: Mapping[str, int]) -> dict[str, Any]:
+    """{"stamina": {"current": 7, "max": 12}, ...}: what a bar needs."""
+    return {name: {"current": value, "max": maxima.get(name)} for name, value in tracks.items()}

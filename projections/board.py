@@ -1,0 +1,100 @@
+"""The encounter board: round, combatants with side, rank, tracks, state and
+conditions, and the last actions, one JSON document per encounter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+
+from projections.base import ViewProjection, conditions, facts, maxima
+
+LAST_ACTIONS = 10
+
+
+def action_line(record: Any) -> dict[str, Any]:
+    """What the board shows of one action (the audit log has the whole of it)."""
+    return {
+        "number": record.get("number"),
+        "round": record.get("round"),
+        "kind": record.get("kind"),
+        "actor": record.get("actor"),
+        "summary": record.get("summary"),
+        "by": record.get("by"),
+        "status": record.get("status", "active"),
+    }
+
+
+class BoardProjection(ViewProjection):
+    name = "board"
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        event, known = domain_event, facts(domain_event)
+        name = known.name
+        if not name.startswith("Encounter."):
+            return
+        staged = self.view.staged
+        key = self.view.keys.board(known.aggregate_id)
+        if name == "Encounter.Started":
+            board: Any = self._started(event)
+        else:
+            board = staged.get(key)
+            if board is None:
+                return
+        combatants = board["combatants"]
+        tracks, state = known.tracks, known.state
+        for combatant_id in set(tracks) | set(state):
+            combatant = combatants.get(combatant_id)
+            if combatant is None:
+                continue
+            combatant["tracks"] = tracks.get(combatant_id, combatant["tracks"])
+            combatant["state"] = state.get(combatant_id, combatant["state"])
+            combatant["conditions"] = conditions(
+                board["ruleset"], combatant["sheet"], combatant["tracks"], combatant["state"]
+            )
+        if isinstance(getattr(event, "round", None), int):
+            board["round"] = event.round
+        if name == "Encounter.ActionResolved":
+            board["actions"] += 1
+            last_actions = board["last_actions"]
+            last_actions.append(action_line(vars(event)))
+            del last_actions[:-LAST_ACTIONS]
+        elif isinstance(getattr(event, "actions", None), list):
+            # A correction carries the whole rewritten list of actions.
+            board["actions"] = len(event.actions)
+            board["last_actions"] = [action_line(r) for r in event.actions[-LAST_ACTIONS:]]
+        elif name == "Encounter.Ended":
+            board["ended"] = True
+        board["events"] += 1
+        board["version"] = event.originator_version
+        board["position"] = tracking.notification_id
+        staged.put(key, board)
+
+    @staticmethod
+    def _started(event: Any) -> dict[str, Any]:
+        ruleset = event.ruleset
+        return {
+            "id": str(event.originator_id),
+            "campaign_id": str(event.campaign_id),
+            "name": event.name,
+            "ruleset": ruleset,
+            "round": 1,
+            "ended": False,
+            "combatants": {
+                combatant_id: {
+                    "id": combatant_id,
+                    "name": c["name"],
+                    "side": c["side"],
+                    "rank": c["rank"],
+                    "sheet": c["sheet"],
+                    "tracks": dict(c["tracks"]),
+                    "maxima": maxima(ruleset, c["sheet"]),
+                    "state": dict(c["state"]),
+                    "conditions": conditions(ruleset, c["sheet"], c["tracks"], c["state"]),
+                }
+                for combatant_id, c in event.combatants.items()
+            },
+            "actions": 0,
+            "last_actions": [],
+            "events": 0,
+        }

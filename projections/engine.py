@@ -1,0 +1,197 @@
+"""The projection engine: decode a batch of notifications, let every projection
+stage its changes, and commit them with every tracking position in one script.
+
+The commit is guarded: it lands only if the generation, the epoch and every
+position are still what this engine read at ``sync``. Anyone else who wrote the
+views meanwhile (another runner, a rebuild's switch-over, a FLUSHALL) makes it a
+conflict; the caller then syncs again and carries on from the new positions, so
+an event is neither applied twice nor skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+import redis
+from eventsourcing.persistence import Mapper, Notification, Tracking
+
+from projections.audit import AuditProjection
+from projections.base import ProjectionView, ViewProjection
+from projections.board import BoardProjection
+from projections.keys import Generations, ViewKeys, delete_root
+from projections.staging import CACHE_LIMIT, Guard, StagedViews
+from projections.vitals import VitalsProjection
+
+log = logging.getLogger("skald.projections")
+PROJECTIONS: tuple[type[ViewProjection], ...] = (VitalsProjection, BoardProjection, AuditProjection)
+Decoded = tuple[Any, Tracking]
+Selector = Callable[[Sequence[Notification]], Iterable[Decoded]]
+
+
+class ProjectionEngine:
+    def __init__(
+        self,
+        client: redis.Redis,
+        mapper: Mapper[Any],
+        application_name: str,
+        *,
+        prefix: str | None = None,
+        root: str | None = None,
+        select: Selector | None = None,
+        defer_streams: bool = False,
+        overlap_commits: bool = False,
+        cache_limit: int = CACHE_LIMIT,
+    ) -> None:
+        if (prefix is None) == (root is None):
+            raise ValueError("give a prefix (follow the current generation) or a fixed root")
+        self.client = client
+        self.mapper = mapper
+        self.application_name = application_name
+        self.generations = Generations(prefix) if prefix is not None else None
+        self.fixed_root = root
+        self.select = select or self.decode_all
+        self.staged = StagedViews(client, cache_limit, defer_streams)
+        self.keys: ViewKeys | None = None
+        self.projections: list[ViewProjection] = []
+        self.guard: Guard | None = None
+        self.conflicts = 0
+        self.applied = 0
+        # A rebuild, sole writer of its generation, sends each batch's commit on a
+        # thread and projects the next batch meanwhile (Redis works, the socket
+        # waits, and the interpreter is free for the next batch).
+        self._committer = ThreadPoolExecutor(1, "commit") if overlap_commits else None
+        self._in_flight: Future[str] | None = None
+
+    def decode_all(self, notifications: Sequence[Notification]) -> Iterable[Decoded]:
+        # One at a time: a whole batch of decoded events alive at once makes the
+        # garbage collector walk them again and again.
+        name, decode = self.application_name, self.mapper.to_domain_event
+        return ((decode(n), Tracking(name, n.id)) for n in notifications)
+
+    def sync(self, store_max: int | None = None) -> int:
+        """Read where the views stand; return the notification id to continue after."""
+        generation, root = self._resolve_root()
+        keys = ViewKeys(root)
+        epoch_raw: Any = self.client.get(keys.epoch)
+        epoch = epoch_raw.decode() if epoch_raw is not None else ""
+        if self.guard is None or (self.guard.generation, self.guard.epoch) != (generation, epoch):
+            self.staged.forget()
+        if self.keys is None or self.keys.root != root:
+            self.keys = keys
+            self.projections = [
+                cls(view=ProjectionView(self.client, keys, self.staged, cls.name))
+                for cls in PROJECTIONS
+            ]
+        positions = [p.view.max_tracking_id(self.application_name) for p in self.projections]
+        if store_max is not None and max((p or 0 for p in positions), default=0) > store_max:
+            return self._start_afresh(positions, store_max)
+        self.guard = Guard(
+            pointer=self.generations.pointer if self.generations else None,
+            generation=generation,
+            epoch_key=keys.epoch,
+            epoch=epoch,
+            application=self.application_name,
+            tracking_keys=[p.view.key for p in self.projections],
+            positions=positions,
+        )
+        return min((p or 0 for p in positions), default=0)
+
+    def _resolve_root(self) -> tuple[str, str]:
+        if self.generations is None:
+            assert self.fixed_root is not None
+            return "", self.fixed_root
+        generation = self.generations.ensure(self.client)
+        return generation, self.generations.root(generation)
+
+    def _start_afresh(self, positions: list[int | None], store_max: int) -> int:
+        # Views ahead of the store belong to another store (a reset data dir sharing
+        # this Redis): start an empty generation rather than show them.
+        log.warning(
+            "views at %s are past the store's end %d; starting afresh", positions, store_max
+        )
+        if self.generations is None:
+            delete_root(self.client, self.fixed_root or "")
+        else:
+            old = self.generations.current(self.client)
+            self.client.set(self.generations.pointer, self.generations.new(self.client))
+            if old is not None:
+                delete_root(self.client, self.generations.root(old))
+        self.guard = None
+        return self.sync()
+
+    def apply(self, notifications: Sequence[Notification]) -> bool:
+        """Apply one batch; False when the guard failed (call ``sync`` and go on from there)."""
+        if not notifications:
+            return True
+        if self.guard is None:
+            self.sync()
+        assert self.guard is not None
+        positions = self.guard.positions
+        try:
+            if len(set(positions)) == 1:  # as always, bar a crash between projections
+                for event, tracking in self.select(notifications):
+                    for projection in self.projections:
+                        projection.process_event(event, tracking)
+            else:
+                self._apply_behind(notifications, positions)
+        except BaseException:
+            self.staged.forget()  # cached values were changed in place: not the truth any more
+            raise
+        last = notifications[-1].id
+        new_positions = [max(p or 0, last) for p in positions]
+        prepared = self.staged.prepare(self.guard, new_positions)
+        if self._committer is not None:
+            if not self._landed():
+                return False
+            self._in_flight = self._committer.submit(self.staged.send, prepared)
+        elif not self._settled(self.staged.send(prepared)):
+            return False
+        if self.staged.over_limit():
+            if not self._landed():
+                return False
+            self.staged.forget()
+        self.guard = replace(self.guard, positions=new_positions)
+        self.applied += len(notifications)
+        return True
+
+    def _settled(self, outcome: str) -> bool:
+        if self.staged.settle(outcome) == "ok":
+            return True
+        self.conflicts += 1
+        log.info("views changed under the projection engine (%s); resyncing", outcome)
+        self.guard = None
+        return False
+
+    def _landed(self) -> bool:
+        """Wait for the commit in flight, if any; False if it met a conflict."""
+        in_flight, self._in_flight = self._in_flight, None
+        return in_flight is None or self._settled(in_flight.result())
+
+    def _apply_behind(
+        self, notifications: Sequence[Notification], positions: Sequence[int | None]
+    ) -> None:
+        """Each projection takes only the events after its own position."""
+        for event, tracking in self.select(notifications):
+            for projection, position in zip(self.projections, positions, strict=True):
+                if position is None or tracking.notification_id > position:
+                    projection.process_event(event, tracking)
+
+    def flush(self) -> bool:
+        """Wait for the commit in flight and write what was deferred (a rebuild's feed
+        streams); False on a conflict."""
+        if not self._landed():
+            return False
+        assert self.guard is not None
+        return self.staged.commit(self.guard, self.guard.positions, flush=True) == "ok"
+
+    def close(self) -> None:
+        if self._committer is not None:
+            self._committer.shutdown(wait=True)
+
+    @property
+    def position(self) -> int | None:
+        return None if self.guard is None else min(p or 0 for p in self.guard.positions)

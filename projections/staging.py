@@ -1,0 +1,225 @@
+"""The views a projection engine reads and writes, staged between commits.
+
+Reads go through a cache of decoded values, so a batch touching one character
+a hundred times reads it once. The cache outlives a batch: every writer of the
+views moves their tracking positions (or the epoch), and the commit checks
+those, so a cache that survived a successful commit is still the truth. After a
+conflict the engine forgets it and reads again.
+
+Writes are staged and go to Redis in one script per batch (``commit``), together
+with the tracking positions: either all of a batch lands, or none of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import redis
+
+MISSING = object()
+CHUNK = 500  # values per HSET inside the script: Lua's unpack has a stack limit
+CACHE_LIMIT = 200_000  # cached keys and hash fields before the cache is dropped
+
+_COMMIT = """
+local CHUNK = 500
+local p = tonumber(ARGV[4])
+if ARGV[1] ~= '' then
+  if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'generation' end
+end
+if (redis.call('GET', KEYS[2]) or '') ~= ARGV[2] then return 'epoch' end
+for n = 1, p do
+  if (redis.call('HGET', KEYS[2 + n], ARGV[3]) or '') ~= ARGV[4 + n] then return 'tracking' end
+end
+local i = 5 + 2 * p
+while i <= #ARGV do
+  local op, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
+  if op == 'S' then
+    redis.call('SET', key, ARGV[i + 2])
+    i = i + 3
+  elseif op == 'H' then
+    local n = tonumber(ARGV[i + 2])
+    redis.call('HSET', key, unpack(ARGV, i + 3, i + 2 + 2 * n))
+    i = i + 3 + 2 * n
+  elseif op == 'R' then
+    -- values arrive as one blob and their lengths: far cheaper to send than one
+    -- argument each
+    local blob, at, values = ARGV[i + 3], 1, {}
+    for length in string.gmatch(ARGV[i + 2], '%d+') do
+      values[#values + 1] = string.sub(blob, at, at + tonumber(length) - 1)
+      at = at + tonumber(length)
+      if #values == CHUNK then redis.call('RPUSH', key, unpack(values)); values = {} end
+    end
+    if #values > 0 then redis.call('RPUSH', key, unpack(values)) end
+    i = i + 4
+  elseif op == 'X' then
+    -- entries as 'id seq id seq ...': the stream entry id, and the audit entry it names
+    for id, seq in string.gmatch(ARGV[i + 3], '(%S+) (%d+)') do
+      redis.call('XADD', key, 'MAXLEN', ARGV[i + 2], id, 'seq', seq)
+    end
+    i = i + 4
+  else
+    return redis.error_reply('unknown op ' .. op)
+  end
+end
+for n = 1, p do
+  redis.call('HSET', KEYS[2 + n], ARGV[3], ARGV[4 + p + n])
+end
+return 'ok'
+"""
+
+
+def dumps(value: Any) -> bytes:
+    return orjson.dumps(value, default=str)
+
+
+@dataclass(frozen=True)
+class Guard:
+    """What must still hold in Redis for a batch to land (else it is a conflict)."""
+
+    pointer: str | None  # the generation pointer key, or None for a fixed root
+    generation: str
+    epoch_key: str
+    epoch: str
+    application: str
+    tracking_keys: Sequence[str]
+    positions: Sequence[int | None]
+
+
+class StagedViews:
+    def __init__(
+        self, client: redis.Redis, cache_limit: int = CACHE_LIMIT, defer_streams: bool = False
+    ) -> None:
+        self.client = client
+        self.cache_limit = cache_limit
+        # A rebuild fills a generation no one reads until it is complete: the capped
+        # streams need only their last entries, written once at the end (``flush``).
+        self.defer_streams = defer_streams
+        self._commit = client.register_script(_COMMIT)
+        self.stream_entries: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop the cache and what is staged; deferred stream entries of batches already
+        committed stay until they are written."""
+        self.values: dict[str, Any] = {}
+        self.fields: dict[str, dict[str, Any]] = {}
+        self._clear_staged(streams=not self.defer_streams)
+
+    def _clear_staged(self, streams: bool = True) -> None:
+        self.dirty_values: set[str] = set()
+        self.dirty_fields: dict[str, set[str]] = {}
+        self.appends: dict[str, list[bytes]] = {}
+        if streams:
+            self.stream_entries = {}
+        else:  # deferred: keep only what the caps will keep
+            for maxlen, entries in self.stream_entries.values():
+                del entries[:-maxlen]
+
+    # -- reads (through the cache) -------------------------------------------------
+
+    def get(self, key: str) -> Any:
+        value = self.values.get(key, MISSING)
+        if value is MISSING:
+            raw: Any = self.client.get(key)
+            value = orjson.loads(raw) if raw is not None else None
+            self.values[key] = value
+        return value
+
+    def get_field(self, key: str, field: str) -> Any:
+        cached = self.fields.setdefault(key, {})
+        value = cached.get(field, MISSING)
+        if value is MISSING:
+            raw: Any = self.client.hget(key, field)
+            value = orjson.loads(raw) if raw is not None else None
+            cached[field] = value
+        return value
+
+    # -- staged writes ---------------------------------------------------------------
+
+    def put(self, key: str, value: Any) -> None:
+        self.values[key] = value
+        self.dirty_values.add(key)
+
+    def put_field(self, key: str, field: str, value: Any) -> None:
+        self.fields.setdefault(key, {})[field] = value
+        self.dirty_fields.setdefault(key, set()).add(field)
+
+    def append(self, key: str, raw: bytes) -> None:
+        self.appends.setdefault(key, []).append(raw)
+
+    def add_to_stream(self, key: str, entry_id: str, seq: int, maxlen: int) -> None:
+        """A capped stream entry that names an audit entry by its place in the log."""
+        self.stream_entries.setdefault(key, (maxlen, []))[1].append((entry_id, seq))
+
+    # -- the commit --------------------------------------------------------------------
+
+    def commit(self, guard: Guard, new_positions: Sequence[int | None], flush: bool = False) -> str:
+        """Write everything staged and the new positions, if the guard holds; 'ok' or why not.
+
+        Deferred stream entries are written only when ``flush`` is set."""
+        outcome = self.settle(self.send(self.prepare(guard, new_positions, flush)))
+        if self.over_limit():
+            self.forget()
+        return outcome
+
+    def settle(self, outcome: str) -> str:
+        """After a commit: a conflict means the cache may be stale."""
+        if outcome != "ok":
+            self.forget()
+        return outcome
+
+    def over_limit(self) -> bool:
+        """Whether the cache has grown past its limit (forget it once nothing is in flight:
+        a read that misses must find every earlier commit in Redis)."""
+        return len(self.values) + len(self.fields) > self.cache_limit
+
+    def send(self, script_call: tuple[list[str], list[Any]]) -> str:
+        """Run a prepared commit (no other state touched: it may run on another thread)."""
+        keys, args = script_call
+        outcome: Any = self._commit(keys=keys, args=args)
+        return outcome.decode() if isinstance(outcome, bytes) else str(outcome)
+
+    def prepare(
+        self, guard: Guard, new_positions: Sequence[int | None], flush: bool = False
+    ) -> tuple[list[str], list[Any]]:
+        """The commit script's keys and arguments for everything staged, which is cleared."""
+        write_streams = flush or not self.defer_streams
+        keys = [guard.pointer or guard.epoch_key, guard.epoch_key, *guard.tracking_keys]
+        index: dict[str, int] = {}
+
+        def key_ref(key: str) -> int:
+            if key not in index:
+                keys.append(key)
+                index[key] = len(keys)  # Lua counts from 1
+            return index[key]
+
+        args: list[Any] = [
+            guard.generation if guard.pointer else "",
+            guard.epoch,
+            guard.application,
+            len(guard.tracking_keys),
+            *("" if p is None else str(p) for p in guard.positions),
+            *("" if p is None else str(p) for p in new_positions),
+        ]
+        for key in self.dirty_values:
+            args += ["S", key_ref(key), dumps(self.values[key])]
+        for key, names in self.dirty_fields.items():
+            values = self.fields[key]
+            pairs = sorted(names)
+            for start in range(0, len(pairs), CHUNK):
+                chunk = pairs[start : start + CHUNK]
+                args += ["H", key_ref(key), len(chunk)]
+                for name in chunk:
+                    args += [name, dumps(values[name])]
+        for key, raws in self.appends.items():
+            args += ["R", key_ref(key), " ".join(str(len(r)) for r in raws), b"".join(raws)]
+        for key, (maxlen, entries) in self.stream_entries.items() if write_streams else ():
+            # A capped stream keeps only its last maxlen entries, so entries that a
+            # later one in this same batch would trim away need not be written.
+            listed = " ".join(f"{entry_id} {seq}" for entry_id, seq in entries[-maxlen:])
+            args += ["X", key_ref(key), maxlen, listed]
+        self._clear_staged(streams=write_streams)
+        return keys, args

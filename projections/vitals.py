@@ -1,0 +1,121 @@
+"""Vitals: every character's tracks (current and maximum) and conditions, per campaign.
+
+A character's entry is kept with its sheet, so that conditions can be derived
+with the campaign's ruleset whenever an event brings new tracks or state, from
+whichever aggregate, under the tracks/state contract (projections/base.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+
+from projections.base import ViewProjection, conditions, facts, maxima
+
+
+class VitalsProjection(ViewProjection):
+    name = "vitals"
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        event, known = domain_event, facts(domain_event)
+        name = known.name
+        staged, keys = self.view.staged, self.view.keys
+        if name.startswith("Campaign."):
+            campaign_id: Any = known.aggregate_id
+        elif name == "Encounter.Started":
+            campaign_id = str(event.campaign_id)
+            staged.put(keys.vitals_encounter(known.aggregate_id), campaign_id)
+        elif name.startswith("Encounter."):
+            campaign_id = staged.get(keys.vitals_encounter(known.aggregate_id))
+        else:
+            return
+        if campaign_id is None:
+            return
+        meta_key = keys.vitals_meta(campaign_id)
+        if name == "Campaign.Created":
+            staged.put(
+                meta_key,
+                {
+                    "id": campaign_id,
+                    "name": event.name,
+                    "ruleset": event.ruleset,
+                    "day": 0,
+                    "encounters": [],
+                    "characters": [],
+                    "events": 0,
+                    "position": 0,
+                },
+            )
+        meta = staged.get(meta_key)
+        if meta is None:
+            return
+        vitals_key = keys.vitals(campaign_id)
+        if name == "Campaign.CharacterEnrolled":
+            meta["characters"].append(event.character_id)
+            self._enrolled(event, meta["ruleset"], vitals_key, tracking.notification_id)
+        elif name == "Campaign.EncounterOpened":
+            meta["encounters"].append({"id": event.encounter_id, "name": event.name, "open": True})
+            for character_id in event.character_ids:
+                self._set(vitals_key, character_id, encounter=event.encounter_id)
+        elif name == "Campaign.EncounterClosed":
+            for encounter in meta["encounters"]:
+                if encounter["id"] == event.encounter_id:
+                    encounter["open"] = False
+            for character_id in event.tracks:
+                self._set(vitals_key, character_id, encounter=None)
+        elif name == "Campaign.DayAdvanced":
+            meta["day"] = event.day
+        tracks, state = known.tracks, known.state
+        for character_id in sorted(set(tracks) | set(state)):
+            new_tracks, new_state = tracks.get(character_id), state.get(character_id)
+            self._changed(
+                vitals_key, meta["ruleset"], character_id, new_tracks, new_state, tracking
+            )
+        meta["events"] += 1
+        meta["position"] = tracking.notification_id
+        staged.put(meta_key, meta)
+
+    def _enrolled(self, event: Any, ruleset: str, vitals_key: str, position: int) -> None:
+        character = {
+            "id": event.character_id,
+            "name": event.name,
+            "sheet": event.sheet,
+            "tracks": dict(event.tracks),
+            "maxima": maxima(ruleset, event.sheet),
+            "state": dict(event.state),
+            "conditions": conditions(ruleset, event.sheet, event.tracks, event.state),
+            "encounter": None,
+            "changes": 1,
+            "position": position,
+        }
+        self.view.staged.put_field(vitals_key, event.character_id, character)
+
+    def _set(self, vitals_key: str, character_id: str, **values: Any) -> None:
+        character = self.view.staged.get_field(vitals_key, character_id)
+        if character is not None:
+            character.update(values)
+            self.view.staged.put_field(vitals_key, character_id, character)
+
+    def _changed(
+        self,
+        vitals_key: str,
+        ruleset: str,
+        character_id: str,
+        tracks: dict[str, Any] | None,
+        state: dict[str, Any] | None,
+        tracking: Tracking,
+    ) -> None:
+        character = self.view.staged.get_field(vitals_key, character_id)
+        if character is None:
+            return
+        if tracks is not None:
+            character["tracks"] = tracks
+        if state is not None:
+            character["state"] = state
+        character["conditions"] = conditions(
+            ruleset, character["sheet"], character["tracks"], character["state"]
+        )
+        character["changes"] += 1
+        character["position"] = tracking.notification_id
+        self.view.staged.put_field(vitals_key, character_id, character)

@@ -1,0 +1,127 @@
+"""On PostgreSQL the runner follows the store with LISTEN/NOTIFY; when the LISTEN
+connection dies the supervisor starts a new runner, and no event is lost."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+
+from domain.application import SkaldApplication
+from projections.rebuild import Rebuilder
+from skald.embedded_redis import EmbeddedRedis
+from skald.settings import Settings
+from skald.store import persistence_env
+from tests.integration.projection_support import (
+    assert_counters_match_the_store,
+    assert_same_views,
+    current_root,
+    play,
+    snapshot,
+    views_position,
+    wait_until,
+)
+from tests.services import REDIS_URL, require_postgres, require_redis
+from workers.projections import ProjectionRunner, Supervisor
+from workers.subscriptions import BatchingPostgresSubscription, subscribe_in_batches
+
+
+@pytest.fixture
+def postgres_app() -> Iterator[tuple[SkaldApplication, str]]:
+    url = require_postgres()
+    schema = f"skald_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    env = persistence_env(Settings(database=url))
+    env["POSTGRES_SCHEMA"] = schema
+    app = SkaldApplication(env=env, roller=random.Random(3))
+    try:
+        yield app, url
+    finally:
+        app.close()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[redis.Redis]:
+    require_redis()
+    server = None if REDIS_URL is not None else EmbeddedRedis(tmp_path / "redis")
+    connection = redis.Redis.from_url(REDIS_URL or server.url)  # type: ignore[union-attr]
+    try:
+        yield connection
+    finally:
+        connection.close()
+        if server is not None:
+            server.stop()
+
+
+def listening_backends(url: str, channel: str) -> list[int]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE query = %s", (f'LISTEN "{channel}"',)
+        ).fetchall()
+    return [row[0] for row in rows]
+
+
+def test_the_supervisor_restarts_a_runner_whose_listen_connection_died(
+    postgres_app: tuple[SkaldApplication, str], client: redis.Redis
+) -> None:
+    app, url = postgres_app
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    assert isinstance(subscribe_in_batches(app.recorder, 0), BatchingPostgresSubscription)
+    supervisor = Supervisor(
+        "projection runner", lambda: ProjectionRunner(app, client, prefix), first_pause=0.05
+    )
+    stop = threading.Event()
+    thread = threading.Thread(target=supervisor.run, args=(stop,))
+    thread.start()
+    try:
+        play(app, campaigns=1, encounters=1, actions=5)
+        newest = app.recorder.max_notification_id()
+        wait_until(lambda: views_position(client, prefix, app.name) == newest, 10, "views")
+        channel = app.recorder.channel_name  # type: ignore[attr-defined]
+        wait_until(lambda: bool(listening_backends(url, channel)), 10, "a LISTEN connection")
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            for pid in listening_backends(url, channel):
+                conn.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        wait_until(lambda: supervisor.restarts >= 1, 10, "the supervisor to restart the runner")
+
+        started = time.monotonic()
+        play(app, campaigns=1, encounters=1, actions=5)
+        newest = app.recorder.max_notification_id()
+        wait_until(lambda: views_position(client, prefix, app.name) == newest, 10, "views")
+        assert time.monotonic() - started < 10
+    finally:
+        stop.set()
+        thread.join(10)
+    assert_counters_match_the_store(client, prefix, app)
+
+
+def test_rebuild_on_postgres_equals_the_incremental_views(
+    postgres_app: tuple[SkaldApplication, str], client: redis.Redis
+) -> None:
+    app, _ = postgres_app
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    play(app, campaigns=2, encounters=2, actions=10)
+    stop = threading.Event()
+    runner = ProjectionRunner(app, client, prefix, batch_limit=5)
+    thread = threading.Thread(target=runner.run, args=(stop,))
+    thread.start()
+    try:
+        newest = app.recorder.max_notification_id()
+        wait_until(lambda: views_position(client, prefix, app.name) == newest, 10, "views")
+    finally:
+        stop.set()
+        thread.join(10)
+    incremental = snapshot(client, current_root(client, prefix))
+    Rebuilder(client, app.recorder, app.mapper, app.name, prefix).rebuild_all()
+    assert_same_views(incremental, snapshot(client, current_root(client, prefix)))

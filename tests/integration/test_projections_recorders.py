@@ -1,0 +1,89 @@
+"""Our infrastructure passes the eventsourcing library's own abstract test cases:
+the Redis tracking recorder (TrackingRecorderTestCase) and the SQLite recorder we
+gave a subscription (ApplicationRecorderTestCase, with its optional subscribe test)."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import redis
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.sqlite import SQLiteDatastore
+from eventsourcing.tests import persistence as library
+
+from projections.tracking import RedisTrackingRecorder
+from skald.embedded_redis import EmbeddedRedis
+from tests.services import REDIS_URL
+from workers.subscriptions import NotifyingSQLiteRecorder, PollingSubscription
+
+
+class TestRedisTrackingRecorder(library.TrackingRecorderTestCase):
+    server: EmbeddedRedis | None = None
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        if REDIS_URL is None:
+            cls.server = EmbeddedRedis(Path(tempfile.mkdtemp(prefix="skald-tracking-")))
+        cls.client = redis.Redis.from_url(REDIS_URL or cls.server.url)  # type: ignore[union-attr]
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.client.close()
+        if cls.server is not None:
+            cls.server.stop()
+
+    def create_recorder(self) -> RedisTrackingRecorder:
+        # A fresh key per test: parallel runs sharing one Redis never meet.
+        return RedisTrackingRecorder(self.client, f"test-tracking-{uuid.uuid4().hex}")
+
+
+class TestNotifyingSQLiteRecorder(library.ApplicationRecorderTestCase[NotifyingSQLiteRecorder]):
+    def setUp(self) -> None:
+        self.directory = tempfile.TemporaryDirectory()
+        self.datastore = SQLiteDatastore(str(Path(self.directory.name) / "events.sqlite3"))
+        self.threads_before = set(threading.enumerate())
+
+    def tearDown(self) -> None:
+        # The library's concurrency test stops its reader threads without joining them;
+        # closing the database under a reader that is still in SQLite would crash.
+        for thread in set(threading.enumerate()) - self.threads_before:
+            thread.join(timeout=10)
+        self.datastore.close()
+        self.directory.cleanup()
+
+    def create_recorder(self) -> NotifyingSQLiteRecorder:
+        recorder = NotifyingSQLiteRecorder(self.datastore)
+        recorder.create_table()
+        return recorder
+
+    def test_insert_subscribe(self) -> None:
+        self.optional_test_insert_subscribe()
+
+    def test_a_write_wakes_the_subscription_long_before_the_next_poll(self) -> None:
+        recorder = self.create_recorder()
+        recorder.poll_interval = 30.0  # only the in-process wake-up can deliver in time
+        with recorder.subscribe_in_batches(gt=0, limit=100) as subscription:
+            assert isinstance(subscription, PollingSubscription)
+            time.sleep(0.05)  # the first pull has found nothing and is waiting
+            started = time.monotonic()
+            event = StoredEvent(uuid.uuid4(), 1, "topic1", b"state1")
+            recorder.insert_events([event])
+            batch = subscription.next_batch(timeout=5)
+            assert [n.originator_id for n in batch] == [event.originator_id]
+            assert time.monotonic() - started < 1.0
+
+    def test_next_batch_takes_everything_queued_at_once(self) -> None:
+        recorder = self.create_recorder()
+        events = [StoredEvent(uuid.uuid4(), 1, "topic1", b"s") for _ in range(25)]
+        for event in events:
+            recorder.insert_events([event])
+        with recorder.subscribe_in_batches(gt=0, limit=10) as subscription:
+            batches = []
+            while sum(len(b) for b in batches) < 25:
+                batches.append(subscription.next_batch(timeout=5))
+        assert [n.id for b in batches for n in b] == list(range(1, 26))
+        assert all(len(b) <= 10 for b in batches)

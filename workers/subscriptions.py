@@ -1,0 +1,168 @@
+"""Subscriptions to the event store that hand out notifications in batches.
+
+The library subscribes to PostgreSQL with LISTEN/NOTIFY but has no subscription
+for SQLite. Ours polls SQLite, and wakes at once when the write came through this
+process's own recorder (``NotifyingSQLiteRecorder``, installed by the composition
+root), so the embedded server's views follow its writes within milliseconds and
+another process's writes within a poll interval.
+
+Both kinds build on the library's ``ListenNotifySubscription``: a thread pulls
+lists of notifications into a queue. ``next_batch`` takes everything queued at
+once, so a projection commits one batch per pull rather than one per event.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    ListenNotifySubscription,
+    Notification,
+    ShutDown,
+    StoredEvent,
+    Subscription,
+)
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresSubscription
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+POLL_INTERVAL = 0.2
+BATCH_LIMIT = 1000
+
+
+class BatchingSubscription(ListenNotifySubscription[Any]):
+    """Adds ``next_batch`` to the library's queue-fed subscription (it relies on the
+    internals of eventsourcing 9.5's ListenNotifySubscription; pyproject pins 9.5)."""
+
+    batch_limit = BATCH_LIMIT
+
+    def next_batch(self, timeout: float | None = None) -> Sequence[Notification]:
+        """Wait up to ``timeout`` for notifications and take what is queued, up to
+        ``batch_limit``; [] when none came or the subscription has stopped.
+
+        Raises the puller's or listener's error (a lost connection, say), so that a
+        supervisor can restart the runner."""
+        batch = list(self._notifications[self._notifications_index :])
+        self._notifications, self._notifications_index = [], 0
+        while not self._has_been_stopped and len(batch) < self.batch_limit:
+            try:
+                more = self._notifications_queue.get(block=not batch, timeout=timeout)
+            except (queue.Empty, ShutDown):
+                break
+            self._notifications_queue.task_done()
+            batch.extend(more)
+        if len(batch) > self.batch_limit:  # keep the rest for the next call
+            self._notifications = batch[self.batch_limit :]
+            batch = batch[: self.batch_limit]
+        if self._has_been_stopped:
+            if self._thread_error is not None:
+                raise self._thread_error
+            return []
+        return batch
+
+    def _loop_on_pull(self) -> None:
+        # The library's constructor sets its own select limit just before it starts
+        # this thread; ours is set first thing in the thread, so no pull misses it.
+        self._select_limit = self.batch_limit
+        super()._loop_on_pull()
+
+
+class PollingSubscription(BatchingSubscription):
+    def __init__(
+        self,
+        recorder: SQLiteApplicationRecorder,
+        gt: int | None = None,
+        topics: Sequence[str] = (),
+        poll_interval: float = POLL_INTERVAL,
+        batch_limit: int = BATCH_LIMIT,
+    ) -> None:
+        # Set before the library's constructor starts the pulling thread, which reads them.
+        self._poll_interval = poll_interval
+        self.batch_limit = batch_limit
+        super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+    def _loop_on_pull(self) -> None:
+        # The library's loop waits for a NOTIFY; SQLite has none, so wait for our
+        # in-process signal or the poll interval, whichever comes first.
+        self._select_limit = self.batch_limit
+        try:
+            self._pull()
+            while not self._has_been_stopped:
+                self._has_been_notified.wait(timeout=self._poll_interval)
+                self._pull()
+        except BaseException as error:
+            if self._thread_error is None:
+                self._thread_error = error
+            self.stop()
+
+    def notify(self) -> None:
+        self._has_been_notified.set()
+
+
+class BatchingPostgresSubscription(BatchingSubscription, PostgresSubscription):
+    """LISTEN/NOTIFY as the library does it, with batches. A killed LISTEN connection
+    stops the subscription with the error, which ``next_batch`` raises."""
+
+    def __init__(
+        self,
+        recorder: PostgresApplicationRecorder,
+        gt: int | None = None,
+        topics: Sequence[str] = (),
+        batch_limit: int = BATCH_LIMIT,
+    ) -> None:
+        self.batch_limit = batch_limit
+        super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+
+class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
+    """The SQLite application recorder with a subscription: polling, plus an
+    immediate wake-up of this recorder's subscriptions after each committed write."""
+
+    poll_interval = POLL_INTERVAL
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._subscriptions: weakref.WeakSet[PollingSubscription] = weakref.WeakSet()
+        self._subscriptions_lock = threading.Lock()
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
+        ids = super().insert_events(stored_events, **kwargs)
+        with self._subscriptions_lock:
+            subscriptions = list(self._subscriptions)
+        for subscription in subscriptions:
+            subscription.notify()
+        return ids
+
+    def subscribe(
+        self, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> Subscription[ApplicationRecorder]:
+        return self.subscribe_in_batches(gt, BATCH_LIMIT, topics)
+
+    def subscribe_in_batches(
+        self, gt: int | None, limit: int, topics: Sequence[str] = ()
+    ) -> PollingSubscription:
+        subscription = PollingSubscription(self, gt, topics, self.poll_interval, limit)
+        with self._subscriptions_lock:
+            self._subscriptions.add(subscription)
+        return subscription
+
+
+def subscribe_in_batches(
+    recorder: ApplicationRecorder, gt: int | None, limit: int = BATCH_LIMIT
+) -> BatchingSubscription:
+    """The batching subscription that suits the store behind ``recorder``."""
+    subscription: BatchingSubscription
+    if isinstance(recorder, PostgresApplicationRecorder):
+        subscription = BatchingPostgresSubscription(recorder, gt, batch_limit=limit)
+    elif isinstance(recorder, NotifyingSQLiteRecorder):
+        subscription = recorder.subscribe_in_batches(gt, limit)
+    elif isinstance(recorder, SQLiteApplicationRecorder):
+        # Not our recorder (so not told of writes): polling alone.
+        subscription = PollingSubscription(recorder, gt, batch_limit=limit)
+    else:
+        raise TypeError(f"no subscription for a {type(recorder).__name__}")
+    return subscription
