@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -81,6 +82,52 @@ def campaign_history(
     encounters opened and closed, days advanced, every heal with its arithmetic, wounds."""
     app.campaign(campaign_id)
     return page(app.history(campaign_id), kind, character, offset, limit)
+
+
+@router.get("/vitals/at")
+def vitals_at(
+    campaign_id: UUID,
+    app: App,
+    _: Reader,
+    at: Annotated[datetime, Query(description="the instant (ISO 8601, with a time zone)")],
+) -> dict[str, Any]:
+    """Every character's tracks and conditions as they stood at an instant, read from the
+    event store (the live view, `/vitals`, is the projection in Redis)."""
+    campaign = app.campaign(campaign_id, app.version_at(campaign_id, at, "campaign"))
+    rules = campaign.rules
+    encounters: dict[str, Any] = {}
+    characters = []
+    for character_id, character in campaign.characters.items():
+        source: dict[str, Any] = character
+        encounter_id = character["in_encounter"]
+        if encounter_id is not None:
+            if encounter_id not in encounters:
+                eid = UUID(encounter_id)
+                encounters[encounter_id] = app.encounter(
+                    campaign_id, eid, app.version_at(eid, at, "encounter")
+                )
+            source = encounters[encounter_id].combatants[character_id]
+        maxima = rules.track_maxima(character["sheet"])
+        characters.append(
+            {
+                "id": character_id,
+                "name": character["name"],
+                "tracks": {
+                    t: {"current": v, "max": maxima.get(t)} for t, v in source["tracks"].items()
+                },
+                "conditions": list(
+                    rules.conditions(character["sheet"], source["tracks"], source["state"])
+                ),
+                "encounter": encounter_id,
+            }
+        )
+    return {
+        "campaign_id": str(campaign_id),
+        "at": at.isoformat(),
+        "day": campaign.day,
+        "campaign_version": campaign.version,
+        "characters": characters,
+    }
 
 
 @router.get("/encounters/{encounter_id}/diff")

@@ -149,3 +149,27 @@ def test_wounds_are_recorded_treated_and_slow_healing(live_client: TestClient) -
     bad = client.post(path, json={"wound": "sprained_ego", "reason": "x"}, headers=GM)
     assert bad.status_code == 422
     assert "tracks no wound 'sprained_ego'" in bad.json()["message"]
+
+
+def test_the_vitals_view_and_the_audit_log_show_each_heal(live_client: TestClient) -> None:
+    client = live_client
+    cid, _ = wounded_party(client, 2)
+    ok(client.post(f"/campaigns/{cid}/days", json={"days": 2}, headers=GM), 201)
+    wait_for_heals(client, cid, 4)
+    healed_at = time.monotonic()
+    expected = {c["id"]: c["tracks"] for c in ok(client.get(f"/campaigns/{cid}"))["characters"]}
+    while True:
+        vitals = ok(client.get(f"/campaigns/{cid}/vitals"))
+        shown = {c["id"]: {t: v["current"] for t, v in c["tracks"].items()}
+                 for c in vitals["characters"]}
+        if shown == expected:
+            break
+        assert time.monotonic() - healed_at < 1.0, f"vitals still show {shown}"
+        time.sleep(0.02)
+    assert vitals["day"] == 2
+    audit = ok(client.get(f"/campaigns/{cid}/audit?offset=0&limit=200"))
+    heals = [e for e in audit["entries"] if e["type"] == "Campaign.CharacterHealed"]
+    assert len(heals) == 4
+    assert heals[0]["breakdown"]["inputs"]["plan"] == {"rest": "full", "care": True,
+                                                       "healer": False}
+    assert heals[0]["breakdown"]["steps"]

@@ -256,3 +256,22 @@ def test_records_carry_the_version_of_the_event_that_made_them(fight: Fight) -> 
     assert first["action"]["version"] == first["encounter"]["version"] == 2
     voided = fight.post("/actions/1/void", {"reason": "dispute"})
     assert voided["correction"]["version"] == voided["encounter"]["version"] == 3
+
+
+def test_vitals_at_an_instant_show_the_tracks_of_that_moment(fight: Fight) -> None:
+    import time
+
+    fight.spear(fight.bran, [1, 1])
+    time.sleep(0.01)
+    between = ok(fight.client.get(f"{fight.base}/audit"))["entries"][-1]["timestamp"]
+    time.sleep(0.01)
+    fight.spear(fight.bran, [6, 6])
+    path = f"/campaigns/{fight.cid}/vitals/at"
+    then = ok(fight.client.get(path, params={"at": between}))
+    bran = next(c for c in then["characters"] if c["id"] == fight.bran)
+    assert bran["tracks"] == {"stamina": {"current": 10, "max": 12},
+                              "body": {"current": 2, "max": 2}}
+    assert bran["conditions"] == []
+    assert bran["encounter"] == fight.eid
+    too_early = fight.client.get(path, params={"at": "2000-01-01T00:00:00Z"})
+    assert too_early.status_code == 404

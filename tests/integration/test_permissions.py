@@ -81,6 +81,7 @@ ROUTES = [
     Route("GET", "/campaigns/{cid}/encounters/{eid}/board", "read"),
     Route("GET", "/campaigns/{cid}/audit?offset=0&limit=5", "read"),
     Route("GET", "/campaigns/{cid}/dashboard", "read"),
+    Route("GET", "/campaigns/{cid}/vitals/at?at=2100-01-01T00:00:00Z", "read"),
 ]
 # The live feed never ends a response; its key checks, role by role, are in
 # tests/e2e/test_feed.py.
