@@ -42,6 +42,19 @@ class Encounter(Aggregate):
         self.ended = False
         self.started_by = by
 
+    # Action records and the starting line-up are never changed in place (actions are
+    # appended by copying the list, corrections write new records), so copies of an
+    # encounter may share them. The aggregate cache copies on every read; copying
+    # every record made each action cost more than the one before.
+    SHARED = frozenset({"actions", "initial_combatants", "options"})
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encounter:
+        clone = object.__new__(type(self))
+        memo[id(self)] = clone
+        for key, value in self.__dict__.items():
+            clone.__dict__[key] = value if key in self.SHARED else copy.deepcopy(value, memo)
+        return clone
+
     @property
     def rules(self) -> Ruleset:
         return get_ruleset(self.ruleset_id)
@@ -114,7 +127,9 @@ class Encounter(Aggregate):
             self.combatants[cid]["tracks"] = values
         for cid, values in state.items():
             self.combatants[cid]["state"] = values
-        self.actions.append(
+        # Copy on write: copies of this aggregate share the list (see __deepcopy__).
+        self.actions = [
+            *self.actions,
             {
                 "number": number,
                 "round": round,
@@ -132,8 +147,8 @@ class Encounter(Aggregate):
                     cid: {"before": conditions_before[cid], "after": list(self.conditions_of(cid))}
                     for cid in conditions_before
                 },
-            }
-        )
+            },
+        ]
 
     def next_round(self, by: str) -> None:
         self._refuse_if_ended()
