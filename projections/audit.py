@@ -84,17 +84,8 @@ class AuditProjection(ViewProjection):
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         event, known = domain_event, facts(domain_event)
-        name = known.name
         staged, keys = self.view.staged, self.view.keys
-        if name.startswith("Campaign."):
-            campaign_id: Any = known.aggregate_id
-        elif name == "Encounter.Started":
-            campaign_id = str(event.campaign_id)
-            staged.put(keys.audit_encounter(known.aggregate_id), campaign_id)
-        elif name.startswith("Encounter."):
-            campaign_id = staged.get(keys.audit_encounter(known.aggregate_id))
-        else:
-            return
+        campaign_id = self.campaign_of(event, known, keys.audit_encounter(known.aggregate_id))
         if campaign_id is None:
             return
         meta_key = keys.audit_meta(campaign_id)

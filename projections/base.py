@@ -31,6 +31,21 @@ class ViewProjection(Projection[ProjectionView]):
     """A projection over Skald's events. ``process_event`` stages its changes; the
     engine commits them with the tracking position once per batch."""
 
+    def campaign_of(self, event: Any, known: Facts, index_key: str) -> str | None:
+        """The campaign an event belongs to. Encounter events do not name it, so each
+        projection remembers it under ``index_key`` when the encounter starts."""
+        staged = self.view.staged
+        if known.name.startswith("Campaign."):
+            return known.aggregate_id
+        if known.name == "Encounter.Started":
+            campaign_id = str(event.campaign_id)
+            staged.put(index_key, campaign_id)
+            return campaign_id
+        if known.name.startswith("Encounter."):
+            found: str | None = staged.get(index_key)
+            return found
+        return None
+
 
 def event_name(event: Any) -> str:
     """'Campaign.CharacterEnrolled', 'Encounter.ActionResolved', ... (the topic's class part)."""
