@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from eventsourcing.utils import get_topic
 
@@ -30,7 +31,7 @@ from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings
 from skald.store import persistence_env
-from tests.services import REDIS_URL, require_redis
+from tests.services import REDIS_URL, require_postgres, require_redis
 
 HEALED = get_topic(Campaign.CharacterHealed)  # type: ignore[attr-defined]
 CHARACTERS, DAYS = 10, 30
@@ -55,11 +56,38 @@ def heal_events(app: SkaldApplication) -> list[tuple[str, int]]:
     return [(e.character_id, e.day) for e in events]  # type: ignore[attr-defined]
 
 
-def start_worker(data_dir: Path, redis_url: str, prefix: str, log: Path) -> subprocess.Popen[bytes]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The store's eventsourcing env, and the worker's own settings for the same store."""
+    if request.param == "sqlite":
+        data_dir = tmp_path / "data"
+        yield {**persistence_env(Settings(data_dir=data_dir)), "SKALD_DATA_DIR": str(data_dir)}
+        return
+    url = require_postgres()
+    schema = f"skald_heal_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield {
+            **persistence_env(Settings(database=url)),
+            "POSTGRES_SCHEMA": schema,
+            "SKALD_DATABASE": url,
+            "SKALD_SECRET_KEY": "test-secret-" + "x" * 20,
+        }
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def start_worker(
+    store: dict[str, str], redis_url: str, prefix: str, log: Path
+) -> subprocess.Popen[bytes]:
     skald = str(Path(sys.executable).parent / "skald")
+    # The worker reads SKALD_* settings; POSTGRES_SCHEMA reaches the store's env as is.
+    passed = {k: v for k, v in store.items() if k.startswith("SKALD_") or k == "POSTGRES_SCHEMA"}
     return subprocess.Popen(
-        [skald, "worker", "healing", "--data-dir", str(data_dir), "--redis-url", redis_url],
-        env={**os.environ, "SKALD_REDIS_PREFIX": prefix},
+        [skald, "worker", "healing", "--redis-url", redis_url],
+        env={**os.environ, **passed, "SKALD_REDIS_PREFIX": prefix},
         stdout=log.open("ab"),
         stderr=subprocess.STDOUT,
     )
@@ -75,10 +103,9 @@ def wait_until(condition: object, timeout: float, what: str) -> None:
 
 
 def test_sigkill_mid_batch_then_restart_heals_every_day_exactly_once(
-    tmp_path: Path, redis_url: str
+    tmp_path: Path, redis_url: str, store: dict[str, str]
 ) -> None:
-    data_dir = tmp_path / "data"
-    app = SkaldApplication(env=persistence_env(Settings(data_dir=data_dir)))
+    app = SkaldApplication(env={k: v for k, v in store.items() if not k.startswith("SKALD_")})
     campaign = app.create_campaign(CreateCampaign("Long road", "stamina-body"))
     start_tracks = {}
     for n in range(CHARACTERS):
@@ -105,7 +132,7 @@ def test_sigkill_mid_batch_then_restart_heals_every_day_exactly_once(
     prefix = f"crash-{uuid.uuid4().hex[:8]}"
     log = tmp_path / "worker.log"
 
-    worker = start_worker(data_dir, redis_url, prefix, log)
+    worker = start_worker(store, redis_url, prefix, log)
     try:
         wait_until(lambda: len(heal_events(app)) >= CHARACTERS, 60, "the first heals")
         worker.send_signal(signal.SIGKILL)
@@ -117,7 +144,7 @@ def test_sigkill_mid_batch_then_restart_heals_every_day_exactly_once(
     assert 0 < at_kill < CHARACTERS * DAYS, f"the kill did not land mid-batch ({at_kill})"
     print(f"killed after {at_kill} of {CHARACTERS * DAYS} heals")
 
-    worker = start_worker(data_dir, redis_url, prefix, log)
+    worker = start_worker(store, redis_url, prefix, log)
     try:
         wait_until(lambda: len(heal_events(app)) >= CHARACTERS * DAYS, 60, "all heals")
         time.sleep(0.5)  # let it poll again: nothing more may appear
