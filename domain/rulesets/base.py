@@ -82,6 +82,7 @@ class ActionType:
     params: type[Frozen]
     resolve: Resolver
     description: str
+    gm_only: bool = False  # a GM's tool (the Take-hit panel), not a character's action
 
 
 class Ruleset(ABC):

@@ -219,3 +219,24 @@ def test_a_revoked_key_is_refused(client: TestClient) -> None:
     )
     assert refused.status_code == 401
     assert refused.json()["message"] == "this key was revoked by the GM"
+
+
+def test_a_player_cannot_use_the_gms_take_hit_panel_even_naming_their_character(
+    client: TestClient,
+) -> None:
+    ids, keys = build_table(client, calm=False)
+    before = event_count(client)
+    response = client.post(
+        f"/campaigns/{ids['cid']}/encounters/{ids['eid']}/actions",
+        headers={"authorization": f"Bearer {keys['player']}"},
+        json={
+            "kind": "take_hit",
+            "actor": ids["hero"],
+            "params": {"target": ids["rival"], "damage_type": "impact", "damage_class": 3},
+        },
+    )
+    assert response.status_code == 403
+    assert response.json()["message"] == (
+        "only the GM may use 'take_hit', a GM's tool; this is a player key"
+    )
+    assert event_count(client) == before

@@ -39,6 +39,7 @@ class StaminaBody(Ruleset):
                 TakeHit,
                 resolve_take_hit,
                 "the Take-hit panel: a landed hit's damage dice read and soaked",
+                gm_only=True,
             ),
             ActionType(
                 "recover",
@@ -57,6 +58,7 @@ class StaminaBody(Ruleset):
                 MarkWound,
                 resolve_mark_wound,
                 "the GM records or ends a piercing wound, broken bones or severe bruising",
+                gm_only=True,
             ),
         )
     }
