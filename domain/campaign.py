@@ -9,10 +9,10 @@ from uuid import uuid4
 from eventsourcing.domain import Aggregate, event
 
 from domain.access import Access, Unauthenticated, check_characters
+from domain.calendar import MAX_DAYS, plan_days
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
-from domain.validation import validate
 
 MAX_NAME = 120
 MAX_CHARACTERS = 200
@@ -318,29 +318,3 @@ class Campaign(Aggregate):
         state: dict[str, dict[str, Any]],
     ) -> None:
         self.characters[character_id]["state"] = state[character_id]
-
-
-MAX_DAYS = 365
-
-
-def plan_days(
-    rules: Ruleset,
-    characters: dict[str, dict[str, Any]],
-    default_plan: dict[str, Any],
-    plans: dict[str, dict[str, Any]],
-) -> dict[str, dict[str, Any]]:
-    """Each character's day: the GM's default with that character's overrides, validated."""
-    model = rules.day_plan_model
-    if model is None:
-        if default_plan or plans:
-            raise InvalidInput(
-                f"the {rules.id} ruleset has no between-fight rules, so a day takes no plan"
-            )
-        return {}
-    validate(model, default_plan, "default")
-    return {
-        cid: validate(
-            model, {**default_plan, **plans.get(cid, {})}, f"characters.{cid}"
-        ).model_dump(mode="json")
-        for cid in characters
-    }
