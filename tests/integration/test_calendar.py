@@ -160,8 +160,9 @@ def test_the_vitals_view_and_the_audit_log_show_each_heal(live_client: TestClien
     expected = {c["id"]: c["tracks"] for c in ok(client.get(f"/campaigns/{cid}"))["characters"]}
     while True:
         vitals = ok(client.get(f"/campaigns/{cid}/vitals"))
-        shown = {c["id"]: {t: v["current"] for t, v in c["tracks"].items()}
-                 for c in vitals["characters"]}
+        shown = {
+            c["id"]: {t: v["current"] for t, v in c["tracks"].items()} for c in vitals["characters"]
+        }
         if shown == expected:
             break
         assert time.monotonic() - healed_at < 1.0, f"vitals still show {shown}"
@@ -170,6 +171,37 @@ def test_the_vitals_view_and_the_audit_log_show_each_heal(live_client: TestClien
     audit = ok(client.get(f"/campaigns/{cid}/audit?offset=0&limit=200"))
     heals = [e for e in audit["entries"] if e["type"] == "Campaign.CharacterHealed"]
     assert len(heals) == 4
-    assert heals[0]["breakdown"]["inputs"]["plan"] == {"rest": "full", "care": True,
-                                                       "healer": False}
+    assert heals[0]["breakdown"]["inputs"]["plan"] == {
+        "rest": "full",
+        "care": True,
+        "healer": False,
+    }
     assert heals[0]["breakdown"]["steps"]
+
+
+def test_a_margin_rest_day_clears_fatigue_and_refills_luck(live_client: TestClient) -> None:
+    client = live_client
+    cid = new_campaign(client, "margin")
+    hero = enrol(
+        client,
+        cid,
+        "Hero",
+        {"might": 2, "grace": 2, "vigor": 2, "aether": 2, "evasion": 1, "luck": 2},
+    )
+    eid = start(client, cid, [{"character_id": hero, "side": "party"}])
+    act(client, cid, eid, "defend", hero, effort=3)
+    ok(client.post(f"/campaigns/{cid}/encounters/{eid}/end", headers=GM))
+    tired = ok(client.get(f"/campaigns/{cid}/characters/{hero}"))["state"]
+    assert tired["fatigue"] == 3
+    ok(
+        client.post(
+            f"/campaigns/{cid}/days", json={"days": 1, "default": {"rest": "light"}}, headers=GM
+        ),
+        201,
+    )
+    wait_for_heals(client, cid, 1)
+    assert ok(client.get(f"/campaigns/{cid}/characters/{hero}"))["state"]["fatigue"] == 1
+    ok(client.post(f"/campaigns/{cid}/days", json={"days": 1}, headers=GM), 201)
+    wait_for_heals(client, cid, 2)
+    rested = ok(client.get(f"/campaigns/{cid}/characters/{hero}"))["state"]
+    assert (rested["fatigue"], rested["luck"]) == (0, 2)
