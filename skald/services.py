@@ -38,7 +38,6 @@ class Services:
     keys: KeyMaker
     redis_prefix: str = "skald"
     background: Background = field(default_factory=Background)
-    extra: dict[str, Any] = field(default_factory=dict)
     redis_url: str = ""
 
     def __post_init__(self) -> None:
