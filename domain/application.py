@@ -187,6 +187,7 @@ class SkaldApplication(WriteRunner):
                 command.dice,
                 self.roller,
                 command.by,
+                role=command.role,
             )
             self.save(encounter)
             return encounter, record

@@ -49,6 +49,7 @@ class PerformAction:
     actor: str | None = None
     dice: dict[str, list[int]] | None = None
     by: str = "gm"
+    role: str = "gm"
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
+from domain.access import Forbidden
 from domain.corrections import ACTIVE, replay
 from domain.dice import DiceTray, Roller
 from domain.errors import ActionRefused, InvalidInput, NotFound
@@ -85,9 +86,13 @@ class Encounter(Aggregate):
         dice: Mapping[str, list[int]] | None,
         roller: Roller,
         by: str,
+        *,
+        role: str = "gm",
     ) -> dict[str, Any]:
         """Resolve an action, rolling whatever the caller did not supply, and record it."""
         self._refuse_if_ended()
+        if role != "gm" and self.rules.action_type(kind).gm_only:
+            raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
         resolved = resolve(self.rules, self.view(), kind, actor, params, DiceTray(roller, dice))
         self._action_resolved(
             number=len(self.actions) + 1,

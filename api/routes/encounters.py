@@ -71,11 +71,15 @@ def perform_action(
 ) -> ActionOut:
     """Perform an action. The GM acts for anyone; a player only for their own characters."""
     access.require_writer_for(body.actor, f"perform '{body.kind}'")
-    action_type = app.campaign(campaign_id).rules.actions.get(body.kind)
-    if action_type is not None and action_type.gm_only:
-        access.require_gm(f"use '{body.kind}', a GM's tool")
     command = PerformAction(
-        campaign_id, encounter_id, body.kind, body.params, body.actor, body.dice, access.who
+        campaign_id,
+        encounter_id,
+        body.kind,
+        body.params,
+        body.actor,
+        body.dice,
+        access.who,
+        access.role,
     )
     outcome = app.idempotent(claim(request, body, access), lambda: app.perform_action(command)[0])
     encounter = settled(app, campaign_id, outcome)
