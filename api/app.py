@@ -17,12 +17,14 @@ from api.routes import (
     campaigns,
     corrections,
     dashboard,
+    docs,
     encounters,
     feed,
     history,
     keys,
     views,
 )
+from api.security import SecurityHeaders
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
@@ -39,9 +41,12 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
         summary="Event-sourced campaign state for game masters: every roll on record.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # served from local assets by api.routes.docs
+        redoc_url=None,
     )
     errors.install(app)
     app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
     app.include_router(campaigns.router)
     app.include_router(encounters.router)
     app.include_router(corrections.router)
@@ -51,7 +56,9 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.include_router(views.router)
     app.include_router(feed.router)
     app.include_router(dashboard.router)
+    app.include_router(docs.router)
     app.mount("/static", dashboard.static_files(), name="static")
+    app.mount("/docs-assets", docs.assets(), name="docs-assets")
 
     @app.get("/health", tags=["health"])
     def health() -> JSONResponse:

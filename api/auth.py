@@ -6,6 +6,7 @@ from typing import Annotated
 from uuid import UUID
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.backend import application, backend
 from api.keys import KeyMaker
@@ -19,20 +20,25 @@ def key_maker(request: Request) -> KeyMaker:
     return backend(request).keys
 
 
-def presented_key(request: Request) -> str:
-    header = request.headers.get("authorization", "")
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip()
-    # Browsers cannot put a header on an EventSource or a page link: reads may carry
-    # the key as ?key=, which the access log redacts.
-    if request.method == "GET" and request.query_params.get("key"):
-        return request.query_params["key"]
+# Declared in the OpenAPI as a bearer scheme, so the docs' Authorize button sends it.
+# A key is only ever taken from this header: never from a URL, which browsers send on
+# in Referer and servers write to logs (the pages keep it in sessionStorage).
+bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="campaign key",
+    description="A campaign key (GM, player or viewer): skald_<id>_<secret>",
+)
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def presented_key(credentials: Credentials) -> str:
+    if credentials is not None and credentials.credentials.strip():
+        return credentials.credentials.strip()
     raise Unauthenticated("this request needs a campaign key: send 'Authorization: Bearer <key>'")
 
 
-def reader(request: Request, campaign_id: UUID, app: App) -> Access:
-    key = presented_key(request)
+def reader(credentials: Credentials, campaign_id: UUID, app: App) -> Access:
+    key = presented_key(credentials)
     key_id = KeyMaker.key_id(key)
     if key_id is None:
         raise Unauthenticated("that is not a Skald key (they look like skald_<id>_<secret>)")

@@ -73,6 +73,9 @@ def audit_entry(known: Facts, event: Any, tracking: Tracking, campaign_id: str) 
     for field in TOP_LEVEL:
         if field in attrs and field != "summary":
             entry[field] = attrs[field]
+    correction = attrs.get("correction")
+    if "by" not in entry and isinstance(correction, dict) and "by" in correction:
+        entry["by"] = correction["by"]  # a correction's author is inside its record
     entry["data"] = {
         k: v for k, v in attrs.items() if k not in SKIPPED and not k.endswith(REDACTED_SUFFIX)
     }

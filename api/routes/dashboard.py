@@ -1,4 +1,8 @@
-"""The GM dashboard: one static page that reads the views and follows the feed."""
+"""The pages: the GM dashboard, served as static files that read the API.
+
+A page holds no data and needs no key to load: the key is typed into the page, or
+follows a link in the fragment (`#key=...`, which browsers never send), and the
+page keeps it in sessionStorage and sends it as a bearer header."""
 
 from __future__ import annotations
 
@@ -9,20 +13,17 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from api.auth import Reader
-
 STATIC = Path(__file__).resolve().parents[1] / "static"
-router = APIRouter(tags=["dashboard"])
+router = APIRouter(tags=["pages"], include_in_schema=False)
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 @router.get("/campaigns/{campaign_id}/dashboard", response_class=FileResponse)
-def dashboard(campaign_id: UUID, access: Reader) -> FileResponse:
-    """The GM screen: party vitals, conditions, the encounter board and the live log.
+def dashboard(campaign_id: UUID) -> FileResponse:
+    """Party vitals, conditions, the encounter board and the live log.
 
-    Open it with a campaign key (GM, player or viewer) in the address, as a browser
-    cannot send a header with a link: /campaigns/{id}/dashboard?key=skald_... The
-    page reads the views and follows the feed with that key."""
-    return FileResponse(STATIC / "dashboard.html", headers={"Cache-Control": "no-store"})
+    Open /campaigns/{id}/dashboard#key=skald_... (or sign in on the page)."""
+    return FileResponse(STATIC / "dashboard.html", headers=NO_STORE)
 
 
 def static_files() -> StaticFiles:

@@ -1,87 +1,65 @@
 // The GM dashboard: reads the views once, then follows the campaign's live feed.
 // Every feed entry triggers a refresh of the vitals and the board (both committed
 // to Redis together with the entry, so they already include it); the entry itself
-// goes straight into the log. No framework and no CDN: the tables have no internet.
-"use strict";
+// goes straight into the log.
+import { $, bar, chips, client, el, follow, session, signInForm } from "/static/skald.js";
+import { describe, struckBy } from "/static/log.js";
 
-const campaignId = location.pathname.split("/")[2];
-const key = new URLSearchParams(location.search).get("key") || "";
 const LOG_LENGTH = 60;
-const LOW_FRACTION = 1 / 3; // a bar "slips into the yellow" at a third of its maximum
 
-const $ = (id) => document.getElementById(id);
-let encounterId = null;
+let api = null;
+let chosenEncounter = null; // the encounter the GM picked; null: the newest open one
+let shownEncounter = null;
 let lastSeen = 0; // the newest notification id the page shows
 let refreshTimer = null;
+let names = {}; // character and combatant ids to names, for the log
+const struck = new Map(); // "encounter:number" -> status, from corrections
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (name === "class") node.className = value;
-    else node.setAttribute(name, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-async function read(path) {
-  const response = await fetch(path, { headers: { authorization: `Bearer ${key}` } });
-  if (!response.ok) {
-    const body = await response.json().catch(() => ({}));
-    throw new Error(body.message || `${response.status} ${response.statusText}`);
-  }
-  return response.json();
-}
-
-function bar(name, track) {
-  const max = track.max || 1;
-  const fraction = Math.max(0, Math.min(1, track.current / max));
-  const state = track.current < 0 ? "out" : track.current <= max * LOW_FRACTION ? "low" : "ok";
-  return el("div", { class: "track" },
-    el("span", {}, name),
-    el("div", { class: `bar ${state}`, "data-track": name, "data-current": track.current },
-      el("div", { class: "fill", style: `width: ${(fraction * 100).toFixed(1)}%` })),
-    el("span", { class: "value" }, `${track.current} / ${track.max ?? "?"}`));
-}
-
-function chips(conditions) {
-  return el("div", { class: "chips" },
-    ...conditions.map((c) => el("span", { class: "chip", "data-condition": c }, c.replaceAll("_", " "))));
-}
-
-function stateLine(state) {
-  const shown = Object.entries(state || {}).filter(([, v]) => v !== false && v !== null && v !== 0);
-  return el("div", { class: "state" }, shown.map(([k, v]) => (v === true ? k : `${k}: ${JSON.stringify(v)}`)).join(" · "));
+function card(c, maxima, attrs) {
+  return el("article", { class: "card", ...attrs },
+    el("h3", {}, c.name, el("span", { class: "where" }, attrs.where || "")),
+    Object.entries(c.tracks).map(([name, track]) =>
+      typeof track === "number" ? bar(name, track, maxima[name]) : bar(name, track.current, track.max)),
+    chips(c.conditions));
 }
 
 function renderVitals(vitals) {
   $("campaign-name").textContent = vitals.name || "Skald";
   $("campaign-facts").textContent = `${vitals.ruleset} · day ${vitals.day}`;
-  const cards = vitals.characters.map((c) =>
-    el("article", { class: "card", "data-character-id": c.id },
-      el("h3", {}, c.name, el("span", { class: "where" }, c.encounter ? "in combat" : "")),
-      ...Object.entries(c.tracks).map(([name, track]) => bar(name, track)),
-      chips(c.conditions),
-      stateLine(c.state)));
-  $("vitals").replaceChildren(...cards);
-  const open = vitals.encounters.filter((e) => e.open);
-  const chosen = open.length ? open[open.length - 1] : vitals.encounters[vitals.encounters.length - 1];
-  encounterId = chosen ? chosen.id : null;
+  for (const c of vitals.characters) names[c.id] = c.name;
+  const encounters = vitals.encounters;
+  const picker = $("encounter-picker");
+  const wanted = chosenEncounter || picker.value;
+  picker.replaceChildren(...encounters.slice().reverse().map((e) =>
+    el("option", { value: e.id, selected: e.id === wanted }, `${e.name}${e.open ? "" : " (ended)"}`)));
+  const open = encounters.filter((e) => e.open);
+  const fallback = open.length ? open[open.length - 1] : encounters[encounters.length - 1];
+  shownEncounter = chosenEncounter || (fallback ? fallback.id : null);
+  if (shownEncounter) picker.value = shownEncounter;
+  // The roster shows who is not on the board being shown; the board shows the rest.
+  const onBoard = new Set(vitals.characters.filter((c) => c.encounter === shownEncounter)
+    .map((c) => c.id));
+  const roster = vitals.characters.filter((c) => !onBoard.has(c.id));
+  $("vitals").replaceChildren(...roster.map((c) => card(c, {}, {
+    "data-character-id": c.id, where: c.encounter ? "in another fight" : "" })));
+  if (!roster.length) $("vitals").append(el("p", { class: "caption" }, "Everyone is on the board."));
   showLag(vitals.projection);
 }
 
 function renderBoard(board) {
   $("board-title").textContent = `Encounter: ${board.name}`;
-  $("board-caption").textContent = `round ${board.round}${board.ended ? " · ended" : ""} · ${board.actions} actions`;
+  const turn = board.turn && board.turn.current ? ` · ${names[board.turn.current] || "?"}'s turn` : "";
+  $("board-caption").textContent =
+    `round ${board.round}${turn}${board.ended ? " · ended" : ""} · ${board.actions} actions`;
   const sides = {};
-  for (const c of board.combatants) (sides[c.side] ||= []).push(c);
+  for (const c of board.combatants) {
+    names[c.id] = c.name;
+    (sides[c.side] ||= []).push(c);
+  }
   $("sides").replaceChildren(...Object.entries(sides).map(([side, members]) =>
     el("div", { class: "side" }, el("h3", {}, side),
-      ...members.map((c) => el("article", { class: "card", "data-combatant-id": c.id },
-        el("h3", {}, c.name, el("span", { class: "rank" }, `rank ${c.rank}`)),
-        ...Object.entries(c.tracks).map(([name, track]) => bar(name, track)),
-        chips(c.conditions),
-        stateLine(c.state))))));
+      members.map((c) => card(c, {}, { "data-combatant-id": c.id, "data-character-id": c.id,
+        where: `rank ${c.rank}` })))));
   $("last-actions").replaceChildren(...board.last_actions.slice().reverse().map((a) =>
     el("li", { class: a.status }, `#${a.number} (round ${a.round}) ${a.summary}`)));
 }
@@ -89,14 +67,23 @@ function renderBoard(board) {
 function logLine(entry) {
   const dice = (entry.rolls || []).map((r) => `${r.name} ${r.dice}: [${r.faces.join(", ")}]`).join("  ");
   const when = new Date(entry.time).toLocaleTimeString();
-  return el("li", { "data-entry-id": entry.id, value: entry.seq },
-    entry.summary,
-    el("div", { class: "meta" }, `${when} · ${entry.by || entry.actor || "—"} · ${entry.type}`),
-    ...(dice ? [el("div", { class: "dice" }, dice)] : []));
+  const status = entry.encounter_id && entry.number
+    ? struck.get(`${entry.encounter_id}:${entry.number}`) : null;
+  return el("li", { "data-entry-id": entry.id, value: entry.seq, class: status || null,
+    "data-action": entry.encounter_id && entry.number ? `${entry.encounter_id}:${entry.number}` : null },
+    describe(entry, names),
+    el("div", { class: "meta" }, `${when} · ${entry.by || "—"} · ${entry.type}`),
+    dice ? el("div", { class: "dice" }, dice) : null);
 }
 
 function addToLog(entry) {
   if (document.querySelector(`#log-entries [data-entry-id="${entry.id}"]`)) return; // already shown
+  for (const [action, status] of struckBy(entry)) {
+    struck.set(action, status);
+    for (const line of document.querySelectorAll(`#log-entries [data-action="${action}"]`)) {
+      line.className = status;
+    }
+  }
   const log = $("log-entries");
   log.prepend(logLine(entry));
   while (log.children.length > LOG_LENGTH) log.lastChild.remove();
@@ -109,8 +96,8 @@ function showLag(projection) {
 }
 
 async function refresh() {
-  renderVitals(await read(`/campaigns/${campaignId}/vitals`));
-  if (encounterId) renderBoard(await read(`/campaigns/${campaignId}/encounters/${encounterId}/board`));
+  renderVitals(await api.get("vitals"));
+  if (shownEncounter) renderBoard(await api.get(`encounters/${shownEncounter}/board`));
 }
 
 function refreshSoon() {
@@ -123,34 +110,38 @@ function showError(error) {
 }
 
 async function loadLog() {
-  const head = await read(`/campaigns/${campaignId}/audit?limit=1`);
+  const head = await api.get("audit?limit=1");
   const offset = Math.max(0, head.total - LOG_LENGTH);
-  const page = await read(`/campaigns/${campaignId}/audit?offset=${offset}&limit=${LOG_LENGTH}`);
+  const page = await api.get(`audit?offset=${offset}&limit=${LOG_LENGTH}`);
   page.entries.forEach(addToLog);
   return page.projection.position;
 }
 
-function follow(after) {
-  const params = new URLSearchParams({ key, after: String(after) });
-  const feed = new EventSource(`/campaigns/${campaignId}/feed?${params}`);
+function showConnection(state) {
   const connection = $("connection");
-  feed.onopen = () => { connection.dataset.state = "live"; connection.textContent = "live"; };
-  feed.onerror = () => { connection.dataset.state = "lost"; connection.textContent = "reconnecting…"; };
-  feed.addEventListener("entry", (message) => {
-    addToLog(JSON.parse(message.data));
-    refreshSoon();
-  });
-  feed.addEventListener("reset", () => {
-    // The feed no longer reaches back to what we had: start again from the views.
-    $("log-entries").replaceChildren();
-    loadLog().then(refresh).catch(showError);
-  });
+  connection.dataset.state = state;
+  connection.textContent = state === "live" ? "live" : "reconnecting…";
 }
 
 async function start() {
+  let current = session();
+  if (!current.key) current = await signInForm($("sign-in-slot"), "Open the dashboard");
+  api = client(current);
+  $("encounter-picker").addEventListener("change", (event) => {
+    chosenEncounter = event.target.value;
+    refresh().catch(showError);
+  });
   await refresh();
   const position = await loadLog();
-  follow(Math.min(position, lastSeen));
+  follow(api, Math.min(position, lastSeen), {
+    entry: (entry) => { addToLog(entry); refreshSoon(); },
+    reset: () => {
+      // The feed no longer reaches back to what we had: start again from the views.
+      $("log-entries").replaceChildren();
+      loadLog().then(refresh).catch(showError);
+    },
+    state: showConnection,
+  });
 }
 
 start().catch(showError);

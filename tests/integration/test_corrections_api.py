@@ -269,8 +269,10 @@ def test_vitals_at_an_instant_show_the_tracks_of_that_moment(fight: Fight) -> No
     path = f"/campaigns/{fight.cid}/vitals/at"
     then = ok(fight.client.get(path, params={"at": between}))
     bran = next(c for c in then["characters"] if c["id"] == fight.bran)
-    assert bran["tracks"] == {"stamina": {"current": 10, "max": 12},
-                              "body": {"current": 2, "max": 2}}
+    assert bran["tracks"] == {
+        "stamina": {"current": 10, "max": 12},
+        "body": {"current": 2, "max": 2},
+    }
     assert bran["conditions"] == []
     assert bran["encounter"] == fight.eid
     too_early = fight.client.get(path, params={"at": "2000-01-01T00:00:00Z"})

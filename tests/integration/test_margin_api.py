@@ -323,7 +323,11 @@ def test_round_marks_do_not_follow_a_character_into_the_next_encounter(
     fight = Fight(client, ("guardian", sheet(evasion=2, guard=2), "keep", 1))
     fight.act("defend", "guardian", effort=1)
     ok(client.post(f"/campaigns/{fight.cid}/encounters/{fight.eid}/end"))
-    again = start(client, fight.cid, [
-        {"character_id": fight.ids["guardian"], "side": "keep", "rank": 1}], name="Next")
+    again = start(
+        client,
+        fight.cid,
+        [{"character_id": fight.ids["guardian"], "side": "keep", "rank": 1}],
+        name="Next",
+    )
     result = act(client, fight.cid, again, "defend", fight.ids["guardian"], effort=0)
     assert result["action"]["kind"] == "defend"

@@ -1,0 +1,268 @@
+// What every Skald page shares: the key, requests, the live feed, forms from schemas.
+// No framework, no build step and no CDN: the tables often have no internet.
+//
+// The key never goes into a URL's query (browsers send URLs on in Referer and servers
+// log them): a link may carry it in the fragment (#key=..., which browsers never
+// send), the page moves it to sessionStorage at once and sends it as a bearer header.
+"use strict";
+
+const STORE = "skald.session";
+
+export const $ = (id) => document.getElementById(id);
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== undefined && child !== null && child !== false) node.append(child);
+  }
+  return node;
+}
+
+// -- the session: campaign id and key ------------------------------------------------
+
+export function session() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const saved = JSON.parse(sessionStorage.getItem(STORE) || "{}");
+  const fromLink = { campaign: fragment.get("campaign"), key: fragment.get("key") };
+  const fromPath = location.pathname.match(/^\/campaigns\/([0-9a-f-]{36})\//);
+  const current = {
+    campaign: fromLink.campaign || (fromPath && fromPath[1]) || saved.campaign || "",
+    key: fromLink.key || saved.key || "",
+  };
+  if (fromLink.key || fromLink.campaign) {
+    sessionStorage.setItem(STORE, JSON.stringify(current));
+    history.replaceState(null, "", location.pathname); // the key leaves the address bar
+  }
+  return current;
+}
+
+export function signIn(campaign, key) {
+  sessionStorage.setItem(STORE, JSON.stringify({ campaign: campaign.trim(), key: key.trim() }));
+}
+
+export function signOut() {
+  sessionStorage.removeItem(STORE);
+}
+
+// A sign-in form for a page opened without a session; resolves once signed in.
+export function signInForm(container, title) {
+  return new Promise((resolve) => {
+    const campaign = el("input", { id: "sign-in-campaign", required: true, autocomplete: "off",
+      placeholder: "campaign id" });
+    const key = el("input", { id: "sign-in-key", type: "password", required: true,
+      autocomplete: "off", placeholder: "skald_…" });
+    const form = el("form", { id: "sign-in", class: "sign-in" },
+      el("h2", {}, title),
+      el("label", {}, "Campaign ", campaign),
+      el("label", {}, "Key ", key),
+      el("button", { type: "submit" }, "Open"),
+      el("p", { class: "caption" }, "The key stays in this tab (sessionStorage) and is sent " +
+        "only as a header, never in an address."));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      signIn(campaign.value, key.value);
+      form.remove();
+      resolve(session());
+    });
+    container.replaceChildren(form);
+  });
+}
+
+// -- requests --------------------------------------------------------------------------
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body.message || body.detail || `${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export function client(current) {
+  const headers = { authorization: `Bearer ${current.key}` };
+  async function call(method, path, body) {
+    const init = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new ApiError(response.status, data);
+    return data;
+  }
+  const base = `/campaigns/${current.campaign}`;
+  return {
+    base,
+    get: (path) => call("GET", path.startsWith("/") ? path : `${base}/${path}`),
+    post: (path, body = {}) => call("POST", path.startsWith("/") ? path : `${base}/${path}`, body),
+    headers,
+  };
+}
+
+// -- the live feed ---------------------------------------------------------------------
+// EventSource cannot send a header, so the feed is read with fetch and parsed here
+// (text/event-stream: blank-line separated blocks of "field: value" lines).
+
+export function follow(api, after, handlers) {
+  let last = String(after);
+  let stopped = false;
+  async function once() {
+    const response = await fetch(`${api.base}/feed?after=${encodeURIComponent(last)}`, {
+      headers: { ...api.headers, accept: "text/event-stream", "last-event-id": last },
+    });
+    if (!response.ok || !response.body) throw new Error(`feed answered ${response.status}`);
+    handlers.state && handlers.state("live");
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value.replace(/\r\n/g, "\n");
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const message = { event: "message", data: [] };
+        for (const line of block.split("\n")) {
+          if (!line || line.startsWith(":")) continue;
+          const colon = line.indexOf(":");
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+          if (field === "data") message.data.push(text);
+          else if (field === "event") message.event = text;
+          else if (field === "id") message.id = text;
+        }
+        if (message.id) last = message.id;
+        const handler = handlers[message.event];
+        if (handler && message.data.length) handler(JSON.parse(message.data.join("\n")));
+      }
+    }
+  }
+  (async () => {
+    let wait = 250;
+    while (!stopped) {
+      try {
+        await once();
+        wait = 250;
+      } catch (error) {
+        handlers.state && handlers.state("lost");
+      }
+      if (stopped) break;
+      handlers.state && handlers.state("reconnecting");
+      await new Promise((r) => setTimeout(r, wait));
+      wait = Math.min(wait * 2, 5000);
+    }
+  })();
+  return () => { stopped = true; };
+}
+
+// -- shared pieces of pages ------------------------------------------------------------
+
+export const LOW_FRACTION = 1 / 3; // a bar "slips into the yellow" at a third of its maximum
+
+export function bar(name, current, max) {
+  const top = max || 1;
+  const fraction = Math.max(0, Math.min(1, current / top));
+  const state = current <= 0 ? "out" : current <= top * LOW_FRACTION ? "low" : "ok";
+  // Below zero the bar is drawn full in red and says how far below it is.
+  // (Set through the CSSOM: the policy refuses style attributes, not script-set styles.)
+  const fill = el("div", { class: "fill" });
+  fill.style.width = `${(current < 0 ? 100 : fraction * 100).toFixed(1)}%`;
+  return el("div", { class: "track" },
+    el("span", { class: "track-name" }, name.replaceAll("_", " ")),
+    el("div", { class: `bar ${state}`, "data-track": name, "data-current": current }, fill),
+    el("span", { class: "value" }, `${current} / ${max ?? "?"}`));
+}
+
+export function chips(conditions) {
+  return el("div", { class: "chips" },
+    conditions.map((c) => el("span", { class: `chip ${c}`, "data-condition": c },
+      c.replaceAll("_", " "))));
+}
+
+// -- forms from an action's published parameter schema ---------------------------------
+
+function resolveRef(schema, root) {
+  if (schema && schema.$ref) return root.$defs[schema.$ref.split("/").pop()];
+  if (schema && schema.anyOf) {
+    const real = schema.anyOf.filter((s) => s.type !== "null");
+    if (real.length === 1) return { ...resolveRef(real[0], root), nullable: true,
+      description: schema.description, default: schema.default, title: schema.title };
+  }
+  return schema;
+}
+
+// One input per property. `choices` maps property names that take a combatant id
+// to the combatants to choose from (a select instead of a text box).
+export function schemaFields(schema, combatants) {
+  const root = schema;
+  const required = new Set(schema.required || []);
+  const fields = [];
+  for (const [name, raw] of Object.entries(schema.properties || {})) {
+    const prop = resolveRef(raw, root) || {};
+    const id = `param-${name}`;
+    const label = (raw.title || prop.title || name).replaceAll("_", " ");
+    const hint = raw.description || prop.description || "";
+    let input;
+    const isCombatant = /(^|_)(target|defender|actor|attacker|holder|who|victim|ally)s?$/.test(name);
+    if (isCombatant && prop.type === "string") {
+      input = el("select", { id, name },
+        required.has(name) ? null : el("option", { value: "" }, "—"),
+        combatants.map((c) => el("option", { value: c.id }, `${c.name} (${c.side})`)));
+    } else if (isCombatant && prop.type === "array") {
+      input = el("select", { id, name, multiple: true, "data-kind": "array" },
+        combatants.map((c) => el("option", { value: c.id }, `${c.name} (${c.side})`)));
+    } else if (prop.enum) {
+      input = el("select", { id, name },
+        required.has(name) ? null : el("option", { value: "" }, "—"),
+        prop.enum.map((v) => el("option", { value: v, selected: v === prop.default }, String(v))));
+    } else if (prop.type === "boolean") {
+      input = el("input", { id, name, type: "checkbox", "data-kind": "boolean",
+        checked: prop.default === true });
+    } else if (prop.type === "integer" || prop.type === "number") {
+      input = el("input", { id, name, type: "number", "data-kind": prop.type,
+        min: prop.minimum, max: prop.maximum, step: prop.type === "integer" ? 1 : "any",
+        value: prop.default ?? "" });
+    } else if (prop.type === "string") {
+      input = el("input", { id, name, type: "text", value: prop.default ?? "" });
+    } else {
+      input = el("input", { id, name, type: "text", "data-kind": "json",
+        placeholder: "JSON", value: prop.default !== undefined ? JSON.stringify(prop.default) : "" });
+    }
+    fields.push(el("label", { class: "field", title: hint, "data-param": name },
+      el("span", {}, label, required.has(name) ? " *" : ""), input,
+      hint ? el("small", {}, hint) : null));
+  }
+  return fields;
+}
+
+export function readFields(container) {
+  const params = {};
+  for (const input of container.querySelectorAll("[name]")) {
+    const kind = input.dataset.kind;
+    if (kind === "boolean") { if (input.checked) params[input.name] = true; continue; }
+    if (kind === "array") {
+      const chosen = [...input.selectedOptions].map((o) => o.value);
+      if (chosen.length) params[input.name] = chosen;
+      continue;
+    }
+    if (input.value === "") continue;
+    if (kind === "integer") params[input.name] = parseInt(input.value, 10);
+    else if (kind === "number") params[input.name] = Number(input.value);
+    else if (kind === "json") params[input.name] = JSON.parse(input.value);
+    else params[input.name] = input.value;
+  }
+  return params;
+}
+
+export function narrative(action) {
+  const lines = action.narrative && action.narrative.length ? action.narrative : [action.summary];
+  return el("ol", { class: "narrative" }, lines.map((line) => el("li", {}, line)));
+}
