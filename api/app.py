@@ -22,6 +22,7 @@ from api.routes import (
     feed,
     history,
     keys,
+    me,
     views,
 )
 from api.security import SecurityHeaders
@@ -53,6 +54,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.include_router(history.router)
     app.include_router(calendar.router)
     app.include_router(keys.router)
+    app.include_router(me.router)
     app.include_router(views.router)
     app.include_router(feed.router)
     app.include_router(dashboard.router)

@@ -78,7 +78,11 @@ def ruleset_out(ruleset: Ruleset) -> RulesetOut:
         options=ruleset.validate_options({}),
         sheet_schema=ruleset.sheet_model.model_json_schema(),
         actions={
-            kind: {"description": a.description, "params": a.params.model_json_schema()}
+            kind: {
+                "description": a.description,
+                "params": a.params.model_json_schema(),
+                "gm_only": a.gm_only,
+            }
             for kind, a in ruleset.actions.items()
         },
     )

@@ -1,4 +1,4 @@
-"""The pages: the GM dashboard, served as static files that read the API.
+"""The pages: the GM screen, the player's page, the overlay and the dashboard, served as static files that read the API.
 
 A page holds no data and needs no key to load: the key is typed into the page, or
 follows a link in the fragment (`#key=...`, which browsers never send), and the
@@ -24,6 +24,24 @@ def dashboard(campaign_id: UUID) -> FileResponse:
 
     Open /campaigns/{id}/dashboard#key=skald_... (or sign in on the page)."""
     return FileResponse(STATIC / "dashboard.html", headers=NO_STORE)
+
+
+@router.get("/gm", response_class=FileResponse)
+def gm_screen() -> FileResponse:
+    """The GM screen: run a fight. Open /gm#campaign=<id>&key=<GM key>, or sign in."""
+    return FileResponse(STATIC / "gm.html", headers=NO_STORE)
+
+
+@router.get("/play", response_class=FileResponse)
+def player_page() -> FileResponse:
+    """A player's characters, their turn and their answers; phone-sized."""
+    return FileResponse(STATIC / "play.html", headers=NO_STORE)
+
+
+@router.get("/overlay", response_class=FileResponse)
+def overlay() -> FileResponse:
+    """Vitals and the live log on a transparent background, for a stream (viewer key)."""
+    return FileResponse(STATIC / "overlay.html", headers=NO_STORE)
 
 
 def static_files() -> StaticFiles:

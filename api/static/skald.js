@@ -236,7 +236,8 @@ export function schemaFields(schema, combatants) {
       input = el("input", { id, name, type: "text", "data-kind": "json",
         placeholder: "JSON", value: prop.default !== undefined ? JSON.stringify(prop.default) : "" });
     }
-    fields.push(el("label", { class: "field", title: hint, "data-param": name },
+    const inline = prop.type === "boolean" ? " inline" : "";
+    fields.push(el("label", { class: `field${inline}`, title: hint, "data-param": name },
       el("span", {}, label, required.has(name) ? " *" : ""), input,
       hint ? el("small", {}, hint) : null));
   }

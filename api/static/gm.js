@@ -1,0 +1,275 @@
+// The GM screen: the roster and the board, turn order, the ruleset's combat panel
+// (forms from each action's published parameter schema), table dice by roll name,
+// corrections with a reason and their diff, encounter set-up, quick NPCs and days.
+import { $, ApiError, bar, chips, client, el, follow, session, signInForm } from "/static/skald.js";
+import { label, TEMPLATES } from "/static/rulesets.js";
+import { actionPanel } from "/static/panel.js";
+
+const page = { api: null, campaign: null, ruleset: null, encounter: null, chosen: null,
+  selected: null };
+let refreshTimer = null;
+
+function showError(error, where = "result") {
+  const box = $(where);
+  box.replaceChildren(el("p", { class: "error", role: "alert" },
+    error instanceof ApiError ? `${error.status}: ${error.message}` : String(error.message || error)));
+}
+
+function combatantCard(c, maxima, extra = {}) {
+  return el("article", { class: `card${page.selected === c.id ? " selected" : ""}`,
+    "data-combatant-id": c.id, "data-character-id": c.id, ...extra },
+    el("h3", {}, c.name, el("span", { class: "where" }, extra.where || "")),
+    Object.entries(c.tracks).map(([name, value]) => bar(name, value, (c.maxima || maxima)[name])),
+    chips(c.conditions));
+}
+
+// -- the roster and the set-up forms --------------------------------------------------------
+
+function renderRoster() {
+  const { campaign } = page;
+  $("campaign-name").textContent = campaign.name;
+  $("campaign-facts").textContent = `${campaign.ruleset} · day ${campaign.day}`;
+  const onBoard = new Set((page.encounter && !page.encounter.ended)
+    ? page.encounter.combatants.map((c) => c.id) : []);
+  $("roster").replaceChildren(...campaign.characters.filter((c) => !onBoard.has(c.id)).map((c) =>
+    combatantCard(c, c.maxima, { where: c.in_encounter ? "in a fight" : "" })));
+  const free = campaign.characters.filter((c) => !c.in_encounter);
+  $("setup-rows").replaceChildren(...free.map((c, n) => el("div", { class: "setup-row" },
+    el("input", { type: "checkbox", "data-character": c.id, "aria-label": `bring ${c.name}` }),
+    el("span", {}, c.name),
+    el("input", { "data-side": c.id, value: n === 0 ? "party" : "party", "aria-label": "side" }),
+    el("input", { "data-rank": c.id, type: "number", min: 1, max: 9, value: 1, "aria-label": "rank" }))));
+  const from = $("npc-from");
+  const previous = from.value;
+  from.replaceChildren(
+    ...Object.keys(TEMPLATES[campaign.ruleset] || {}).map((name) => el("option", { value: `t:${name}` }, name)),
+    ...campaign.characters.map((c) => el("option", { value: `c:${c.id}` }, `copy of ${c.name}`)));
+  if (previous) from.value = previous;
+  if (!$("npc-sheet").value) fillNpcSheet();
+  $("days-plans").replaceChildren(...campaign.characters.map((c) => el("label", {},
+    `${c.name}'s plan (JSON)`, el("input", { "data-plan": c.id, value: "{}" }))));
+}
+
+function fillNpcSheet() {
+  const choice = $("npc-from").value || "";
+  const sheet = choice.startsWith("t:")
+    ? TEMPLATES[page.campaign.ruleset][choice.slice(2)]
+    : (page.campaign.characters.find((c) => c.id === choice.slice(2)) || {}).sheet;
+  $("npc-sheet").value = JSON.stringify(sheet || {}, null, 1);
+}
+
+async function startEncounter(event) {
+  event.preventDefault();
+  const combatants = [...document.querySelectorAll("#setup-rows [data-character]:checked")]
+    .map((box) => ({ character_id: box.dataset.character,
+      side: document.querySelector(`[data-side="${box.dataset.character}"]`).value || "party",
+      rank: parseInt(document.querySelector(`[data-rank="${box.dataset.character}"]`).value, 10) || 1 }));
+  try {
+    const started = await page.api.post("encounters", { name: $("setup-name").value, combatants });
+    page.chosen = started.id;
+    $("setup-box").open = false;
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+async function addNpc(event) {
+  event.preventDefault();
+  try {
+    await page.api.post("characters", { name: $("npc-name").value,
+      sheet: JSON.parse($("npc-sheet").value) });
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+async function advanceDays(event) {
+  event.preventDefault();
+  const plans = {};
+  for (const input of document.querySelectorAll("#days-plans [data-plan]")) {
+    const plan = JSON.parse(input.value || "{}");
+    if (Object.keys(plan).length) plans[input.dataset.plan] = plan;
+  }
+  try {
+    await page.api.post("days", { days: parseInt($("days-count").value, 10),
+      default: JSON.parse($("days-default").value || "{}"), plans });
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+// -- the board -------------------------------------------------------------------------------
+
+function renderBoard() {
+  const enc = page.encounter;
+  const picker = $("encounter-picker");
+  picker.replaceChildren(...page.campaign.encounters.slice().reverse().map((e) =>
+    el("option", { value: e.id, selected: enc && e.id === enc.id }, `${e.name}${e.open ? "" : " (ended)"}`)));
+  if (!enc) { $("board-caption").textContent = "No encounter yet: start one from the roster."; return; }
+  const names = Object.fromEntries(enc.combatants.map((c) => [c.id, c.name]));
+  const turn = enc.turn || {};
+  $("board-title").textContent = `Encounter: ${enc.name}`;
+  $("board-caption").textContent = `round ${enc.round}` +
+    (turn.current ? ` · ${names[turn.current]}'s turn` : "") + (enc.ended ? " · ended" : "");
+  $("turn-order").replaceChildren(...(turn.order || []).map((id) =>
+    el("span", { class: id === turn.current ? "current" : "", "data-turn": id }, names[id] || id)));
+  const sides = {};
+  for (const c of enc.combatants) (sides[c.side] ||= []).push(c);
+  $("sides").replaceChildren(...Object.entries(sides).map(([side, members]) =>
+    el("div", { class: "side" }, el("h3", {}, side), members.map((c) => {
+      const card = combatantCard(c, c.maxima, { where: `rank ${c.rank}` });
+      card.addEventListener("click", () => select(c.id));
+      return card;
+    }))));
+  renderPending(enc, names);
+  renderActions(enc);
+  for (const id of ["next-turn", "next-round", "end-encounter"]) $(id).disabled = enc.ended;
+}
+
+function renderPending(enc, names) {
+  const pending = (enc.pending || enc.exchanges || []).filter((x) => !x.status || x.status === "pending");
+  $("pending").replaceChildren(...pending.map((x) => el("div", { class: "exchange", "data-exchange": x.id },
+    `${names[x.attacker] || x.attacker || "?"} → ${names[x.defender] || x.defender || "?"}: ` +
+      `waiting for ${names[x.defender] || "the defender"}'s answer`,
+    el("div", { class: "row" },
+      (x.choices || ["parry", "dodge", "none"]).map((choice) => el("button", { type: "button",
+        class: "secondary", "data-declare": choice,
+        onclick: () => declare(x, choice) }, choice === "none" ? "No defence" : choice)),
+      el("button", { type: "button", class: "danger", onclick: () => withdraw(x) }, "Withdraw")))));
+}
+
+async function declare(exchange, choice) {
+  try {
+    const done = await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.id}/declare`,
+      { defense: choice });
+    showResult(done.action || done);
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+async function withdraw(exchange) {
+  const reason = await askReason("Withdraw this exchange?");
+  if (reason === null) return;
+  try {
+    await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.id}/withdraw`, { reason });
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+function renderActions(enc) {
+  $("actions").replaceChildren(...enc.actions.slice().reverse().map((a) => el("li",
+    { class: a.status, "data-action-number": a.number, value: a.number },
+    `round ${a.round}: ${a.summary}`, a.status !== "active" ? el("em", {}, ` (${a.status})`) : null,
+    !enc.ended && a.status === "active" ? el("div", { class: "row" },
+      el("button", { type: "button", class: "secondary", "data-void": a.number, onclick: () => correct("void", a) }, "Void"),
+      el("button", { type: "button", class: "secondary", "data-reroll": a.number, onclick: () => correct("reroll", a) }, "Reroll"),
+      el("button", { type: "button", class: "secondary", "data-rewind": a.number, onclick: () => correct("rewind", a) }, "Rewind to before")) : null)));
+}
+
+function askReason(title) {
+  const dialog = $("reason-dialog");
+  $("reason-title").textContent = title;
+  $("reason-input").value = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      resolve(dialog.returnValue === "ok" && $("reason-input").value.trim()
+        ? $("reason-input").value.trim() : null);
+    }, { once: true });
+  });
+}
+
+async function correct(kind, action) {
+  const reason = await askReason(`${kind} action #${action.number}: ${action.summary}`);
+  if (reason === null) return;
+  const path = `encounters/${page.encounter.id}`;
+  try {
+    const done = kind === "rewind"
+      ? await page.api.post(`${path}/rewind`, { reason, to_version: action.version - 1 })
+      : await page.api.post(`${path}/actions/${action.number}/${kind}`, { reason });
+    showDiff(kind, action, done.report || []);
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+function showDiff(kind, action, report) {
+  $("result").replaceChildren(el("div", { class: "diff", "data-correction": kind },
+    el("p", { class: "summary" }, `${kind} of #${action.number} recorded`),
+    el("ul", {}, report.map((r) => el("li", {},
+      `#${r.number} ${r.status}: ${r.before || ""}${r.after ? ` → ${r.after}` : ""}${r.why ? ` (${r.why})` : ""}`)))));
+}
+
+function showResult(action) {
+  $("result").replaceChildren(el("div", { "data-result": action.number || "" },
+    el("p", { class: "summary" }, action.summary || (action.pending ? "waiting for the defender" : "")),
+    el("ol", { class: "narrative" }, (action.narrative || []).map((line) => el("li", {}, line)))));
+}
+
+// -- the combat panel ------------------------------------------------------------------------
+
+function select(id) {
+  page.selected = id;
+  renderBoard();
+  const enc = page.encounter;
+  const who = enc.combatants.find((c) => c.id === id);
+  $("panel-caption").textContent = `${who.name} acts`;
+  $("action-buttons").replaceChildren(...Object.keys(page.ruleset.actions).map((kind) =>
+    el("button", { type: "button", "data-kind": kind, title: page.ruleset.actions[kind].description,
+      onclick: () => panel.open(kind, id) }, label(page.campaign.ruleset, kind))));
+}
+
+const panel = actionPanel({
+  context: () => page,
+  done: async (response) => { showResult(response.action || response); await refresh(); },
+  fail: (error) => showError(error),
+});
+
+// -- refresh and start -----------------------------------------------------------------------
+
+async function refresh() {
+  page.campaign = await page.api.get(page.api.base);
+  if (!page.ruleset) page.ruleset = await page.api.get(`/rulesets/${page.campaign.ruleset}`);
+  const encounters = page.campaign.encounters;
+  const open = encounters.filter((e) => e.open);
+  const id = page.chosen || (open.length ? open[open.length - 1].id
+    : encounters.length ? encounters[encounters.length - 1].id : null);
+  page.encounter = id ? await page.api.get(`encounters/${id}`) : null;
+  renderRoster();
+  renderBoard();
+}
+
+function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => refresh().catch((e) => showError(e)), 40);
+}
+
+async function turnStep(path) {
+  try {
+    await page.api.post(`encounters/${page.encounter.id}/${path}`, {});
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+async function start() {
+  let current = session();
+  if (!current.key) current = await signInForm($("sign-in-slot"), "Open the GM screen");
+  page.api = client(current);
+  $("encounter-picker").addEventListener("change", (e) => { page.chosen = e.target.value; refreshSoon(); });
+  $("setup-form").addEventListener("submit", startEncounter);
+  $("npc-form").addEventListener("submit", addNpc);
+  $("npc-from").addEventListener("change", fillNpcSheet);
+  $("days-form").addEventListener("submit", advanceDays);
+  $("next-turn").addEventListener("click", () => turnStep("turn"));
+  $("next-round").addEventListener("click", () => turnStep("round"));
+  $("end-encounter").addEventListener("click", async () => {
+    if ((await askReason("End the encounter? (say why, e.g. 'foes fled')")) === null) return;
+    await turnStep("end");
+  });
+  await refresh();
+  const audit = await page.api.get("audit?limit=1");
+  follow(page.api, audit.projection.position, {
+    entry: refreshSoon,
+    reset: refreshSoon,
+    state: (state) => { $("connection").dataset.state = state;
+      $("connection").textContent = state === "live" ? "live" : "reconnecting…"; },
+  });
+}
+
+start().catch((e) => showError(e));

@@ -1,0 +1,122 @@
+// The combat panel shared by the GM screen and the player's page: one form per
+// action, built from the action's published parameter schema; the dice either rolled
+// by the server or typed in from the table under the names the roll preview gives;
+// the odds beside it before anything is rolled.
+import { $, ApiError, el, readFields, schemaFields } from "/static/skald.js";
+import { label } from "/static/rulesets.js";
+
+function faces(text) {
+  return text.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10));
+}
+
+export function actionPanel({ context, done, fail }) {
+  let kind = null;
+  let actor = null;
+  let previewTimer = null;
+
+  function mode() {
+    const checked = document.querySelector("input[name=dice-mode]:checked");
+    return checked ? checked.value : "server";
+  }
+
+  function body() {
+    return { kind, actor, params: readFields($("action-fields")) };
+  }
+
+  async function preview() {
+    const { api, encounter } = context();
+    const box = $("dice-fields");
+    if (mode() !== "table") { box.replaceChildren(); return; }
+    try {
+      const rolls = await api.post(`encounters/${encounter.id}/preview`, body());
+      box.replaceChildren(...[...(rolls.rolls || []), ...(rolls.may_follow || [])].map((roll) =>
+        el("label", { class: "field" },
+          el("span", {}, `${roll.label || roll.name}: ${roll.count}d${roll.sides}` +
+            (roll.condition ? ` (only if ${roll.condition})` : "")),
+          el("input", { "data-roll": roll.name, inputmode: "numeric",
+            placeholder: Array(roll.count).fill("·").join(" ") }))));
+    } catch (error) {
+      // No preview for this action (or not yet): name the rolls by hand.
+      box.replaceChildren(el("label", { class: "field" },
+        el("span", {}, "Table dice: one roll per line, 'roll name: faces'"),
+        el("textarea", { id: "dice-free", rows: 3, placeholder: "damage: 2 4 6" })),
+        el("small", { class: "caption" }, error instanceof ApiError ? error.message : ""));
+    }
+  }
+
+  async function odds() {
+    const { api, encounter } = context();
+    const box = $("odds");
+    try {
+      const found = await api.post(`encounters/${encounter.id}/odds`, body());
+      const outcomes = found.outcomes || {};
+      box.replaceChildren(el("h3", {}, "Odds"), ...Object.entries(outcomes).map(([name, p]) => {
+        const share = typeof p === "object" ? p.decimal ?? Number(p.probability) : Number(p);
+        const fill = el("div", { class: "fill" });
+        fill.style.width = `${(share * 100).toFixed(1)}%`;
+        return el("div", { class: "odd", "data-outcome": name }, el("span", {}, name.replaceAll("_", " ")),
+          el("div", { class: "bar" }, fill), el("span", {}, `${(share * 100).toFixed(1)}%`));
+      }));
+    } catch {
+      box.replaceChildren();
+    }
+  }
+
+  function refreshAside() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(() => { preview(); odds(); }, 120);
+  }
+
+  function tableDice() {
+    if (mode() !== "table") return undefined;
+    const dice = {};
+    for (const input of document.querySelectorAll("#dice-fields [data-roll]")) {
+      if (input.value.trim()) dice[input.dataset.roll] = faces(input.value);
+    }
+    const free = document.getElementById("dice-free");
+    if (free) {
+      for (const line of free.value.split("\n")) {
+        const [name, values] = line.split(":");
+        if (name && values) dice[name.trim()] = faces(values);
+      }
+    }
+    return dice;
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    const { api, encounter } = context();
+    const request = { ...body() };
+    const dice = tableDice();
+    if (dice && Object.keys(dice).length) request.dice = dice;
+    try {
+      done(await api.post(`encounters/${encounter.id}/actions`, request));
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  const form = $("action-form");
+  form.addEventListener("submit", submit);
+  // The parameters and the dice mode decide the rolls and the odds; typing the dice
+  // themselves must not rebuild the dice inputs under the GM's fingers.
+  const decides = (event) => !$("dice-fields").contains(event.target) && refreshAside();
+  form.addEventListener("change", decides);
+  form.addEventListener("input", decides);
+
+  return {
+    open(newKind, newActor) {
+      const { ruleset, encounter, campaign } = context();
+      kind = newKind;
+      actor = newActor;
+      form.hidden = false;
+      form.dataset.kind = kind;
+      const schema = ruleset.actions[kind].params;
+      $("action-fields").replaceChildren(el("h3", {}, label(campaign.ruleset, kind)),
+        el("p", { class: "caption" }, ruleset.actions[kind].description),
+        ...schemaFields(schema, encounter.combatants.filter((c) => c.id !== actor)));
+      $("action-submit").textContent = `${label(campaign.ruleset, kind)}!`;
+      refreshAside();
+    },
+  };
+}

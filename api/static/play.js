@@ -1,0 +1,96 @@
+// The player's page: their characters' tracks and chips, whose turn it is, the
+// declarations the table waits for from them, and their own actions on their turn.
+import { $, ApiError, bar, chips, client, el, follow, session, signInForm } from "/static/skald.js";
+import { label } from "/static/rulesets.js";
+import { actionPanel } from "/static/panel.js";
+
+const page = { api: null, me: null, campaign: null, ruleset: null, encounter: null };
+let refreshTimer = null;
+
+function showError(error) {
+  $("result").replaceChildren(el("p", { class: "error", role: "alert" },
+    error instanceof ApiError ? `${error.status}: ${error.message}` : String(error.message || error)));
+}
+
+function render() {
+  const mine = new Set(page.me.characters);
+  const { campaign, encounter } = page;
+  $("campaign-name").textContent = campaign.name;
+  const live = new Map((encounter ? encounter.combatants : []).map((c) => [c.id, c]));
+  $("mine").replaceChildren(...campaign.characters.filter((c) => mine.has(c.id)).map((c) => {
+    const now = live.get(c.id) || c;
+    return el("article", { class: "card", "data-character-id": c.id },
+      el("h3", {}, c.name),
+      Object.entries(now.tracks).map(([name, value]) => bar(name, value, (now.maxima || c.maxima)[name])),
+      chips(now.conditions));
+  }));
+  const names = Object.fromEntries((encounter ? encounter.combatants : []).map((c) => [c.id, c.name]));
+  const turn = (encounter && encounter.turn) || {};
+  $("turn").textContent = encounter && !encounter.ended
+    ? `${encounter.name}, round ${encounter.round}` + (turn.current ? ` · ${names[turn.current]}'s turn` : "")
+    : "No fight under way.";
+  const waiting = encounter ? (encounter.pending || []).filter((x) => mine.has(x.defender)
+    && (!x.status || x.status === "pending")) : [];
+  $("pending").replaceChildren(...waiting.map((x) => el("div", { class: "exchange", "data-exchange": x.id },
+    `${names[x.attacker] || "Someone"} attacks ${names[x.defender]}: your answer?`,
+    el("div", { class: "row wrap" }, (x.choices || ["parry", "dodge", "none"]).map((choice) =>
+      el("button", { type: "button", "data-declare": choice, onclick: () => declare(x, choice) },
+        choice === "none" ? "No defence" : choice[0].toUpperCase() + choice.slice(1)))))));
+  const acting = encounter && !encounter.ended
+    ? encounter.combatants.find((c) => mine.has(c.id) && (!turn.current || turn.current === c.id)) : null;
+  $("panel-caption").textContent = acting ? `${acting.name} acts` : "Not your turn.";
+  $("action-buttons").replaceChildren(...(acting ? Object.entries(page.ruleset.actions)
+    .filter(([, a]) => !a.gm_only)
+    .map(([kind, a]) => el("button", { type: "button", "data-kind": kind, title: a.description,
+      onclick: () => panel.open(kind, acting.id) }, label(campaign.ruleset, kind))) : []));
+}
+
+async function declare(exchange, choice) {
+  try {
+    const done = await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.id}/declare`,
+      { defense: choice });
+    showResult(done.action || done);
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+function showResult(action) {
+  $("result").replaceChildren(el("div", { "data-result": action.number || "" },
+    el("p", { class: "summary" }, action.summary || ""),
+    el("ol", { class: "narrative" }, (action.narrative || []).map((line) => el("li", {}, line)))));
+}
+
+const panel = actionPanel({
+  context: () => page,
+  done: async (response) => { showResult(response.action || response); await refresh(); },
+  fail: showError,
+});
+
+async function refresh() {
+  page.campaign = await page.api.get(page.api.base);
+  if (!page.ruleset) page.ruleset = await page.api.get(`/rulesets/${page.campaign.ruleset}`);
+  const mine = page.campaign.characters.find((c) => page.me.characters.includes(c.id) && c.in_encounter);
+  page.encounter = mine ? await page.api.get(`encounters/${mine.in_encounter}`) : null;
+  render();
+}
+
+function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => refresh().catch(showError), 40);
+}
+
+async function start() {
+  let current = session();
+  if (!current.key) current = await signInForm($("sign-in-slot"), "Open my character");
+  page.api = client(current);
+  page.me = await page.api.get("me");
+  await refresh();
+  const audit = await page.api.get("audit?limit=1");
+  follow(page.api, audit.projection.position, {
+    entry: refreshSoon, reset: refreshSoon,
+    state: (state) => { $("connection").dataset.state = state;
+      $("connection").textContent = state === "live" ? "live" : "reconnecting…"; },
+  });
+}
+
+start().catch(showError);

@@ -1,0 +1,34 @@
+"""The pages' quick-add NPC templates are sheets their rulesets accept."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.rulesets import get_ruleset
+
+SOURCE = Path(__file__).resolve().parents[2] / "api" / "static" / "rulesets.js"
+MARK = "export const TEMPLATES = "
+
+
+def templates() -> dict[str, dict[str, dict[str, Any]]]:
+    """The object literal, read as JSON once its bare keys are quoted and trailing
+    commas dropped (the templates are plain data, written that way on purpose)."""
+    text = SOURCE.read_text()
+    body = text[text.index(MARK) + len(MARK) :]
+    body = body[: body.rindex("};") + 1]
+    quoted = re.sub(r"([{,]\s*)([A-Za-z_][A-Za-z0-9_]*)\s*:", r'\1"\2":', body)
+    found: dict[str, dict[str, dict[str, Any]]] = json.loads(re.sub(r",(\s*[}\]])", r"\1", quoted))
+    return found
+
+
+@pytest.mark.parametrize("ruleset", ["stamina-body", "margin", "d20"])
+def test_every_template_is_a_valid_sheet(ruleset: str) -> None:
+    found = templates()[ruleset]
+    assert found
+    for sheet in found.values():
+        get_ruleset(ruleset).validate_sheet(dict(sheet))
