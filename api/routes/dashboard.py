@@ -1,4 +1,5 @@
-"""The pages: the GM screen, the player's page, the overlay and the dashboard, served as static files that read the API.
+"""The pages, served as static files that read the API: the GM screen, the player's page,
+the stream overlay and the dashboard.
 
 A page holds no data and needs no key to load: the key is typed into the page, or
 follows a link in the fragment (`#key=...`, which browsers never send), and the
