@@ -1,0 +1,128 @@
+"""A fight run only through the pages: the GM screen and a player's phone-sized page
+in two browser contexts, on a real `skald serve`, in Debian's Chromium.
+
+The GM sets the encounter up from the roster, enters the table's dice, reads the
+narrative, and voids the blow with a reason; both pages follow without a reload.
+Screenshots of each page (desktop and phone) go to test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
+from tests.e2e.server import Server
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+KNIGHT = {
+    "st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10,
+    "armour_resilience": 2, "shield_resilience": 2,
+    "weapons": [{"name": "longsword", "damage_class": 3, "damage_type": "piercing", "skill": 13}],
+}  # fmt: skip
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    running = Server(tmp_path / "data").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def campaign(server: Server, ruleset: str, sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A campaign with its characters and a player key for the first one (API set-up:
+    what the pages do is the fight)."""
+    http = httpx.Client(base_url=server.url, timeout=10)
+    created = http.post("/campaigns", json={"name": "Page fight", "ruleset": ruleset}).json()
+    http.headers["authorization"] = f"Bearer {created['gm_key']}"
+    ids = {}
+    for name, sheet in sheets.items():
+        response = http.post(
+            f"/campaigns/{created['id']}/characters", json={"name": name, "sheet": sheet}
+        )
+        assert response.status_code == 201, response.text
+        ids[name] = response.json()["id"]
+    first = next(iter(ids.values()))
+    player = http.post(
+        f"/campaigns/{created['id']}/keys",
+        json={"role": "player", "characters": [first], "label": "Ana"},
+    ).json()["key"]
+    return {"cid": created["id"], "gm": created["gm_key"], "player": player, "ids": ids}
+
+
+def open_pages(browser: Browser, server: Server, setup: dict[str, Any]) -> tuple[Page, Page]:
+    gm = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    gm.goto(f"{server.url}/gm#campaign={setup['cid']}&key={setup['gm']}")
+    player = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    player.goto(f"{server.url}/play#campaign={setup['cid']}&key={setup['player']}")
+    for page in (gm, player):
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        page.evaluate("window.sameDocument = true")  # gone if the page reloads
+    return gm, player
+
+
+def set_up_encounter(gm: Page, sides: dict[str, str]) -> None:
+    gm.locator("#setup-box summary").click()
+    for character_id, side in sides.items():
+        gm.locator(f'#setup-rows [data-character="{character_id}"]').check()
+        gm.locator(f'#setup-rows [data-side="{character_id}"]').fill(side)
+    gm.locator("#setup-start").click()
+    expect(gm.locator("#sides .card")).to_have_count(len(sides))
+
+
+def stamina(page: Page, character_id: str) -> Any:
+    return page.locator(f'[data-character-id="{character_id}"] .bar[data-track="stamina"]').first
+
+
+def shoot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def test_stamina_body_fight_through_the_pages(server: Server) -> None:
+    require_browser()
+    setup = campaign(server, "stamina-body", {"Bran": KNIGHT, "Ulf": KNIGHT})
+    bran, ulf = setup["ids"]["Bran"], setup["ids"]["Ulf"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            gm, player = open_pages(browser, server, setup)
+            set_up_encounter(gm, {bran: "party", ulf: "foes"})
+            expect(player.locator("#turn")).to_contain_text("round 1")
+
+            # Ulf's longsword lands on Bran, who parried with his shield: the table's
+            # dice 2, 4, 6 read on the piercing table, through armour 2 + shield 2.
+            gm.locator(f'#sides [data-combatant-id="{ulf}"]').click()
+            gm.locator("#action-buttons [data-kind=take_hit]").click()
+            gm.locator("#param-target").select_option(bran)
+            gm.locator("#param-damage_type").select_option("piercing")
+            gm.locator("#param-damage_class").fill("3")
+            gm.locator("#param-parried").check()
+            gm.locator("#param-hit_score").fill("10")
+            gm.locator("#param-parry_score").fill("8")
+            gm.locator("input[name=dice-mode][value=table]").check()
+            gm.locator("#dice-free").fill("damage: 2 4 6")
+            gm.locator("#action-submit").click()
+            expect(gm.locator("#result .summary")).to_contain_text("5 Stamina and 1 Body")
+
+            for page in (gm, player):
+                expect(stamina(page, bran)).to_have_attribute("data-current", "7")
+            shoot(gm, "gm-screen.png")
+            shoot(player, "player-phone.png")
+
+            gm.locator("[data-void='1']").click()
+            gm.locator("#reason-input").fill("the shield was already broken")
+            gm.locator("#reason-ok").click()
+            expect(gm.locator("[data-correction=void]")).to_be_visible()
+            for page in (gm, player):
+                expect(stamina(page, bran)).to_have_attribute("data-current", "12")
+                assert page.evaluate("window.sameDocument") is True
+            expect(gm.locator("#actions li.voided")).to_have_count(1)
+        finally:
+            browser.close()
