@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import redis
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -73,7 +74,24 @@ def _http_error(request: Request, error: Exception) -> JSONResponse:
     )
 
 
+VIEWS_UNAVAILABLE = (
+    "the views (vitals, boards, audit log, live feed) are unavailable: Redis does not "
+    "answer; writes still go on, and the views catch up once Redis is back"
+)
+VIEWS_RETRY_AFTER_SECONDS = 5
+
+
+def _views_unavailable(request: Request, error: Exception) -> JSONResponse:
+    # Only the read side lives in Redis: the event store still takes every write.
+    return JSONResponse(
+        error_body("views_unavailable", VIEWS_UNAVAILABLE),
+        status_code=503,
+        headers={"Retry-After": str(VIEWS_RETRY_AFTER_SECONDS)},
+    )
+
+
 def install(app: FastAPI) -> None:
     app.add_exception_handler(DomainError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(redis.RedisError, _views_unavailable)

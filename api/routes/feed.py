@@ -11,12 +11,14 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from uuid import UUID
 
+import orjson
 import redis.asyncio as aioredis
 from fastapi import APIRouter, Depends, Header, Query, Request
 from sse_starlette import EventSourceResponse
 
 from api.auth import Reader
 from api.backend import view_reader
+from api.errors import VIEWS_UNAVAILABLE, error_body
 from domain.errors import InvalidInput
 from projections.audit import FEED_LENGTH
 from projections.keys import ViewKeys
@@ -70,6 +72,10 @@ async def feed_events(
                     last = int(entry_id.split(b"-")[0])
                     data = log[seq - seqs[0]].decode()
                     yield {"id": str(last), "event": "entry", "data": data}
+    except aioredis.RedisError:
+        # Redis went away mid-stream: say so and end the stream, rather than cut it off.
+        unavailable = orjson.dumps(error_body("views_unavailable", VIEWS_UNAVAILABLE)).decode()
+        yield {"event": "unavailable", "data": unavailable}
     finally:
         await client.aclose()
 
@@ -97,6 +103,7 @@ async def feed(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> EventSourceResponse:
     """Server-Sent Events: one ``entry`` event per audit entry, as it happens."""
+    views.client.ping()  # Redis down: a JSON 503 now, rather than a stream that ends at once
     start = resume_point(last_event_id, after, views)
     resumed = last_event_id is not None or after is not None
     return EventSourceResponse(
