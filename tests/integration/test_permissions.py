@@ -80,7 +80,7 @@ ROUTES = [
     Route("GET", "/campaigns/{cid}/vitals", "read"),
     Route("GET", "/campaigns/{cid}/encounters/{eid}/board", "read"),
     Route("GET", "/campaigns/{cid}/audit?offset=0&limit=5", "read"),
-    Route("GET", "/campaigns/{cid}/dashboard", "read"),
+    Route("GET", "/campaigns/{cid}/me", "read"),
     Route("GET", "/campaigns/{cid}/vitals/at?at=2100-01-01T00:00:00Z", "read"),
 ]
 # The live feed never ends a response; its key checks, role by role, are in
@@ -189,6 +189,21 @@ def test_route_by_caller(client: TestClient, route: Route, caller: str) -> None:
         assert event_count(client) == before
     elif route.method != "GET" and route.kind != "read":
         assert event_count(client) > before
+
+
+# The pages hold no data: they load for anyone, and ask for a key (which they send as a
+# header) before they read anything.
+PAGES = ["/gm", "/play", "/overlay", "/campaigns/{cid}/dashboard", "/docs", "/redoc"]
+
+
+def test_pages_load_without_a_key_and_read_nothing_without_one(client: TestClient) -> None:
+    ids, _ = build_table(client, calm=True)
+    client.headers.pop("authorization", None)
+    for page in PAGES:
+        response = client.get(page.format(**ids))
+        assert response.status_code == 200, page
+        assert response.headers["content-type"].startswith("text/html"), page
+        assert ids["cid"] not in response.text, page
 
 
 def test_the_matrix_covers_every_route(client: TestClient) -> None:
