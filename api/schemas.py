@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from domain.validation import refuse_hidden_characters
 
 NAME = Field(min_length=1, max_length=120)
 MAX_VERSION = 2**31 - 1  # the stores keep versions in 32-bit-safe integers
@@ -17,6 +19,13 @@ Dice = Annotated[dict[RollName, Faces], Field(max_length=40)]
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_hidden_characters(cls, data: Any) -> Any:
+        """Every request body: no control or bidirectional character in any string."""
+        refuse_hidden_characters(data)
+        return data
 
 
 class CreateCampaignBody(Body):

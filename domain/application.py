@@ -35,6 +35,7 @@ from domain.dice import Roller, seeded_roller
 from domain.encounter import Encounter
 from domain.errors import InvalidInput, NotFound
 from domain.history import event_record, version_at
+from domain.validation import refuse_hidden_characters
 from domain.writes import WriteRunner
 
 T = TypeVar("T")
@@ -47,6 +48,7 @@ def check_reason(reason: str) -> str:
         raise InvalidInput("a correction needs a reason: say why, it stays on record")
     if len(cleaned) > MAX_REASON:
         raise InvalidInput(f"the reason is {len(cleaned)} characters long; at most {MAX_REASON}")
+    refuse_hidden_characters(cleaned, "reason")
     return cleaned
 
 

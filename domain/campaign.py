@@ -13,6 +13,7 @@ from domain.calendar import MAX_DAYS, plan_days
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
+from domain.validation import refuse_hidden_characters
 
 MAX_NAME = 120
 MAX_CHARACTERS = 200
@@ -24,6 +25,7 @@ def check_name(name: str, what: str) -> str:
         raise InvalidInput(f"{what} must not be empty")
     if len(cleaned) > MAX_NAME:
         raise InvalidInput(f"{what} is {len(cleaned)} characters long; at most {MAX_NAME}")
+    refuse_hidden_characters(cleaned, what)
     return cleaned
 
 
@@ -104,6 +106,7 @@ class Campaign(Aggregate):
             raise InvalidInput("a player key must be bound to at least one character")
         if role == "viewer" and bound:
             raise InvalidInput("a viewer key reads everything and is bound to no character")
+        refuse_hidden_characters(label, "label")
         self._key_issued(key_id, key_hash, role, bound, label.strip()[:MAX_NAME], by)
 
     @event("KeyIssued")

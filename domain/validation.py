@@ -1,7 +1,9 @@
-"""Turn pydantic's validation errors into one readable domain error."""
+"""Turn pydantic's validation errors into one readable domain error, and refuse text
+that hides what it says (control and bidirectional characters)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -22,6 +24,7 @@ class InvalidFields(InvalidInput):
 
 def validate(model: type[M], data: Any, what: str) -> M:
     """Validate ``data`` as ``model``; on failure name every field that is wrong."""
+    refuse_hidden_characters(data, what)
     if not isinstance(data, Mapping):
         raise InvalidFields(
             f"{what} must be a JSON object", [{"field": what, "problem": "not an object"}]
@@ -38,3 +41,59 @@ def validate(model: type[M], data: Any, what: str) -> M:
         ]
         listed = "; ".join(f"{p['field']}: {p['problem']}" for p in problems)
         raise InvalidFields(f"invalid {what}: {listed}", problems) from None
+
+
+# Characters that make text lie about itself: controls (NUL, escapes, newlines)
+# and the bidirectional marks, embeddings, overrides and isolates that can make a
+# name display differently from what is stored (U+202E turns "cod.exe" around).
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+LINE_SEPARATORS = frozenset("\u2028\u2029")
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character ``text`` may not carry, described; None when it is clean."""
+    for char in text:
+        if char in BIDI_CONTROLS or char in LINE_SEPARATORS:
+            kind = "a bidirectional control" if char in BIDI_CONTROLS else "a line separator"
+        elif unicodedata.category(char) == "Cc":
+            kind = "a control character"
+        else:
+            continue
+        named = unicodedata.name(char, "")
+        return f"U+{ord(char):04X}" + (f" {named}" if named else "") + f" ({kind})"
+    return None
+
+
+def refuse_hidden_characters(data: Any, where: str = "") -> None:
+    """Refuse control and bidirectional characters in every string of ``data`` (keys too),
+    naming each field that carries one; nothing is written after this refusal."""
+    problems: list[dict[str, str]] = []
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, str):
+            found = hidden_character(value)
+            if found is not None:
+                problems.append(
+                    {
+                        "field": path or "body",
+                        "problem": f"contains {found}; control and bidirectional "
+                        "characters are not allowed",
+                    }
+                )
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                child = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and hidden_character(key) is not None:
+                    walk(key, f"{path}.<key>" if path else "<key>")
+                else:
+                    walk(item, child)
+        elif isinstance(value, list | tuple):
+            for index, item in enumerate(value):
+                walk(item, f"{path}.{index}" if path else str(index))
+
+    walk(data, where)
+    if problems:
+        listed = "; ".join(f"{p['field']}: {p['problem']}" for p in problems)
+        raise InvalidFields(f"invalid request: {listed}", problems)

@@ -37,4 +37,3 @@ def test_with_the_setting_a_missing_chromium_is_a_failure(
     monkeypatch.setattr(browser, "CHROMIUM", str(tmp_path / "no-chromium"))
     with pytest.raises(pytest.fail.Exception, match=r"no Chromium at .*no-chromium"):
         browser.require_browser()
-

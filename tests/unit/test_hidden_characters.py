@@ -1,0 +1,74 @@
+"""The one validator that refuses text hiding what it says: controls and bidi marks."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.application import check_reason
+from domain.campaign import check_name
+from domain.validation import InvalidFields, hidden_character, refuse_hidden_characters
+
+REFUSED = [
+    ("\x00", "U+0000 (a control character)"),
+    ("\x1b", "U+001B (a control character)"),
+    ("\n", "U+000A (a control character)"),
+    ("\x7f", "U+007F (a control character)"),
+    ("\x85", "U+0085 (a control character)"),
+    ("\u202a", "U+202A LEFT-TO-RIGHT EMBEDDING (a bidirectional control)"),
+    ("\u202b", "U+202B RIGHT-TO-LEFT EMBEDDING (a bidirectional control)"),
+    ("\u202c", "U+202C POP DIRECTIONAL FORMATTING (a bidirectional control)"),
+    ("\u202d", "U+202D LEFT-TO-RIGHT OVERRIDE (a bidirectional control)"),
+    ("\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE (a bidirectional control)"),
+    ("\u2066", "U+2066 LEFT-TO-RIGHT ISOLATE (a bidirectional control)"),
+    ("\u2067", "U+2067 RIGHT-TO-LEFT ISOLATE (a bidirectional control)"),
+    ("\u2068", "U+2068 FIRST STRONG ISOLATE (a bidirectional control)"),
+    ("\u2069", "U+2069 POP DIRECTIONAL ISOLATE (a bidirectional control)"),
+    ("\u200e", "U+200E LEFT-TO-RIGHT MARK (a bidirectional control)"),
+    ("\u200f", "U+200F RIGHT-TO-LEFT MARK (a bidirectional control)"),
+    ("\u061c", "U+061C ARABIC LETTER MARK (a bidirectional control)"),
+    ("\u2028", "U+2028 LINE SEPARATOR (a line separator)"),
+    ("\u2029", "U+2029 PARAGRAPH SEPARATOR (a line separator)"),
+]
+
+
+@pytest.mark.parametrize(("char", "described"), REFUSED)
+def test_each_hidden_character_is_found_and_named(char: str, described: str) -> None:
+    assert hidden_character(f"Bran{char}the Bold") == described
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Bran", "Ulf Ǫrnólfsson", "שלום", "مرحبا", "Zoë 🧙🏽‍♀️", "tab-free\u00a0nbsp", ""],
+)
+def test_ordinary_names_in_any_script_pass(text: str) -> None:
+    assert hidden_character(text) is None
+    refuse_hidden_characters({"name": text, "sheet": {"weapons": [{"name": text}]}})
+
+
+def test_every_offending_field_is_named_with_its_path() -> None:
+    body = {
+        "name": "ok",
+        "sheet": {"weapons": [{"name": "sword"}, {"name": "a\u202eb"}]},
+        "label\x00": "x",
+        "reason": "nul\x00",
+    }
+    with pytest.raises(InvalidFields) as refused:
+        refuse_hidden_characters(body)
+    assert [p["field"] for p in refused.value.problems] == [
+        "sheet.weapons.1.name",
+        "<key>",
+        "reason",
+    ]
+    assert refused.value.problems[0]["problem"] == (
+        "contains U+202E RIGHT-TO-LEFT OVERRIDE (a bidirectional control); "
+        "control and bidirectional characters are not allowed"
+    )
+    assert refused.value.message.startswith("invalid request: sheet.weapons.1.name: contains")
+
+
+def test_the_domain_checks_names_and_reasons_itself() -> None:
+    with pytest.raises(InvalidFields, match="campaign name: contains U\\+202E"):
+        check_name("Crown\u202e", "campaign name")
+    with pytest.raises(InvalidFields, match="reason: contains U\\+0000"):
+        check_reason("misread\x00")
+    assert check_name(" Crown ", "campaign name") == "Crown"
