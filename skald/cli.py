@@ -5,20 +5,22 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from contextlib import ExitStack, nullcontext
+from importlib.metadata import version as installed_version
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 import typer
 import uvicorn
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from api.app import create_app
-from projections.rebuild import Rebuilder, RebuildError
+from projections.rebuild import Rebuilder
+from skald import cli_data
+from skald.announce import AnnouncingServer, describe_services
+from skald.cli_support import fails_cleanly, load_settings, masked_url, progress_bar
 from skald.logs import install_redaction
 from skald.services import build_services
-from skald.settings import Settings
-from skald.store import SettingsError, persistence_env
 
 app = typer.Typer(
     help="Skald: an event-sourced campaign state server for game masters.",
@@ -26,9 +28,27 @@ app = typer.Typer(
     add_completion=False,
 )
 
+app.command("export")(cli_data.export)
+app.command("import")(cli_data.import_)
+app.command("campaigns")(cli_data.campaigns)
 
-def load_settings(**overrides: Any) -> Settings:
-    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+
+def show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"skald {installed_version('skald')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Skald: an event-sourced campaign state server for game masters."""
 
 
 @app.command()
@@ -51,19 +71,22 @@ def serve(
     With no configuration: a SQLite event store and an embedded Redis server in
     the data directory. Settings may also come from SKALD_* environment variables.
     """
-    settings = load_settings(
-        data_dir=data_dir, host=host, port=port, database=database, redis_url=redis_url
-    )
-    try:
-        persistence_env(settings)
-    except SettingsError as error:
-        typer.echo(f"skald: {error}", err=True)
-        raise typer.Exit(2) from None
-    api = create_app(lambda: build_services(settings, workers=settings.workers))
-    config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="info")
-    server = uvicorn.Server(config)
-    install_redaction()  # after uvicorn configured its loggers, before any request
-    server.run()
+    with fails_cleanly(), ExitStack() as stack:
+        settings = load_settings(
+            data_dir=data_dir, host=host, port=port, database=database, redis_url=redis_url
+        )
+        # Built before uvicorn starts, so that a refused setting or an unreachable store
+        # ends the command with one line rather than a failed lifespan's traceback.
+        services = stack.enter_context(build_services(settings, workers=settings.workers))
+        api = create_app(lambda: nullcontext(services))
+        config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="info")
+        server = AnnouncingServer(config)
+        install_redaction()  # after uvicorn configured its loggers, before any request
+        for line in describe_services(settings, services):
+            logging.getLogger("uvicorn.error").info(line)
+        server.run()
+        if not server.started:
+            raise typer.Exit(1)
 
 
 worker_app = typer.Typer(help="Run one background worker on its own (scale-out).")
@@ -81,13 +104,14 @@ def healing_worker(
     Runs until interrupted. The embedded `skald serve` already runs this worker on a
     thread; run it separately when the API is scaled out on PostgreSQL.
     """
-    settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    with build_services(settings) as services:
-        services.healing_worker().run(stop)
+    with fails_cleanly():
+        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
+        with build_services(settings) as services:
+            services.healing_worker().run(stop)
 
 
 @worker_app.command("projections")
@@ -104,17 +128,14 @@ def projections_worker(
     Runs until interrupted, restarting its runner if a connection dies. The embedded
     `skald serve` already runs it on a thread; run it separately when scaled out.
     """
-    settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    try:
+    with fails_cleanly():
+        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
         with build_services(settings) as services:
             services.projection_supervisor(batch_size).run(stop)
-    except SettingsError as error:
-        typer.echo(f"skald: {error}", err=True)
-        raise typer.Exit(2) from None
 
 
 projections_app = typer.Typer(help="The views in Redis, built from the event store.")
@@ -137,14 +158,9 @@ def rebuild_projections(
     Redis, stop `skald serve` first (it owns that Redis); with --redis-url the
     server may keep running.
     """
-    settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
-    try:
-        with build_services(settings) as services, Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-        ) as bar:
+    with fails_cleanly():
+        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
+        with build_services(settings) as services, progress_bar() as bar:
             what = f"campaign {campaign}" if campaign else "all views"
             task = bar.add_task(f"rebuilding {what}", total=None)
             rebuilder = Rebuilder(
@@ -163,9 +179,6 @@ def rebuild_projections(
                 report = rebuilder.rebuild_all(advance)
             else:
                 report = rebuilder.rebuild_campaign(campaign, advance)
-    except (SettingsError, RebuildError) as error:
-        typer.echo(f"skald: {error}", err=True)
-        raise typer.Exit(1) from None
     typer.echo(
         f"rebuilt {what} from {report.events} events in {report.seconds:.2f} s "
         f"({report.rate:,.0f} events/s); now serving generation {report.generation}"
@@ -174,8 +187,12 @@ def rebuild_projections(
 
 @app.command()
 def settings() -> None:
-    """Print the effective settings (from SKALD_* variables and defaults)."""
-    for key, value in load_settings().model_dump().items():
+    """Print the effective settings (from SKALD_* variables and defaults); secrets masked."""
+    with fails_cleanly():
+        values = load_settings().model_dump()
+    for key, value in values.items():
+        if key in ("database", "redis_url") and value is not None:
+            value = masked_url(value)
         typer.echo(f"{key} = {value}")
 
 

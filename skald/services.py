@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import random
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +15,7 @@ import redis
 from api.keys import KeyMaker
 from domain.application import SkaldApplication
 from projections.reader import ViewReader
+from skald.database import open_application
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings
 from skald.store import SettingsError, persistence_env, store_kind
@@ -24,6 +24,7 @@ from workers.healing import HealingWorker
 from workers.projections import ProjectionRunner, Supervisor
 from workers.subscriptions import BATCH_LIMIT, NotifyingSQLiteRecorder
 
+MIN_SECRET = 16  # bytes; KeyMaker refuses a shorter one
 SQLITE_RECORDER = f"{NotifyingSQLiteRecorder.__module__}:{NotifyingSQLiteRecorder.__qualname__}"
 
 
@@ -89,9 +90,19 @@ def server_secret(settings: Settings) -> bytes:
     setting is required; every replica must derive the same keys.
     """
     if settings.secret_key is not None:
-        return settings.secret_key.get_secret_value().encode()
+        secret = settings.secret_key.get_secret_value().encode()
+        if len(secret) < MIN_SECRET:
+            raise SettingsError(
+                f"SKALD_SECRET_KEY is {len(secret)} bytes long; it must be at least {MIN_SECRET} "
+                "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
+        return secret
     if settings.database is not None:
-        raise SettingsError("SKALD_SECRET_KEY is required with SKALD_DATABASE (shared by replicas)")
+        raise SettingsError(
+            f"SKALD_SECRET_KEY is required with SKALD_DATABASE: at least {MIN_SECRET} bytes, "
+            "the same for every replica and worker "
+            "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(48))')"
+        )
     path = settings.data_dir / "secret.key"
     if not path.exists():
         settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -103,32 +114,36 @@ def server_secret(settings: Settings) -> bytes:
 
 @contextmanager
 def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Services]:
-    embedded: EmbeddedRedis | None = None
-    lock: int | None = None
-    if settings.redis_url is None:
-        lock = claim_data_dir(settings)
-        embedded = EmbeddedRedis(settings.data_dir)
-        client = redis.Redis(unix_socket_path=embedded.socket_path)
-        mode, redis_url = "embedded", embedded.url
-    else:
-        client = redis.Redis.from_url(settings.redis_url)
-        mode, redis_url = "external", settings.redis_url
+    # Settings and the store first: a refusal there must come before Redis is started.
     env = persistence_env(settings)
+    keys = KeyMaker(server_secret(settings))
     if settings.database is None:
         # SQLite has no LISTEN/NOTIFY: this recorder wakes the projection runner itself.
         env["APPLICATION_RECORDER_TOPIC"] = SQLITE_RECORDER
     env["AGGREGATE_CACHE_MAXSIZE"] = "1000"
-    application = SkaldApplication(
-        env=env,
-        roller=random.Random(settings.dice_seed),
-        snapshot_interval=settings.snapshot_interval,
-    )
+    application = open_application(settings, env)
+    embedded: EmbeddedRedis | None = None
+    lock: int | None = None
+    try:
+        if settings.redis_url is None:
+            lock = claim_data_dir(settings)
+            embedded = EmbeddedRedis(settings.data_dir)
+            client = redis.Redis(unix_socket_path=embedded.socket_path)
+            mode, redis_url = "embedded", embedded.url
+        else:
+            client = redis.Redis.from_url(settings.redis_url)
+            mode, redis_url = "external", settings.redis_url
+    except BaseException:
+        application.close()
+        if lock is not None:
+            os.close(lock)
+        raise
     services = Services(
         application,
         client,
         store_kind(settings),
         mode,
-        KeyMaker(server_secret(settings)),
+        keys,
         redis_prefix=settings.redis_prefix,
         redis_url=redis_url,
     )

@@ -7,6 +7,7 @@ from urllib.parse import unquote, urlsplit
 from skald.settings import Settings
 
 TRANSCODER = "skald.transcoder:OrjsonTranscoder"
+SQLITE_FILE = "events.sqlite3"
 
 
 class SettingsError(ValueError):
@@ -18,7 +19,7 @@ def persistence_env(settings: Settings) -> dict[str, str]:
     if settings.database is None:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         env["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
-        env["SQLITE_DBNAME"] = str(settings.data_dir.resolve() / "events.sqlite3")
+        env["SQLITE_DBNAME"] = str(settings.data_dir.resolve() / SQLITE_FILE)
         env["SQLITE_LOCK_TIMEOUT"] = "10"
         return env
     url = urlsplit(settings.database)

@@ -1,0 +1,142 @@
+"""The operator's data commands: `skald export`, `skald import`, `skald campaigns`.
+
+Export and the listing need only the event store (no Redis), so they run beside a
+live server. Import writes the store, then rebuilds the views in Redis.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+from uuid import UUID
+
+import typer
+
+from projections.rebuild import Rebuilder
+from skald.cli_support import fails_cleanly, load_settings, progress_bar
+from skald.database import open_application, require_sqlite_store
+from skald.exchange import export_events, import_events
+from skald.listing import list_campaigns
+from skald.services import build_services, server_secret
+from skald.settings import Settings
+from skald.store import SettingsError, persistence_env
+
+DataDir = Annotated[Path | None, typer.Option(help="Data directory [./skald-data]")]
+Database = Annotated[str | None, typer.Option(help="postgresql:// URL [SQLite in the data dir]")]
+RedisUrl = Annotated[str | None, typer.Option(help="redis:// URL [the embedded Redis]")]
+
+
+def export(
+    file: Annotated[Path, typer.Argument(help="the file to write (JSON Lines)", dir_okay=False)],
+    campaign: Annotated[
+        UUID | None,
+        typer.Option(help="only this campaign: its events, its encounters', its request records"),
+    ] = None,
+    data_dir: DataDir = None,
+    database: Database = None,
+) -> None:
+    """Write the stored events (all, or one campaign's) to a portable file.
+
+    Safe while the server runs: it reads the store up to the last event recorded when
+    it began. Import the file with `skald import` into SQLite or PostgreSQL.
+    """
+    with fails_cleanly():
+        settings = load_settings(data_dir=data_dir, database=database)
+        require_sqlite_store(settings)
+        application = open_application(settings)
+        try:
+            if campaign is not None:
+                application.campaign(campaign)  # refuse an unknown id before writing
+            with progress_bar() as bar:
+                task = bar.add_task(f"exporting to {file.name}", total=None)
+                report = export_events(
+                    application.recorder,
+                    application.mapper,
+                    file,
+                    campaign,
+                    lambda done, total: bar.update(task, completed=done, total=total),
+                )
+        finally:
+            application.close()
+    typer.echo(
+        f"exported {report.events} events of {report.aggregates} aggregates to {file} "
+        f"in {report.seconds:.2f} s"
+    )
+
+
+def import_(
+    file: Annotated[
+        Path, typer.Argument(help="a file written by `skald export`", exists=True, dir_okay=False)
+    ],
+    data_dir: DataDir = None,
+    database: Database = None,
+    redis_url: RedisUrl = None,
+) -> None:
+    """Add the events of an exported file to this store, then rebuild the views.
+
+    All or nothing, in one transaction; refused if the store already holds any of
+    the file's aggregates. Events keep their ids, versions and timestamps.
+    """
+    with fails_cleanly():
+        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
+        persistence_env(settings)
+        server_secret(settings)  # the views' rebuild needs it: refuse before writing anything
+        application = open_application(settings)
+        try:
+            with progress_bar() as bar:
+                task = bar.add_task(f"reading {file.name}", total=None)
+                report = import_events(
+                    application.recorder,
+                    application.mapper,
+                    file,
+                    lambda done, total: bar.update(task, completed=done, total=total),
+                )
+        finally:
+            application.close()
+    typer.echo(
+        f"imported {report.events} events of {report.aggregates} aggregates "
+        f"in {report.seconds:.2f} s"
+    )
+    with fails_cleanly():
+        try:
+            rebuild_views(settings)
+        except SettingsError as error:
+            # The embedded Redis of a running server: its projection worker follows the
+            # store, and takes the imported events in as it would any new ones.
+            raise SettingsError(
+                f"imported, but the views were not rebuilt: {error}; "
+                "a running server's projection worker takes the new events in, "
+                "or run `skald projections rebuild` once it is stopped"
+            ) from None
+
+
+def rebuild_views(settings: Settings) -> None:
+    with build_services(settings) as services, progress_bar() as bar:
+        task = bar.add_task("rebuilding the views", total=None)
+        rebuilder = Rebuilder(
+            services.redis,
+            services.application.recorder,
+            services.application.mapper,
+            services.application.name,
+            services.redis_prefix,
+        )
+        report = rebuilder.rebuild_all(
+            lambda done, total: bar.update(task, completed=done, total=total)
+        )
+    typer.echo(f"rebuilt the views from {report.events} events")
+
+
+def campaigns(data_dir: DataDir = None, database: Database = None) -> None:
+    """List the campaigns in the store: id, name, ruleset, day, last change."""
+    with fails_cleanly():
+        settings = load_settings(data_dir=data_dir, database=database)
+        require_sqlite_store(settings)
+        application = open_application(settings)
+        try:
+            lines = list(list_campaigns(application))
+        finally:
+            application.close()
+    typer.echo(f"{'id':<36}  {'ruleset':<12}  {'day':>5}  {'last change (UTC)':<19}  name")
+    for line in lines:
+        changed = line.last_change.strftime("%Y-%m-%d %H:%M:%S")
+        typer.echo(f"{line.id}  {line.ruleset:<12}  {line.day:>5}  {changed:<19}  {line.name}")

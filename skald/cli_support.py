@@ -1,0 +1,82 @@
+"""What every `skald` command shares: settings, one-line refusals, a progress bar."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pydantic
+import redis
+import typer
+from eventsourcing.persistence import PersistenceError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from domain.errors import DomainError
+from projections.rebuild import RebuildError
+from skald.embedded_redis import EmbeddedRedisError
+from skald.exchange import ExchangeError
+from skald.settings import Settings
+from skald.store import SettingsError
+
+SETTINGS_REFUSED = 2  # exit status: the configuration cannot work
+FAILED = 1  # exit status: the command could not do its work
+
+
+def load_settings(**overrides: Any) -> Settings:
+    try:
+        return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except pydantic.ValidationError as error:
+        problems = "; ".join(
+            f"SKALD_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}"
+            for e in error.errors()
+        )
+        raise SettingsError(problems) from None
+
+
+def refuse(message: str, status: int) -> typer.Exit:
+    typer.echo(f"skald: {message}", err=True)
+    return typer.Exit(status)
+
+
+@contextmanager
+def fails_cleanly() -> Iterator[None]:
+    """Known failures end the command with one line on stderr and a non-zero status,
+    never a traceback: the same for every command."""
+    try:
+        yield
+    except SettingsError as error:
+        raise refuse(str(error), SETTINGS_REFUSED) from None
+    except (EmbeddedRedisError, ExchangeError, RebuildError, DomainError) as error:
+        raise refuse(str(error), FAILED) from None
+    except redis.RedisError as error:
+        raise refuse(f"Redis: {error}", FAILED) from None
+    except PersistenceError as error:
+        raise refuse(f"event store: {' '.join(str(error).split())}", FAILED) from None
+    except OSError as error:
+        raise refuse(str(error), FAILED) from None
+
+
+def masked_url(url: str) -> str:
+    """A database or Redis URL fit to print: its password replaced by stars."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit(parts._replace(netloc=f"{user}:**********@{host}"))
+
+
+def progress_bar() -> Progress:
+    """On stderr, so that stdout stays for what the command prints."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    )

@@ -1,0 +1,113 @@
+"""Opening the event store: a quick, one-line refusal when PostgreSQL cannot be used,
+and table creation guarded so that processes starting together all come up.
+
+Without a check first, an unreachable server or a missing database surfaced as the
+connection pool's 30 s wait and a long traceback naming neither. And several
+processes creating the tables of an empty database at once race inside PostgreSQL
+(``CREATE TABLE IF NOT EXISTS`` is not safe against a concurrent twin: the loser
+fails on ``pg_type_typname_nsp_index``); a session advisory lock held while the
+application creates its tables lets one process create them and the others find
+them made.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+from eventsourcing.persistence import PersistenceError
+
+from domain.application import SkaldApplication
+from skald.settings import Settings
+from skald.store import SQLITE_FILE, SettingsError, persistence_env
+
+CONNECT_TIMEOUT = 5  # seconds: a server that has not answered by then is not coming
+SCHEMA_LOCK = 0x736B616C64  # the advisory lock every Skald process takes to create tables
+
+
+class StoreUnavailable(SettingsError):
+    """The configured event store cannot be opened; the message says which and why."""
+
+
+def where(env: dict[str, str]) -> str:
+    return f"PostgreSQL at {env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}"
+
+
+def explain(error: Exception, env: dict[str, str]) -> str:
+    """One line naming the server, the database and what to do."""
+    reason = " ".join(str(error).split())
+    database, user = env["POSTGRES_DBNAME"], env["POSTGRES_USER"]
+    if f'database "{database}" does not exist' in reason:
+        return (
+            f"{where(env)} has no database '{database}': create it first "
+            f"(createdb -h {env['POSTGRES_HOST']} -p {env['POSTGRES_PORT']} -U {user} {database})"
+        )
+    if "authentication failed" in reason or "no password supplied" in reason:
+        return (
+            f"{where(env)} refused user '{user}' for database '{database}': "
+            "check the user and password in SKALD_DATABASE"
+        )
+    if "timeout expired" in reason:
+        return (
+            f"{where(env)} (database '{database}') did not answer within {CONNECT_TIMEOUT} s: "
+            "is the host right and the server running?"
+        )
+    return (
+        f"cannot reach {where(env)} (database '{database}'): {reason} "
+        "(is the server running, and is SKALD_DATABASE right?)"
+    )
+
+
+@contextmanager
+def schema_guard(env: dict[str, str]) -> Iterator[None]:
+    """Connect once, quickly, to check the database can be used, and hold the schema
+    lock while the caller opens the application (which creates any missing tables)."""
+    try:
+        connection = psycopg.connect(
+            host=env["POSTGRES_HOST"],
+            port=env["POSTGRES_PORT"],
+            dbname=env["POSTGRES_DBNAME"],
+            user=env["POSTGRES_USER"],
+            password=env["POSTGRES_PASSWORD"] or None,
+            connect_timeout=CONNECT_TIMEOUT,
+            autocommit=True,
+        )
+    except psycopg.Error as error:
+        raise StoreUnavailable(explain(error, env)) from None
+    with connection:
+        # Session level: released when this connection closes, even if the caller fails.
+        connection.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        yield
+
+
+def open_application(settings: Settings, env: dict[str, str] | None = None) -> SkaldApplication:
+    """The application on the configured store, tables created if missing."""
+    env = persistence_env(settings) if env is None else env
+    roller = random.Random(settings.dice_seed)
+    try:
+        if settings.database is None:
+            return SkaldApplication(
+                env=env, roller=roller, snapshot_interval=settings.snapshot_interval
+            )
+        with schema_guard(env):
+            return SkaldApplication(
+                env=env, roller=roller, snapshot_interval=settings.snapshot_interval
+            )
+    except PersistenceError as error:
+        if settings.database is None:
+            raise StoreUnavailable(f"cannot open the SQLite store: {error}") from None
+        raise StoreUnavailable(explain(error, env)) from None
+
+
+def require_sqlite_store(settings: Settings) -> None:
+    """Reading commands refuse a data directory with no store rather than create one."""
+    if settings.database is not None:
+        return
+    path = settings.data_dir.resolve() / SQLITE_FILE
+    if not path.exists():
+        raise StoreUnavailable(
+            f"no event store in {settings.data_dir.resolve()} (no {path.name}): "
+            "is --data-dir (SKALD_DATA_DIR) right?"
+        )

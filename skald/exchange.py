@@ -1,0 +1,249 @@
+"""Export and import of stored events: backups, and moving a campaign between stores.
+
+The file is JSON Lines: a header line, one line per stored event in the order the
+store recorded them, and a closing line with the count (a file without it was cut
+short and is refused). Each event keeps its aggregate id, version, topic and state;
+the state is the transcoded event (its timestamp included) as stored before any
+compression or encryption the store applies, kept byte for byte as a string, so
+time travel, the audit trail and idempotency records read the same after a move.
+Snapshots are not exported: aggregates replay from their events.
+
+Export reads the store through its recorder in batches up to the last event
+recorded when it began, so it can run beside a live server and writes a
+consistent cut. Import is one ``insert_events`` call, hence one transaction: all
+or nothing, and an aggregate already in the store refuses the whole file.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+from uuid import UUID
+
+import orjson
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    IntegrityError,
+    Mapper,
+    Notification,
+    StoredEvent,
+)
+from eventsourcing.utils import get_topic
+
+from domain.encounter import Encounter
+from domain.idempotency import IdempotentRequest
+
+FORMAT = "skald-events"
+VERSION = 1
+BATCH = 1000
+Progress = Callable[[int, int], None]  # (done, total)
+ENCOUNTER_STARTED = get_topic(Encounter.Started)  # type: ignore[attr-defined]
+REQUEST_RECORDED = get_topic(IdempotentRequest.Recorded)  # type: ignore[attr-defined]
+
+
+class ExchangeError(RuntimeError):
+    """A file that cannot be imported, or an import the store refuses; nothing was written."""
+
+
+@dataclass(frozen=True)
+class Report:
+    events: int
+    aggregates: int
+    seconds: float
+
+
+def plain_state(mapper: Mapper[Any], stored: bytes) -> bytes:
+    """The transcoded state, without the store's own encryption and compression."""
+    if mapper.cipher:
+        stored = mapper.cipher.decrypt(stored)
+    if mapper.compressor:
+        stored = mapper.compressor.decompress(stored)
+    return stored
+
+
+def stored_state(mapper: Mapper[Any], plain: bytes) -> bytes:
+    if mapper.compressor:
+        plain = mapper.compressor.compress(plain)
+    if mapper.cipher:
+        plain = mapper.cipher.encrypt(plain)
+    return plain
+
+
+class CampaignScope:
+    """What one campaign needs: its own events, those of every encounter it started
+    (learnt from Encounter.Started as the log goes by), and the idempotency records of
+    requests whose subject is one of them (saved in the same transaction as, so after,
+    the subject's event)."""
+
+    def __init__(self, campaign_id: UUID, mapper: Mapper[Any]) -> None:
+        self.ids: set[Any] = {campaign_id}
+        self.campaign_id = campaign_id
+        self.mapper = mapper
+
+    def wants(self, notification: Notification) -> bool:
+        if notification.originator_id in self.ids:
+            return True
+        if notification.topic == ENCOUNTER_STARTED:
+            event: Any = self.mapper.to_domain_event(notification)
+            if event.campaign_id == self.campaign_id:
+                self.ids.add(notification.originator_id)
+                return True
+        elif notification.topic == REQUEST_RECORDED:
+            record: Any = self.mapper.to_domain_event(notification)
+            return bool(record.subject_id in self.ids)
+        return False
+
+
+def export_events(
+    recorder: ApplicationRecorder,
+    mapper: Mapper[Any],
+    path: Path,
+    campaign_id: UUID | None = None,
+    progress: Progress | None = None,
+) -> Report:
+    """Write the store's events (or one campaign's) to ``path``, via a temporary file
+    renamed into place at the end, so an interrupted export leaves no partial backup."""
+    started = time.perf_counter()
+    stop = recorder.max_notification_id() or 0
+    scope = CampaignScope(campaign_id, mapper) if campaign_id is not None else None
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": datetime.now(UTC).isoformat(),
+        "campaign": str(campaign_id) if campaign_id is not None else None,
+        "store_position": stop,
+    }
+    partial = path.with_name(f".{path.name}.partial")
+    count, aggregates = 0, set()
+    try:
+        with partial.open("wb") as out:
+            out.write(orjson.dumps(header) + b"\n")
+            position = 0
+            while position < stop:
+                batch = recorder.select_notifications(
+                    start=position, limit=BATCH, stop=stop, inclusive_of_start=False
+                )
+                if not batch:
+                    break
+                for notification in batch:
+                    if scope is not None and not scope.wants(notification):
+                        continue
+                    out.write(orjson.dumps(line_of(notification, mapper)) + b"\n")
+                    aggregates.add(notification.originator_id)
+                    count += 1
+                position = batch[-1].id
+                if progress:
+                    progress(position, stop)
+            out.write(orjson.dumps({"end": True, "events": count}) + b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return Report(count, len(aggregates), time.perf_counter() - started)
+
+
+def line_of(notification: Notification, mapper: Mapper[Any]) -> dict[str, Any]:
+    state = plain_state(mapper, notification.state)
+    return {
+        "originator_id": str(notification.originator_id),
+        "originator_version": notification.originator_version,
+        "topic": notification.topic,
+        "state": state.decode(),  # the transcoder writes UTF-8 JSON
+    }
+
+
+def read_events(
+    file: IO[bytes], mapper: Mapper[Any], progress: Progress | None = None, size: int = 0
+) -> Iterator[StoredEvent]:
+    """The file's events as the target store will hold them, checked line by line: a
+    known format, each aggregate's versions 1, 2, 3... in order, and the closing count."""
+    header = parse(file.readline(), 1)
+    if header.get("format") != FORMAT:
+        raise ExchangeError("this is not a Skald export (its first line names no skald-events)")
+    if header.get("version") != VERSION:
+        raise ExchangeError(
+            f"this export is format version {header.get('version')}; "
+            f"this Skald reads version {VERSION}: import it with a newer Skald"
+        )
+    versions: dict[UUID, int] = {}
+    count, done = 0, 0
+    for number, raw in enumerate(file, start=2):
+        done += len(raw)
+        line = parse(raw, number)
+        if line.get("end") is True:
+            if line.get("events") != count:
+                raise ExchangeError(
+                    f"the file says it holds {line.get('events')} events but has {count}"
+                )
+            if file.readline():
+                raise ExchangeError(f"line {number + 1}: nothing may follow the closing line")
+            return
+        event = stored_event(line, number, mapper)
+        expected = versions.get(event.originator_id, 0) + 1  # type: ignore[arg-type]
+        if event.originator_version != expected:
+            raise ExchangeError(
+                f"line {number}: aggregate {event.originator_id} has version "
+                f"{event.originator_version} where {expected} was expected"
+            )
+        versions[event.originator_id] = expected  # type: ignore[index]
+        count += 1  # noqa: SIM113 (events, not lines: the closing line is not one)
+        if progress and count % BATCH == 0:
+            progress(done, size)
+        yield event
+    raise ExchangeError(
+        "the file ends without its closing line: it was cut short (an interrupted copy?)"
+    )
+
+
+def parse(raw: bytes, number: int) -> dict[str, Any]:
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ExchangeError(f"line {number} is not JSON") from None
+    if not isinstance(value, dict):
+        raise ExchangeError(f"line {number} is not a JSON object")
+    return value
+
+
+def stored_event(line: dict[str, Any], number: int, mapper: Mapper[Any]) -> StoredEvent:
+    try:
+        originator_id = UUID(line["originator_id"])
+        version, topic, state = line["originator_version"], line["topic"], line["state"]
+    except (KeyError, TypeError, ValueError):
+        raise ExchangeError(
+            f"line {number} is not an event (originator_id, originator_version, topic, state)"
+        ) from None
+    if type(version) is not int or not isinstance(topic, str) or not isinstance(state, str):
+        raise ExchangeError(f"line {number}: version, topic or state has the wrong type")
+    return StoredEvent(originator_id, version, topic, stored_state(mapper, state.encode()))
+
+
+def import_events(
+    recorder: ApplicationRecorder,
+    mapper: Mapper[Any],
+    path: Path,
+    progress: Progress | None = None,
+) -> Report:
+    started = time.perf_counter()
+    size = path.stat().st_size
+    with path.open("rb") as file:
+        events = list(read_events(file, mapper, progress, size))
+    if progress:
+        progress(size, size)
+    aggregates = {e.originator_id for e in events}
+    try:
+        recorder.insert_events(events)  # one transaction: every event or none
+    except IntegrityError:
+        present = [a for a in aggregates if recorder.select_events(a, limit=1)]
+        raise ExchangeError(
+            f"the store already holds {len(present)} of the file's {len(aggregates)} "
+            f"aggregates (e.g. {', '.join(str(a) for a in sorted(present, key=str)[:3])}); "
+            "nothing was imported: import into a store without them"
+        ) from None
+    return Report(len(events), len(aggregates), time.perf_counter() - started)
