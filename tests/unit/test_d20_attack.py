@@ -34,10 +34,7 @@ def test_seed_example_chain_mail_av_4_takes_a_9_damage_hit_as_5() -> None:
     )
     assert record["breakdown"]["hit"] == {
         "d20": 9,
-        "terms": [
-            {"name": "HR bonus", "value": 3},
-            {"name": "magic bonus (Bastard Sword)", "value": 0},
-        ],
+        "terms": [{"name": "HR bonus with Bastard Sword", "value": 3}],
         "total": 12,
         "against": "AC",
         "target": 12,
@@ -163,10 +160,18 @@ def test_the_weapons_magic_bonus_and_situational_modifiers_are_terms() -> None:
     )
     hit = record["breakdown"]["hit"]
     assert hit["terms"] == [
-        {"name": "HR bonus", "value": 3},
-        {"name": "magic bonus (Sword +2)", "value": 2},
+        {"name": "HR bonus with Sword +2", "value": 5},
         {"name": "situational modifier", "value": 1},
     ]
+    assert record["breakdown"]["hr_bonus"] == {
+        "value": 5,
+        "terms": [
+            {"name": "Class Skill slots", "value": 3},
+            {"name": "STR modifier (score 10)", "value": 0},
+            {"name": "magic bonuses", "value": 0},
+            {"name": "magic bonus of Sword +2", "value": 2},
+        ],
+    }
     assert hit["target_terms"][-1] == {"name": "situational AC modifier", "value": -5}
     assert hit["comparison"] == "11 >= AC 7"
     assert record["breakdown"]["damage"]["raw"] == 3
@@ -184,14 +189,20 @@ def test_the_natural_20_hits_option() -> None:
         "attack", aldric, {"hit": [20], "damage": [1]}, target=grimm, weapon="Mace", ac_modifier=20
     )
     assert record["breakdown"]["hit"]["success"] is True
-    assert record["breakdown"]["hit"]["note"] == "natural 20: hits whatever the total"
+    assert record["breakdown"]["hit"]["note"] == "natural 20 hit"
+    assert record["breakdown"]["hit"]["comparison"] == "natural 20 hit, 23 vs AC 32"
+    # The summary says the natural 20 hit, never "(23 < AC 31)" beside a hit.
+    assert record["summary"] == (
+        "Aldric hits Grimm with Mace (natural 20 hit, 23 vs AC 32): 2 rolled, 2 dealt; HP 20 -> 18"
+    )
 
 
 def test_the_natural_1_misses_option() -> None:
     table, aldric, grimm = duel("none", {"natural_1_misses": True})
     record = table.act("attack", aldric, {"hit": [1]}, target=grimm, weapon="Mace", ac_modifier=-10)
     assert record["breakdown"]["hit"]["success"] is False
-    assert record["breakdown"]["hit"]["note"] == "natural 1: misses whatever the total"
+    assert record["breakdown"]["hit"]["note"] == "natural 1 miss"
+    assert record["summary"] == "Aldric misses Grimm with Mace (natural 1 miss, 4 vs AC 2)"
 
 
 def test_hp_at_0_is_down_and_a_downed_character_cannot_act() -> None:

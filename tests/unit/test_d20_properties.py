@@ -175,3 +175,97 @@ def test_replaying_the_recorded_dice_gives_the_same_outcome(
     again = action.resolve(encounter, "a", valid, replay)
     replay.close()
     assert again == first
+
+
+EXTREME_DAMAGE = ["100d1000+1000", "100d1000-1000", "1d2-1000", "1d2+1000"]
+
+
+@st.composite
+def extreme_sheets(draw: st.DrawFn) -> dict[str, Any]:
+    """Sheets at the edges of what is accepted (every bound, every table row)."""
+
+    def ability() -> Any:
+        return draw(st.sampled_from([3, 30, {"modifier": -5}, {"modifier": 10}]))
+
+    level = draw(st.sampled_from([1, 40]))
+    return {
+        "strength": ability(),
+        "dexterity": ability(),
+        "constitution": ability(),
+        "wisdom": ability(),
+        **draw(st.sampled_from([{"level": level}, {"hit_dice": level}])),
+        "hr_skill_slots": draw(st.sampled_from([0, 20])),
+        "fr_skill_slots": draw(st.sampled_from([0, 20])),
+        "hr_magic_bonus": draw(st.sampled_from([-5, 10])),
+        "fr_magic_bonus": draw(st.sampled_from([-5, 10])),
+        "ac_technique_bonus": draw(st.sampled_from([-10, 10])),
+        "size": draw(st.sampled_from(SIZE_ORDER)),
+        "armor": draw(st.sampled_from(ARMORS)),
+        "shield": draw(st.sampled_from(["none", "tower"])),
+        "hp": draw(st.sampled_from([1, 1000])),
+        "save_vs_death_ray": draw(st.sampled_from([1, 20])),
+        "defensive_stance_mastery": draw(st.sampled_from([0, 10])),
+        "size_penalty_mastery_reduction": draw(st.sampled_from([0, 28])),
+        "weapons": [
+            {
+                "name": f"W{n}",
+                "damage": draw(st.sampled_from(EXTREME_DAMAGE)),
+                "delivery": draw(st.sampled_from(["melee", "missile"])),
+                "damage_kind": draw(st.sampled_from(["physical", "magic"])),
+                "magic_bonus": draw(st.sampled_from([-5, 10])),
+            }
+            for n in range(draw(st.integers(0, 2)))
+        ],
+    }
+
+
+EXTREME_OPTIONS = st.fixed_dictionaries(
+    {
+        "natural_20_hits": st.booleans(),
+        "natural_1_misses": st.booleans(),
+        "magic_minimum_damage": st.sampled_from([0, 10]),
+        "double_success_margin": st.sampled_from([1, 40]),
+        "double_success_distance": st.sampled_from(["twice_max_displacement", "seed_ten_feet"]),
+        "wall_damage_minimum_dice": st.sampled_from([0, 10]),
+        "throw_damage_dice": st.sampled_from([0, 10]),
+        "unarmed_damage": st.sampled_from(EXTREME_DAMAGE),
+        "shield_bash_damage": st.sampled_from(EXTREME_DAMAGE),
+    }
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    a=extreme_sheets(),
+    b=extreme_sheets(),
+    options=EXTREME_OPTIONS,
+    kind=st.sampled_from(["attack", "shove", "trip", "grapple"]),
+    seed=st.integers(0, 2**16),
+    extreme=st.booleans(),
+)
+def test_extreme_accepted_values_always_compute(
+    a: dict[str, Any],
+    b: dict[str, Any],
+    options: dict[str, Any],
+    kind: str,
+    seed: int,
+    extreme: bool,
+) -> None:
+    encounter = view(a, b, **options)
+    bound = 20 if extreme else 0
+    params: dict[str, Any] = {"target": "b"}
+    if kind == "attack":
+        weapons = [w["name"] for w in a["weapons"]] + ["Unarmed Strike"]
+        params |= {
+            "weapon": weapons[seed % len(weapons)],
+            "hit_modifier": bound,
+            "ac_modifier": -bound,
+        }
+    else:
+        params |= {"fr_modifier": bound, "difficult_terrain": extreme}
+    if kind == "shove":
+        params |= {"wall_at_feet": 0 if extreme else 200, "slippery": True}
+    outcome, rolls = resolve(encounter, kind, params, {})
+    for changed in outcome.tracks.values():
+        assert -(2**62) < changed["hp"] <= 1000
+    assert all(len(roll["faces"]) <= 100 for roll in rolls)

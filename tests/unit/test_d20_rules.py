@@ -241,7 +241,12 @@ def test_armor_and_shield_penalties_add_up() -> None:
 
 def test_the_notes_apply_only_to_their_own_move() -> None:
     options = D20Options()
-    assert [t.value for t in rules.wrestling_terms(wearing("none"), options, "escape")] == [0, 2]
+    assert [t.value for t in rules.wrestling_terms(wearing("none"), options, "escape")] == [2]
+    # D11: no armor or shield penalty on an escape; only the Slippery bonus counts.
+    assert rules.wrestling_terms(wearing("plate_mail", "tower"), options, "escape") == []
+    assert [
+        t.value for t in rules.wrestling_terms(wearing("none", "small"), options, "escape")
+    ] == [2]
     assert [t.value for t in rules.wrestling_terms(wearing("none"), options, "grapple")] == [0]
     assert [t.value for t in rules.wrestling_terms(wearing("chain_mail"), options, "maintain")] == [
         -1,

@@ -128,11 +128,13 @@ def test_the_options_default_to_the_rulings() -> None:
         "natural_1_misses": False,
         "magic_minimum_damage": 1,
         "double_success_margin": 10,
-        "double_success_distance": "seed_ten_feet",
+        "double_success_distance": "twice_max_displacement",
         "wall_damage_minimum_dice": 1,
         "throw_damage_dice": 1,
         "elven_chain_wrestles_as": "chain_mail",
         "dwarven_plate_wrestles_as": "plate_mail",
+        "unarmed_damage": "1d2",
+        "shield_bash_damage": "1d4",
     }
 
 

@@ -130,7 +130,6 @@ def test_an_unarmored_character_gets_plus_2_to_escape() -> None:
     assert terms(roll) == [
         ("FR bonus", 1),
         ("size penalty", 0),
-        ("armor wrestling penalty (No armor)", 0),
         ("Slippery: +2 to Escape rolls (No armor)", 2),
     ]
     # The holder's FD: 10 + CON +2 (higher than STR +0).
@@ -143,28 +142,31 @@ def test_an_unarmored_character_gets_plus_2_to_escape() -> None:
 def test_armor_takes_the_slippery_bonus_away() -> None:
     table, _, held = grappled(fr_sheet(0), fr_sheet(1, armor="leather"))
     record = table.act("escape", held, {"escape": [8]})
-    assert terms(record["breakdown"]["roll"]) == [
-        ("FR bonus", 1),
-        ("size penalty", 0),
-        ("armor wrestling penalty (Leather)", 0),
-    ]
+    assert terms(record["breakdown"]["roll"]) == [("FR bonus", 1), ("size penalty", 0)]
     # Unarmored, the same 8 would have escaped: 8 + 1 + 2 = 11 >= 10.
     assert record["breakdown"]["hold"] == "kept"
     assert record["summary"] == "Held fails to escape Holder (9 < FD 10)"
 
 
-def test_a_shield_costs_4_when_escaping() -> None:
+def test_a_shield_costs_nothing_when_escaping() -> None:
+    """D11: the wrestling penalties hinder offensive FR only; Slippery still counts."""
     table, holder, held = grappled(fr_sheet(0), fr_sheet(1, shield="tower"))
-    record = table.act("escape", held, {"escape": [10]})
+    record = table.act("escape", held, {"escape": [6]})
     assert terms(record["breakdown"]["roll"]) == [
         ("FR bonus", 1),
         ("size penalty", 0),
-        ("armor wrestling penalty (No armor)", 0),
-        ("shield wrestling penalty (Tower Shield)", -4),
         ("Slippery: +2 to Escape rolls (No armor)", 2),
     ]
     assert record["breakdown"]["roll"]["comparison"] == "9 < FD 10"
     assert table.state(held) == {"grappled_by": holder}
+
+
+def test_heavy_armor_costs_nothing_when_escaping() -> None:
+    table, holder, held = grappled(fr_sheet(0), fr_sheet(0, armor="suit_armor"))
+    record = table.act("escape", held, {"escape": [10]})
+    assert terms(record["breakdown"]["roll"]) == [("FR bonus", 0), ("size penalty", 0)]
+    assert record["breakdown"]["roll"]["comparison"] == "10 >= FD 10"
+    assert table.state(held) == {} and table.state(holder) == {}
 
 
 def test_plate_cannot_be_thrown_by_a_same_size_foe_and_the_refusal_is_recorded() -> None:

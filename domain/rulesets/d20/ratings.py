@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain.rulesets.d20.sheet import D20Sheet
+from domain.rulesets.d20.sheet import SHIELD_BASH, UNARMED_STRIKE, D20Sheet
 from domain.rulesets.d20.tables import (
     ARMOR,
     BASE_AC,
@@ -67,6 +67,19 @@ def _bonus(sheet: D20Sheet, slots: int, magic: int) -> Rating:
 def hr_bonus(sheet: D20Sheet) -> Rating:
     """Class Skill slots invested + STR modifier + magic bonuses."""
     return _bonus(sheet, sheet.hr_skill_slots, sheet.hr_magic_bonus)
+
+
+def hr_bonus_with(sheet: D20Sheet, weapon: str, weapon_magic: int) -> Rating:
+    """D12: the HR bonus with one weapon, its own magic bonus a term of it, counted once."""
+    return Rating((*hr_bonus(sheet).terms, Term(f"magic bonus of {weapon}", weapon_magic)))
+
+
+def attacks_of(sheet: D20Sheet) -> tuple[tuple[str, int], ...]:
+    """(name, weapon magic bonus) of every HR attack the character has (D10: fists, a shield)."""
+    built_in = [(UNARMED_STRIKE, 0)]
+    if sheet.shield != "none":
+        built_in.append((SHIELD_BASH, 0))
+    return (*((w.name, w.magic_bonus) for w in sheet.weapons), *built_in)
 
 
 def fr_bonus(sheet: D20Sheet) -> Rating:
@@ -138,6 +151,15 @@ def difficult_terrain_term() -> Term:
     return Term("difficult terrain", DIFFICULT_TERRAIN_RESIST_BONUS)
 
 
+def terrain_terms(defender_higher_ground: bool, difficult_terrain: bool) -> tuple[Term, ...]:
+    """D8: the terrain rows that raise the target number of an FR contest."""
+    terrain = (
+        (defender_higher_ground, uphill_term()),
+        (difficult_terrain, difficult_terrain_term()),
+    )
+    return tuple(term for holds, term in terrain if holds)
+
+
 def shove_resist(sheet: D20Sheet, uphill: bool = False, difficult_terrain: bool = False) -> Rating:
     """Size base + 1/2 level or HD (rounded down) + STR modifier + FR bonus (+ terrain)."""
     size = SIZES[sheet.size]
@@ -156,8 +178,12 @@ def shove_resist(sheet: D20Sheet, uphill: bool = False, difficult_terrain: bool 
 
 def derived_ratings(sheet: D20Sheet) -> dict[str, Any]:
     """What the character view shows: all seven ratings of the quick reference."""
+    by_weapon = [
+        {"weapon": name, **hr_bonus_with(sheet, name, magic).as_dict()}
+        for name, magic in attacks_of(sheet)
+    ]
     return {
-        "hr_bonus": hr_bonus(sheet).as_dict(),
+        "hr_bonus": {**hr_bonus(sheet).as_dict(), "by_weapon": by_weapon},
         "fr_bonus": fr_bonus(sheet).as_dict(),
         "ac": armor_class(sheet).as_dict(),
         "fd": force_defense(sheet).as_dict(),

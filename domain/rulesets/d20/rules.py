@@ -28,6 +28,7 @@ from domain.rulesets.d20.tables import (
 )
 
 SEED_DOUBLE_SUCCESS_FEET = 10  # "the 10ft displacement and Prone result"
+NATURAL_20, NATURAL_1 = 20, 1
 
 
 # -- d20 checks ---------------------------------------------------------------------
@@ -47,6 +48,9 @@ class Check:
         return self.face + self.bonus.value
 
     def comparison(self) -> str:
+        if self.note is not None:
+            # The natural die decided, whatever the sum says: no "20 < AC 31" beside a hit.
+            return f"{self.note}, {self.total} vs {self.against} {self.target.value}"
         sign = ">=" if self.total >= self.target.value else "<"
         return f"{self.total} {sign} {self.against} {self.target.value}"
 
@@ -75,10 +79,10 @@ def d20_check(
     natural_20_succeeds: bool = False,
     natural_1_fails: bool = False,
 ) -> Check:
-    if natural_20_succeeds and face == 20:
-        return Check(face, bonus, against, target, True, "natural 20: hits whatever the total")
-    if natural_1_fails and face == 1:
-        return Check(face, bonus, against, target, False, "natural 1: misses whatever the total")
+    if natural_20_succeeds and face == NATURAL_20:
+        return Check(face, bonus, against, target, True, "natural 20 hit")
+    if natural_1_fails and face == NATURAL_1:
+        return Check(face, bonus, against, target, False, "natural 1 miss")
     return Check(face, bonus, against, target, face + bonus.value >= target.value)
 
 
@@ -256,15 +260,23 @@ def wrestling_armor(sheet: D20Sheet, options: D20Options) -> WrestlingArmor:
     return WrestlingArmor(ARMOR_WRESTLING[borrowed], label)
 
 
+ESCAPE = "escape"
+
+
 def wrestling_terms(sheet: D20Sheet, options: D20Options, move: str) -> list[Term]:
-    """The armor and shield wrestling penalties, and the bonus a note grants for ``move``."""
+    """The armor and shield wrestling penalties, and the bonus a note grants for ``move``.
+
+    D11: the penalties hinder offensive FR only (grapple, maintain, throw); an
+    escape takes none of them, and the unarmored Slippery +2 stands.
+    """
     armor = wrestling_armor(sheet, options)
+    if move == ESCAPE:
+        bonus = armor.row.escape_bonus
+        return [Term(f"{armor.row.note} ({armor.label})", bonus)] if bonus else []
     shield = SHIELDS[sheet.shield]
     terms = [Term(f"armor wrestling penalty ({armor.label})", armor.row.fr_penalty)]
     if shield.wrestling_fr_penalty:
         terms.append(Term(f"shield wrestling penalty ({shield.name})", shield.wrestling_fr_penalty))
-    if move == "escape" and armor.row.escape_bonus:
-        terms.append(Term(f"{armor.row.note} ({armor.label})", armor.row.escape_bonus))
     if move == "maintain" and armor.row.maintain_bonus:
         terms.append(Term(f"{armor.row.note} ({armor.label})", armor.row.maintain_bonus))
     return terms

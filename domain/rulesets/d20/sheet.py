@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from domain.dice import DiceExpression
 from domain.errors import DiceError
@@ -27,11 +27,54 @@ WrestlingRowId = Literal[
 ]
 
 
-class Ability(Frozen):
+class Strict(Frozen):
+    """Strict types (RULINGS, all rulesets): "16" is not a number and 1 is not ``true``."""
+
+    model_config = ConfigDict(strict=True)
+
+
+HIGHEST_SCORE = 30
+LOWEST_STATED, HIGHEST_STATED = -5, 10
+_SCORE = {"type": "integer", "minimum": LOWEST_SCORE, "maximum": HIGHEST_SCORE}
+_STATED = {"type": "integer", "minimum": LOWEST_STATED, "maximum": HIGHEST_STATED}
+_NULL = {"type": "null"}
+
+
+def _ability_schema(schema: dict[str, Any]) -> None:
+    """Publish exactly what is accepted: a bare score, or an object with one of the two."""
+    schema.clear()
+    schema["anyOf"] = [
+        _SCORE,
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"score": _SCORE, "modifier": _NULL},
+            "required": ["score"],
+        },
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"score": _NULL, "modifier": _STATED},
+            "required": ["modifier"],
+        },
+    ]
+
+
+def json_type(value: Any) -> str:
+    """How a JSON reader would name the type of a value that was sent."""
+    for kind, name in ((bool, "a boolean"), (str, "a string"), (float, "a fractional number")):
+        if isinstance(value, kind):
+            return name
+    return "null" if value is None else "a list"
+
+
+class Ability(Strict):
     """An ability as a score (read on the D1 table) or as a modifier the sheet states."""
 
-    score: int | None = Field(default=None, ge=LOWEST_SCORE, le=30)
-    modifier: int | None = Field(default=None, ge=-5, le=10)
+    model_config = ConfigDict(json_schema_extra=_ability_schema)
+
+    score: int | None = Field(default=None, ge=LOWEST_SCORE, le=HIGHEST_SCORE)
+    modifier: int | None = Field(default=None, ge=LOWEST_STATED, le=HIGHEST_STATED)
 
     @model_validator(mode="before")
     @classmethod
@@ -39,7 +82,11 @@ class Ability(Frozen):
         # "strength": 16 is the way most sheets are written down.
         if isinstance(data, int) and not isinstance(data, bool):
             return {"score": data}
-        return data
+        if isinstance(data, dict | Ability):
+            return data
+        raise ValueError(
+            'should be an integer score (e.g. 16) or {"modifier": 2}, not ' + json_type(data)
+        )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Ability:
@@ -57,27 +104,60 @@ class Ability(Frozen):
         return f"{label} modifier (stated)"
 
 
-class Weapon(Frozen):
+# D10: every character has these two HR attacks; no sheet weapon may take their names.
+UNARMED_STRIKE = "Unarmed Strike"
+SHIELD_BASH = "Shield Bash"
+BUILT_IN_ATTACKS = (UNARMED_STRIKE, SHIELD_BASH)
+MAX_DAMAGE_MODIFIER = 1000  # with at most 100 dice of 1000 sides, a blow stays far from 2**63
+
+
+def damage_notation(text: str) -> str:
+    """Dice notation that rolls at least one die, its flat modifier bounded; normalised."""
+    try:
+        expression = DiceExpression.parse(text)
+    except DiceError as error:
+        raise ValueError(error.message) from None
+    if expression.count < 1:
+        raise ValueError(f"'{text}' rolls no dice; a weapon rolls at least one")
+    if abs(expression.modifier) > MAX_DAMAGE_MODIFIER:
+        raise ValueError(f"'{text}': the flat modifier is between -1000 and +1000")
+    return str(expression)
+
+
+DAMAGE_NOTATION = r"^\s*\d*\s*[dD]\s*\d+\s*(?:[+-]\s*\d+)?\s*$"
+
+
+class Weapon(Strict):
     name: str = Field(min_length=1, max_length=80)
-    damage: str = Field(description="dice notation, e.g. 1d8, 2d4+1")
+    damage: str = Field(
+        max_length=30,
+        json_schema_extra={"pattern": DAMAGE_NOTATION},
+        description="dice notation, e.g. 1d8, 2d4+1: 1-100 dice of 2-1000 sides, modifier "
+        "-1000..+1000",
+    )
     delivery: Literal["melee", "missile"] = Field(
         default="melee", description="missile hits meet the armor's AV vs missiles"
     )
     damage_kind: Literal["physical", "magic"] = Field(
         default="physical", description="magic damage ignores AV"
     )
-    magic_bonus: int = Field(default=0, ge=-5, le=10, description="added to HR with this weapon")
+    magic_bonus: int = Field(
+        default=0, ge=-5, le=10, description="the weapon's own bonus to hit (D12)"
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _not_a_built_in(cls, name: str) -> str:
+        if name.strip().casefold() in {built_in.casefold() for built_in in BUILT_IN_ATTACKS}:
+            raise ValueError(
+                f"'{name}' is an attack every character has (D10); give the weapon another name"
+            )
+        return name
 
     @field_validator("damage")
     @classmethod
     def _dice_notation(cls, text: str) -> str:
-        try:
-            expression = DiceExpression.parse(text)
-        except DiceError as error:
-            raise ValueError(error.message) from None
-        if expression.count < 1:
-            raise ValueError(f"'{text}' rolls no dice; a weapon rolls at least one")
-        return str(expression)
+        return damage_notation(text)
 
     @property
     def dice(self) -> DiceExpression:
@@ -87,7 +167,17 @@ class Weapon(Frozen):
 ABILITY_HELP = 'a score, e.g. 16 (read on the D1 table), or a stated modifier: {"modifier": 2}'
 
 
-class D20Sheet(Frozen):
+def _sheet_schema(schema: dict[str, Any]) -> None:
+    # Exactly one of level (characters) and hit_dice (monsters) is given.
+    schema["oneOf"] = [
+        {"properties": {field: {"type": "integer"}}, "required": [field]}
+        for field in ("level", "hit_dice")
+    ]
+
+
+class D20Sheet(Strict):
+    model_config = ConfigDict(json_schema_extra=_sheet_schema)
+
     strength: Ability = Field(description=ABILITY_HELP)
     dexterity: Ability = Field(description=ABILITY_HELP)
     constitution: Ability = Field(description=ABILITY_HELP)
@@ -96,7 +186,13 @@ class D20Sheet(Frozen):
     hit_dice: int | None = Field(default=None, ge=1, le=40)
     hr_skill_slots: int = Field(default=0, ge=0, le=20, description="Class Skill slots in HR")
     fr_skill_slots: int = Field(default=0, ge=0, le=20, description="Class Skill slots in FR")
-    hr_magic_bonus: int = Field(default=0, ge=-5, le=10, description="enchantments, effects")
+    hr_magic_bonus: int = Field(
+        default=0,
+        ge=-5,
+        le=10,
+        description="magic bonuses to hit not from a weapon (enchantments, effects); a "
+        "weapon's own bonus goes on the weapon (D12)",
+    )
     fr_magic_bonus: int = Field(default=0, ge=-5, le=10, description="items, effects")
     ac_technique_bonus: int = Field(
         default=0, ge=-10, le=10, description="active defensive techniques that stand on AC"
@@ -112,7 +208,8 @@ class D20Sheet(Frozen):
     size_penalty_mastery_reduction: int = Field(
         default=0, ge=0, le=28, description="takes off the -4 per size category penalty"
     )
-    weapons: tuple[Weapon, ...] = Field(default=(), max_length=20)
+    # A JSON list arrives as a list: the tuple itself is not strict, its weapons are.
+    weapons: tuple[Weapon, ...] = Field(default=(), max_length=20, strict=False)
 
     @model_validator(mode="after")
     def _level_or_hit_dice(self) -> D20Sheet:
@@ -139,7 +236,7 @@ class D20Sheet(Frozen):
         return next((w for w in self.weapons if w.name.casefold() == wanted), None)
 
 
-class D20Options(Frozen):
+class D20Options(Strict):
     """Numbers and choices the rulings introduce; a campaign may change them at creation."""
 
     natural_20_hits: bool = Field(
@@ -154,9 +251,9 @@ class D20Options(Frozen):
     double_success_margin: int = Field(
         default=10, ge=1, le=40, description="a shove total of FD + this is a double success (D6)"
     )
-    double_success_distance: Literal["seed_ten_feet", "twice_max_displacement"] = Field(
-        default="seed_ten_feet",
-        description="the seed's 10ft, or D6's twice the attacker's Max Displacement",
+    double_success_distance: Literal["twice_max_displacement", "seed_ten_feet"] = Field(
+        default="twice_max_displacement",
+        description="D6a: twice the attacker's Max Displacement, or the literal 10ft",
     )
     wall_damage_minimum_dice: int = Field(
         default=1, ge=0, le=10, description="least shove dice a wall deals (D6)"
@@ -170,3 +267,20 @@ class D20Options(Frozen):
     dwarven_plate_wrestles_as: WrestlingRowId = Field(
         default="plate_mail", description="the wrestling table has no Dwarven Plate row"
     )
+    unarmed_damage: str = Field(
+        default="1d2",
+        max_length=30,
+        json_schema_extra={"pattern": DAMAGE_NOTATION},
+        description="D10: an unarmed strike's damage, through AV",
+    )
+    shield_bash_damage: str = Field(
+        default="1d4",
+        max_length=30,
+        json_schema_extra={"pattern": DAMAGE_NOTATION},
+        description="D10: a shield bash's damage (only with a shield), through AV",
+    )
+
+    @field_validator("unarmed_damage", "shield_bash_damage")
+    @classmethod
+    def _dice_notation(cls, text: str) -> str:
+        return damage_notation(text)

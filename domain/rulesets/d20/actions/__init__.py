@@ -13,6 +13,7 @@ from domain.rulesets.d20.actions.stance import (
     resolve_defensive_stance,
     resolve_stand_up,
 )
+from domain.rulesets.d20.actions.trip import Trip, resolve_trip
 from domain.rulesets.d20.actions.wrestling import (
     Escape,
     Grapple,
@@ -33,7 +34,8 @@ ACTIONS: Mapping[str, ActionType] = {
             "attack",
             Attack,
             resolve_attack,
-            "d20 + HR bonus vs AC; a hit rolls weapon damage through AV",
+            "d20 + HR bonus vs AC with a weapon, an Unarmed Strike or a Shield Bash; "
+            "a hit rolls damage through AV",
         ),
         ActionType(
             "defensive_stance",
@@ -46,6 +48,12 @@ ACTIONS: Mapping[str, ActionType] = {
             Shove,
             resolve_shove,
             "d20 + FR bonus vs FD: displacement, prone, walls, hazards",
+        ),
+        ActionType(
+            "trip",
+            Trip,
+            resolve_trip,
+            "d20 + FR bonus vs FD: the target falls prone where it stands",
         ),
         ActionType("grapple", Grapple, resolve_grapple, "seize a foe: d20 + FR vs FD"),
         ActionType("maintain", Maintain, resolve_maintain, "keep a hold: d20 + FR vs FD"),

@@ -1,4 +1,8 @@
-"""Attack: d20 + HR bonus against AC; a hit rolls the weapon's damage through AV."""
+"""Attack: d20 + HR bonus against AC; a hit rolls the weapon's damage through AV.
+
+Every character also has the two HR attacks of D10: an Unarmed Strike and,
+with a shield, a Shield Bash, whose damage dice are campaign options.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +12,35 @@ from pydantic import Field
 
 from domain.dice import DiceTray
 from domain.errors import InvalidInput
-from domain.rulesets.base import EncounterView, Frozen, Outcome
+from domain.rulesets.base import EncounterView, Outcome
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     opponent,
     options_of,
+    release_if_down,
     require_actor,
     sheet_of,
     take_damage,
 )
-from domain.rulesets.d20.ratings import Rating, Term, armor_class, armor_value, hr_bonus
-from domain.rulesets.d20.sheet import D20Sheet, Weapon
+from domain.rulesets.d20.ratings import Rating, Term, armor_class, armor_value, hr_bonus_with
+from domain.rulesets.d20.sheet import (
+    SHIELD_BASH,
+    UNARMED_STRIKE,
+    D20Options,
+    D20Sheet,
+    Strict,
+    Weapon,
+)
 
 
-class Attack(Frozen):
+class Attack(Strict):
     target: str = Field(description="combatant id of the character attacked")
-    weapon: str = Field(min_length=1, description="name of a weapon on the attacker's sheet")
+    weapon: str = Field(
+        min_length=1,
+        max_length=80,
+        description="a weapon on the attacker's sheet, or Unarmed Strike, or Shield Bash "
+        "(with a shield)",
+    )
     hit_modifier: int = Field(
         default=0, ge=-20, le=20, description="situational modifiers to the hit roll"
     )
@@ -35,12 +52,28 @@ class Attack(Frozen):
     )
 
 
-def _weapon(sheet: D20Sheet, name: str, owner: str) -> Weapon:
+def _built_in(name: str, damage: str) -> Weapon:
+    # Sheet weapons may not take these names, so the built-ins skip that check; the
+    # damage notation was validated with the campaign's options.
+    return Weapon.model_construct(name=name, damage=damage)
+
+
+def _weapon(sheet: D20Sheet, name: str, owner: str, options: D20Options) -> Weapon:
     weapon = sheet.weapon(name)
-    if weapon is None:
-        known = ", ".join(w.name for w in sheet.weapons) or "none"
-        raise InvalidInput(f"{owner} has no weapon '{name}'; weapons on the sheet: {known}")
-    return weapon
+    if weapon is not None:
+        return weapon
+    wanted = name.strip().casefold()
+    if wanted == UNARMED_STRIKE.casefold():
+        return _built_in(UNARMED_STRIKE, options.unarmed_damage)
+    if wanted == SHIELD_BASH.casefold():
+        if sheet.shield == "none":
+            raise InvalidInput(f"{owner} carries no shield, so there is nothing to bash with")
+        return _built_in(SHIELD_BASH, options.shield_bash_damage)
+    known = ", ".join(w.name for w in sheet.weapons) or "none"
+    raise InvalidInput(
+        f"{owner} has no weapon '{name}'; weapons on the sheet: {known}; every character "
+        f"also has {UNARMED_STRIKE}, and {SHIELD_BASH} with a shield"
+    )
 
 
 def resolve_attack(
@@ -50,13 +83,11 @@ def resolve_attack(
     target = opponent(view, params.target, actor, "attack")
     options = options_of(view)
     attacker, defender = sheet_of(actor), sheet_of(target)
-    weapon = _weapon(attacker, params.weapon, actor.name)
+    weapon = _weapon(attacker, params.weapon, actor.name, options)
 
-    hr = hr_bonus(attacker)
-    bonus_terms = [
-        Term("HR bonus", hr.value),
-        Term(f"magic bonus ({weapon.name})", weapon.magic_bonus),
-    ]
+    # D12: one HR bonus per weapon, its magic bonus a term of it, as the character view shows.
+    hr = hr_bonus_with(attacker, weapon.name, weapon.magic_bonus)
+    bonus_terms = [Term(f"HR bonus with {weapon.name}", hr.value)]
     if params.hit_modifier:
         bonus_terms.append(Term("situational modifier", params.hit_modifier))
     ac = armor_class(defender)
@@ -96,9 +127,14 @@ def resolve_attack(
         **damage.breakdown,
     }
     breakdown["hp"] = hp
+    states: dict[str, dict[str, Any]] = {}
+    let_go = release_if_down(view, target, hp["after"], states)
+    if let_go:
+        breakdown["hold"] = "broken: the holder is down (D11)"
     summary = (
         f"{actor.name} hits {target.name} with {weapon.name} ({check.comparison()}): "
         f"{roll.total} rolled, {damage.dealt} dealt; HP {hp['before']} -> {hp['after']}"
         + (" (down)" if hp["down"] else "")
+        + let_go
     )
-    return Outcome(summary, breakdown, tracks={target.id: tracks})
+    return Outcome(summary, breakdown, tracks={target.id: tracks}, state=states)

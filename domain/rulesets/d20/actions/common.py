@@ -4,16 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import Field
+
 from domain.errors import InvalidInput
 from domain.rulesets.base import CombatantView, EncounterView
-from domain.rulesets.d20.ratings import Rating, force_defense
-from domain.rulesets.d20.sheet import D20Options, D20Sheet
+from domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
+from domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
 
 # Per-character state keys (all JSON-native):
 STANCE_ROUND = "stance_round"  # the round a Defensive Stance was taken; it ends with it
-PRONE = "prone"  # True after a double-success shove or a throw, until the character stands
+PRONE = "prone"  # True after a double-success shove, a throw or a trip, until one stands
 GRAPPLING = "grappling"  # the combatant id this character holds
 GRAPPLED_BY = "grappled_by"  # the combatant id holding this character
+
+
+class Contest(Strict):
+    """Parameters every FR contest shares: the situational modifier and D8's terrain."""
+
+    fr_modifier: int = Field(default=0, ge=-20, le=20, description="situational modifiers")
+    defender_higher_ground: bool = Field(
+        default=False, description="D8: defender uphill, +2 to the target number"
+    )
+    difficult_terrain: bool = Field(
+        default=False, description="D8: difficult terrain, +2 to the target number"
+    )
+
+
+class Aimed(Contest):
+    target: str = Field(min_length=1, max_length=100, description="combatant id of the target")
+
+
+class Params(Strict):
+    """Strict parameters for an action with nothing situational to say."""
 
 
 def sheet_of(combatant: CombatantView) -> D20Sheet:
@@ -48,6 +70,13 @@ def force_defense_now(combatant: CombatantView, view: EncounterView) -> Rating:
     return force_defense(sheet_of(combatant), in_defensive_stance(combatant, view.round))
 
 
+def target_number(defender: CombatantView, view: EncounterView, params: Contest) -> Rating:
+    """FD now (with Defensive Stance) + D8's uphill and difficult terrain terms."""
+    fd = force_defense_now(defender, view)
+    terrain = terrain_terms(params.defender_higher_ground, params.difficult_terrain)
+    return Rating((*fd.terms, *terrain), fd.situational)
+
+
 def holding(view: EncounterView, combatant: CombatantView) -> CombatantView | None:
     """Whom this combatant holds, when both sides of the hold agree and are in this fight."""
     held = view.combatants.get(str(combatant.state.get(GRAPPLING)))
@@ -76,3 +105,42 @@ def take_damage(target: CombatantView, dealt: int) -> tuple[dict[str, int], dict
     after = before - dealt
     tracks = {**target.tracks, "hp": after}
     return tracks, {"before": before, "after": after, "down": after <= 0}
+
+
+def _new_state(view: EncounterView, states: dict[str, dict[str, Any]], cid: str) -> dict[str, Any]:
+    if cid not in states:
+        states[cid] = dict(view.combatants[cid].state)
+    return states[cid]
+
+
+def end_holds(
+    view: EncounterView, who: CombatantView, states: dict[str, dict[str, Any]]
+) -> list[str]:
+    """D11: end every hold ``who`` is party to; ``states`` gets the new full states.
+
+    Returns the names of the other parties, for the summary.
+    """
+    ended: list[str] = []
+    held = holding(view, who)
+    if held is not None:
+        _new_state(view, states, who.id).pop(GRAPPLING, None)
+        _new_state(view, states, held.id).pop(GRAPPLED_BY, None)
+        ended.append(held.name)
+    holder = held_by(view, who)
+    if holder is not None:
+        _new_state(view, states, who.id).pop(GRAPPLED_BY, None)
+        _new_state(view, states, holder.id).pop(GRAPPLING, None)
+        ended.append(holder.name)
+    return ended
+
+
+def release_if_down(
+    view: EncounterView, who: CombatantView, hp_after: int, states: dict[str, dict[str, Any]]
+) -> str:
+    """D11: a holder who goes down lets go; returns a note for the summary ('' if nothing)."""
+    held = holding(view, who)
+    if hp_after > 0 or held is None:
+        return ""
+    _new_state(view, states, who.id).pop(GRAPPLING, None)
+    _new_state(view, states, held.id).pop(GRAPPLED_BY, None)
+    return f"; {who.name} goes down and lets go of {held.name}"

@@ -7,29 +7,27 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from domain.dice import DiceTray
-from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, Outcome
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     PRONE,
-    force_defense_now,
+    Aimed,
+    end_holds,
     opponent,
     options_of,
+    release_if_down,
     require_actor,
     sheet_of,
     take_damage,
+    target_number,
 )
 from domain.rulesets.d20.ratings import Rating, Term, armor_value, fr_bonus, shove_resist
 from domain.rulesets.d20.sheet import D20Options, D20Sheet
 from domain.rulesets.d20.tables import SLIPPERY_EXTRA_FEET
 
 
-class Shove(Frozen):
-    target: str = Field(description="combatant id of the character shoved")
+class Shove(Aimed):
     attacker_higher_ground: bool = Field(default=False, description="+1 step to the shove die")
-    defender_higher_ground: bool = Field(
-        default=False, description="shoving uphill: +2 to the defender's Shove Resist"
-    )
-    difficult_terrain: bool = Field(default=False, description="+2 to Shove Resist")
     slippery: bool = Field(default=False, description="+2 ft to the displacement")
     wall_at_feet: int | None = Field(
         default=None, ge=0, le=200, description="a wall or solid object this far behind the target"
@@ -38,7 +36,6 @@ class Shove(Frozen):
         default=None, ge=0, le=200, description="a hazard's edge this far behind the target"
     )
     hazard: str = Field(default="the hazard", min_length=1, max_length=80)
-    fr_modifier: int = Field(default=0, ge=-20, le=20, description="situational modifiers")
 
     @model_validator(mode="after")
     def _consistent_ground(self) -> Shove:
@@ -76,22 +73,26 @@ def _into_wall(
     unused: int,
     options: D20Options,
     tray: DiceTray,
-) -> tuple[dict[str, Any], dict[str, int] | None]:
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The wall's damage: shown, and the HP change (None when no die is rolled)."""
     dice = rules.wall_damage_dice(attacker_fr, options.wall_damage_minimum_dice)
-    shown: dict[str, Any] = {
-        "unused_feet": unused,
-        "shove_dice": dice,
-        "why": f"one {shove_die.die} per full 2 points of FR {attacker_fr:+d}, "
-        f"at least {options.wall_damage_minimum_dice}",
-    }
+    shown: dict[str, Any] = {"unused_feet": unused, "shove_dice": dice}
     if dice == 0:
+        # Nothing is rolled, so no die is named (the summary and breakdown stay true).
+        shown["why"] = (
+            f"no shove die: FR {attacker_fr:+d} has no full 2 points and the minimum is 0"
+        )
         return shown, None
     die = shove_die.die
+    shown["why"] = (
+        f"one {die} per full 2 points of FR {attacker_fr:+d}, "
+        f"at least {options.wall_damage_minimum_dice}"
+    )
     roll = tray.roll("wall_damage", dice * die.count, die.sides)
     damage = rules.physical_damage(roll.total, armor_value(sheet_of(defender)))
     tracks, hp = take_damage(defender, damage.dealt)
     shown.update(faces=list(roll.faces), damage=damage.breakdown, hp=hp)
-    return shown, tracks
+    return shown, {"tracks": tracks, "hp": hp}
 
 
 def _into_hazard(defender: CombatantView, params: Shove, tray: DiceTray) -> dict[str, Any]:
@@ -110,6 +111,12 @@ def _into_hazard(defender: CombatantView, params: Shove, tray: DiceTray) -> dict
     }
 
 
+def _forceful_note(reached: bool, forceful: bool) -> str:
+    if reached and forceful:
+        return "; Forceful Defense denies the double success"
+    return ""
+
+
 def resolve_shove(
     view: EncounterView, actor_id: str | None, params: Shove, tray: DiceTray
 ) -> Outcome:
@@ -122,7 +129,7 @@ def resolve_shove(
     terms = [Term("FR bonus", attacker_fr.value), size.term()]
     if params.fr_modifier:
         terms.append(Term("situational modifier", params.fr_modifier))
-    fd = force_defense_now(defender_view, view)
+    fd = target_number(defender_view, view, params)
     face = tray.roll("shove", 1, 20).faces[0]
     check = rules.d20_check(face, Rating(tuple(terms)), "FD", fd)
 
@@ -130,7 +137,6 @@ def resolve_shove(
     reached = check.success and check.total >= threshold
     forceful = rules.forceful_defense(attacker_fr.value, defender_fr.value)
     double = reached and not forceful
-    die = rules.shove_die(defender.size, attacker_fr.value, params.attacker_higher_ground)
     breakdown: dict[str, Any] = {
         "roll": check.breakdown(),
         "fr_bonus": {"attacker": attacker_fr.as_dict(), "defender": defender_fr.as_dict()},
@@ -146,7 +152,6 @@ def resolve_shove(
             ),
             "result": double,
         },
-        "shove_die": die.breakdown,
         "shove_resist": shove_resist(
             defender,
             uphill=params.defender_higher_ground,
@@ -161,17 +166,24 @@ def resolve_shove(
     distance = _distance(attacker, double, params.slippery, options)
     moved, stopped_by = distance.value, None
     tracks: dict[str, dict[str, int]] = {}
+    states: dict[str, dict[str, Any]] = {}
+    if double:
+        states[defender_view.id] = {**defender_view.state, PRONE: True}
+    let_go = ""
     obstacle = _obstacle(params, distance.value)
     if obstacle is not None:
         kind, at = obstacle
         moved, stopped_by = at, kind
         if kind == "wall":
-            wall, wall_tracks = _into_wall(
+            die = rules.shove_die(defender.size, attacker_fr.value, params.attacker_higher_ground)
+            wall, hurt = _into_wall(
                 defender_view, attacker_fr.value, die, distance.value - at, options, tray
             )
             breakdown["wall"] = wall
-            if wall_tracks is not None:
-                tracks[defender_view.id] = wall_tracks
+            if hurt is not None:
+                breakdown["shove_die"] = die.breakdown  # shown only when it is rolled
+                tracks[defender_view.id] = hurt["tracks"]
+                let_go = release_if_down(view, defender_view, hurt["hp"]["after"], states)
         else:
             hazard = _into_hazard(defender_view, params, tray)
             breakdown["hazard"] = hazard
@@ -182,16 +194,23 @@ def resolve_shove(
         "stopped_by": stopped_by,
     }
     breakdown["prone"] = double
-    state = {defender_view.id: {**defender_view.state, PRONE: True}} if double else {}
+    if moved > 0:
+        ended = end_holds(view, defender_view, states)
+        if ended:
+            breakdown["hold"] = "broken: moved by a shove (D11)"
+            let_go = f"; the hold with {' and '.join(ended)} ends"
     summary = (
         f"{attacker_view.name} shoves {defender_view.name} {moved} ft"
         + (" and knocks them prone" if double else "")
-        + f" ({check.comparison()}{', double success' if double else ''})"
+        + f" ({check.comparison()}{', double success' if double else ''}"
+        + _forceful_note(reached, forceful)
+        + ")"
         + {
             None: "",
             "wall": ", into the wall",
             "edge": f"; saves and stops at the edge of {params.hazard}",
             "hazard": f"; fails the save and goes into {params.hazard}",
         }[stopped_by]
+        + let_go
     )
-    return Outcome(summary, breakdown, tracks=tracks, state=state)
+    return Outcome(summary, breakdown, tracks=tracks, state=states)

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused
-from domain.rulesets.base import EncounterView, Frozen, Outcome
-from domain.rulesets.d20.actions.common import PRONE, STANCE_ROUND, require_actor, sheet_of
+from domain.rulesets.base import EncounterView, Outcome
+from domain.rulesets.d20.actions.common import (
+    PRONE,
+    STANCE_ROUND,
+    Params,
+    require_actor,
+    sheet_of,
+)
 from domain.rulesets.d20.ratings import force_defense
 
 
-class DefensiveStance(Frozen):
+class DefensiveStance(Params):
     """No parameters: the actor takes the stance for the rest of the current round."""
 
 
-class StandUp(Frozen):
+class StandUp(Params):
     """No parameters: the actor gets up from prone."""
 
 

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
-
 from domain.dice import DiceTray
 from domain.errors import ActionRefused
-from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, Outcome
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     GRAPPLED_BY,
     GRAPPLING,
     PRONE,
-    force_defense_now,
+    Aimed,
+    Contest,
+    Params,
+    end_holds,
     held_by,
     holding,
     opponent,
@@ -30,34 +31,28 @@ from domain.rulesets.d20.actions.common import (
     require_actor,
     sheet_of,
     take_damage,
+    target_number,
 )
 from domain.rulesets.d20.ratings import Rating, Term, armor_value, fr_bonus
 
 
-class Grapple(Frozen):
-    target: str = Field(description="combatant id of the character seized")
-    fr_modifier: int = Field(default=0, ge=-20, le=20, description="situational modifiers")
+class Grapple(Aimed):
+    """Seize the target: d20 + FR against its FD (D8's terrain raising it)."""
 
 
-class Maintain(Frozen):
+class Maintain(Contest):
     """Keep the hold the actor has; the held character is read from the actor's state."""
 
-    fr_modifier: int = Field(default=0, ge=-20, le=20, description="situational modifiers")
+
+class Escape(Contest):
+    """Break free of whoever holds the actor; the terrain flags describe the holder."""
 
 
-class Escape(Frozen):
-    """Break free of whoever holds the actor."""
-
-    fr_modifier: int = Field(default=0, ge=-20, le=20, description="situational modifiers")
-
-
-class Throw(Frozen):
+class Throw(Contest):
     """Throw the character the actor holds."""
 
-    fr_modifier: int = Field(default=0, ge=-20, le=20, description="situational modifiers")
 
-
-class Release(Frozen):
+class Release(Params):
     """No parameters: the actor lets go of whoever they hold."""
 
 
@@ -66,7 +61,7 @@ def _contest(
     actor: CombatantView,
     target: CombatantView,
     move: str,
-    fr_modifier: int,
+    params: Contest,
     tray: DiceTray,
 ) -> tuple[rules.Check, dict[str, Any]]:
     """The wrestling roll: d20 + FR + size penalty + armor and shield terms vs the target's FD."""
@@ -75,10 +70,10 @@ def _contest(
     fr = fr_bonus(mover)
     size = rules.size_penalty(mover, other)
     terms = [Term("FR bonus", fr.value), size.term(), *rules.wrestling_terms(mover, options, move)]
-    if fr_modifier:
-        terms.append(Term("situational modifier", fr_modifier))
+    if params.fr_modifier:
+        terms.append(Term("situational modifier", params.fr_modifier))
     face = tray.roll(move, 1, 20).faces[0]
-    check = rules.d20_check(face, Rating(tuple(terms)), "FD", force_defense_now(target, view))
+    check = rules.d20_check(face, Rating(tuple(terms)), "FD", target_number(target, view, params))
     breakdown = {
         "move": move,
         "refused": False,
@@ -114,10 +109,21 @@ def resolve_grapple(
     holder = held_by(view, target)
     if holder is not None:
         raise ActionRefused(f"{target.name} is already held by {holder.name}")
+    own_holder = held_by(view, actor)
+    if own_holder is not None and own_holder.id == target.id:
+        raise ActionRefused(
+            f"{actor.name} is held by {target.name}, and two characters never hold each other "
+            "(D11); escape instead"
+        )
+    if own_holder is not None:
+        raise ActionRefused(
+            f"{actor.name} is held by {own_holder.name} and may escape or act against them, "
+            f"never grapple a third (D11)"
+        )
     why = rules.grapple_refusal(sheet_of(actor))
     if why is not None:
         return _refused(actor, "grapple", target, why)
-    check, breakdown = _contest(view, actor, target, "grapple", params.fr_modifier, tray)
+    check, breakdown = _contest(view, actor, target, "grapple", params, tray)
     if not check.success:
         summary = f"{actor.name} fails to grapple {target.name} ({check.comparison()})"
         return Outcome(summary, breakdown)
@@ -136,7 +142,7 @@ def resolve_maintain(
 ) -> Outcome:
     actor = require_actor(view, actor_id, "maintaining a hold")
     target = _the_hold(view, actor, "maintain")
-    check, breakdown = _contest(view, actor, target, "maintain", params.fr_modifier, tray)
+    check, breakdown = _contest(view, actor, target, "maintain", params, tray)
     if check.success:
         breakdown["hold"] = "kept"
         summary = f"{actor.name} keeps hold of {target.name} ({check.comparison()})"
@@ -156,7 +162,7 @@ def resolve_escape(
     holder = held_by(view, actor)
     if holder is None:
         raise ActionRefused(f"{actor.name} is not held by anyone, so there is nothing to escape")
-    check, breakdown = _contest(view, actor, holder, "escape", params.fr_modifier, tray)
+    check, breakdown = _contest(view, actor, holder, "escape", params, tray)
     if not check.success:
         breakdown["hold"] = "kept"
         summary = f"{actor.name} fails to escape {holder.name} ({check.comparison()})"
@@ -179,19 +185,21 @@ def resolve_throw(
     why = rules.throw_refusal(thrower, thrown, options)
     if why is not None:
         return _refused(actor, "throw", target, why)
-    check, breakdown = _contest(view, actor, target, "throw", params.fr_modifier, tray)
+    check, breakdown = _contest(view, actor, target, "throw", params, tray)
     if not check.success:
         breakdown["hold"] = "kept"
         summary = f"{actor.name} fails to throw {target.name} ({check.comparison()})"
         return Outcome(summary, breakdown)
     states = released(actor, target)
+    end_holds(view, target, states)  # D11: whoever else the thrown one held or was held by
     states[target.id][PRONE] = True
     breakdown.update(hold="broken", prone=True)
     tracks: dict[str, dict[str, int]] = {}
-    die = rules.shove_die(thrown.size, fr_bonus(thrower).value)
-    shown: dict[str, Any] = {"shove_die": die.breakdown, "shove_dice": options.throw_damage_dice}
+    shown: dict[str, Any] = {"shove_dice": options.throw_damage_dice}
     hurt = ""
     if options.throw_damage_dice:
+        die = rules.shove_die(thrown.size, fr_bonus(thrower).value)
+        shown["shove_die"] = die.breakdown  # shown only when it is rolled
         roll = tray.roll("throw_damage", options.throw_damage_dice * die.die.count, die.die.sides)
         damage = rules.physical_damage(roll.total, armor_value(thrown))
         tracks[target.id], hp = take_damage(target, damage.dealt)
