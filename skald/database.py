@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import InterfaceError, OperationalError, PersistenceError
 
 from domain.application import SkaldApplication
 from skald.settings import Settings
@@ -98,7 +98,13 @@ def open_application(settings: Settings, env: dict[str, str] | None = None) -> S
     except PersistenceError as error:
         if settings.database is None:
             raise StoreUnavailable(f"cannot open the SQLite store: {error}") from None
-        raise StoreUnavailable(explain(error, env)) from None
+        if isinstance(error, OperationalError | InterfaceError):
+            raise StoreUnavailable(explain(error, env)) from None
+        reason = " ".join(str(error).split())
+        raise StoreUnavailable(
+            f"{where(env)} (database '{env['POSTGRES_DBNAME']}') refused to set up "
+            f"the event store's tables: {reason}"
+        ) from None
 
 
 def require_sqlite_store(settings: Settings) -> None:
