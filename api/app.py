@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from api import errors
 from api.backend import Backend
-from api.limits import BodyLimit
+from api.limits import BodyLimit, RateLimit, RateLimiter
 from api.routes import (
     calendar,
     campaigns,
@@ -35,6 +35,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         with build_backend() as backend:
             app.state.backend = backend
+            app.state.rate_limiter = RateLimiter(backend.policy)
             yield
 
     app = FastAPI(
@@ -47,6 +48,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     )
     errors.install(app)
     app.add_middleware(BodyLimit)
+    app.add_middleware(RateLimit)  # outermost: a refused caller costs the least
     app.add_middleware(SecurityHeaders)
     app.include_router(campaigns.router)
     app.include_router(encounters.router)

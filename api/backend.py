@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from fastapi import Request
 
 from api.keys import KeyMaker
+from api.limits import ApiPolicy
 from domain.application import SkaldApplication
 from projections.reader import ViewReader
 
@@ -15,6 +16,7 @@ class Backend(Protocol):
     application: SkaldApplication
     keys: KeyMaker
     views: ViewReader
+    policy: ApiPolicy
 
     def health(self) -> dict[str, Any]: ...
 

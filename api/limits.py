@@ -1,4 +1,5 @@
-"""Request size limit, enforced on the bytes actually received (not just Content-Length).
+"""Request limits: the body size, enforced on the bytes actually received (not just
+Content-Length), and the request rate per key and per address.
 
 The body is read here, in full, before the app sees it: a chunked body has no
 Content-Length, and an error raised from inside the framework's own body parsing
@@ -7,9 +8,18 @@ would be turned into its generic 400 instead of our 413.
 
 from __future__ import annotations
 
+import hashlib
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl
 
 import orjson
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 256 * 1024
@@ -54,19 +64,120 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body: dict[str, Any] = {
-            "error": "body_too_large",
-            "message": f"the request body is over the limit of {self.max_bytes} bytes",
+        message = f"the request body is over the limit of {self.max_bytes} bytes"
+        await send_json(send, 413, {"error": "body_too_large", "message": message})
+
+
+async def send_json(
+    send: Send, status: int, body: dict[str, Any], headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    payload = orjson.dumps(body)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                *headers,
+            ],
         }
-        payload = orjson.dumps(body)
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                ],
-            }
+    )
+    await send({"type": "http.response.body", "body": payload})
+
+DEFAULT_PER_KEY = "1200/minute"
+DEFAULT_PER_ADDRESS = "3000/minute"
+_ONE_RATE = r"\d+ ?(/|per) ?(\d+ ?)?(second|minute|hour|day)s?"
+RATE = rf"^{_ONE_RATE}(; ?{_ONE_RATE})*$"  # e.g. 20/second;600/hour, as `limits` reads them
+
+
+@dataclass(frozen=True)
+class ApiPolicy:
+    """What the operator decided: who may create campaigns, and how fast anyone may ask.
+
+    ``operator_key`` set: creating a campaign needs it as the bearer key. Unset:
+    creation is open when ``creation_open`` (the embedded default), else turned off.
+    Rates are in the ``limits`` notation, e.g. ``1200/minute`` or ``20/second;600/hour``.
+    """
+
+    operator_key: str | None = None
+    creation_open: bool = True
+    per_key: str = DEFAULT_PER_KEY
+    per_address: str = DEFAULT_PER_ADDRESS
+
+
+@dataclass(frozen=True)
+class Refusal:
+    who: str
+    limit: RateLimitItem
+    retry_after: int
+
+
+class RateLimiter:
+    """Per bearer key and per client address, on a moving window, in this process's memory:
+    the limit holds without Redis (writes go on when it is down), and each replica of a
+    scaled-out API counts on its own."""
+
+    def __init__(self, policy: ApiPolicy) -> None:
+        self.per_key = parse_many(policy.per_key)
+        self.per_address = parse_many(policy.per_address)
+        self.window = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, address: str, key: str | None) -> Refusal | None:
+        checks = [("address", address, self.per_address)]
+        if key is not None:
+            # A digest, so a rejected or guessed key costs no memory beyond its bucket.
+            digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+            checks.append(("key", digest, self.per_key))
+        for who, bucket, limits in checks:
+            for limit in limits:
+                if not self.window.hit(limit, who, bucket):
+                    reset = self.window.get_window_stats(limit, who, bucket).reset_time
+                    return Refusal(who, limit, max(1, math.ceil(reset - time.time())))
+        return None
+
+
+def presented_key(scope: Scope) -> str | None:
+    """The bearer key (or a GET's ?key=) as api.auth reads it, without judging it."""
+    headers: list[tuple[bytes, bytes]] = scope.get("headers") or []
+    for name, value in headers:
+        if name == b"authorization":
+            scheme, _, key = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "bearer" and key.strip():
+                return key.strip()
+    if scope.get("method") == "GET":
+        query: bytes = scope.get("query_string") or b""
+        for field, given in parse_qsl(query.decode("latin-1")):
+            if field == "key" and given:
+                return given
+    return None
+
+
+class RateLimit:
+    """429 with Retry-After once a key or an address asks too often; every route."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limiter: RateLimiter | None = getattr(scope["app"].state, "rate_limiter", None)
+        if scope["type"] != "http" or limiter is None:
+            await self.app(scope, receive, send)
+            return
+        address = scope["client"][0] if scope.get("client") else "unknown"
+        refused = limiter.hit(address, presented_key(scope))
+        if refused is None:
+            await self.app(scope, receive, send)
+            return
+        unit, multiples = refused.limit.GRANULARITY.name, refused.limit.multiples
+        per = unit if multiples == 1 else f"{multiples} {unit}s"
+        message = (
+            f"too many requests from this {refused.who}: at most {refused.limit.amount} "
+            f"per {per}; try again in {refused.retry_after} s"
         )
-        await send({"type": "http.response.body", "body": payload})
+        await send_json(
+            send,
+            429,
+            {"error": "rate_limited", "message": message},
+            [(b"retry-after", str(refused.retry_after).encode())],
+        )

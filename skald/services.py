@@ -13,6 +13,7 @@ from typing import Any
 import redis
 
 from api.keys import KeyMaker
+from api.limits import ApiPolicy
 from domain.application import SkaldApplication
 from projections.reader import ViewReader
 from skald.database import open_application
@@ -40,6 +41,7 @@ class Services:
     redis_prefix: str = "skald"
     background: Background = field(default_factory=Background)
     redis_url: str = ""
+    policy: ApiPolicy = field(default_factory=ApiPolicy)
 
     def __post_init__(self) -> None:
         self.views = ViewReader(
@@ -146,6 +148,7 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         keys,
         redis_prefix=settings.redis_prefix,
         redis_url=redis_url,
+        policy=api_policy(settings),
     )
     try:
         if workers:
@@ -159,6 +162,16 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
             embedded.stop()
         if lock is not None:
             os.close(lock)
+
+
+def api_policy(settings: Settings) -> ApiPolicy:
+    operator_key = settings.operator_key
+    return ApiPolicy(
+        operator_key=operator_key.get_secret_value() if operator_key is not None else None,
+        creation_open=settings.database is None,  # the embedded default; PostgreSQL is gated
+        per_key=settings.rate_limit_per_key,
+        per_address=settings.rate_limit_per_address,
+    )
 
 
 def claim_data_dir(settings: Settings) -> int:

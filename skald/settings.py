@@ -7,6 +7,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from api.limits import DEFAULT_PER_ADDRESS, DEFAULT_PER_KEY, RATE
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SKALD_")
@@ -42,3 +44,14 @@ class Settings(BaseSettings):
         default=None, description="seed the server's dice (for demos and tests only)"
     )
     snapshot_interval: int = Field(default=100, ge=1)
+    operator_key: SecretStr | None = Field(
+        default=None,
+        description="the bearer key POST /campaigns needs; unset: creation is open on the "
+        "embedded default (SQLite) and turned off on PostgreSQL",
+    )
+    rate_limit_per_key: str = Field(
+        default=DEFAULT_PER_KEY, pattern=RATE, description="requests per bearer key, e.g. 20/second"
+    )
+    rate_limit_per_address: str = Field(
+        default=DEFAULT_PER_ADDRESS, pattern=RATE, description="requests per client address"
+    )

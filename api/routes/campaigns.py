@@ -12,6 +12,7 @@ from api.auth import GM, Reader, key_maker
 from api.backend import application
 from api.idempotency import claim
 from api.keys import KeyMaker
+from api.operator import Operator
 from api.schemas import (
     MAX_VERSION,
     CampaignCreatedOut,
@@ -64,6 +65,7 @@ def create_campaign(
     body: CreateCampaignBody,
     app: App,
     keys: Annotated[KeyMaker, Depends(key_maker)],
+    _: Operator,
 ) -> CampaignCreatedOut:
     """Create a campaign. The response carries the GM key, once: keep it safe."""
     key_id, key = keys.new()

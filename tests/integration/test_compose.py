@@ -35,3 +35,9 @@ def test_compose_points_every_skald_service_at_postgres_and_redis() -> None:
         assert service["environment"]["SKALD_REDIS_URL"].startswith("redis://redis:")
         assert service["environment"]["SKALD_SECRET_KEY"].startswith("${SKALD_SECRET_KEY:?")
     assert services["api"]["deploy"]["replicas"] >= 2
+
+
+def test_compose_gives_the_api_an_operator_key_so_campaigns_can_be_created() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    api = compose["services"]["api"]["environment"]
+    assert api["SKALD_OPERATOR_KEY"].startswith("${SKALD_OPERATOR_KEY:?")
