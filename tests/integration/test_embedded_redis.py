@@ -1,0 +1,92 @@
+"""The embedded Redis: it snapshots into the data directory, and a server killed outright
+leaves nothing running once the next one has started (real processes throughout)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import redis
+
+from skald.embedded_redis import PIDFILE, EmbeddedRedis, is_our_redis, running
+from tests.e2e.server import free_port
+
+SKALD = str(Path(sys.executable).parent / "skald")
+
+
+def redis_servers_on(data_dir: Path) -> list[int]:
+    """Every live redis-server process working in this data directory."""
+    pids = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+    return sorted(p for p in pids if running(p) and is_our_redis(p, data_dir.resolve()))
+
+
+def test_it_has_a_save_point_and_writes_its_snapshot(tmp_path: Path) -> None:
+    embedded = EmbeddedRedis(tmp_path)
+    try:
+        client = redis.Redis(unix_socket_path=embedded.socket_path)
+        assert client.config_get("save") == {"save": "60 1"}
+        client.set("kept", "yes")
+        client.close()
+    finally:
+        embedded.stop()
+    assert (tmp_path / "redis.rdb").stat().st_size > 0
+    again = EmbeddedRedis(tmp_path)
+    try:
+        assert redis.Redis(unix_socket_path=again.socket_path).get("kept") == b"yes"
+    finally:
+        again.stop()
+    assert not (tmp_path / PIDFILE).exists()
+
+
+def serve(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [SKALD, "serve", "--data-dir", str(data_dir), "--port", str(port)],
+        env={k: v for k, v in os.environ.items() if not k.startswith("SKALD_")},
+        stdout=(data_dir.parent / f"serve-{port}.log").open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert process.poll() is None, (data_dir.parent / f"serve-{port}.log").read_text()
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("skald serve did not come up")
+
+
+def test_a_killed_server_leaves_no_redis_behind_once_the_next_one_starts(
+    tmp_path: Path,
+) -> None:
+    data_dir = tmp_path / "data"
+    port = free_port()
+    seen: list[int] = []
+    try:
+        for _ in range(3):
+            server = serve(data_dir, port)
+            pid = json.loads((data_dir / PIDFILE).read_text())["pid"]
+            assert redis_servers_on(data_dir) == [pid]  # one: any orphan was stopped
+            seen.append(pid)
+            server.send_signal(signal.SIGKILL)
+            server.wait(10)
+            assert running(pid)  # the orphan a killed server leaves...
+        server = serve(data_dir, port)  # ...is stopped by the next start
+        assert not any(running(p) for p in seen)
+        [pid] = redis_servers_on(data_dir)
+        assert pid not in seen
+        server.send_signal(signal.SIGINT)
+        assert server.wait(20) == 130  # uvicorn re-raises the Ctrl-C once it has stopped
+        assert redis_servers_on(data_dir) == []
+        assert not (data_dir / PIDFILE).exists()
+        assert (data_dir / "redis.rdb").exists()
+    finally:
+        for pid in redis_servers_on(data_dir):
+            os.kill(pid, signal.SIGKILL)
