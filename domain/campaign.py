@@ -138,7 +138,7 @@ class Campaign(Aggregate):
 
     @property
     def rules(self) -> Ruleset:
-        return get_ruleset(self.ruleset_id)
+        return get_ruleset(self.ruleset_id).under(self.options)
 
     def character(self, character_id: str) -> dict[str, Any]:
         try:

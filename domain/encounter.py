@@ -58,7 +58,7 @@ class Encounter(Aggregate):
 
     @property
     def rules(self) -> Ruleset:
-        return get_ruleset(self.ruleset_id)
+        return get_ruleset(self.ruleset_id).under(self.options)
 
     def conditions_of(self, combatant_id: str) -> tuple[str, ...]:
         c = self.combatants[combatant_id]

@@ -96,6 +96,15 @@ class Ruleset(ABC):
         options = validate(self.options_model, overrides or {}, "options")
         return options.model_dump(mode="json")
 
+    def under(self, options: Mapping[str, Any]) -> Ruleset:
+        """This ruleset as a campaign with these validated options plays it.
+
+        Sheets, conditions and days read the options through the ruleset this returns
+        (margin's health default, wounded threshold and light day are options: M18). A
+        ruleset whose sheets, conditions and days use no option is returned as it is.
+        """
+        return self
+
     def validate_sheet(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
         return validate(self.sheet_model, sheet, "sheet").model_dump(mode="json")
 

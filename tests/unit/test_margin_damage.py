@@ -86,6 +86,8 @@ def test_the_breakdown_shows_each_step_as_exact_fractions() -> None:
         "nature": {"damage_type": "pierce", "nature": "weak", "multiplier": "2", "damage": "13"},
         "armor": {"rating": 2, "physical": True, "multiplier": "81/100", "damage": "1053/100"},
         "exact": "1053/100",
+        "rounded": 11,
+        "real_threat": {"threshold": 3, "is_real_threat": True, "raised_to_1": False},
         "final": 11,
         "rounding": "half up, once, at the end",
     }
@@ -329,8 +331,11 @@ def test_every_step_is_an_exact_fraction_and_the_end_an_integer(
     for step in (damage.from_weapon, damage.after_nature, damage.armor_multiplier, damage.exact):
         assert isinstance(step, Fraction)
     assert type(damage.final) is int
-    assert damage.final == round_half_up(damage.exact)
-    assert abs(damage.final - damage.exact) <= Fraction(1, 2)
+    assert damage.rounded == round_half_up(damage.exact)
+    assert abs(damage.rounded - damage.exact) <= Fraction(1, 2)
+    # M16: armor may only bring a real threat down to 1, never to nothing.
+    real = damage_type in PHYSICAL and damage.after_nature >= 3
+    assert damage.final == (max(1, damage.rounded) if real else damage.rounded)
 
 
 # -- no floats in the damage path --------------------------------------------------

@@ -227,7 +227,8 @@ def test_the_riposte_may_name_the_weapon_to_counter_with(table: Table) -> None:
 def test_the_named_counter_weapon_must_be_on_the_sheet(table: Table) -> None:
     message = table.refused(InvalidInput, "riposte", "lia", weapon="glaive")
     assert message == (
-        "lia has no weapon 'glaive' to counter with; their weapons: sword, bow, fists"
+        "lia has no weapon or spell 'glaive' to counter with; their weapons: sword, bow, "
+        "fists; their spells: none"
     )
 
 

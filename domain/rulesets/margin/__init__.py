@@ -9,15 +9,16 @@ fights: :mod:`.daily`. The rules as implemented: ``docs/rules/margin.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from domain.rulesets.base import ActionType, DailyOutcome, Frozen, Ruleset
 from domain.rulesets.margin.actions import ACTIONS
 from domain.rulesets.margin.daily import Rest, apply_day
-from domain.rulesets.margin.options import MarginOptions
+from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions, read_options
 from domain.rulesets.margin.ratings import derived_ratings
 from domain.rulesets.margin.sheet import MarginSheet
-from domain.rulesets.margin.state import CharacterState, is_down, is_wounded
+from domain.rulesets.margin.state import CharacterState, is_down
 
 
 class MarginDayPlan(Frozen):
@@ -35,6 +36,21 @@ class Margin(Ruleset):
     # M7: a character who is down cannot act; the aggregate refuses before resolving.
     incapacitating = frozenset({"down"})
 
+    def __init__(self, options: MarginOptions = DEFAULT_OPTIONS) -> None:
+        # The campaign's options (M18): health default, wounded threshold, light day.
+        self.campaign_options = options
+
+    def under(self, options: Mapping[str, Any]) -> Margin:
+        # Options are JSON scalars, so their sorted items make a hashable key.
+        return _configured(tuple(sorted(options.items())))
+
+    def validate_sheet(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        valid = super().validate_sheet(sheet)
+        if isinstance(sheet, Mapping) and sheet.get("health") is None:
+            # M18: a sheet that states no health gets the campaign's default.
+            valid["health"] = self.campaign_options.default_health(valid["vigor"])
+        return valid
+
     def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
         return {"health": int(sheet["health"])}
 
@@ -46,7 +62,7 @@ class Margin(Ruleset):
     ) -> tuple[str, ...]:
         health = int(tracks["health"])
         found: list[str] = []
-        if is_wounded(health, int(sheet["health"])):
+        if self.campaign_options.is_wounded(health, int(sheet["health"])):
             found.append("wounded")
         if is_down(health):
             found.append("down")
@@ -64,7 +80,7 @@ class Margin(Ruleset):
         state: Mapping[str, Any],
         plan: Any,
     ) -> DailyOutcome:
-        day = apply_day(sheet, state, plan.rest)
+        day = apply_day(sheet, state, plan.rest, self.campaign_options)
         breakdown = {
             "inputs": plan.model_dump(mode="json"),
             **day.breakdown,
@@ -80,3 +96,8 @@ class Margin(Ruleset):
         combatant's state through this so they do not leak into the next fight.
         """
         return {**state, **CharacterState.read(state).without_round_marks().as_json()}
+
+
+@lru_cache(maxsize=64)
+def _configured(options: tuple[tuple[str, Any], ...]) -> Margin:
+    return Margin(read_options(dict(options)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from domain.dice import DiceTray
 from domain.rulesets.base import ActionType, EncounterView, Frozen, Outcome
@@ -34,31 +34,32 @@ class Attack(Frozen):
     weapon: str = Field(
         default=FISTS_NAME, min_length=1, description="a weapon on the actor's sheet, or fists"
     )
-    effort: int = EFFORT_FIELD
+    effort: StrictInt = EFFORT_FIELD
 
 
 class Cast(Frozen):
     target: str = Field(min_length=1, description="combatant id of the one the spell is cast at")
     spell: str = Field(min_length=1, description="a spell on the actor's sheet")
-    effort: int = EFFORT_FIELD
+    effort: StrictInt = EFFORT_FIELD
 
 
 class Defend(Frozen):
-    effort: int = EFFORT_FIELD
+    effort: StrictInt = EFFORT_FIELD
 
 
 class Riposte(Frozen):
-    effort: int = EFFORT_FIELD
+    effort: StrictInt = EFFORT_FIELD
     weapon: str | None = Field(
         default=None,
         min_length=1,
-        description="the weapon the elf would rather counter with; if it cannot reach, "
-        "the sheet's other weapons and then fists are tried",
+        description="M17: the weapon or spell (or fists) the elf counters with, and only "
+        "it; left out, the first on her sheet that reaches, preferring one that spends "
+        "no ammunition, then fists",
     )
 
 
 class Ward(Frozen):
-    effort: int = EFFORT_FIELD
+    effort: StrictInt = EFFORT_FIELD
 
 
 def resolve_attack(

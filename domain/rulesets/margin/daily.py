@@ -1,11 +1,11 @@
 """Between-fight rules for the calendar worker (M6, M8): what a day does to a character.
 
-Pure functions: sheet and state in, the new state and a breakdown out. A full-rest
-day clears fatigue and refills luck to the sheet's value; a light day halves
-fatigue, rounded down; a day without rest changes nothing. Every kind of day also
-forgets the posture and the "has acted" mark, which belong to a round long gone.
-Health is not restored: seed 000 says nothing about healing, so that stays the
-GM's call.
+Pure functions: sheet, state and the campaign's options in, the new state and a
+breakdown out. A full-rest day clears fatigue and refills luck to the sheet's value;
+a light day halves fatigue, rounded down (``light_day_fatigue_divisor``, M18); a
+day without rest changes nothing. Every kind of day also forgets the posture and
+the "has acted" mark, which belong to a round long gone. Health is not restored:
+seed 000 says nothing about healing, so that stays the GM's call.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState
 
@@ -40,7 +41,9 @@ def _outcome(
     return DayOutcome({**state, **after.as_json()}, breakdown)
 
 
-def full_rest(sheet: Mapping[str, Any], state: Mapping[str, Any]) -> DayOutcome:
+def full_rest(
+    sheet: Mapping[str, Any], state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+) -> DayOutcome:
     """Fatigue cleared, luck refilled to the sheet value."""
     before = CharacterState.read(state)
     luck = MarginSheet.model_validate(dict(sheet)).luck
@@ -48,24 +51,36 @@ def full_rest(sheet: Mapping[str, Any], state: Mapping[str, Any]) -> DayOutcome:
     return _outcome("full", state, before, after)
 
 
-def light_day(sheet: Mapping[str, Any], state: Mapping[str, Any]) -> DayOutcome:
-    """Fatigue halved, rounded down; luck untouched."""
+def light_day(
+    sheet: Mapping[str, Any], state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+) -> DayOutcome:
+    """Fatigue halved (// light_day_fatigue_divisor), rounded down; luck untouched."""
     before = CharacterState.read(state)
-    after = replace(before.without_round_marks(), fatigue=before.fatigue // 2)
+    kept = before.fatigue // options.light_day_fatigue_divisor
+    after = replace(before.without_round_marks(), fatigue=kept)
     return _outcome("light", state, before, after)
 
 
-def no_rest(sheet: Mapping[str, Any], state: Mapping[str, Any]) -> DayOutcome:
+def no_rest(
+    sheet: Mapping[str, Any], state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+) -> DayOutcome:
     before = CharacterState.read(state)
     return _outcome("none", state, before, before.without_round_marks())
 
 
-DAILY_RULES: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], DayOutcome]] = {
+DAILY_RULES: dict[
+    str, Callable[[Mapping[str, Any], Mapping[str, Any], MarginOptions], DayOutcome]
+] = {
     "full": full_rest,
     "light": light_day,
     "none": no_rest,
 }
 
 
-def apply_day(sheet: Mapping[str, Any], state: Mapping[str, Any], rest: Rest) -> DayOutcome:
-    return DAILY_RULES[rest](sheet, state)
+def apply_day(
+    sheet: Mapping[str, Any],
+    state: Mapping[str, Any],
+    rest: Rest,
+    options: MarginOptions = DEFAULT_OPTIONS,
+) -> DayOutcome:
+    return DAILY_RULES[rest](sheet, state, options)

@@ -2,102 +2,133 @@
 
 A campaign may override any of them when it is created; the validated options
 are recorded in the campaign's first event, so a replay never changes meaning.
+Types are strict (``"3"`` is not a number, ``true`` is not 1) and every value is
+bounded so that every accepted campaign computes (M18).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, StrictInt, model_validator
 
 from domain.rulesets.base import Frozen
-from domain.rulesets.margin.exact import ExactNumber
+from domain.rulesets.margin.exact import Bounds, ExactNumber
+
+MAX_HEALTH = 1000
+HIGHEST_VIGOR = 20
 
 
 class MarginOptions(Frozen):
-    success_on: int = Field(
+    success_on: StrictInt = Field(
         default=5,
         ge=2,
         le=6,
         description="M1: a die showing this face or higher is a success",
     )
-    max_effort: int = Field(
+    max_effort: StrictInt = Field(
         default=3,
         ge=0,
         le=10,
         description="M6: most effort dice one attack or posture may buy",
     )
-    fatigue_per_effort_die: int = Field(
+    fatigue_per_effort_die: StrictInt = Field(
         default=1,
         ge=0,
         le=10,
         description="M6: fatigue each effort die costs",
     )
-    fatigue_per_exhaustion_die: int = Field(
+    fatigue_per_exhaustion_die: StrictInt = Field(
         default=2,
         ge=1,
         le=20,
         description="M6: exhaustion penalty dice = fatigue // this",
     )
-    wounded_penalty: int = Field(
+    light_day_fatigue_divisor: StrictInt = Field(
+        default=2,
+        ge=1,
+        le=10,
+        description="M6, M18: a light day leaves fatigue // this (1 keeps it all)",
+    )
+    wounded_penalty: StrictInt = Field(
         default=1,
         ge=0,
         le=10,
         description="M7: dice a wounded character loses on attacks and active defenses",
     )
-    weakness_multiplier: ExactNumber = Field(
-        default=Fraction(2),
-        description="M11: damage multiplier for a weakness",
+    wounded_at: Annotated[
+        ExactNumber, Bounds(0, 1, "M7, M18: wounded at health <= this share of maximum")
+    ] = Fraction(1, 2)
+    base_health: StrictInt = Field(
+        default=10,
+        ge=1,
+        le=MAX_HEALTH,
+        description="M2, M18: a sheet's default health is this + health_per_vigor x Vigor",
     )
-    resistance_multiplier: ExactNumber = Field(
-        default=Fraction(1, 2),
-        description="M11: damage multiplier for a resistance",
+    health_per_vigor: StrictInt = Field(
+        default=2,
+        ge=0,
+        le=(MAX_HEALTH - 1) // HIGHEST_VIGOR,
+        description="M2, M18: default health added per point of Vigor",
     )
-    armor_blunting: ExactNumber = Field(
-        default=Fraction(1, 10),
-        description="M12: physical damage x (1 - this) ** Armor",
+    weakness_multiplier: Annotated[
+        ExactNumber, Bounds(1, 100, "M11: a weakness multiplies damage up")
+    ] = Fraction(2)
+    resistance_multiplier: Annotated[
+        ExactNumber, Bounds(0, 1, "M11: a resistance multiplies damage down")
+    ] = Fraction(1, 2)
+    armor_blunting: Annotated[
+        ExactNumber,
+        # The seed: armor "never quite becomes proof against anything", so below 1.
+        Bounds(0, 1, "M12: physical damage x (1 - this) ** Armor", high_open=True),
+    ] = Fraction(1, 10)
+    real_threat: StrictInt = Field(
+        default=3,
+        ge=1,
+        le=1_000_000,
+        description="M16: a physical blow of at least this much after nature deals at least "
+        "1 after armor",
     )
-    riposte_sharpening: int = Field(
+    riposte_sharpening: StrictInt = Field(
         default=1,
         ge=0,
         le=10,
         description="M14: extra evasion dice under Riposte",
     )
-    melee_reaches: int = Field(
+    melee_reaches: StrictInt = Field(
         default=1,
         ge=1,
         le=20,
         description="M15: the distance a melee weapon reaches",
     )
-    reach_reaches: int = Field(
+    reach_reaches: StrictInt = Field(
         default=2,
         ge=1,
         le=20,
         description="M15: the distance a reach weapon reaches",
     )
 
-    @field_validator("weakness_multiplier")
-    @classmethod
-    def _weakness_multiplies_up(cls, value: Fraction) -> Fraction:
-        if not 1 <= value <= 100:
-            raise ValueError("a weakness multiplies damage up: between 1 and 100")
-        return value
+    @model_validator(mode="after")
+    def _default_health_within_bounds(self) -> MarginOptions:
+        most = self.base_health + self.health_per_vigor * HIGHEST_VIGOR
+        if most > MAX_HEALTH:
+            raise ValueError(
+                f"base_health + {HIGHEST_VIGOR} x health_per_vigor is {most}; a sheet's "
+                f"health is at most {MAX_HEALTH}"
+            )
+        return self
 
-    @field_validator("resistance_multiplier")
-    @classmethod
-    def _resistance_multiplies_down(cls, value: Fraction) -> Fraction:
-        if not 0 <= value <= 1:
-            raise ValueError("a resistance multiplies damage down: between 0 and 1")
-        return value
+    def default_health(self, vigor: int) -> int:
+        """M2, M18: the health a sheet that states none gets."""
+        return self.base_health + self.health_per_vigor * vigor
 
-    @field_validator("armor_blunting")
-    @classmethod
-    def _armor_never_proof(cls, value: Fraction) -> Fraction:
-        # The seed: armor "never quite becomes proof against anything", so below 1.
-        if not 0 <= value < 1:
-            raise ValueError("armor blunting is a share of each blow: at least 0, below 1")
-        return value
+    def is_wounded(self, health: int, max_health: int) -> bool:
+        """M7, M18: wounded at health <= wounded_at x max, compared exactly."""
+        return health <= self.wounded_at * max_health
+
+
+DEFAULT_OPTIONS = MarginOptions()
 
 
 def read_options(options: Any) -> MarginOptions:

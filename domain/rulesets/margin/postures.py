@@ -73,10 +73,11 @@ def declare(
         raise ActionRefused(f"only {_a(race)} can {kind}; {name} is {_a(sheet.race)}")
     refuse_second_action(ledger, cid)
     check_effort(ledger, effort)
-    if weapon is not None and sheet.find_weapon(weapon) is None:
+    if weapon is not None and sheet.find_weapon(weapon) is None and not sheet.find_spell(weapon):
+        spells = [s.name for s in sheet.spells]
         raise InvalidInput(
-            f"{name} has no weapon '{weapon}' to counter with; their weapons: "
-            f"{', '.join(sheet.weapon_names())}"
+            f"{name} has no weapon or spell '{weapon}' to counter with; their weapons: "
+            f"{', '.join(sheet.weapon_names())}; their spells: {', '.join(spells) or 'none'}"
         )
     before = ledger.state(cid)
     posture = Posture(kind, effort, view.round, weapon, ledger.exhaustion(cid))

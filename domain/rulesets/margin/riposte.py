@@ -12,18 +12,28 @@ from typing import Any
 
 from domain.rulesets.margin.ledger import Ledger
 from domain.rulesets.margin.rules import Damage, distance, reaches, weapon_damage
-from domain.rulesets.margin.sheet import FISTS, Weapon
+from domain.rulesets.margin.sheet import FISTS, MarginSheet, Weapon
 
 
-def counter_candidates(preferred: str | None, weapons: tuple[Weapon, ...]) -> list[Weapon]:
-    """The weapons an elf may counter with, in the order tried.
+def spends_ammunition(weapon: Weapon) -> bool:
+    return weapon.category == "ranged" and weapon.ammunition is not None
 
-    The weapon named with the Riposte first, then the sheet's weapons in order, then
-    fists, which are always at hand: an archer out of arrows still has them.
+
+def counter_candidates(sheet: MarginSheet, named: str | None) -> list[Weapon]:
+    """M17: the weapons an elf may counter with, in the order tried.
+
+    A weapon or spell named with the Riposte is the one she counters with, and only it.
+    Otherwise every weapon and spell on her sheet in sheet order (weapons, then spells),
+    those that spend no ammunition before those that do; fists, always at hand, last:
+    an archer out of arrows still has them.
     """
-    ordered = [*weapons, FISTS]
-    first = [w for w in ordered if w.name == preferred]
-    return first + [w for w in ordered if w.name != preferred]
+    if named is not None:
+        chosen = sheet.find_weapon(named) or sheet.find_spell(named)
+        return [chosen] if chosen is not None else []
+    listed = [*sheet.weapons, *sheet.spells]
+    free = [w for w in listed if not spends_ammunition(w)]
+    spending = [w for w in listed if spends_ammunition(w)]
+    return [*free, *spending, FISTS]
 
 
 @dataclass(frozen=True)
@@ -75,16 +85,18 @@ def riposte(
     state = ledger.state(elf)
     considered: list[dict[str, Any]] = []
     chosen: Weapon | None = None
-    for weapon in counter_candidates(
-        posture.weapon if posture else None, ledger.sheet(elf).weapons
-    ):
+    named = posture.weapon if posture else None
+    for weapon in counter_candidates(ledger.sheet(elf), named):
         reach = reaches(weapon, span, state.shots_left(weapon), ledger.options)
         considered.append({"weapon": weapon.name, "reaches": reach.reaches, "why": reach.why})
         if reach.reaches:
             chosen = weapon
             break
     if chosen is None:
-        why = f"nothing {elf_view.name} holds reaches {foe.name} at distance {span} right now"
+        if named is not None:
+            why = f"{named}, named with the Riposte, does not reach {foe.name} at distance {span}"
+        else:
+            why = f"nothing {elf_view.name} holds reaches {foe.name} at distance {span} right now"
         return Counter(
             elf, attacker, False, why, counter_margin, None, None, tuple(considered), None, None
         )

@@ -112,6 +112,7 @@ class Damage:
     nature_multiplier: Fraction
     armor_rating: int
     armor_multiplier: Fraction
+    real_threat: int
 
     @property
     def from_weapon(self) -> Fraction:
@@ -126,8 +127,20 @@ class Damage:
         return self.after_nature * self.armor_multiplier
 
     @property
-    def final(self) -> int:
+    def is_real_threat(self) -> bool:
+        """M16: physical harm of at least ``real_threat`` after nature, before armor."""
+        return is_physical(self.damage_type) and self.after_nature >= self.real_threat
+
+    @property
+    def rounded(self) -> int:
         return round_half_up(self.exact)
+
+    @property
+    def final(self) -> int:
+        """M10's one rounding; M16: armor never brings a real threat to nothing."""
+        if self.is_real_threat:
+            return max(1, self.rounded)
+        return self.rounded
 
     def breakdown(self) -> dict[str, Any]:
         return {
@@ -151,6 +164,12 @@ class Damage:
                 "damage": fraction_text(self.exact),
             },
             "exact": fraction_text(self.exact),
+            "rounded": self.rounded,
+            "real_threat": {
+                "threshold": self.real_threat,
+                "is_real_threat": self.is_real_threat,
+                "raised_to_1": self.final != self.rounded,
+            },
             "final": self.final,
             "rounding": "half up, once, at the end",
         }
@@ -178,6 +197,7 @@ def damage_for_margin(
         nature_multiplier=nature_multiplier(nature, options),
         armor_rating=armor_rating,
         armor_multiplier=armor_multiplier(armor_rating, damage_type, options),
+        real_threat=options.real_threat,
     )
 
 

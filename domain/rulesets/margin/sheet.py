@@ -7,13 +7,12 @@ that what the table reads is exactly what the rules use.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
 from domain.rulesets.base import Frozen
-from domain.rulesets.margin.exact import ExactNumber
+from domain.rulesets.margin.exact import Bounds, ExactNumber
 
 Attribute = Literal["might", "grace", "vigor", "aether"]
 Skill = Literal["melee", "marksmanship", "evasion", "guard", "abjuration"]
@@ -48,6 +47,8 @@ DEFENSE_TERMS: dict[str, tuple[Attribute, Skill]] = {
 }
 
 FISTS_NAME = "fists"
+# M2's default health (10 + 2 x Vigor); a campaign's own options replace it at
+# enrolment (M18, Margin.validate_sheet), so this fills only sheets read without one.
 BASE_HEALTH = 10
 HEALTH_PER_VIGOR = 2
 
@@ -74,8 +75,8 @@ class Weapon(Frozen):
     attribute: Attribute = Field(description="the attribute the attack rolls")
     skill: Skill = Field(description="the skill the attack rolls")
     category: Category = Field(description="melee reaches 1, reach 2, ranged any distance")
-    base_damage: int = Field(ge=0, le=1000, description="damage of any landed blow")
-    per_margin: ExactNumber = Field(description="damage added per point of margin")
+    base_damage: StrictInt = Field(ge=0, le=1000, description="damage of any landed blow")
+    per_margin: Annotated[ExactNumber, Bounds(0, 1000, "damage added per point of margin")]
     damage_type: DamageType
     defenses: tuple[Defense, ...] = Field(
         default=(),
@@ -83,7 +84,7 @@ class Weapon(Frozen):
         description="defenses this attack allows; default evasion+guard (physical) "
         "or evasion+guard+abjuration (any other type)",
     )
-    ammunition: int | None = Field(
+    ammunition: StrictInt | None = Field(
         default=None,
         ge=0,
         le=10_000,
@@ -96,13 +97,6 @@ class Weapon(Frozen):
         if isinstance(data, dict) and "defenses" not in data and "damage_type" in data:
             return {**data, "defenses": list(default_defenses(str(data["damage_type"])))}
         return data
-
-    @field_validator("per_margin")
-    @classmethod
-    def _per_margin_not_negative(cls, value: Fraction) -> Fraction:
-        if value < 0:
-            raise ValueError("damage per margin cannot be negative")
-        return value
 
     @field_validator("defenses")
     @classmethod
@@ -155,20 +149,20 @@ class ArmorItem(Frozen):
     """M12: anything borne between the character and a blow, shields included."""
 
     name: str = Field(min_length=1, max_length=80)
-    rating: int = Field(ge=0, le=50)
-    shield: bool = Field(default=False, description="a shield counts exactly like armor")
+    rating: StrictInt = Field(ge=0, le=50)
+    shield: StrictBool = Field(default=False, description="a shield counts exactly like armor")
 
 
 class MarginSheet(Frozen):
-    might: int = Field(ge=0, le=20)
-    grace: int = Field(ge=0, le=20)
-    vigor: int = Field(ge=0, le=20)
-    aether: int = Field(ge=0, le=20)
-    melee: int = Field(default=0, ge=0, le=20)
-    marksmanship: int = Field(default=0, ge=0, le=20)
-    evasion: int = Field(default=0, ge=0, le=20)
-    guard: int = Field(default=0, ge=0, le=20)
-    abjuration: int = Field(default=0, ge=0, le=20)
+    might: StrictInt = Field(ge=0, le=20)
+    grace: StrictInt = Field(ge=0, le=20)
+    vigor: StrictInt = Field(ge=0, le=20)
+    aether: StrictInt = Field(ge=0, le=20)
+    melee: StrictInt = Field(default=0, ge=0, le=20)
+    marksmanship: StrictInt = Field(default=0, ge=0, le=20)
+    evasion: StrictInt = Field(default=0, ge=0, le=20)
+    guard: StrictInt = Field(default=0, ge=0, le=20)
+    abjuration: StrictInt = Field(default=0, ge=0, le=20)
     race: str = Field(
         default="human",
         min_length=1,
@@ -178,13 +172,15 @@ class MarginSheet(Frozen):
     )
     # Left out (or null), it is filled in from Vigor, so a stored sheet always carries
     # the number; the Optional only tells the JSON schema that it may be omitted.
-    health: int | None = Field(
+    health: StrictInt | None = Field(
         default=None,
         ge=1,
         le=1000,
         description="maximum health; default 10 + 2 x Vigor",
     )
-    luck: int = Field(default=0, ge=0, le=20, description="luck points; refilled by full rest")
+    luck: StrictInt = Field(
+        default=0, ge=0, le=20, description="luck points; refilled by full rest"
+    )
     armor: tuple[ArmorItem, ...] = Field(default=(), max_length=20)
     weapons: tuple[Weapon, ...] = Field(default=(), max_length=20)
     spells: tuple[Spell, ...] = Field(default=(), max_length=20)

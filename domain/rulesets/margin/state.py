@@ -126,11 +126,6 @@ class CharacterState:
         return replace(self, posture=None, acted_round=None)
 
 
-def is_wounded(health: int, max_health: int) -> bool:
-    """M7: wounded at health <= half of max (compared exactly, no halving)."""
-    return 2 * health <= max_health
-
-
 def is_down(health: int) -> bool:
     """M7: down at health <= 0."""
     return health <= 0
