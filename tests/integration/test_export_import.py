@@ -24,6 +24,7 @@ from tests.helpers import GM, act, enrol, event_count, new_campaign, ok, start
 from tests.services import REDIS_URL, require_postgres
 
 SKALD = str(Path(sys.executable).parent / "skald")
+OPERATOR = "operator-key-of-the-new-home"
 BARE = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
 OGRE = {
     **BARE,
@@ -214,6 +215,7 @@ def test_a_store_moves_from_sqlite_to_postgresql_and_reads_the_same_byte_for_byt
         redis_url=REDIS_URL,
         redis_prefix=target["SKALD_REDIS_PREFIX"],
         data_dir=tmp_path / "target",
+        operator_key=OPERATOR,  # on PostgreSQL, creating campaigns needs it
     )
     with TestClient(create_app(lambda: build_services(moved))) as client:
         client.headers.update(story.gm)
@@ -233,7 +235,7 @@ def test_a_store_moves_from_sqlite_to_postgresql_and_reads_the_same_byte_for_byt
         again = client.post(
             "/campaigns",
             json={"name": "The Long Road", "ruleset": "stamina-body", "options": {}},
-            headers={"Idempotency-Key": "make-the-campaign"},
+            headers={"Idempotency-Key": "make-the-campaign", "authorization": f"Bearer {OPERATOR}"},
         )
         assert (again.status_code, again.content) == (201, story.created)
         again = client.post(
