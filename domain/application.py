@@ -153,6 +153,8 @@ class SkaldApplication(WriteRunner):
 
         def attempt() -> Encounter:
             campaign = self.campaign(command.campaign_id)
+            # Owed heals first, saved with the opening: the encounter starts from them.
+            campaign.heal_before_joining(ids)
             combatants = {}
             for c in command.combatants:
                 character = campaign.character(c.character_id)

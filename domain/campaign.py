@@ -256,26 +256,44 @@ class Campaign(Aggregate):
 
     def heal_through(self, day: int) -> int:
         """Apply the daily rules to every day up to ``day`` not yet applied: exactly once,
-        because each character remembers the last day it was healed for."""
+        because each character remembers the last day it was healed for.
+
+        A character in an open encounter is skipped: the encounter owns their tracks
+        until it ends (see ``heal_before_joining``), so the roster never changes a
+        copy the encounter will hand back."""
+        healed = 0
+        for character_id, character in self.characters.items():
+            if character["in_encounter"] is None:
+                healed += self._heal_pending(character_id, day)
+        return healed
+
+    def heal_before_joining(self, character_ids: list[str]) -> int:
+        """Apply every day already advanced to characters about to join an encounter.
+
+        Ownership of a character's tracks passes to an encounter when they join it and
+        back to the roster when it ends; the roster hands over only up-to-date tracks.
+        Days cannot advance while an encounter is open, so no heal can be owed to a
+        character while an encounter holds them, and no heal can be lost at its end."""
+        return sum(self._heal_pending(cid, self.day) for cid in character_ids)
+
+    def _heal_pending(self, character_id: str, day: int) -> int:
         rules = self.rules
         plan_model = rules.day_plan_model
         if plan_model is None:
             return 0
+        character = self.character(character_id)
         healed = 0
-        for character_id, character in self.characters.items():
-            for d in range(character["healed_through"] + 1, min(day, self.day) + 1):
-                plan = plan_model.model_validate(self.calendar[str(d)][character_id])
-                daily = rules.daily(
-                    character["sheet"], character["tracks"], character["state"], plan
-                )
-                self._healed(
-                    character_id,
-                    d,
-                    daily.breakdown,
-                    {character_id: daily.tracks},
-                    {character_id: daily.state},
-                )
-                healed += 1
+        for d in range(character["healed_through"] + 1, min(day, self.day) + 1):
+            plan = plan_model.model_validate(self.calendar[str(d)][character_id])
+            daily = rules.daily(character["sheet"], character["tracks"], character["state"], plan)
+            self._healed(
+                character_id,
+                d,
+                daily.breakdown,
+                {character_id: daily.tracks},
+                {character_id: daily.state},
+            )
+            healed += 1
         return healed
 
     @event("CharacterHealed")
