@@ -174,3 +174,11 @@ def test_serve_says_what_it_runs_on_and_where_to_look(tmp_path: Path) -> None:
     port = re.search(r"GM screen: http://127\.0\.0\.1:(\d+)/gm", log)
     assert port is not None, log
     assert f"INFO:     API docs: http://127.0.0.1:{port.group(1)}/docs" in log
+
+
+def test_a_setting_of_the_wrong_type_is_one_line() -> None:
+    refused = run("serve", SKALD_PORT="eighty")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "skald: SKALD_PORT: Input should be a valid integer, unable to parse string as an integer\n"
+    )

@@ -306,7 +306,10 @@ def test_one_campaign_moves_with_its_encounters_and_request_records(
     assert total > len(lines) - 2
     listed = skald("campaigns", env=target)
     assert listed.returncode == 0, listed.stderr
-    assert len(listed.stdout.splitlines()) == 2  # the heading and the one campaign
+    heading, line = listed.stdout.splitlines()  # the one campaign moved
+    assert heading.split() == ["id", "ruleset", "day", "last", "change", "(UTC)", "name"]
+    assert line.startswith(f"{story.cid}  stamina-body      2  20")
+    assert line.endswith("  The Long Road")
 
 
 def test_a_cut_short_or_foreign_file_is_refused_and_writes_nothing(tmp_path: Path) -> None:
