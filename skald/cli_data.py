@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Annotated
 from uuid import UUID
 
+import redis
 import typer
 
 from projections.rebuild import Rebuilder
 from skald.cli_support import fails_cleanly, load_settings, progress_bar
 from skald.database import open_application, require_sqlite_store
-from skald.exchange import export_events, import_events
+from skald.embedded_redis import EmbeddedRedisError
+from skald.exchange import ExchangeError, export_events, import_events
 from skald.listing import list_campaigns
 from skald.services import build_services, server_secret
 from skald.settings import Settings
@@ -65,9 +67,7 @@ def export(
 
 
 def import_(
-    file: Annotated[
-        Path, typer.Argument(help="a file written by `skald export`", exists=True, dir_okay=False)
-    ],
+    file: Annotated[Path, typer.Argument(help="a file written by `skald export`")],
     data_dir: DataDir = None,
     database: Database = None,
     redis_url: RedisUrl = None,
@@ -78,6 +78,8 @@ def import_(
     the file's aggregates. Events keep their ids, versions and timestamps.
     """
     with fails_cleanly():
+        if not file.is_file():
+            raise ExchangeError(f"no file {file} to import")
         settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
         persistence_env(settings)
         server_secret(settings)  # the views' rebuild needs it: refuse before writing anything
@@ -100,13 +102,13 @@ def import_(
     with fails_cleanly():
         try:
             rebuild_views(settings)
-        except SettingsError as error:
+        except (SettingsError, EmbeddedRedisError, redis.RedisError) as error:
             # The embedded Redis of a running server: its projection worker follows the
             # store, and takes the imported events in as it would any new ones.
-            raise SettingsError(
-                f"imported, but the views were not rebuilt: {error}; "
-                "a running server's projection worker takes the new events in, "
-                "or run `skald projections rebuild` once it is stopped"
+            raise ExchangeError(
+                f"imported, but the views were not rebuilt: {' '.join(str(error).split())}; "
+                "a running projection worker takes the new events in as it follows the store, "
+                "or run `skald projections rebuild`"
             ) from None
 
 

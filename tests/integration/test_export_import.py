@@ -208,6 +208,10 @@ def test_a_store_moves_from_sqlite_to_postgresql_and_reads_the_same_byte_for_byt
     assert imported.returncode == 0, imported.stderr
     assert f"imported {len(lines) - 2} events" in imported.stdout
     assert f"rebuilt the views from {len(lines) - 2} events" in imported.stdout
+    # Exported again from PostgreSQL, every event line is the same, byte for byte.
+    again = skald("export", str(tmp_path / "from-postgresql.jsonl"), env=target)
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "from-postgresql.jsonl").read_bytes().splitlines()[1:] == lines[1:]
 
     moved = Settings(
         database=url,
@@ -358,3 +362,28 @@ def without_positions(body: bytes) -> Any:
         return value
 
     return strip(orjson.loads(body))
+
+
+def test_an_import_whose_views_cannot_be_rebuilt_says_so_and_keeps_the_events(
+    live_client: TestClient, settings: Settings, tmp_path: Path
+) -> None:
+    new_campaign(live_client, "margin", name="Kept")
+    backup = tmp_path / "kept.jsonl"
+    lines = export(settings.data_dir, backup)
+    target = {
+        "SKALD_DATA_DIR": str(tmp_path / "target"),
+        "SKALD_REDIS_URL": "redis://127.0.0.1:1/0",
+    }
+    imported = skald("import", str(backup), env=target)
+    assert imported.returncode == 1
+    assert f"imported {len(lines) - 2} events" in imported.stdout
+    assert imported.stderr.splitlines()[-1].startswith(
+        "skald: imported, but the views were not rebuilt: Error 111 connecting to 127.0.0.1:1"
+    )
+    listed = skald("campaigns", env=target)
+    assert listed.stdout.splitlines()[1].endswith("  Kept")
+    missing = skald("import", str(tmp_path / "nothing.jsonl"), env=target)
+    assert (missing.returncode, missing.stderr) == (
+        1,
+        f"skald: no file {tmp_path}/nothing.jsonl to import\n",
+    )
