@@ -1,0 +1,12 @@
+"""Exact odds of an action before its dice are rolled (issue 17; see docs/odds.md).
+
+:func:`action_odds` runs the ruleset's own resolver along every distinct path of
+dice (:mod:`.explore`), reading each roll only as finely as the rules do
+(:mod:`.faces`, :mod:`.models`) and sharing the paths the rules cannot tell apart
+(:mod:`.memo`); :mod:`.readers` and :mod:`.report` turn the outcomes into a chart.
+"""
+
+from domain.odds.explore import TooLarge
+from domain.odds.odds import RUN_BUDGET, action_odds
+
+__all__ = ["RUN_BUDGET", "TooLarge", "action_odds"]

@@ -1,0 +1,259 @@
+"""Every path of dice through the real resolver, with its exact probability.
+
+A :class:`ScriptedTray` is the tray the resolver already uses, fed a script of
+faces for its first rolls. When the resolver asks for a roll beyond the script
+(the first roll, or a conditional one: luck's second look, a Ward's
+interception, a hazard save), the tray stops the resolution and names the roll;
+the explorer then runs the resolver again once per distinct outcome of that roll
+(see :mod:`domain.odds.faces`), script extended. Re-running from the start is
+what lets the untouched rule code, with its own conditions and its own order,
+decide which roll comes next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+from domain.dice import DiceTray, Roll
+from domain.errors import InvalidInput
+from domain.odds.faces import Classes, FaceModel, Faces
+
+ModelFor = Callable[[str], FaceModel]
+
+
+class TooLarge(InvalidInput):
+    """Exact odds would take too long: refused before (or instead of) answering slowly."""
+
+    def __init__(self, outcomes: int, limit: int) -> None:
+        super().__init__(
+            f"too large to compute exactly: {outcomes} outcomes (the limit is {limit}); "
+            "fewer dice, effort or defenders bring it within reach"
+        )
+        self.outcomes = outcomes
+        self.limit = limit
+
+
+@dataclass(frozen=True)
+class RollAsked:
+    name: str
+    count: int
+    sides: int
+
+
+class _NeedRoll(BaseException):
+    """Not an error: the resolver reached a roll the script does not cover.
+
+    A BaseException, so that no ``except Exception`` in rule code can swallow it.
+    """
+
+    def __init__(self, asked: RollAsked) -> None:
+        super().__init__(asked.name)
+        self.asked = asked
+
+
+class ScriptedTray(DiceTray):
+    def __init__(self, script: Sequence[Faces]) -> None:
+        super().__init__(None)
+        self._script = script
+        self._next = 0
+
+    def roll(self, name: str, count: int, sides: int, modifier: int = 0) -> Roll:
+        if self._next >= len(self._script):
+            raise _NeedRoll(RollAsked(name, count, sides))
+        faces = self._script[self._next]
+        self._next += 1
+        self._supplied[name] = list(faces)
+        return super().roll(name, count, sides, modifier)
+
+
+Run = Callable[[DiceTray], Any]
+Script = tuple[tuple[str, Faces], ...]  # each roll made so far: its name and faces
+Key = Callable[[Script], Hashable | None]
+Features = Hashable
+Spent = Callable[[Script], dict[str, int]]
+Shift = Callable[[Any, dict[str, int]], Any]
+
+
+@dataclass(frozen=True)
+class Memo:
+    """What a path's future depends on (``key``), and what its past already spent.
+
+    With ``spent`` (luck points by combatant, say), a shared subtree is kept relative
+    to its own path's spending and ``shift`` adds the difference back for each path
+    that uses it, so the key need not tell apart paths that differ only in what
+    they already spent.
+    """
+
+    key: Key
+    spent: Spent | None = None
+    shift: Shift | None = None
+
+
+@dataclass
+class Distribution:
+    """Features of the outcome -> exact probability, as integers over one denominator."""
+
+    weights: dict[Features, int]
+    denominator: int
+
+    def probabilities(self) -> dict[Features, Fraction]:
+        return {f: Fraction(w, self.denominator) for f, w in self.weights.items()}
+
+
+@dataclass
+class Exploration:
+    distribution: Distribution
+    runs: int  # times the resolver ran (paths sharing a key run once)
+    paths: int  # the estimate of distinct paths of dice made before exploring
+
+
+Step = RollAsked | Hashable  # what a path leads to: the next roll, or the outcome's features
+
+
+class Explorer:
+    """One action's tree of dice paths, each distinct path (or key) resolved once.
+
+    ``key`` (optional) names what of a path so far the rest of the resolution depends
+    on; paths with equal keys share one resolution and one subtree (see
+    :mod:`domain.odds.memo`). Past ``budget`` resolver runs it refuses: an exact
+    answer would come too slowly.
+    """
+
+    def __init__(
+        self,
+        run: Run,
+        features: Callable[[Any], Features],
+        model_for: ModelFor,
+        *,
+        memo: Memo | None = None,
+        budget: int,
+    ) -> None:
+        self._run = run
+        self._features = features
+        self._model_for = model_for
+        self._memo = memo
+        self.budget = budget
+        self.runs = 0
+        self.paths = 0
+        self._steps: dict[Hashable, Step] = {}
+        self._sizes: dict[Hashable, int] = {}
+        self._found: dict[Hashable, Distribution] = {}
+        self._classes: dict[tuple[str, int, int], Classes] = {}
+
+    def _label(self, script: Script) -> Hashable:
+        """The memo's key, or else the path itself (always safe to share, with the estimate)."""
+        label = self._memo.key(script) if self._memo is not None else None
+        return ("path", script) if label is None else ("key", label)
+
+    def _spent(self, script: Script) -> dict[str, int]:
+        if self._memo is None or self._memo.spent is None:
+            return {}
+        return self._memo.spent(script)
+
+    def _shifted(self, found: Distribution, by: dict[str, int]) -> Distribution:
+        shift = self._memo.shift if self._memo is not None else None
+        if shift is None or not any(by.values()):
+            return found
+        weights: dict[Features, int] = {}
+        for f, w in found.weights.items():
+            moved = shift(f, by)
+            weights[moved] = weights.get(moved, 0) + w
+        return Distribution(weights, found.denominator)
+
+    def step(self, script: Script) -> Step:
+        label = self._label(script)
+        if label in self._steps:
+            return self._steps[label]
+        self.runs += 1
+        if self.runs > self.budget:
+            raise TooLarge(max(self.paths, self.runs), self.budget)
+        found: Step
+        try:
+            result = self._run(ScriptedTray([faces for _, faces in script]))
+        except _NeedRoll as need:
+            found = need.asked
+        else:
+            # Kept relative to what this path already spent, like every shared subtree.
+            spent = self._spent(script)
+            found = self._features(result)
+            if self._memo is not None and self._memo.shift is not None and spent:
+                found = self._memo.shift(found, {who: -n for who, n in spent.items()})
+        self._steps[label] = found
+        return found
+
+    def classes(self, asked: RollAsked) -> Classes:
+        slot = (asked.name, asked.count, asked.sides)
+        if slot not in self._classes:
+            self._classes[slot] = self._model_for(asked.name).classes(asked.count, asked.sides)
+        return self._classes[slot]
+
+    def estimate(self, cap: int) -> int:
+        """How many distinct paths of dice the action has, estimated from its extremes.
+
+        Only the lowest and the highest outcome of each roll are followed (they are
+        what trigger the conditional rolls: a blank pool's luck, a blow that beats
+        every defense and meets a Ward, a failed check or a success that reaches a
+        wall); a roll with ``n`` outcomes counts ``n`` times the mean of what its two
+        extremes lead to (Knuth's estimate of a tree's size), capped at ``cap``.
+        """
+        self.paths = self._size((), cap)
+        return self.paths
+
+    def _size(self, script: Script, cap: int) -> int:
+        label = self._label(script)
+        if label in self._sizes:
+            return self._sizes[label]
+        asked = self.step(script)
+        size = 1
+        if isinstance(asked, RollAsked):
+            classes = self.classes(asked)
+            below = [
+                self._size((*script, (asked.name, faces)), cap) for faces in _extremes(classes)
+            ]
+            size = min(cap, len(classes) * sum(below) // len(below))
+        self._sizes[label] = size
+        return size
+
+    def explore(self) -> Exploration:
+        return Exploration(
+            self._shifted(self._distribution(()), self._spent(())), self.runs, self.paths
+        )
+
+    def _distribution(self, script: Script) -> Distribution:
+        label = self._label(script)
+        if label in self._found:
+            return self._found[label]
+        asked = self.step(script)
+        if isinstance(asked, RollAsked):
+            here = self._spent(script)
+            branches = []
+            for faces, share in self.classes(asked):
+                child = (*script, (asked.name, faces))
+                there = self._spent(child)
+                extra = {who: n - here.get(who, 0) for who, n in there.items()}
+                branches.append((share, self._shifted(self._distribution(child), extra)))
+            found = _merge(branches)
+        else:
+            found = Distribution({asked: 1}, 1)
+        self._found[label] = found
+        return found
+
+
+def _merge(branches: Sequence[tuple[Fraction, Distribution]]) -> Distribution:
+    common = lcm(*(share.denominator * d.denominator for share, d in branches))
+    weights: dict[Features, int] = {}
+    for share, d in branches:
+        scale = share.numerator * (common // (share.denominator * d.denominator))
+        for f, w in d.weights.items():
+            weights[f] = weights.get(f, 0) + w * scale
+    return Distribution(weights, common)
+
+
+def _extremes(classes: Classes) -> list[Faces]:
+    ranked = sorted((sum(faces), faces) for faces, _ in classes)
+    low, high = ranked[0][1], ranked[-1][1]
+    return [low] if low == high else [low, high]

@@ -1,0 +1,67 @@
+"""The odds of one action, before anyone rolls: exact, from the resolver that will roll it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, cast
+
+from domain.dice import DiceTray
+from domain.odds.explore import Explorer, TooLarge
+from domain.odds.memo import memo_for
+from domain.odds.models import face_model
+from domain.odds.readers import Features, reader
+from domain.odds.report import summarise
+from domain.resolution import Resolved, resolve
+from domain.rulesets.base import EncounterView, Ruleset
+
+# Resolver runs one answer may take. A margin blow runs in about 0.15 ms, so this
+# keeps every answer near or under 200 ms on the development machine; the bench
+# (bench/odds.py) shows where typical and large pools land.
+RUN_BUDGET = 500
+ESTIMATE_CAP = 10**15
+
+
+def action_odds(
+    rules: Ruleset,
+    view: EncounterView,
+    kind: str,
+    actor: str | None,
+    params: Mapping[str, Any],
+    *,
+    budget: int = RUN_BUDGET,
+) -> dict[str, Any]:
+    """Every outcome of ``kind`` by ``actor`` with ``params`` now, with its exact probability.
+
+    Raises what the action itself would raise (unknown action, bad parameters, an actor
+    who cannot act) and :class:`TooLarge` when an exact answer would take too long.
+    Nothing is written and the view is not changed.
+    """
+    started = time.perf_counter()
+
+    def run(tray: DiceTray) -> Resolved:
+        return resolve(rules, view, kind, actor, params, tray)
+
+    def model_for(roll: str) -> Any:
+        return face_model(rules.id, view.options, roll)
+
+    memo = memo_for(rules.id, view, kind, actor, params)
+    tree = Explorer(run, reader(rules, view, kind), model_for, memo=memo, budget=budget)
+    paths = tree.estimate(ESTIMATE_CAP)
+    if memo is None and paths > budget:
+        raise TooLarge(paths, budget)
+    found = tree.explore()
+    valid = rules.validate_params(kind, params).model_dump(mode="json")
+    return {
+        "ruleset": rules.id,
+        "kind": kind,
+        "actor": actor,
+        "params": valid,
+        "round": view.round,
+        "exact": True,
+        "outcomes": paths,
+        "resolutions": found.runs,
+        **summarise(view, cast(dict[Features, Fraction], found.distribution.probabilities())),
+        "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
+    }

@@ -1,0 +1,140 @@
+"""What an outcome was, in the terms the odds report: a result, harm, conditions, luck.
+
+The harm, conditions and luck are read the same way for every ruleset (from the
+outcome's new tracks and state, and the ruleset's own ``conditions``); only the
+one-word result and a few extras are read from each ruleset's breakdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.resolution import Resolved
+from domain.rulesets.base import EncounterView, Ruleset
+
+Extras = tuple[tuple[str, int | str], ...]
+
+
+@dataclass(frozen=True)
+class Features:
+    result: str
+    losses: tuple[tuple[str, str, int], ...]  # (combatant, track, before - after)
+    gained: tuple[tuple[str, str], ...]  # (combatant, condition)
+    lost: tuple[tuple[str, str], ...]
+    luck: tuple[tuple[str, int], ...]  # (combatant, luck points spent)
+    extras: Extras
+
+
+def shift_luck(features: Features, by: Mapping[str, int]) -> Features:
+    """The same outcome with ``by`` more (or fewer) luck points spent per combatant."""
+    luck = dict(features.luck)
+    for who, n in by.items():
+        luck[who] = luck.get(who, 0) + n
+    return replace(features, luck=tuple(sorted((w, n) for w, n in luck.items() if n)))
+
+
+def _success(breakdown: Mapping[str, Any], *places: str) -> bool | None:
+    for place in places:
+        check = breakdown.get(place)
+        if isinstance(check, Mapping) and isinstance(check.get("success"), bool):
+            return bool(check["success"])
+    return None
+
+
+def _generic(kind: str, b: Mapping[str, Any]) -> str:
+    success = _success(b, "hit", "roll", "check")
+    if success is None:
+        return "done"
+    return "success" if success else "failure"
+
+
+def _stamina_body(kind: str, b: Mapping[str, Any]) -> str:
+    if kind == "attack":
+        return {"missed": "miss", "landed": "hit"}.get(str(b.get("result")), str(b.get("result")))
+    if kind == "take_hit":
+        return "hit"
+    return _generic(kind, b)
+
+
+def _margin(kind: str, b: Mapping[str, Any]) -> str:
+    if kind not in ("attack", "cast"):
+        return "declared"
+    ward, riposte = b.get("ward") or {}, b.get("riposte") or {}
+    if ward.get("stopped"):
+        return "stopped_by_ward"
+    if ward.get("dwarf") is not None:
+        return "intercepted"
+    if b.get("damage") is not None:
+        return "hit"
+    if riposte.get("answered"):
+        return "countered"
+    return "miss"
+
+
+def _d20(kind: str, b: Mapping[str, Any]) -> str:
+    if kind == "attack":
+        return "hit" if _success(b, "hit") else "miss"
+    if b.get("refused"):
+        return "refused"
+    if kind == "shove":
+        if not _success(b, "roll"):
+            return "failure"
+        return "double_success" if b["double_success"]["result"] else "success"
+    return _generic(kind, b)
+
+
+def _d20_extras(kind: str, b: Mapping[str, Any]) -> Extras:
+    if kind != "shove":
+        return ()
+    moved = b.get("displacement") or {}
+    return (
+        ("distance_feet", int(moved.get("moved_feet", 0))),
+        ("stopped_by", str(moved.get("stopped_by") or "nothing")),
+    )
+
+
+def _no_extras(kind: str, b: Mapping[str, Any]) -> Extras:
+    return ()
+
+
+RESULTS: dict[str, Callable[[str, Mapping[str, Any]], str]] = {
+    "stamina-body": _stamina_body,
+    "margin": _margin,
+    "d20": _d20,
+}
+EXTRAS: dict[str, Callable[[str, Mapping[str, Any]], Extras]] = {"d20": _d20_extras}
+
+
+def reader(rules: Ruleset, view: EncounterView, kind: str) -> Callable[[Resolved], Features]:
+    result_of = RESULTS.get(rules.id, _generic)
+    extras_of = EXTRAS.get(rules.id, _no_extras)
+
+    def read(resolved: Resolved) -> Features:
+        outcome = resolved.outcome
+        losses = tuple(
+            (cid, track, int(view.combatants[cid].tracks[track]) - int(value))
+            for cid, tracks in sorted(outcome.tracks.items())
+            for track, value in sorted(tracks.items())
+        )
+        gained: list[tuple[str, str]] = []
+        lost: list[tuple[str, str]] = []
+        for cid in sorted(set(outcome.tracks) | set(outcome.state)):
+            c = view.combatants[cid]
+            after = rules.conditions(
+                c.sheet, outcome.tracks.get(cid, c.tracks), outcome.state.get(cid, c.state)
+            )
+            gained += [(cid, name) for name in after if name not in c.conditions]
+            lost += [(cid, name) for name in c.conditions if name not in after]
+        spent = outcome.breakdown.get("luck_spent") or {}
+        return Features(
+            result_of(kind, outcome.breakdown),
+            losses,
+            tuple(gained),
+            tuple(lost),
+            tuple(sorted((str(cid), int(n)) for cid, n in spent.items())),
+            extras_of(kind, outcome.breakdown),
+        )
+
+    return read

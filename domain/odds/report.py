@@ -1,0 +1,121 @@
+"""The odds as JSON a page can chart: every probability a fraction string and a decimal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from domain.odds.readers import Features
+from domain.rulesets.base import EncounterView
+
+# Results in the order a chart shows them; any other result follows, alphabetically.
+RESULT_ORDER = (
+    "hit",
+    "intercepted",
+    "double_success",
+    "success",
+    "miss",
+    "failure",
+    "parried",
+    "dodged",
+    "stopped_by_ward",
+    "countered",
+    "refused",
+    "declared",
+    "done",
+)
+
+
+def chance(p: Fraction) -> dict[str, Any]:
+    return {"probability": str(p), "decimal": round(float(p), 6)}
+
+
+def _add(table: dict[Any, Fraction], key: Any, p: Fraction) -> None:
+    table[key] = table.get(key, Fraction(0)) + p
+
+
+def _rows(table: Mapping[Any, Fraction], field: str) -> list[dict[str, Any]]:
+    return [{field: value, **chance(p)} for value, p in sorted(table.items()) if p]
+
+
+def _results(table: Mapping[str, Fraction]) -> list[dict[str, Any]]:
+    def rank(name: str) -> tuple[int, str]:
+        return (RESULT_ORDER.index(name) if name in RESULT_ORDER else len(RESULT_ORDER), name)
+
+    return [{"result": name, **chance(table[name])} for name in sorted(table, key=rank)]
+
+
+def _mean(table: Mapping[int, Fraction]) -> dict[str, Any]:
+    mean = sum((value * p for value, p in table.items()), Fraction(0))
+    return {"value": str(mean), "decimal": round(float(mean), 6)}
+
+
+def summarise(view: EncounterView, distribution: Mapping[Features, Fraction]) -> dict[str, Any]:
+    results: dict[str, Fraction] = {}
+    touched: set[tuple[str, str]] = set()
+    for features in distribution:
+        touched.update((cid, track) for cid, track, _ in features.losses)
+    losses: dict[tuple[str, str], dict[int, Fraction]] = {t: {} for t in touched}
+    gained: dict[tuple[str, str], Fraction] = {}
+    lost: dict[tuple[str, str], Fraction] = {}
+    luck: dict[str, dict[int, Fraction]] = {}
+    extras: dict[str, dict[Any, Fraction]] = {}
+    for features, p in distribution.items():
+        _add(results, features.result, p)
+        seen = {(cid, track): loss for cid, track, loss in features.losses}
+        for where in touched:
+            _add(losses[where], seen.get(where, 0), p)
+        for where in features.gained:
+            _add(gained, where, p)
+        for where in features.lost:
+            _add(lost, where, p)
+        for cid, points in features.luck:
+            _add(luck.setdefault(cid, {}), points, p)
+        for name, value in features.extras:
+            _add(extras.setdefault(name, {}), value, p)
+    for spent in luck.values():
+        spent[0] = 1 - sum((p for n, p in spent.items() if n), Fraction(0))
+
+    def who(cid: str) -> dict[str, str]:
+        return {"combatant": cid, "name": view.combatants[cid].name}
+
+    return {
+        "results": _results(results),
+        "damage": [
+            {
+                **who(cid),
+                "track": track,
+                "distribution": _rows(losses[(cid, track)], "value"),
+                "mean": _mean(losses[(cid, track)]),
+                "at_least_one": chance(
+                    sum((p for v, p in losses[(cid, track)].items() if v > 0), Fraction(0))
+                ),
+            }
+            for cid, track in sorted(touched)
+        ],
+        "conditions": _conditions(view, gained, lost),
+        "luck": [
+            {**who(cid), "spent": _rows(spent, "points"), "any": chance(1 - spent[0])}
+            for cid, spent in sorted(luck.items())
+        ],
+        "extras": {name: _rows(table, "value") for name, table in sorted(extras.items())},
+    }
+
+
+def _conditions(
+    view: EncounterView,
+    gained: Mapping[tuple[str, str], Fraction],
+    lost: Mapping[tuple[str, str], Fraction],
+) -> list[dict[str, Any]]:
+    rows: Iterable[tuple[str, str]] = sorted(set(gained) | set(lost))
+    return [
+        {
+            "combatant": cid,
+            "name": view.combatants[cid].name,
+            "condition": condition,
+            "gained": chance(gained.get((cid, condition), Fraction(0))),
+            "lost": chance(lost.get((cid, condition), Fraction(0))),
+        }
+        for cid, condition in rows
+    ]
