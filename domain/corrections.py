@@ -1,7 +1,12 @@
-"""Replaying an encounter's actions after a correction, with their recorded dice.
+"""Re-resolving an encounter's actions: the one path every correction takes.
 
-A void or a reroll changes one action; every later action is resolved again
-from the state the correction left, reading the faces its event recorded.
+Void, reroll, rewind and the campaign-wide carry-forward (domain/timeline.py) all
+rebuild an encounter here, from its starting line-up, one record at a time. Each
+record is kept as recorded, voided, superseded, rerolled with new dice, or
+resolved again reading the faces its event recorded; a rerolled or re-resolved
+record gets its summary, breakdown, effects and conditions from that resolution,
+so a record never keeps what an earlier resolution said.
+
 Only a roll that the original resolution never made (a defense the defender
 could not roll back then, say) is rolled fresh, and the report says so. An
 action that can no longer happen is voided as a consequence, with the reason.
@@ -20,6 +25,22 @@ from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets.base import Ruleset
 
 ACTIVE = "active"
+# What a replay does with one record.
+KEEP = "keep"  # its recorded effects stand
+RESOLVE = "resolve"  # resolved again with its recorded dice
+VOID = "void"  # struck out by the correction
+SUPERSEDE = "supersede"  # struck out by a rewind
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """Resolve the record with new dice: these faces, the roller for the rest."""
+
+    dice: Mapping[str, list[int]] | None
+
+
+Step = str | Reroll
+Plan = Callable[[dict[str, Any]], Step]
 
 
 @dataclass
@@ -28,49 +49,69 @@ class Replay:
     records: list[dict[str, Any]]
     report: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def changed(self) -> list[dict[str, Any]]:
+        """The report's entries whose outcome is not what it was."""
+        return [entry for entry in self.report if entry["status"] != "unchanged"]
+
+
+def correction_plan(first_changed: int, change: Step) -> Plan:
+    """Action ``first_changed`` gets ``change``; active actions after it are resolved again."""
+
+    def plan(record: dict[str, Any]) -> Step:
+        number = record["number"]
+        if record["status"] != ACTIVE or number < first_changed:
+            return KEEP
+        return change if number == first_changed else RESOLVE
+
+    return plan
+
+
+def resolve_all(record: dict[str, Any]) -> Step:
+    """The carry-forward's plan: the starting line-up changed, so every action follows."""
+    return RESOLVE if record["status"] == ACTIVE else KEEP
+
 
 def replay(
     rules: Ruleset,
     options: Mapping[str, Any],
     initial: Mapping[str, dict[str, Any]],
     records: list[dict[str, Any]],
-    first_changed: int,
-    change: Callable[[dict[str, Any], dict[str, dict[str, Any]]], dict[str, Any] | None],
+    plan: Plan,
     roller: Roller,
 ) -> Replay:
-    """Rebuild from ``initial``; ``change`` rewrites action ``first_changed`` (None voids it).
-
-    Earlier actions keep their recorded effects; later ones are re-resolved.
-    """
+    """Rebuild the encounter from ``initial``, doing to each record what ``plan`` says."""
     state = Replay(copy.deepcopy(dict(initial)), [])
     for record in records:
-        number = record["number"]
-        if record["status"] != ACTIVE or number < first_changed:
+        step = plan(record)
+        if step == KEEP:
             if record["status"] == ACTIVE:
                 _apply_effects(state.combatants, record["effects"])
             state.records.append(record)
-            continue
-        if number == first_changed:
-            changed = change(record, state.combatants)
-            if changed is None:
-                state.records.append({**record, "status": "voided"})
-                continue
-            state.records.append(changed)
-            _apply_effects(state.combatants, changed["effects"])
-            continue
-        state.records.append(_re_resolve(rules, options, record, state, roller))
+        elif step in (VOID, SUPERSEDE):
+            status = "voided" if step == VOID else "superseded"
+            state.records.append({**record, "status": status})
+            if step == SUPERSEDE:
+                state.report.append(_entry(record, None, "superseded"))
+        elif isinstance(step, Reroll):
+            tray = DiceTray(roller, step.dice)
+            state.records.append(_resolve_record(rules, options, record, state, tray, True))
+        else:
+            recorded = {r["name"]: r["faces"] for r in record["rolls"]}
+            tray = DiceTray(roller, recorded, refitting=True)
+            state.records.append(_resolve_record(rules, options, record, state, tray, False))
     return state
 
 
-def _re_resolve(
+def _resolve_record(
     rules: Ruleset,
     options: Mapping[str, Any],
     record: dict[str, Any],
     state: Replay,
-    roller: Roller,
+    tray: DiceTray,
+    rerolled: bool,
 ) -> dict[str, Any]:
-    recorded = {r["name"]: r for r in record["rolls"]}
-    tray = DiceTray(roller, {name: r["faces"] for name, r in recorded.items()}, refitting=True)
+    """Resolve ``record`` against the state so far; the new record and a report entry."""
     view = build_view(rules, record["round"], options, state.combatants)
     try:
         resolved = resolve(
@@ -80,28 +121,24 @@ def _re_resolve(
             record["actor"],
             record["params"],
             tray,
-            strict_dice=False,
+            strict_dice=rerolled,
         )
     except DomainError as error:
-        state.report.append(
-            {
-                "number": record["number"],
-                "kind": record["kind"],
-                "before": record["summary"],
-                "after": None,
-                "status": "voided",
-                "why": error.message,
-            }
-        )
+        if rerolled:  # the GM's new dice do not fit: refuse the reroll itself
+            raise
+        state.report.append({**_entry(record, None, "voided"), "why": error.message})
         return {**record, "status": "voided", "voided_because": error.message}
-    rolls = []
-    for roll in resolved.rolls:
-        original = recorded.get(roll["name"])
-        if original is None:
-            rolls.append({**roll, "new": True})
-        else:
-            rolls.append({**roll, "supplied": original["supplied"]})
-    unused = sorted(set(recorded) - {roll["name"] for roll in resolved.rolls})
+    recorded = {r["name"]: r for r in record["rolls"]}
+    if rerolled:
+        rolls = list(resolved.rolls)
+    else:
+        rolls = [
+            {**roll, "supplied": recorded[roll["name"]]["supplied"]}
+            if roll["name"] in recorded
+            else {**roll, "new": True}
+            for roll in resolved.rolls
+        ]
+    apply_outcome(state.combatants, resolved.outcome)
     new_record = {
         **record,
         "params": resolved.params,
@@ -109,38 +146,42 @@ def _re_resolve(
         "summary": resolved.outcome.summary,
         "breakdown": resolved.outcome.breakdown,
         "effects": {"tracks": resolved.outcome.tracks, "state": resolved.outcome.state},
+        "conditions": {
+            cid: {"before": before, "after": list(_conditions(rules, state.combatants[cid]))}
+            for cid, before in resolved.conditions_before.items()
+        },
     }
-    apply_outcome(state.combatants, resolved.outcome)
-    new_record["conditions"] = {
-        cid: {
-            "before": before,
-            "after": list(
-                rules.conditions(
-                    state.combatants[cid]["sheet"],
-                    state.combatants[cid]["tracks"],
-                    state.combatants[cid]["state"],
-                )
-            ),
-        }
-        for cid, before in resolved.conditions_before.items()
-    }
+    if rerolled:
+        new_record["rerolled"] = True
+        state.report.append(_entry(record, resolved.outcome.summary, "rerolled"))
+        return new_record
     same = (resolved.outcome.summary, resolved.outcome.breakdown) == (
         record["summary"],
         record["breakdown"],
     )
     state.report.append(
         {
-            "number": record["number"],
-            "kind": record["kind"],
-            "before": record["summary"],
-            "after": resolved.outcome.summary,
-            "status": "unchanged" if same else "changed",
+            **_entry(record, resolved.outcome.summary, "unchanged" if same else "changed"),
             "new_rolls": [r["name"] for r in rolls if r.get("new")],
             "refitted_rolls": {r["name"]: r["adjusted"] for r in rolls if "adjusted" in r},
-            "unused_rolls": unused,
+            "unused_rolls": sorted(set(recorded) - {roll["name"] for roll in resolved.rolls}),
         }
     )
     return new_record
+
+
+def _entry(record: Mapping[str, Any], after: str | None, status: str) -> dict[str, Any]:
+    return {
+        "number": record["number"],
+        "kind": record["kind"],
+        "before": record["summary"],
+        "after": after,
+        "status": status,
+    }
+
+
+def _conditions(rules: Ruleset, combatant: Mapping[str, Any]) -> tuple[str, ...]:
+    return rules.conditions(combatant["sheet"], combatant["tracks"], combatant["state"])
 
 
 def _apply_effects(combatants: dict[str, dict[str, Any]], effects: Mapping[str, Any]) -> None:

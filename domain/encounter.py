@@ -10,10 +10,10 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain.access import Forbidden
-from domain.corrections import ACTIVE, replay
-from domain.dice import DiceTray, Roller
+from domain.corrections import ACTIVE, KEEP, SUPERSEDE, VOID, Plan, Reroll, correction_plan, replay
+from domain.dice import DiceTray, Roller, seeded_roller
 from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.resolution import apply_outcome, build_view, resolve
+from domain.resolution import build_view, resolve
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
 
@@ -187,26 +187,7 @@ class Encounter(Aggregate):
     def void(self, number: int, reason: str, by: str, roller: Roller) -> list[dict[str, Any]]:
         """Strike action ``number`` out; every later action is resolved again."""
         self._correctable(number)
-        result = replay(
-            self.rules,
-            self.options,
-            self.initial_combatants,
-            self.actions,
-            number,
-            lambda record, combatants: None,
-            roller,
-        )
-        correction = {
-            "kind": "void",
-            "number": number,
-            "reason": reason,
-            "by": by,
-            "report": result.report,
-        }
-        self._corrected(
-            correction, result.records, *self._tracks_and_state(result.combatants), self.round
-        )
-        return result.report
+        return self._replayed("void", number, correction_plan(number, VOID), reason, by, roller)
 
     def reroll(
         self,
@@ -217,57 +198,27 @@ class Encounter(Aggregate):
         roller: Roller,
     ) -> list[dict[str, Any]]:
         """Roll action ``number`` again (new or supplied dice); later actions follow."""
-        original = self._correctable(number)
-        rules = self.rules
+        self._correctable(number)
+        plan = correction_plan(number, Reroll(dice))
+        return self._replayed("reroll", number, plan, reason, by, roller)
 
-        def rerolled(
-            record: dict[str, Any], combatants: dict[str, dict[str, Any]]
-        ) -> dict[str, Any]:
-            view = build_view(rules, record["round"], self.options, combatants)
-            resolved = resolve(
-                rules,
-                view,
-                record["kind"],
-                record["actor"],
-                record["params"],
-                DiceTray(roller, dice),
-            )
-            apply_preview = copy.deepcopy(combatants)
-            apply_outcome(apply_preview, resolved.outcome)
-            return {
-                **record,
-                "rolls": resolved.rolls,
-                "summary": resolved.outcome.summary,
-                "breakdown": resolved.outcome.breakdown,
-                "rerolled": True,
-                "effects": {"tracks": resolved.outcome.tracks, "state": resolved.outcome.state},
-            }
-
+    def _replayed(
+        self, kind: str, number: int, plan: Plan, reason: str, by: str, roller: Roller
+    ) -> list[dict[str, Any]]:
         result = replay(
-            rules, self.options, self.initial_combatants, self.actions, number, rerolled, roller
+            self.rules, self.options, self.initial_combatants, self.actions, plan, roller
         )
-        new = result.records[number - 1]
-        report = [
-            {
-                "number": number,
-                "kind": original["kind"],
-                "before": original["summary"],
-                "after": new["summary"],
-                "status": "rerolled",
-            },
-            *result.report,
-        ]
         correction = {
-            "kind": "reroll",
+            "kind": kind,
             "number": number,
             "reason": reason,
             "by": by,
-            "report": report,
+            "report": result.report,
         }
         self._corrected(
             correction, result.records, *self._tracks_and_state(result.combatants), self.round
         )
-        return report
+        return result.report
 
     def rewind(self, past: Encounter, reason: str, by: str) -> list[dict[str, Any]]:
         """Go back to how ``past`` stood; everything after is superseded, kept on record."""
@@ -278,35 +229,33 @@ class Encounter(Aggregate):
                 f"not {past.version}"
             )
         kept = len(past.actions)
-        superseded = [
-            {**record, "status": "superseded"} if record["status"] == ACTIVE else record
-            for record in self.actions[kept:]
-        ]
-        report = [
-            {
-                "number": r["number"],
-                "kind": r["kind"],
-                "before": r["summary"],
-                "after": None,
-                "status": "superseded",
-            }
-            for r in self.actions[kept:]
-            if r["status"] == ACTIVE
-        ]
+
+        def plan(record: dict[str, Any]) -> str:
+            later = record["number"] > kept and record["status"] == ACTIVE
+            return SUPERSEDE if later else KEEP
+
+        result = replay(
+            self.rules,
+            self.options,
+            self.initial_combatants,
+            [*past.actions, *self.actions[kept:]],
+            plan,
+            seeded_roller(0),  # keeping and superseding never roll
+        )
         correction = {
             "kind": "rewind",
             "to_version": past.version,
             "reason": reason,
             "by": by,
-            "report": report,
+            "report": result.report,
         }
         self._corrected(
             correction,
-            [*past.actions, *superseded],
-            *self._tracks_and_state(past.combatants),
+            result.records,
+            *self._tracks_and_state(result.combatants),
             past.round,
         )
-        return report
+        return result.report
 
     @staticmethod
     def _tracks_and_state(
