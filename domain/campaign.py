@@ -325,6 +325,7 @@ class Campaign(Aggregate):
                 f"{character['name']} is in an open encounter; record the wound there "
                 "with the mark_wound action"
             )
+        self.rules.refuse_wound_mark(character["name"], character["state"], wound, present)
         state = {**character["state"], wound: present}
         self._wound_marked(character_id, wound, present, reason, by, {character_id: state})
 

@@ -172,8 +172,12 @@ def _check_faces(name: str, expression: DiceExpression, faces: tuple[int, ...]) 
             f"{len(faces)} {'was' if len(faces) == 1 else 'were'} supplied"
         )
     for face in faces:
+        # Strict: true is not 1 and "3" is not 3 (a face must be a JSON integer).
         if isinstance(face, bool) or not isinstance(face, int):
-            raise DiceError(f"roll '{name}': {face!r} is not a die face")
+            raise DiceError(
+                f"roll '{name}': {face!r} is not a die face; expected an integer "
+                f"from 1 to {expression.sides}"
+            )
         if not 1 <= face <= expression.sides:
             raise DiceError(
                 f"roll '{name}': a face of {face} is not on a d{expression.sides} "

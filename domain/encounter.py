@@ -84,7 +84,7 @@ class Encounter(Aggregate):
         actor: str | None,
         params: Mapping[str, Any],
         dice: Mapping[str, list[int]] | None,
-        roller: Roller,
+        roller: Roller | None,
         by: str,
         *,
         role: str = "gm",
@@ -158,6 +158,10 @@ class Encounter(Aggregate):
     def next_round(self, by: str) -> None:
         self._refuse_if_ended()
         self._round_started(self.round + 1, by)
+        # What the rules do by themselves at a round's start (bleeding, S10) is
+        # recorded as actions, so that corrections replay it like any other; no dice.
+        for kind in self.rules.round_start_actions(self.view()):
+            self.act(kind, None, {}, None, None, by)
 
     @event("RoundStarted")
     def _round_started(self, round: int, by: str) -> None:

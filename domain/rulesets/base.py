@@ -137,6 +137,17 @@ class Ruleset(ABC):
 
     incapacitating: ClassVar[frozenset[str]] = frozenset()
 
+    def round_start_actions(self, view: EncounterView) -> tuple[str, ...]:
+        """Actions the rules take by themselves as a new round starts (stamina-body's
+        bleeding); the encounter records each as an action with no actor."""
+        return ()
+
+    def refuse_wound_mark(
+        self, name: str, state: Mapping[str, Any], wound: str, present: bool
+    ) -> None:
+        """Refuse a between-fight wound mark the rules reject (none by default)."""
+        return None
+
     def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
         """Ratings the character view shows beside the sheet, each with its terms."""
         return {}

@@ -75,7 +75,11 @@ def test_campaign_character_and_encounter_read_back(
 ) -> None:
     campaign = ok(client.get(f"/campaigns/{table['cid']}"))
     assert campaign["ruleset"] == "stamina-body"
-    assert campaign["options"] == {"extra_dice_per_option": 1}
+    assert campaign["options"] == {
+        "extra_dice_per_option": 1,
+        "stunned_may_defend": False,
+        "bleed_per_round": 1,
+    }
     assert [c["name"] for c in campaign["characters"]] == ["Sir Aldous"]
     character = ok(client.get(f"/campaigns/{table['cid']}/characters/{table['knight']}"))
     assert character["tracks"] == {"stamina": 12, "body": 8}

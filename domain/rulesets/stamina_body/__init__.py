@@ -5,12 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from domain.rulesets.base import ActionType, DailyOutcome, Ruleset
+from domain.errors import ActionRefused
+from domain.rulesets.base import ActionType, CombatantView, DailyOutcome, EncounterView, Ruleset
 from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
+from domain.rulesets.stamina_body.bleeding import (
+    BLED_ROUND,
+    STABILISED,
+    Bleed,
+    Stabilise,
+    bleeding,
+    resolve_bleed,
+    resolve_stabilise,
+)
 from domain.rulesets.stamina_body.care import (
     MarkWound,
     Recover,
     TreatWound,
+    refuse_ending_an_absent_wound,
     resolve_mark_wound,
     resolve_recover,
     resolve_treat_wound,
@@ -60,9 +71,24 @@ class StaminaBody(Ruleset):
                 "the GM records or ends a piercing wound, broken bones or severe bruising",
                 gm_only=True,
             ),
+            ActionType(
+                "stabilise",
+                Stabilise,
+                resolve_stabilise,
+                "spend the action to stop an unconscious combatant bleeding (no roll)",
+            ),
+            ActionType(
+                "bleed",
+                Bleed,
+                resolve_bleed,
+                "the round's bleeding: recorded by the server as each round starts",
+                gm_only=True,
+            ),
         )
     }
     incapacitating = frozenset({"unconscious", "cannot_act"})
+    # S9: a stunned combatant's only action is Recovery (the GM's tools are not actions).
+    stunned_actions = frozenset({"recover"})
     day_plan_model = DayPlan
     wound_flags = frozenset({"piercing_wound", "broken_bones", "severe_bruising"})
 
@@ -82,6 +108,33 @@ class StaminaBody(Ruleset):
         }
         return DailyOutcome(heal.tracks, dict(state), breakdown)
 
+    def refuse_if_cannot_act(self, actor: CombatantView, kind: str) -> None:
+        super().refuse_if_cannot_act(actor, kind)
+        if "stunned" not in actor.conditions or kind in self.stunned_actions:
+            return
+        if self.action_type(kind).gm_only:
+            return
+        raise ActionRefused(
+            f"{actor.name} cannot {kind.replace('_', ' ')}: stunned, and a stunned "
+            "combatant's only action is recover (S9)"
+        )
+
+    def round_start_actions(self, view: EncounterView) -> tuple[str, ...]:
+        return ("bleed",) if bleeding(view) else ()
+
+    def refuse_wound_mark(
+        self, name: str, state: Mapping[str, Any], wound: str, present: bool
+    ) -> None:
+        refuse_ending_an_absent_wound(name, state, wound, present)
+
+    def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        # Bleeding stops when the encounter ends (S10): whoever bled in it leaves it
+        # stabilised (until they take Body damage again); a stabilised one stays so.
+        lasting = {key: value for key, value in state.items() if key != BLED_ROUND}
+        if BLED_ROUND in state:
+            lasting[STABILISED] = True
+        return lasting
+
     def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
         return {"stamina": int(sheet["stamina_max"]), "body": int(sheet["body_max"])}
 
@@ -95,6 +148,8 @@ class StaminaBody(Ruleset):
             found.append("unconscious")
         if tracks["body"] <= 0:
             found.append("cannot_act")
+        if tracks["body"] < 0 and state.get(STABILISED):
+            found.append(STABILISED)
         for flag in ("piercing_wound", "broken_bones", "severe_bruising"):
             if state.get(flag):
                 found.append(flag)

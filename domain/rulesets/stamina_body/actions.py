@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
 from domain.dice import DiceTray
 from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
@@ -12,11 +12,13 @@ from domain.rulesets.stamina_body import rules
 
 
 class DamageOptions(Frozen):
-    set_weapon: bool = Field(default=False, description="Set weapon: one more damage die")
-    charge: bool = Field(default=False, description="Charge: one more damage die")
-    extra_strength: bool = Field(default=False, description="Use extra strength: one more die")
-    ignore_armour: bool = Field(default=False, description="GM call: armour does not soak")
-    ignore_shield: bool = Field(default=False, description="GM call: the shield does not soak")
+    set_weapon: StrictBool = Field(default=False, description="Set weapon: more damage dice")
+    charge: StrictBool = Field(default=False, description="Charge: more damage dice")
+    extra_strength: StrictBool = Field(default=False, description="Use extra strength: more dice")
+    ignore_armour: StrictBool = Field(default=False, description="GM call: armour does not soak")
+    ignore_shield: StrictBool = Field(
+        default=False, description="GM call: the shield does not soak"
+    )
 
 
 class TakeHit(DamageOptions):
@@ -24,10 +26,35 @@ class TakeHit(DamageOptions):
 
     target: str = Field(description="combatant id of the character who was hit")
     damage_type: Literal["impact", "piercing"]
-    damage_class: int = Field(ge=1, le=20, description="d6 read on the damage table")
-    parried: bool = Field(default=False, description="the target parried successfully")
-    hit_score: int | None = Field(default=None, ge=-30, le=30)
-    parry_score: int | None = Field(default=None, ge=-30, le=30)
+    damage_class: StrictInt = Field(ge=1, le=20, description="d6 read on the damage table")
+    parried: StrictBool = Field(default=False, description="the target parried successfully")
+    hit_score: StrictInt | None = Field(default=None, ge=-30, le=30)
+    parry_score: StrictInt | None = Field(
+        default=None,
+        ge=-30,
+        le=30,
+        description="with parried: must be below hit_score (a parry scoring at least the "
+        "hit score stopped the blow, S3)",
+    )
+
+    @field_validator("parry_score")
+    @classmethod
+    def _the_blow_was_not_stopped(cls, parry_score: int | None, info: ValidationInfo) -> int | None:
+        # A successful parry scoring at least the hit score stops the blow (S3): such a
+        # hit never lands, so there is nothing to take. Refused, not silently applied.
+        hit_score = info.data.get("hit_score")
+        stopped = (
+            info.data.get("parried") is True
+            and hit_score is not None
+            and parry_score is not None
+            and parry_score >= hit_score
+        )
+        if stopped:
+            raise ValueError(
+                f"parry_score {parry_score} >= hit_score {hit_score}: a successful parry "
+                "scoring at least the hit score stops the blow (S3), so it did not land"
+            )
+        return parry_score
 
 
 def land_damage(
@@ -58,6 +85,8 @@ def land_damage(
     wounded = damage_type == "piercing" and absorption.body > 0
     if wounded:
         state["piercing_wound"] = True
+    if absorption.body > 0:
+        state.pop("stabilised", None)  # S10: stabilised until they take Body damage again
     breakdown = {
         "damage_dice": {**dice.breakdown(), "faces": list(roll.faces)},
         "reading": reading.breakdown(),

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput
@@ -56,14 +57,27 @@ class MarkWound(Frozen):
 
     target: str
     wound: WoundFlag
-    present: bool = True
+    present: StrictBool = True
     reason: str = Field(default="", max_length=500)
+
+
+def refuse_ending_an_absent_wound(
+    name: str, state: Mapping[str, Any], wound: str, present: bool
+) -> None:
+    """Ending a wound the character does not have is refused, in a fight or between fights,
+    as treat_wound refuses treating a piercing wound that is not there."""
+    if present or state.get(wound):
+        return
+    if wound == "piercing_wound":
+        raise ActionRefused(f"{name} has no untreated piercing wound to treat")
+    raise ActionRefused(f"{name} has no {wound.replace('_', ' ')} to end")
 
 
 def resolve_mark_wound(
     view: EncounterView, actor: str | None, params: MarkWound, tray: DiceTray
 ) -> Outcome:
     who = view.combatant(params.target, "target")
+    refuse_ending_an_absent_wound(who.name, who.state, params.wound, params.present)
     state = dict(who.state)
     was = bool(state.get(params.wound))
     state[params.wound] = params.present
@@ -89,8 +103,7 @@ def resolve_treat_wound(
     view: EncounterView, actor: str | None, params: TreatWound, tray: DiceTray
 ) -> Outcome:
     who = view.combatant(params.target, "target")
-    if not who.state.get("piercing_wound"):
-        raise ActionRefused(f"{who.name} has no untreated piercing wound to treat")
+    refuse_ending_an_absent_wound(who.name, who.state, "piercing_wound", False)
     state = {**who.state, "piercing_wound": False}
     breakdown = {"wound": "piercing_wound", "treated": True, "reason": params.reason}
     return Outcome(f"{who.name}'s piercing wound is treated", breakdown, state={who.id: state})

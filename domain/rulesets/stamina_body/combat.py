@@ -11,8 +11,7 @@ from domain.errors import InvalidInput
 from domain.rulesets.base import CombatantView, EncounterView, Outcome
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.actions import DamageOptions, damage_summary, land_damage
-
-UNARMED = "unarmed"
+from domain.rulesets.stamina_body.sheet import UNARMED
 
 
 class Attack(DamageOptions):
@@ -45,12 +44,19 @@ def weapon_of(attacker: CombatantView, name: str) -> dict[str, Any]:
 
 
 def defend(
-    defender: CombatantView, kind: str, hit: rules.Check, tray: DiceTray
+    defender: CombatantView,
+    kind: str,
+    hit: rules.Check,
+    tray: DiceTray,
+    *,
+    stunned_may_defend: bool = False,
 ) -> tuple[str, dict[str, Any], rules.Check | None]:
     """Roll the defender's reaction; say whether it stopped the blow and why."""
     if kind == "none":
         return "landed", {"kind": "none", "why": "no defense declared"}, None
     unable = [c for c in defender.conditions if c in ("unconscious", "cannot_act")]
+    if not stunned_may_defend and "stunned" in defender.conditions:
+        unable.append("stunned")
     if unable:
         why = f"{defender.name} is {' and '.join(unable)} and cannot {kind}"
         return "landed", {"kind": kind, "rolled": False, "why": why}, None
@@ -82,7 +88,13 @@ def resolve_attack(
     if not hit.success:
         breakdown["result"] = "missed"
         return Outcome(f"{attacker.name} misses {defender.name}", breakdown)
-    result, defense, defense_check = defend(defender, params.defense, hit, tray)
+    result, defense, defense_check = defend(
+        defender,
+        params.defense,
+        hit,
+        tray,
+        stunned_may_defend=bool(view.options.get("stunned_may_defend", False)),
+    )
     breakdown["hit_score"] = hit.margin
     breakdown["defense"] = defense
     breakdown["result"] = result

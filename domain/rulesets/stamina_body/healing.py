@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pydantic import StrictBool
+
 from domain.rulesets.base import Frozen
 
 Rest = Literal["full", "light", "none"]
@@ -15,8 +17,8 @@ class DayPlan(Frozen):
     """How one character spent the day; the defaults are what a GM usually means."""
 
     rest: Rest = "full"
-    care: bool = True
-    healer: bool = False
+    care: StrictBool = True
+    healer: StrictBool = False
 
 
 @dataclass(frozen=True)
@@ -57,15 +59,17 @@ def body_rate(
     if piercing_wound:
         steps.append(f"untreated piercing wound: {rate} - 1 = {rate - 1}")
         rate -= 1
+        # S8 as amended: clamp here, before halving and the healer, so that the
+        # healer's point always counts (CON 4: 0 - 1 -> 0, // 2 = 0, + 1 = 1).
+        if rate < 0:
+            steps.append(f"never below 0 from here on: {rate} -> 0")
+            rate = 0
     if slowed:
         steps.append(f"broken bones or severe bruising: {rate} // 2 = {rate // 2}")
         rate //= 2
     if plan.healer:
         steps.append(f"healer: {rate} + 1 = {rate + 1}")
         rate += 1
-    if rate < 0:
-        steps.append(f"never below 0: {rate} -> 0")
-        rate = 0
     return rate, steps
 
 

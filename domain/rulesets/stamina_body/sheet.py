@@ -1,32 +1,61 @@
-"""The stamina-body character sheet (RULINGS S2) and the ruleset's options."""
+"""The stamina-body character sheet (RULINGS S2) and the ruleset's options.
+
+Types are strict (RULINGS, all rulesets): ``"12"`` is not a number and ``1`` is
+not ``true``; every number has bounds that keep every computation finite.
+"""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
 from domain.rulesets.base import Frozen
 
+# Fists are always at hand under this name (S11), so no sheet weapon may take it.
+UNARMED = "unarmed"
+
 
 class Weapon(Frozen):
-    name: str = Field(min_length=1, max_length=80)
-    damage_class: int = Field(ge=1, le=20, description="d6 rolled for damage on a hit")
+    name: str = Field(
+        min_length=1,
+        max_length=80,
+        description=f"unique on the sheet; '{UNARMED}' is reserved for fists (S11)",
+        json_schema_extra={"not": {"pattern": "^\\s*[Uu][Nn][Aa][Rr][Mm][Ee][Dd]\\s*$"}},
+    )
+    damage_class: StrictInt = Field(ge=1, le=20, description="d6 rolled for damage on a hit")
     damage_type: Literal["impact", "piercing"]
-    skill: int = Field(ge=3, le=30, description="the weapon skill the hit roll is made against")
+    skill: StrictInt = Field(ge=3, le=30, description="the weapon skill the hit is rolled against")
+
+    @field_validator("name")
+    @classmethod
+    def _not_unarmed(cls, name: str) -> str:
+        if name.strip().lower() == UNARMED:
+            raise ValueError(
+                f"'{UNARMED}' is reserved: fists are always at hand (S11); name the weapon "
+                "something else"
+            )
+        return name
 
 
 class StaminaBodySheet(Frozen):
-    st: int = Field(ge=1, le=40, description="Strength")
-    con: int = Field(ge=1, le=40, description="Constitution: recovery target and Body heal rate")
-    parry: int = Field(default=0, ge=0, le=30)
-    dodge: int = Field(default=0, ge=0, le=30)
-    unarmed_skill: int = Field(default=10, ge=3, le=30)
-    stamina_max: int = Field(ge=1, le=200)
-    body_max: int = Field(ge=1, le=200)
-    armour_resilience: int = Field(default=0, ge=0, le=50)
-    shield_resilience: int = Field(default=0, ge=0, le=50)
-    weapons: tuple[Weapon, ...] = Field(default=(), max_length=20)
+    """A stamina-body character (S2). Numbers are JSON integers written without a decimal
+    point (12, not 12.0 nor "12"); each is refused outside its bounds."""
+
+    st: StrictInt = Field(ge=1, le=40, description="Strength")
+    con: StrictInt = Field(
+        ge=1, le=40, description="Constitution: recovery target and Body heal rate"
+    )
+    parry: StrictInt = Field(default=0, ge=0, le=30)
+    dodge: StrictInt = Field(default=0, ge=0, le=30)
+    unarmed_skill: StrictInt = Field(default=10, ge=3, le=30)
+    stamina_max: StrictInt = Field(ge=1, le=200)
+    body_max: StrictInt = Field(ge=1, le=200)
+    armour_resilience: StrictInt = Field(default=0, ge=0, le=50)
+    shield_resilience: StrictInt = Field(default=0, ge=0, le=50)
+    weapons: tuple[Weapon, ...] = Field(
+        default=(), max_length=20, description="weapon names must be unique on the sheet"
+    )
 
     @model_validator(mode="after")
     def _unique_weapon_names(self) -> StaminaBodySheet:
@@ -40,9 +69,20 @@ class StaminaBodySheet(Frozen):
 class StaminaBodyOptions(Frozen):
     """Seed 001 fixes its numbers; the options only name what a table may vary."""
 
-    extra_dice_per_option: int = Field(
+    extra_dice_per_option: StrictInt = Field(
+        default=1,
+        ge=1,
+        le=3,
+        description="damage dice added by each of Set weapon, Charge, Use extra strength "
+        "(the seed: 'one or more', S11)",
+    )
+    stunned_may_defend: StrictBool = Field(
+        default=False, description="S9: a stunned combatant may still parry or dodge"
+    )
+    bleed_per_round: StrictInt = Field(
         default=1,
         ge=0,
-        le=3,
-        description="damage dice added by each of Set weapon, Charge, Use extra strength",
+        le=20,
+        description="S10: Body an unconscious, unstabilised combatant loses as each new "
+        "round starts (0 turns bleeding off)",
     )

@@ -1,0 +1,94 @@
+"""Bleeding out (RULINGS S10) and the stabilising that stops it.
+
+At the start of each new round every unconscious combatant who is not
+stabilised loses ``bleed_per_round`` Body. The encounter records that loss as
+an action of kind ``bleed`` with no actor, so corrections replay it like any
+other action; another combatant spends their action to ``stabilise``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import Field
+
+from domain.dice import DiceTray
+from domain.errors import ActionRefused, InvalidInput
+from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
+
+DEFAULT_BLEED = 1
+STABILISED = "stabilised"
+BLED_ROUND = "bled_round"  # the round whose bleeding was taken: at most once a round
+
+
+def bleed_per_round(options: Mapping[str, Any]) -> int:
+    return int(options.get("bleed_per_round", DEFAULT_BLEED))
+
+
+def bleeding(view: EncounterView) -> list[CombatantView]:
+    """Who loses Body now: unconscious, not stabilised, not yet bled this round."""
+    if bleed_per_round(view.options) <= 0:
+        return []
+    return [
+        c
+        for c in view.combatants.values()
+        if "unconscious" in c.conditions
+        and not c.state.get(STABILISED)
+        and c.state.get(BLED_ROUND) != view.round
+    ]
+
+
+class Bleed(Frozen):
+    """This round's bleeding; the server records it as each new round starts."""
+
+
+def resolve_bleed(view: EncounterView, actor: str | None, params: Bleed, tray: DiceTray) -> Outcome:
+    loss = bleed_per_round(view.options)
+    who = bleeding(view)
+    if not who:
+        raise ActionRefused(
+            f"nobody bleeds in round {view.round}: no unconscious, unstabilised combatant "
+            "has yet to bleed this round"
+        )
+    tracks: dict[str, dict[str, int]] = {}
+    state: dict[str, dict[str, Any]] = {}
+    lines: list[dict[str, Any]] = []
+    for c in who:
+        before = c.tracks["body"]
+        tracks[c.id] = {"stamina": c.tracks["stamina"], "body": before - loss}
+        state[c.id] = {**c.state, BLED_ROUND: view.round}
+        lines.append({"combatant": c.id, "body": {"before": before, "after": before - loss}})
+    names = ", ".join(c.name for c in who)
+    breakdown = {
+        "round": view.round,
+        "bleed_per_round": loss,
+        "why": "unconscious and not stabilised (S10)",
+        "bled": lines,
+    }
+    verb = "bleeds" if len(who) == 1 else "bleed"
+    return Outcome(f"{names} {verb} {loss} Body", breakdown, tracks, state)
+
+
+class Stabilise(Frozen):
+    """Spend the action to stop an unconscious combatant's bleeding (no roll)."""
+
+    target: str = Field(max_length=64, description="combatant id of the unconscious one")
+
+
+def resolve_stabilise(
+    view: EncounterView, actor: str | None, params: Stabilise, tray: DiceTray
+) -> Outcome:
+    if actor is None:
+        raise InvalidInput("stabilising needs an actor: the combatant spending their action")
+    helper = view.combatant(actor, "actor")
+    target = view.combatant(params.target, "target")
+    if target.id == helper.id:
+        raise InvalidInput(f"{helper.name} cannot stabilise themself; another combatant must")
+    if "unconscious" not in target.conditions:
+        raise ActionRefused(f"{target.name} is not unconscious: only the unconscious bleed")
+    if target.state.get(STABILISED):
+        raise ActionRefused(f"{target.name} is already stabilised")
+    state = {**target.state, STABILISED: True}
+    breakdown = {"target": target.id, "by": helper.id, "stabilised": True}
+    return Outcome(f"{helper.name} stabilises {target.name}", breakdown, state={target.id: state})
