@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, model_validator
 
 from domain.validation import refuse_hidden_characters
 
@@ -13,7 +13,7 @@ NAME = Field(min_length=1, max_length=120)
 MAX_VERSION = 2**31 - 1  # the stores keep versions in 32-bit-safe integers
 MAX_DICE_PER_ROLL = 100
 RollName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
-Faces = Annotated[list[int], Field(min_length=1, max_length=MAX_DICE_PER_ROLL)]
+Faces = Annotated[list[StrictInt], Field(min_length=1, max_length=MAX_DICE_PER_ROLL)]
 Dice = Annotated[dict[RollName, Faces], Field(max_length=40)]
 
 
