@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from api import errors
+from api import errors, openapi
 from api.backend import Backend
 from api.limits import BodyLimit, RateLimit, RateLimiter
 from api.routes import (
@@ -48,7 +48,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     )
     errors.install(app)
     app.add_middleware(BodyLimit)
-    app.add_middleware(RateLimit)  # outermost: a refused caller costs the least
+    app.add_middleware(RateLimit)  # before the body is read: a refused caller costs little
     app.add_middleware(SecurityHeaders)
     app.include_router(campaigns.router)
     app.include_router(encounters.router)
@@ -64,9 +64,17 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.mount("/static", dashboard.static_files(), name="static")
     app.mount("/docs-assets", docs.assets(), name="docs-assets")
 
-    @app.get("/health", tags=["health"])
+    @app.get(
+        "/health",
+        tags=["health"],
+        responses={
+            200: {"description": "the event store and Redis answer"},
+            503: {"description": "degraded: the same report, saying which does not answer"},
+        },
+    )
     def health() -> JSONResponse:
         report: dict[str, Any] = app.state.backend.health()
         return JSONResponse(report, status_code=200 if report["status"] == "ok" else 503)
 
+    openapi.install(app)  # after every route: it completes each operation's description
     return app

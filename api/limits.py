@@ -14,7 +14,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl
 
 import orjson
 from limits import RateLimitItem, parse_many
@@ -85,6 +84,7 @@ async def send_json(
     )
     await send({"type": "http.response.body", "body": payload})
 
+
 DEFAULT_PER_KEY = "1200/minute"
 DEFAULT_PER_ADDRESS = "3000/minute"
 _ONE_RATE = r"\d+ ?(/|per) ?(\d+ ?)?(second|minute|hour|day)s?"
@@ -138,18 +138,13 @@ class RateLimiter:
 
 
 def presented_key(scope: Scope) -> str | None:
-    """The bearer key (or a GET's ?key=) as api.auth reads it, without judging it."""
+    """The bearer key as api.auth reads it (only ever from the header), without judging it."""
     headers: list[tuple[bytes, bytes]] = scope.get("headers") or []
     for name, value in headers:
         if name == b"authorization":
             scheme, _, key = value.decode("latin-1").partition(" ")
             if scheme.lower() == "bearer" and key.strip():
                 return key.strip()
-    if scope.get("method") == "GET":
-        query: bytes = scope.get("query_string") or b""
-        for field, given in parse_qsl(query.decode("latin-1")):
-            if field == "key" and given:
-                return given
     return None
 
 

@@ -11,12 +11,21 @@ import hmac
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.backend import backend
 from domain.access import Forbidden, Unauthenticated
 
+# Declared as its own bearer scheme, so the docs say which key POST /campaigns takes.
+operator_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="operator key",
+    description="SKALD_OPERATOR_KEY: needed to create campaigns when the operator set one",
+)
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(operator_bearer)]
 
-def operator_gate(request: Request) -> None:
+
+def operator_gate(request: Request, credentials: Credentials) -> None:
     policy = backend(request).policy
     if policy.operator_key is None:
         if policy.creation_open:
@@ -26,13 +35,13 @@ def operator_gate(request: Request) -> None:
             "SKALD_OPERATOR_KEY): its operator sets SKALD_OPERATOR_KEY and creates campaigns "
             "with it as the bearer key"
         )
-    scheme, _, key = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not key.strip():
+    key = credentials.credentials.strip() if credentials is not None else ""
+    if not key:
         raise Unauthenticated(
             "creating a campaign on this server needs the operator key: "
             "send 'Authorization: Bearer <SKALD_OPERATOR_KEY>'"
         )
-    if not hmac.compare_digest(key.strip().encode(), policy.operator_key.encode()):
+    if not hmac.compare_digest(key.encode(), policy.operator_key.encode()):
         raise Forbidden("that is not this server's operator key")
 
 

@@ -113,8 +113,6 @@ def test_a_key_over_its_rate_gets_429_with_retry_after_and_others_go_on(
             f"try again in {refused.headers['retry-after']} s",
         }
         assert event_count(client) == before
-        as_query = client.get(f"/campaigns/{cid}?key={created['gm_key']}")
-        assert as_query.status_code == 429  # the same key, however it is presented
         other = {"authorization": f"Bearer {viewer.json()['key']}"}
         assert client.get(f"/campaigns/{cid}", headers=other).status_code == 200
 

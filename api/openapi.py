@@ -1,0 +1,201 @@
+"""The OpenAPI description, completed in one place for every route, present and future.
+
+FastAPI documents each operation's success and its request validation. This adds
+what a client generator needs beyond that: an operation id from the route's own
+name; every error the operation can answer, derived from what the route depends on
+(a campaign key, the GM, the operator gate, the views in Redis, a request body),
+all with the body the error handlers really send; an example per request body;
+and the built-in ruleset ids as an enum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import fastapi.routing
+from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+
+from api.auth import gm, reader
+from api.backend import view_reader
+from api.operator import operator_gate
+from domain.rulesets import RULESETS
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "title": "Error",
+    "type": "object",
+    "description": "Every error: a stable code and a message that says what is wrong.",
+    "required": ["error", "message"],
+    "properties": {
+        "error": {
+            "type": "string",
+            "description": "a stable code, e.g. invalid_input, not_found, rate_limited",
+        },
+        "message": {"type": "string", "description": "what is wrong, for people"},
+        "problems": {
+            "type": "array",
+            "description": "invalid_input: one entry per offending field",
+            "items": {
+                "type": "object",
+                "required": ["field", "problem"],
+                "properties": {"field": {"type": "string"}, "problem": {"type": "string"}},
+            },
+        },
+        "current_version": {
+            "type": "integer",
+            "description": "concurrent_write: the aggregate's version now",
+        },
+    },
+}
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "seconds to wait before asking again",
+        "schema": {"type": "integer"},
+    }
+}
+ERRORS: dict[int, tuple[str, dict[str, Any]]] = {
+    401: (
+        "no key, or one this campaign (or this server's operator) does not know",
+        {"WWW-Authenticate": {"description": "Bearer", "schema": {"type": "string"}}},
+    ),
+    403: ("a key whose role does not allow this", {}),
+    404: ("an id that names nothing", {}),
+    409: ("the current state forbids it, or a write kept losing a race", {}),
+    413: ("a request body over 256 KiB", {}),
+    422: ("invalid input: malformed JSON, a bad field, parameter or dice", {}),
+    429: ("too many requests from this key or address", RETRY_AFTER),
+    503: ("the views are unavailable (Redis does not answer); writes go on", RETRY_AFTER),
+}
+
+# One example per request body, by schema name. A body added without one fails
+# tests/integration/test_openapi.py, which also checks each example is valid.
+CHARACTER_ID = "5f0c8a52-3b1e-4f4e-9d62-0b8f2a6c1d37"
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "CreateCampaignBody": {"name": "The Sunken Crown", "ruleset": "stamina-body"},
+    "EnrolCharacterBody": {
+        "name": "Bran",
+        "sheet": {
+            "st": 13,
+            "con": 12,
+            "parry": 11,
+            "dodge": 10,
+            "stamina_max": 12,
+            "body_max": 10,
+            "armour_resilience": 4,
+        },
+    },
+    "StartEncounterBody": {
+        "name": "Ambush at the ford",
+        "combatants": [{"character_id": CHARACTER_ID, "side": "party", "rank": 1}],
+    },
+    "ActionBody": {
+        "kind": "take_hit",
+        "params": {"target": CHARACTER_ID, "damage_type": "piercing", "damage_class": 3},
+        "dice": {"damage": [2, 4, 6]},
+    },
+    "VoidBody": {"reason": "the hit was rolled against the wrong target"},
+    "RerollBody": {"reason": "a die fell off the table", "dice": {"damage": [3, 5, 1]}},
+    "RewindBody": {"reason": "we played the wrong round", "to_version": 3},
+    "AdvanceDaysBody": {"days": 1},
+    "WoundBody": {"wound": "broken_bones", "present": True, "reason": "fell from the wall"},
+    "IssueKeyBody": {"role": "player", "characters": [CHARACTER_ID], "label": "Ana"},
+}
+
+
+def install(app: FastAPI) -> None:
+    """Serve the completed description (built once, on first request)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = complete(app, FastAPI.openapi(app))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def complete(app: FastAPI, schema: dict[str, Any]) -> dict[str, Any]:
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components["Error"] = ERROR_SCHEMA
+    for route in api_routes(app):
+        for method in route.methods:
+            operation = schema["paths"][route.path_format][method.lower()]
+            operation["operationId"] = route.name
+            for status in sorted(statuses(route, method, operation)):
+                add_error(operation, status)
+            add_example(operation, components)
+            ruleset_enum(operation.get("parameters", []))
+    for name in ("HTTPValidationError", "ValidationError"):  # replaced by Error
+        components.pop(name, None)
+    for body in (s for n, s in components.items() if n.endswith("Body")):
+        if "ruleset" in body.get("properties", {}):
+            body["properties"]["ruleset"]["enum"] = sorted(RULESETS)
+    return schema
+
+
+def api_routes(app: FastAPI) -> Iterator[Any]:
+    """Every documented route, including those of included routers (which newer FastAPI
+    keeps behind route contexts that read like the route)."""
+    contexts = getattr(fastapi.routing, "iter_route_contexts", None)
+    routes: Iterable[Any] = contexts(app.routes) if contexts is not None else app.routes
+    for route in routes:
+        original = getattr(route, "original_route", route)
+        if isinstance(original, APIRoute) and route.include_in_schema:
+            yield route
+
+
+def statuses(route: Any, method: str, operation: dict[str, Any]) -> set[int]:
+    """The errors this operation can answer, from what it depends on."""
+    calls = set(dependency_calls(route.dependant))
+    found = {429}  # every route is rate-limited
+    if operation.get("parameters") or "requestBody" in operation:
+        found.add(422)
+    if "requestBody" in operation:
+        found.add(413)
+    if reader in calls:
+        found |= {401, 404}
+        if gm in calls or method != "GET":
+            found.add(403)  # the GM's routes, and writes a player or viewer key may not do
+    if operator_gate in calls:
+        found |= {401, 403}
+    if method != "GET":
+        found.add(409)
+    if view_reader in calls:
+        found.add(503)
+    return found
+
+
+def dependency_calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
+    for dependency in dependant.dependencies:
+        if dependency.call is not None:
+            yield dependency.call
+        yield from dependency_calls(dependency)
+
+
+def add_error(operation: dict[str, Any], status: int) -> None:
+    description, headers = ERRORS[status]
+    response = operation["responses"].setdefault(str(status), {})
+    response["description"] = response.get("description") or description
+    if str(status) == "422" or "content" not in response:
+        response["content"] = {"application/json": {"schema": ERROR_REF}}
+    if headers:
+        response["headers"] = headers
+
+
+def add_example(operation: dict[str, Any], components: dict[str, Any]) -> None:
+    content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if content is None:
+        return
+    name = content["schema"].get("$ref", "").rsplit("/", 1)[-1]
+    if name in EXAMPLES:
+        content["example"] = EXAMPLES[name]
+    elif "examples" in components.get(name, {}):
+        content["example"] = components[name]["examples"][0]
+
+
+def ruleset_enum(parameters: list[dict[str, Any]]) -> None:
+    for parameter in parameters:
+        if parameter["name"] == "ruleset_id":
+            parameter["schema"]["enum"] = sorted(RULESETS)

@@ -1,0 +1,118 @@
+"""The OpenAPI description: operation ids, every error with the body really sent, an
+example per request body, the ruleset ids as an enum; and a route added later gets it all."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Any
+from uuid import UUID
+
+import jsonschema
+from fastapi.testclient import TestClient
+
+import api.schemas
+from api.app import create_app
+from api.auth import Reader
+from api.schemas import VoidBody
+from domain.rulesets import RULESETS
+from tests.helpers import GM, new_campaign
+
+SCHEMA = create_app(nullcontext).openapi()
+OPERATIONS = {
+    f"{method.upper()} {path}": operation
+    for path, item in SCHEMA["paths"].items()
+    for method, operation in item.items()
+}
+
+
+def resolved(schema: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref")
+    return SCHEMA["components"]["schemas"][ref.rsplit("/", 1)[-1]] if ref else schema
+
+
+def error_schema(operation: str, status: int) -> dict[str, Any]:
+    response = OPERATIONS[operation]["responses"][str(status)]
+    return resolved(response["content"]["application/json"]["schema"])
+
+
+def test_operation_ids_are_the_route_names_and_unique() -> None:
+    ids = [op["operationId"] for op in OPERATIONS.values()]
+    assert len(ids) == len(set(ids))
+    assert all(i.isidentifier() for i in ids)
+    assert OPERATIONS["POST /campaigns"]["operationId"] == "create_campaign"
+    assert OPERATIONS["GET /campaigns/{campaign_id}/vitals"]["operationId"] == "read_vitals"
+
+
+def test_each_operation_documents_the_errors_it_can_answer() -> None:
+    def documented(operation: str) -> list[int]:
+        return sorted(int(s) for s in OPERATIONS[operation]["responses"] if s[0] in "45")
+
+    assert documented("POST /campaigns") == [401, 403, 409, 413, 422, 429]
+    assert documented("GET /campaigns/{campaign_id}") == [401, 404, 422, 429]
+    assert documented("GET /campaigns/{campaign_id}/keys") == [401, 403, 404, 422, 429]
+    assert documented("POST /campaigns/{campaign_id}/encounters/{encounter_id}/actions") == [
+        401, 403, 404, 409, 413, 422, 429,
+    ]  # fmt: skip
+    assert documented("GET /campaigns/{campaign_id}/vitals") == [401, 404, 422, 429, 503]
+    assert documented("GET /campaigns/{campaign_id}/feed") == [401, 404, 422, 429, 503]
+    assert documented("GET /rulesets") == [429]
+    assert documented("GET /health") == [429, 503]
+    for operation in OPERATIONS.values():
+        assert "429" in operation["responses"]
+        assert "Retry-After" in operation["responses"]["429"]["headers"]
+        if "401" in operation["responses"]:
+            assert "WWW-Authenticate" in operation["responses"]["401"]["headers"]
+    assert "HTTPValidationError" not in SCHEMA["components"]["schemas"]
+
+
+def test_the_documented_error_body_is_the_one_sent(client: TestClient) -> None:
+    invalid = client.post("/campaigns", json={"name": "", "ruleset": "d20"})
+    assert invalid.status_code == 422
+    schema = error_schema("POST /campaigns", 422)
+    assert schema["required"] == ["error", "message"]
+    jsonschema.validate(invalid.json(), schema)
+    assert invalid.json()["problems"][0]["field"] == "name"
+    cid = new_campaign(client, "stamina-body")
+    missing = client.get(f"/campaigns/{cid}/characters/nobody", headers=GM)
+    assert missing.status_code == 404
+    jsonschema.validate(missing.json(), error_schema("GET /campaigns/{campaign_id}", 404))
+    anonymous = client.get(f"/campaigns/{cid}", headers={"authorization": ""})
+    assert anonymous.status_code == 401
+    jsonschema.validate(anonymous.json(), error_schema("GET /campaigns/{campaign_id}", 401))
+
+
+def test_every_request_body_has_an_example_its_model_accepts() -> None:
+    bodies = 0
+    for label, operation in OPERATIONS.items():
+        content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if content is None:
+            continue
+        bodies += 1
+        assert "example" in content, f"{label} has no request body example"
+        model = getattr(api.schemas, content["schema"]["$ref"].rsplit("/", 1)[-1])
+        model.model_validate(content["example"])
+    assert bodies >= 10
+
+
+def test_ruleset_is_an_enum_of_the_built_in_ids() -> None:
+    body = SCHEMA["components"]["schemas"]["CreateCampaignBody"]
+    assert body["properties"]["ruleset"]["enum"] == ["d20", "margin", "stamina-body"]
+    assert sorted(RULESETS) == ["d20", "margin", "stamina-body"]
+    (parameter,) = OPERATIONS["GET /rulesets/{ruleset_id}"]["parameters"]
+    assert parameter["schema"]["enum"] == ["d20", "margin", "stamina-body"]
+
+
+def test_a_route_added_later_is_documented_the_same_way() -> None:
+    app = create_app(nullcontext)
+
+    @app.post("/campaigns/{campaign_id}/notes", status_code=201)
+    def add_note(campaign_id: UUID, access: Reader, body: VoidBody) -> dict[str, str]:
+        return {}
+
+    operation = app.openapi()["paths"]["/campaigns/{campaign_id}/notes"]["post"]
+    assert operation["operationId"] == "add_note"
+    assert sorted(s for s in operation["responses"] if s != "201") == [
+        "401", "403", "404", "409", "413", "422", "429",
+    ]  # fmt: skip
+    example = operation["requestBody"]["content"]["application/json"]["example"]
+    assert example == {"reason": "the hit was rolled against the wrong target"}
