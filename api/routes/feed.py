@@ -80,6 +80,21 @@ async def feed_events(
         await client.aclose()
 
 
+SSE_EVENT = {
+    "type": "object",
+    "description": "one Server-Sent Event",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": ["entry", "reset", "unavailable"]},
+        "id": {"type": "string", "description": "entry: its notification id"},
+        "data": {
+            "type": "string",
+            "description": "JSON; entry: an audit entry, reset: {oldest}, unavailable: an error",
+        },
+    },
+}
+
+
 @router.get(
     "/campaigns/{campaign_id}/feed",
     response_class=EventSourceResponse,
@@ -87,7 +102,7 @@ async def feed_events(
         200: {
             "description": "an endless stream of `entry` events (and `reset` when the "
             "stream no longer reaches back to Last-Event-ID)",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"schema": SSE_EVENT}},
         }
     },
 )
