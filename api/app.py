@@ -23,6 +23,7 @@ from api.routes import (
     history,
     keys,
     me,
+    odds,
     views,
 )
 from api.security import SecurityHeaders
@@ -58,6 +59,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.include_router(keys.router)
     app.include_router(me.router)
     app.include_router(views.router)
+    app.include_router(odds.router)
     app.include_router(feed.router)
     app.include_router(dashboard.router)
     app.include_router(docs.router)

@@ -19,7 +19,7 @@ CALLERS = ["no key", "other campaign's GM", "viewer", "other player", "player", 
 class Route:
     method: str
     path: str
-    kind: str  # read | gm | act
+    kind: str  # read | gm | act | preview (as act, but writes nothing)
     ok_status: int = 200
     body: dict[str, Any] | None = None
     calm: bool = False  # needs no open encounter
@@ -82,6 +82,16 @@ ROUTES = [
     Route("GET", "/campaigns/{cid}/audit?offset=0&limit=5", "read"),
     Route("GET", "/campaigns/{cid}/me", "read"),
     Route("GET", "/campaigns/{cid}/vitals/at?at=2100-01-01T00:00:00Z", "read"),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/odds",
+        "preview",
+        200,
+        {"kind": "attack", "actor": "{hero}", "params": {"target": "{rival}"}},
+    ),
+    Route(
+        "GET", "/campaigns/{cid}/encounters/{eid}/combatants/{hero}/odds?against={rival}", "preview"
+    ),
 ]
 # The live feed never ends a response; its key checks, role by role, are in
 # tests/e2e/test_feed.py.
@@ -99,7 +109,7 @@ def expected(route: Route, caller: str) -> int:
         return 401
     if caller == "gm" or route.kind == "read":
         return route.ok_status
-    if route.kind == "act" and caller == "player":
+    if route.kind in ("act", "preview") and caller == "player":
         return route.ok_status
     return 403
 
@@ -187,7 +197,7 @@ def test_route_by_caller(client: TestClient, route: Route, caller: str) -> None:
     if want >= 400:
         assert response.json()["message"]
         assert event_count(client) == before
-    elif route.method != "GET" and route.kind != "read":
+    elif route.method != "GET" and route.kind not in ("read", "preview"):
         assert event_count(client) > before
 
 

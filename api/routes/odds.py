@@ -1,0 +1,136 @@
+"""The odds before the dice: exact probabilities of an action's outcomes, nothing written.
+
+See docs/odds.md. Both operations follow the rules for acting: the GM for anyone, a
+player for their own characters, a viewer not at all.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel, Field
+
+from api.auth import Reader
+from api.backend import application
+from api.schemas import Body
+from domain.application import SkaldApplication
+from domain.odds.encounter import attack_odds, encounter_odds
+
+router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["odds"])
+App = Annotated[SkaldApplication, Depends(application)]
+
+
+class OddsBody(Body):
+    """Exactly an action's body, without dice: nothing is rolled."""
+
+    kind: str = Field(max_length=40, description="an action of the campaign's ruleset")
+    actor: str | None = Field(default=None, max_length=64, description="the acting combatant")
+    params: dict[str, Any] = Field(default_factory=dict, description="the action's parameters")
+
+
+class Chance(BaseModel):
+    probability: str = Field(description="exact, as a fraction: '181/216'")
+    decimal: float = Field(description="the same, rounded to 6 places")
+
+
+class ResultChance(Chance):
+    result: str = Field(description="hit, miss, parried, dodged, stopped_by_ward, countered, ...")
+
+
+class ValueChance(Chance):
+    value: int | str
+
+
+class Mean(BaseModel):
+    value: str
+    decimal: float
+
+
+class TrackOdds(BaseModel):
+    combatant: str
+    name: str
+    track: str
+    distribution: list[ValueChance] = Field(description="before - after; below 0 is a gain")
+    mean: Mean
+    at_least_one: Chance
+
+
+class ConditionOdds(BaseModel):
+    combatant: str
+    name: str
+    condition: str
+    gained: Chance
+    lost: Chance
+
+
+class PointsChance(Chance):
+    points: int
+
+
+class LuckOdds(BaseModel):
+    combatant: str
+    name: str
+    spent: list[PointsChance]
+    any: Chance
+
+
+class OddsOut(BaseModel):
+    ruleset: str
+    kind: str
+    actor: str | None
+    params: dict[str, Any]
+    round: int
+    exact: bool
+    outcomes: int = Field(description="distinct outcomes of the dice (estimated before exploring)")
+    resolutions: int = Field(description="times the resolver ran to explore them")
+    results: list[ResultChance]
+    damage: list[TrackOdds]
+    conditions: list[ConditionOdds]
+    luck: list[LuckOdds]
+    extras: dict[str, list[ValueChance]]
+    elapsed_ms: float
+
+
+class AttackOdds(BaseModel):
+    label: str
+    kind: str
+    params: dict[str, Any]
+    odds: OddsOut | None = None
+    refused: str | None = Field(default=None, description="why this attack cannot be made now")
+
+
+class AttacksOut(BaseModel):
+    combatant: str
+    name: str
+    against: str
+    against_name: str
+    attacks: list[AttackOdds]
+
+
+@router.post("/odds")
+def action_odds(
+    campaign_id: UUID, encounter_id: UUID, body: OddsBody, app: App, access: Reader
+) -> OddsOut:
+    """Every outcome of an action about to happen, with its exact probability."""
+    access.require_writer_for(body.actor, f"see the odds of '{body.kind}'")
+    encounter = app.encounter(campaign_id, encounter_id)
+    odds = encounter_odds(encounter, body.kind, body.actor, body.params, role=access.role)
+    return OddsOut.model_validate(odds)
+
+
+@router.get("/combatants/{character_id}/odds")
+def combatant_attack_odds(
+    campaign_id: UUID,
+    encounter_id: UUID,
+    character_id: str,
+    app: App,
+    access: Reader,
+    against: Annotated[str, Query(max_length=64, description="the chosen opponent's id")],
+    effort: Annotated[int, Query(ge=0, le=10, description="margin: effort dice")] = 0,
+) -> AttacksOut:
+    """For a chosen opponent, the odds of each of this combatant's attacks."""
+    access.require_writer_for(character_id, "see the odds of this combatant's attacks")
+    encounter = app.encounter(campaign_id, encounter_id)
+    return AttacksOut.model_validate(attack_odds(encounter, character_id, against, effort=effort))

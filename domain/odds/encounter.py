@@ -1,0 +1,107 @@
+"""Odds for an open encounter: the same gate as acting, and a combatant's attacks at a glance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domain.access import Forbidden
+from domain.encounter import Encounter
+from domain.errors import ActionRefused, DomainError
+from domain.odds.odds import action_odds
+from domain.rulesets.base import CombatantView
+
+
+def _open(encounter: Encounter) -> None:
+    if encounter.ended:
+        raise ActionRefused(f"encounter '{encounter.name}' has ended; nothing is left to roll")
+
+
+def encounter_odds(
+    encounter: Encounter,
+    kind: str,
+    actor: str | None,
+    params: Mapping[str, Any],
+    *,
+    role: str,
+) -> dict[str, Any]:
+    """The odds of an action as it would be resolved now; refused as the action would be."""
+    _open(encounter)
+    rules = encounter.rules
+    if role != "gm" and rules.action_type(kind).gm_only:
+        raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
+    return action_odds(rules, encounter.view(), kind, actor, params)
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    kind: str
+    params: dict[str, Any]
+
+
+def _names(sheet: Mapping[str, Any], field: str) -> list[str]:
+    return [str(item["name"]) for item in sheet.get(field) or ()]
+
+
+def attack_choices(
+    ruleset_id: str, attacker: CombatantView, target: str, effort: int
+) -> list[Choice]:
+    """Every attack a combatant can make on one opponent, as the action it would be."""
+    sheet = attacker.sheet
+    if ruleset_id == "stamina-body":
+        return [
+            Choice(
+                f"{weapon} ({'no defense' if defense == 'none' else defense})",
+                "attack",
+                {"target": target, "weapon": weapon, "defense": defense},
+            )
+            for weapon in [*_names(sheet, "weapons"), "unarmed"]
+            for defense in ("none", "parry", "dodge")
+        ]
+    if ruleset_id == "margin":
+        weapons = _names(sheet, "weapons")
+        strikes = [*weapons, *(["fists"] if "fists" not in weapons else [])]
+        return [
+            Choice(name, "attack", {"target": target, "weapon": name, "effort": effort})
+            for name in strikes
+        ] + [
+            Choice(name, "cast", {"target": target, "spell": name, "effort": effort})
+            for name in _names(sheet, "spells")
+        ]
+    if ruleset_id == "d20":
+        return [
+            Choice(name, "attack", {"target": target, "weapon": name})
+            for name in _names(sheet, "weapons")
+        ] + [Choice("shove", "shove", {"target": target})]
+    return []
+
+
+def attack_odds(
+    encounter: Encounter, combatant: str, against: str, *, effort: int = 0
+) -> dict[str, Any]:
+    """For a chosen opponent, the odds of each of a combatant's attacks (or why it cannot)."""
+    _open(encounter)
+    view = encounter.view()
+    attacker = view.combatant(combatant, "combatant")
+    opponent = view.combatant(against, "opponent")
+    attacks: list[dict[str, Any]] = []
+    for choice in attack_choices(encounter.ruleset_id, attacker, opponent.id, effort):
+        entry: dict[str, Any] = {"label": choice.label, "kind": choice.kind}
+        try:
+            entry["odds"] = action_odds(
+                encounter.rules, view, choice.kind, attacker.id, choice.params
+            )
+        except DomainError as refused:
+            entry.update(params=choice.params, refused=refused.message)
+        else:
+            entry["params"] = entry["odds"]["params"]
+        attacks.append(entry)
+    return {
+        "combatant": attacker.id,
+        "name": attacker.name,
+        "against": opponent.id,
+        "against_name": opponent.name,
+        "attacks": attacks,
+    }
