@@ -62,6 +62,26 @@ class ActionBody(Body):
     )
 
 
+class OddsBody(Body):
+    """An action's body without dice (docs/odds.md): its odds, nothing rolled or written."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "kind": "attack",
+                    "actor": "3f0c1d2e-0000-4000-8000-000000000001",
+                    "params": {"target": "3f0c1d2e-0000-4000-8000-000000000002"},
+                }
+            ]
+        },
+    )
+    kind: str = Field(max_length=40, description="an action of the campaign's ruleset")
+    actor: str | None = Field(default=None, max_length=64, description="the acting combatant")
+    params: dict[str, Any] = Field(default_factory=dict, description="the action's parameters")
+
+
 class CharacterOut(BaseModel):
     id: str
     name: str

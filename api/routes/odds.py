@@ -14,20 +14,12 @@ from pydantic import BaseModel, Field
 
 from api.auth import Reader
 from api.backend import application
-from api.schemas import Body
+from api.schemas import OddsBody
 from domain.application import SkaldApplication
 from domain.odds.encounter import attack_odds, encounter_odds
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["odds"])
 App = Annotated[SkaldApplication, Depends(application)]
-
-
-class OddsBody(Body):
-    """Exactly an action's body, without dice: nothing is rolled."""
-
-    kind: str = Field(max_length=40, description="an action of the campaign's ruleset")
-    actor: str | None = Field(default=None, max_length=64, description="the acting combatant")
-    params: dict[str, Any] = Field(default_factory=dict, description="the action's parameters")
 
 
 class Chance(BaseModel):
