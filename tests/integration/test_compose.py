@@ -41,3 +41,11 @@ def test_compose_gives_the_api_an_operator_key_so_campaigns_can_be_created() -> 
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     api = compose["services"]["api"]["environment"]
     assert api["SKALD_OPERATOR_KEY"].startswith("${SKALD_OPERATOR_KEY:?")
+
+
+def test_the_readme_says_which_compose_reads_the_file() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    assert compose["name"] == "skald"  # a top-level name: docker-compose 1.x refuses it
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "It needs Docker Compose v2 (the `docker compose` plugin;" in readme
+    assert "`docker-compose` 1.x refuses its top-level `name:`" in readme

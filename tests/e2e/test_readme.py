@@ -1,0 +1,100 @@
+"""The README's walkthrough, run as written: its shell blocks, in order, in one shell,
+against a real `skald serve` (only the port differs from localhost:8000).
+
+`set -u` makes a variable a block forgets to set an error, as `$BRAN` once was;
+`xdg-open` is a stand-in that records the address it was given."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.e2e.server import Server
+
+ROOT = Path(__file__).resolve().parents[2]
+MARK = "=== README block {} ==="
+
+
+def walkthrough_blocks() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("## Walkthrough")
+    end = readme.index("\n## ", readme.index("## The dashboard, the live feed and the views"))
+    return re.findall(r"```sh\n(.*?)```", readme[start:end], flags=re.DOTALL)
+
+
+def json_replies(printed: str) -> tuple[list[Any], str]:
+    """The JSON replies curl printed back to back (no newline between them), and the rest."""
+    decoder, replies, at = json.JSONDecoder(), [], 0
+    while at < len(printed) and printed[at] == "{":
+        reply, at = decoder.raw_decode(printed, at)
+        replies.append(reply)
+    return replies, printed[at:]
+
+
+def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
+    blocks = walkthrough_blocks()
+    assert len(blocks) == 8
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    opened = tmp_path / "opened"
+    xdg_open = shims / "xdg-open"
+    xdg_open.write_text(f'#!/bin/sh\nprintf "%s" "$1" > {opened}\n')
+    xdg_open.chmod(0o755)
+    server = Server(tmp_path / "data").start()
+    try:
+        script = "set -u\n" + "".join(
+            f"echo '{MARK.format(n)}'\n{block}" for n, block in enumerate(blocks)
+        )
+        run = subprocess.run(
+            ["bash", "-c", script.replace("localhost:8000", f"localhost:{server.port}")],
+            cwd=tmp_path,
+            env={**os.environ, "PATH": f"{shims}:{os.environ['PATH']}"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert run.stderr == ""
+        out = dict(
+            enumerate(re.split(r"=== README block \d+ ===\n", run.stdout)[1:])
+        )  # block number -> what it printed
+        assert len(out) == len(blocks)
+        (campaign,), _ = json_replies(out[0].strip())
+        assert campaign["name"] == "The Sunken Crown"
+        assert campaign["gm_key"].startswith("skald_")
+        assert out[1] == ""
+        (bran,), _ = json_replies(out[2].strip())
+        assert (bran["name"], bran["tracks"]) == ("Bran", {"stamina": 12, "body": 10})
+        (fight,), _ = json_replies(out[3].strip())
+        assert fight["name"] == "Ambush at the ford"
+        assert fight["combatants"][0]["id"] == bran["id"]
+        (hit,), _ = json_replies(out[4].strip())
+        assert hit["action"]["summary"] == "Bran takes 5 Stamina and 1 Body (7/3 raw)"
+        (now, before), _ = json_replies(out[5].strip())
+        assert (now["version"], now["combatants"][0]["tracks"]) == (
+            2,
+            {"stamina": 7, "body": 9},
+        )
+        assert (before["version"], before["actions"]) == (1, [])
+        url = opened.read_text()
+        assert re.fullmatch(
+            rf"http://localhost:{server.port}/campaigns/[0-9a-f-]{{36}}/dashboard#key=skald_\w+",
+            url,
+        )
+        page = httpx.get(url.split("#")[0], timeout=10)
+        assert page.status_code == 200
+        assert "<title>Skald · GM dashboard</title>" in page.text
+
+        (vitals, board, audit), feed = json_replies(out[7])
+        assert vitals["name"] == "The Sunken Crown"
+        assert board["id"] == fight["id"]
+        assert audit["campaign_id"] == campaign["id"]
+        assert "event: entry" in feed
+        assert "Bran takes 5 Stamina and 1 Body (7/3 raw)" in feed
+    finally:
+        server.stop()
