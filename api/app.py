@@ -13,6 +13,7 @@ from api import errors, openapi
 from api.backend import Backend
 from api.limits import BodyLimit, RateLimit, RateLimiter
 from api.routes import (
+    amendments,
     calendar,
     campaigns,
     corrections,
@@ -54,6 +55,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.include_router(campaigns.router)
     app.include_router(encounters.router)
     app.include_router(corrections.router)
+    app.include_router(amendments.router)
     app.include_router(history.router)
     app.include_router(calendar.router)
     app.include_router(keys.router)

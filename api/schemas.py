@@ -115,6 +115,7 @@ class CombatantOut(BaseModel):
     name: str
     side: str
     rank: int
+    present: bool = Field(default=True, description="false once they have left the fight")
     tracks: dict[str, int]
     maxima: dict[str, int]
     conditions: list[str]

@@ -55,6 +55,7 @@ def encounter_out(encounter: Encounter) -> EncounterOut:
                 name=c["name"],
                 side=c["side"],
                 rank=c["rank"],
+                present=c.get("present", True),
                 tracks=c["tracks"],
                 maxima=rules.track_maxima(c["sheet"]),
                 conditions=list(encounter.conditions_of(cid)),

@@ -14,6 +14,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from domain.access import Access
+from domain.amending import AmendingCommands
 from domain.campaign import Campaign, check_name
 from domain.commands import (
     AdvanceDays,
@@ -35,28 +36,14 @@ from domain.dice import Roller, seeded_roller
 from domain.encounter import Encounter
 from domain.errors import InvalidInput, NotFound
 from domain.history import event_record, version_at
-from domain.validation import refuse_hidden_characters
-from domain.writes import WriteRunner
+from domain.reasons import check_reason as check_reason
 
 T = TypeVar("T")
-MAX_REASON = 500
-
-
-def check_reason(reason: str) -> str:
-    cleaned = reason.strip()
-    if not cleaned:
-        raise InvalidInput("a correction needs a reason: say why, it stays on record")
-    if len(cleaned) > MAX_REASON:
-        raise InvalidInput(f"the reason is {len(cleaned)} characters long; at most {MAX_REASON}")
-    refuse_hidden_characters(cleaned, "reason")
-    return cleaned
-
-
 A = TypeVar("A", bound=Aggregate)
 MAX_COMBATANTS = 50
 
 
-class SkaldApplication(WriteRunner):
+class SkaldApplication(AmendingCommands):
     name = "Skald"
     snapshotting_intervals = {Campaign: 100, Encounter: 100}
     env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
@@ -217,6 +204,7 @@ class SkaldApplication(WriteRunner):
                 {cid: dict(c["tracks"]) for cid, c in encounter.combatants.items()},
                 {cid: dict(c["state"]) for cid, c in encounter.combatants.items()},
                 command.by,
+                {cid: c["sheet"] for cid, c in encounter.combatants.items()},
             )
             self.save(encounter, campaign)
             return encounter

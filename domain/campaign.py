@@ -11,6 +11,7 @@ from eventsourcing.domain import Aggregate, event
 from domain.access import Access, Unauthenticated, check_characters
 from domain.calendar import MAX_DAYS, plan_days
 from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.gm_changes import adjust, amend, amended_sheet
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
 from domain.validation import refuse_hidden_characters
@@ -208,8 +209,24 @@ class Campaign(Aggregate):
         tracks: dict[str, dict[str, int]],
         state: dict[str, dict[str, Any]],
         by: str,
+        sheets: dict[str, dict[str, Any]] | None = None,
     ) -> None:
-        """Take the encounter's final tracks and lasting state back onto the roster."""
+        """Take the encounter's final tracks and lasting state back onto the roster, and the
+        sheets amended during it (each as a SheetAmended event, before the closing)."""
+        for character_id, sheet in (sheets or {}).items():
+            character = self.characters[character_id]
+            if sheet != character["sheet"]:
+                changed = amend(self.rules, character, sheet)
+                self._sheet_amended(
+                    character_id,
+                    sheet,
+                    f"amended during encounter {encounter_id}",
+                    by,
+                    changed.breakdown,
+                    {character_id: changed.entry["tracks"]},
+                    {character_id: changed.entry["state"]},
+                    {character_id: sheet},
+                )
         lasting = {cid: self.rules.state_after_encounter(values) for cid, values in state.items()}
         self._encounter_closed(encounter_id, tracks, lasting, by)
 
@@ -340,3 +357,91 @@ class Campaign(Aggregate):
         state: dict[str, dict[str, Any]],
     ) -> None:
         self.characters[character_id]["state"] = state[character_id]
+
+    # -- the GM's changes between fights (domain/gm_changes.py) -----------------------
+
+    def _refuse_if_in_encounter(self, character: dict[str, Any], what: str) -> None:
+        # The encounter owns the tracks of the characters it holds; the change goes there.
+        if character["in_encounter"] is not None:
+            raise ActionRefused(
+                f"{character['name']} is in open encounter {character['in_encounter']}: "
+                f"{what} there"
+            )
+
+    def amend_sheet(self, character_id: str, changes: dict[str, Any], reason: str, by: str) -> None:
+        character = self.character(character_id)
+        self._refuse_if_in_encounter(character, "amend the sheet")
+        sheet = amended_sheet(self.rules, character["sheet"], changes)
+        changed = amend(self.rules, character, sheet)
+        self._sheet_amended(
+            character_id,
+            sheet,
+            reason,
+            by,
+            changed.breakdown,
+            {character_id: changed.entry["tracks"]},
+            {character_id: changed.entry["state"]},
+            {character_id: sheet},
+        )
+
+    @event("SheetAmended")
+    def _sheet_amended(
+        self,
+        character_id: str,
+        sheet: dict[str, Any],
+        reason: str,
+        by: str,
+        breakdown: dict[str, Any],
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+        sheets: dict[str, dict[str, Any]],
+    ) -> None:
+        character = self.characters[character_id]
+        character["sheet"] = sheet
+        character["tracks"] = tracks[character_id]
+        character["state"] = state[character_id]
+
+    def adjust_tracks(
+        self, character_id: str, changes: dict[str, dict[str, int]], reason: str, by: str
+    ) -> None:
+        character = self.character(character_id)
+        self._refuse_if_in_encounter(character, "adjust the tracks")
+        changed = adjust(self.rules, character, changes)
+        self._tracks_adjusted(
+            character_id,
+            changes,
+            reason,
+            by,
+            changed.summary,
+            changed.breakdown,
+            {character_id: changed.entry["tracks"]},
+        )
+
+    @event("TracksAdjusted")
+    def _tracks_adjusted(
+        self,
+        character_id: str,
+        changes: dict[str, dict[str, int]],
+        reason: str,
+        by: str,
+        summary: str,
+        breakdown: dict[str, Any],
+        tracks: dict[str, dict[str, int]],
+    ) -> None:
+        self.characters[character_id]["tracks"] = tracks[character_id]
+
+    def join_encounter(self, encounter_id: str, character_id: str, by: str) -> None:
+        """A character joins an open encounter mid-fight; heal what they are owed first."""
+        character = self.character(character_id)
+        if encounter_id not in self.open_encounters:
+            raise ActionRefused(f"encounter {encounter_id} is not open")
+        if character["in_encounter"] is not None:
+            raise ActionRefused(
+                f"{character['name']} is already in open encounter {character['in_encounter']}"
+            )
+        self.heal_before_joining([character_id])
+        self._character_joined(encounter_id, character_id, by)
+
+    @event("CharacterJoined")
+    def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
+        self.characters[character_id]["in_encounter"] = encounter_id

@@ -135,3 +135,52 @@ class RevokeKey:
     campaign_id: UUID
     key_id: str
     by: str = "gm"
+
+
+@dataclass(frozen=True)
+class AmendSheet:
+    campaign_id: UUID
+    character_id: str
+    changes: dict[str, Any]
+    reason: str
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class AdjustTracks:
+    campaign_id: UUID
+    character_id: str
+    reason: str
+    set: dict[str, int] | None = None
+    adjust: dict[str, int] | None = None
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class AddCombatant:
+    campaign_id: UUID
+    encounter_id: UUID
+    character_id: str
+    side: str
+    reason: str
+    rank: int = 1
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class RemoveCombatant:
+    campaign_id: UUID
+    encounter_id: UUID
+    character_id: str
+    reason: str
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class MoveCombatant:
+    campaign_id: UUID
+    encounter_id: UUID
+    character_id: str
+    rank: int
+    reason: str
+    by: str = "gm"

@@ -21,6 +21,7 @@ from typing import Any
 
 from domain.dice import DiceTray, Roller
 from domain.errors import DomainError
+from domain.gm_changes import GM_KINDS, apply_gm_record
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets.base import Ruleset
 
@@ -93,6 +94,8 @@ def replay(
             state.records.append({**record, "status": status})
             if step == SUPERSEDE:
                 state.report.append(_entry(record, None, "superseded"))
+        elif record["kind"] in GM_KINDS:
+            state.records.append(_reapply_gm_record(rules, record, state))
         elif isinstance(step, Reroll):
             tray = DiceTray(roller, step.dice)
             state.records.append(_resolve_record(rules, options, record, state, tray, True))
@@ -170,6 +173,34 @@ def _resolve_record(
     return new_record
 
 
+def _reapply_gm_record(rules: Ruleset, record: dict[str, Any], state: Replay) -> dict[str, Any]:
+    """A GM's change made again on the state as it now stands (no dice to read)."""
+    try:
+        changed = apply_gm_record(rules, record["kind"], record["params"], state.combatants)
+    except DomainError as error:
+        state.report.append({**_entry(record, None, "voided"), "why": error.message})
+        return {**record, "status": "voided", "voided_because": error.message}
+    effects = gm_effects(record["params"]["target"], changed.entry)
+    _apply_effects(state.combatants, effects)
+    same = changed.breakdown == record["breakdown"]
+    state.report.append(_entry(record, changed.summary, "unchanged" if same else "changed"))
+    return {
+        **record,
+        "summary": changed.summary,
+        "breakdown": changed.breakdown,
+        "effects": effects,
+    }
+
+
+def gm_effects(target: str, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A GM record's effects: the whole combatant (sheet, rank, presence), tracks, state."""
+    return {
+        "tracks": {target: dict(entry["tracks"])},
+        "state": {target: dict(entry["state"])},
+        "combatants": {target: copy.deepcopy(dict(entry))},
+    }
+
+
 def _entry(record: Mapping[str, Any], after: str | None, status: str) -> dict[str, Any]:
     return {
         "number": record["number"],
@@ -185,6 +216,8 @@ def _conditions(rules: Ruleset, combatant: Mapping[str, Any]) -> tuple[str, ...]
 
 
 def _apply_effects(combatants: dict[str, dict[str, Any]], effects: Mapping[str, Any]) -> None:
+    for cid, entry in effects.get("combatants", {}).items():
+        combatants[cid] = copy.deepcopy(dict(entry))
     for cid, values in effects["tracks"].items():
         combatants[cid]["tracks"] = dict(values)
     for cid, values in effects["state"].items():

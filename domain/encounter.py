@@ -10,9 +10,20 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain.access import Forbidden
-from domain.corrections import ACTIVE, KEEP, SUPERSEDE, VOID, Plan, Reroll, correction_plan, replay
+from domain.corrections import (
+    ACTIVE,
+    KEEP,
+    SUPERSEDE,
+    VOID,
+    Plan,
+    Reroll,
+    correction_plan,
+    gm_effects,
+    replay,
+)
 from domain.dice import DiceTray, Roller, seeded_roller
 from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_record
 from domain.resolution import build_view, resolve
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
@@ -202,7 +213,8 @@ class Encounter(Aggregate):
         roller: Roller,
     ) -> list[dict[str, Any]]:
         """Roll action ``number`` again (new or supplied dice); later actions follow."""
-        self._correctable(number)
+        if self._correctable(number)["kind"] in GM_KINDS:
+            raise ActionRefused(f"action {number} is the GM's change, with no dice to roll")
         plan = correction_plan(number, Reroll(dice))
         return self._replayed("reroll", number, plan, reason, by, roller)
 
@@ -285,3 +297,59 @@ class Encounter(Aggregate):
             self.combatants[cid]["state"] = state[cid]
         self.round = round
         self.corrections.append({**correction, "version": self.version + 1})
+
+    # -- the GM's changes: sheets, tracks and the cast (domain/gm_changes.py) ---------
+
+    def gm_change(
+        self, kind: str, target: str, params: Mapping[str, Any], reason: str, by: str
+    ) -> dict[str, Any]:
+        """Record a GM change among the actions, so a correction replays it in its place."""
+        self._refuse_if_ended()
+        if kind != JOIN and target not in self.combatants:
+            raise NotFound(f"'{target}' is not a combatant in this encounter")
+        if kind == JOIN and target in self.combatants:
+            raise ActionRefused(f"{self.combatants[target]['name']} is already in this fight")
+        if kind == AMEND:
+            current = self.combatants[target]["sheet"]
+            params = {"sheet": amended_sheet(self.rules, current, params["changes"])}
+        full = {**params, "target": target, "reason": reason}
+        changed = apply_gm_record(self.rules, kind, full, self.combatants)
+        before = list(self.conditions_of(target)) if target in self.combatants else []
+        after = self.rules.conditions(
+            changed.entry["sheet"], changed.entry["tracks"], changed.entry["state"]
+        )
+        effects = gm_effects(target, changed.entry)
+        self._gm_changed(
+            record={
+                "number": len(self.actions) + 1,
+                "round": self.round,
+                "kind": kind,
+                "actor": None,
+                "params": full,
+                "rolls": [],
+                "summary": changed.summary,
+                "breakdown": changed.breakdown,
+                "by": by,
+                "status": ACTIVE,
+                "effects": effects,
+                "conditions": {target: {"before": before, "after": list(after)}},
+            },
+            summary=changed.summary,
+            tracks=effects["tracks"],
+            state=effects["state"],
+            sheets={target: changed.entry["sheet"]},
+        )
+        return self.actions[-1]
+
+    @event("GMChanged")
+    def _gm_changed(
+        self,
+        record: dict[str, Any],
+        summary: str,
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+        sheets: dict[str, dict[str, Any]],
+    ) -> None:
+        for cid, entry in record["effects"]["combatants"].items():
+            self.combatants[cid] = copy.deepcopy(entry)
+        self.actions = [*self.actions, {**record, "version": self.version + 1}]

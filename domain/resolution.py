@@ -40,6 +40,7 @@ def build_view(
                 conditions=rules.conditions(c["sheet"], c["tracks"], c["state"]),
             )
             for cid, c in combatants.items()
+            if c.get("present", True)  # one who left the fight (domain/gm_changes.py) is gone
         },
     )
 

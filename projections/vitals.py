@@ -11,7 +11,7 @@ from typing import Any
 
 from eventsourcing.persistence import Tracking
 
-from projections.base import ViewProjection, conditions, facts, maxima
+from projections.base import ViewProjection, conditions, facts, maxima, per_character
 
 
 class VitalsProjection(ViewProjection):
@@ -58,6 +58,9 @@ class VitalsProjection(ViewProjection):
                 self._set(vitals_key, character_id, encounter=None)
         elif name == "Campaign.DayAdvanced":
             meta["day"] = event.day
+        # A sheet amendment (campaign or encounter) names each amended sheet under "sheets".
+        for character_id, sheet in per_character(getattr(event, "sheets", None)).items():
+            self._set(vitals_key, character_id, sheet=sheet, maxima=maxima(meta["ruleset"], sheet))
         tracks, state = known.tracks, known.state
         for character_id in sorted(set(tracks) | set(state)):
             new_tracks, new_state = tracks.get(character_id), state.get(character_id)

@@ -1,0 +1,122 @@
+"""The GM's changes as commands: sheet amendments, track adjustments and the cast.
+
+A character between fights is changed on the roster; a character an open
+encounter holds is changed in that encounter (a GM record among its actions),
+because the encounter owns their tracks until it ends (docs/calendar.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from domain.campaign import Campaign, check_name
+from domain.commands import AddCombatant, AdjustTracks, AmendSheet, MoveCombatant, RemoveCombatant
+from domain.encounter import Encounter
+from domain.gm_changes import ADJUST, AMEND, JOIN, LEAVE, MOVE, check_adjustment
+from domain.reasons import check_reason
+from domain.writes import WriteRunner
+
+Changed = tuple[Campaign, Encounter | None]
+
+
+class AmendingCommands(WriteRunner):
+    if TYPE_CHECKING:
+
+        def campaign(self, campaign_id: UUID, version: int | None = None) -> Campaign: ...
+
+        def encounter(
+            self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
+        ) -> Encounter: ...
+
+    def _holding(self, campaign: Campaign, character_id: str) -> Encounter | None:
+        """The open encounter that owns the character's tracks now, if any."""
+        held = campaign.character(character_id)["in_encounter"]
+        return None if held is None else self.encounter(campaign.id, UUID(held))
+
+    def amend_sheet(self, command: AmendSheet) -> Changed:
+        reason = check_reason(command.reason)
+
+        def attempt() -> Changed:
+            campaign = self.campaign(command.campaign_id)
+            encounter = self._holding(campaign, command.character_id)
+            if encounter is None:
+                campaign.amend_sheet(command.character_id, command.changes, reason, command.by)
+                self.save(campaign)
+                return campaign, None
+            changes = {"changes": command.changes}
+            encounter.gm_change(AMEND, command.character_id, changes, reason, command.by)
+            self.save(encounter)
+            return campaign, encounter
+
+        return self._with_retries(attempt)
+
+    def adjust_tracks(self, command: AdjustTracks) -> Changed:
+        reason = check_reason(command.reason)
+
+        def attempt() -> Changed:
+            campaign = self.campaign(command.campaign_id)
+            encounter = self._holding(campaign, command.character_id)
+            sheet = (
+                campaign.character(command.character_id)["sheet"]
+                if encounter is None
+                else encounter.combatants[command.character_id]["sheet"]
+            )
+            changes = check_adjustment(campaign.rules, sheet, command.set, command.adjust)
+            if encounter is None:
+                campaign.adjust_tracks(command.character_id, changes, reason, command.by)
+                self.save(campaign)
+                return campaign, None
+            params = {"changes": changes}
+            encounter.gm_change(ADJUST, command.character_id, params, reason, command.by)
+            self.save(encounter)
+            return campaign, encounter
+
+        return self._with_retries(attempt)
+
+    def add_combatant(self, command: AddCombatant) -> Encounter:
+        reason = check_reason(command.reason)
+        side = check_name(command.side, "side")
+
+        def attempt() -> Encounter:
+            campaign = self.campaign(command.campaign_id)
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            campaign.join_encounter(str(encounter.id), command.character_id, command.by)
+            character = campaign.character(command.character_id)
+            combatant = {
+                "name": character["name"],
+                "side": side,
+                "rank": command.rank,
+                "sheet": character["sheet"],
+                "tracks": dict(character["tracks"]),
+                "state": dict(character["state"]),
+            }
+            params = {"combatant": combatant}
+            encounter.gm_change(JOIN, command.character_id, params, reason, command.by)
+            self.save(encounter, campaign)
+            return encounter
+
+        return self._with_retries(attempt)
+
+    def remove_combatant(self, command: RemoveCombatant) -> Encounter:
+        reason = check_reason(command.reason)
+
+        def attempt() -> Encounter:
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            encounter.gm_change(LEAVE, command.character_id, {}, reason, command.by)
+            self.save(encounter)
+            return encounter
+
+        return self._with_retries(attempt)
+
+    def move_combatant(self, command: MoveCombatant) -> Encounter:
+        reason = check_reason(command.reason)
+
+        def attempt() -> Encounter:
+            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            params = {"rank": command.rank}
+            encounter.gm_change(MOVE, command.character_id, params, reason, command.by)
+            self.save(encounter)
+            return encounter
+
+        return self._with_retries(attempt)
