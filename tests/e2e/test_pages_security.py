@@ -109,8 +109,10 @@ def test_the_docs_render_offline_and_authorize_sends_the_key(server: Server) -> 
             page.goto(f"{server.url}/docs")
             expect(page.locator(".swagger-ui .title").first).to_contain_text("Skald")
             page.locator("button.authorize").first.click()
-            page.locator(".modal-ux input").first.fill(key)
-            page.locator(".modal-ux button.authorize").first.click()
+            # Two bearer schemes: the campaign key, and the operator key of POST /campaigns.
+            scheme = page.locator(".modal-ux .auth-container", has_text="campaign key")
+            scheme.locator("input").fill(key)
+            scheme.locator("button.authorize").click()
             page.locator(".modal-ux button.btn-done").first.click()
             operation = page.locator("[id^=operations-campaigns-read_campaign]")
             operation.locator(".opblock-summary").click()
