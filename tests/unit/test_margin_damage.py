@@ -353,7 +353,10 @@ DAMAGE_PATH = [
 
 @pytest.mark.parametrize("module", DAMAGE_PATH)
 def test_the_damage_path_has_no_float_literal_division_or_rounding(module: str) -> None:
-    tree = ast.parse((MARGIN_PACKAGE / module).read_text())
+    source = (MARGIN_PACKAGE / module).read_text()
+    if "mutmut" in source:
+        pytest.skip("this copy was rewritten by mutmut; the source test reads the original")
+    tree = ast.parse(source)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, float):

@@ -24,10 +24,10 @@ from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic_core import core_schema
 
 MAX_DENOMINATOR = 1000
-# The written forms accepted in a string: "2", "0.125", "3/4", "1.5/2". No sign, no
+# The written forms accepted in a string: "2", "0.125", "3/4". No sign, no
 # exponent, at most 3 decimals and 4-digit denominators, so nothing enormous can be
 # written; the field's bounds and MAX_DENOMINATOR then decide.
-EXACT_TEXT = r"^\s*\d{1,7}(\.\d{1,3})?(\s*/\s*\d{1,4})?\s*$"
+EXACT_TEXT = r"^\s*\d{1,7}(\.\d{1,3}|\s*/\s*\d{1,4})?\s*$"
 _TEXT = re.compile(EXACT_TEXT)
 _EXAMPLES = "like 2, '1/2' or '0.5'"
 

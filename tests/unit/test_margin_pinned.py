@@ -1,0 +1,200 @@
+"""Pins the rule functions where mutation testing found the tests silent: M15's distance
+on one side, the success face through a whole throw and luck's second look, reach limits,
+the real-threat bound and the exact-number edges."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from domain.dice import DiceTray
+from domain.rulesets.margin.exact import Bounds, parse_exact, round_half_up
+from domain.rulesets.margin.options import MarginOptions
+from domain.rulesets.margin.pools import Pool, PoolTerm, roll_pool
+from domain.rulesets.margin.rules import distance, reach_of, reaches
+from domain.rulesets.margin.sheet import FISTS, Weapon
+from tests.unit.test_margin_table import BOW, HALBERD, SWORD, Table, sheet
+
+OPTIONS = MarginOptions()
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "span"),
+    [
+        (("x", 1), ("x", 3), 2),
+        (("x", 3), ("x", 1), 2),  # the difference either way round
+        (("x", 2), ("x", 2), 1),  # nobody stands inside anybody else
+        (("x", 1), ("x", 2), 1),
+        (("x", 1), ("y", 1), 1),
+        (("x", 2), ("y", 3), 4),
+    ],
+)
+def test_distance_on_one_side_is_the_rank_difference_at_least_1(
+    a: tuple[str, int], b: tuple[str, int], span: int
+) -> None:
+    assert distance(a[0], a[1], b[0], b[1]) == span
+
+
+def test_an_attack_on_someone_of_ones_own_side_measures_the_rank_difference() -> None:
+    table = Table()
+    table.enrol("brenna", sheet(might=3, weapons=[SWORD, HALBERD]))
+    table.enrol("charmed", sheet())
+    table.enrol("foe", sheet())
+    table.start(("brenna", "pcs", 1), ("charmed", "pcs", 3), ("foe", "foes", 1))
+    quiet = {"defense.charmed.evasion": [2, 2], "defense.charmed.guard": [2, 2]}
+    record = table.act(
+        "attack", "brenna", target="charmed", weapon="halberd", dice={"attack": [2] * 3, **quiet}
+    )
+    assert record["breakdown"]["distance"]["value"] == 2
+
+
+def pool(size: int) -> Pool:
+    return Pool((PoolTerm("dice", size),))
+
+
+def test_the_success_face_counts_on_the_first_throw() -> None:
+    tray = DiceTray(None, {"attack": [4, 4, 1]})
+    thrown = roll_pool(tray, "attack", pool(3), success_on=4, luck_available=False)
+    assert thrown.total == 2
+    tray = DiceTray(None, {"attack": [5, 5, 6]})
+    assert roll_pool(tray, "attack", pool(3), success_on=6, luck_available=False).total == 1
+
+
+def test_the_success_face_counts_on_luck_s_second_look() -> None:
+    tray = DiceTray(None, {"attack": [3, 2], "attack.luck": [4, 2]})
+    thrown = roll_pool(tray, "attack", pool(2), success_on=4, luck_available=True)
+    assert thrown.luck_spent and thrown.total == 1
+    tray = DiceTray(None, {"attack": [4, 2], "attack.luck": [5, 5]})
+    thrown = roll_pool(tray, "attack", pool(2), success_on=6, luck_available=True)
+    assert thrown.luck_spent and thrown.total == 0  # a 5 is no success on a 6
+
+
+def test_a_success_face_option_reaches_the_rolls_of_a_fight() -> None:
+    table = Table({"success_on": 6})
+    table.enrol("brenna", sheet(might=3, luck=1, weapons=[SWORD]))
+    table.enrol("orc", sheet(health=30))
+    table.start(("brenna", "a", 1), ("orc", "b", 1))
+    record = table.act(
+        "attack",
+        "brenna",
+        target="orc",
+        weapon="sword",
+        dice={
+            "attack": [5, 5, 2],
+            "attack.luck": [6, 5, 5],
+            "defense.orc.evasion": [5, 5],
+            "defense.orc.guard": [6, 2],
+        },
+    )
+    assert record["breakdown"]["margin"] == {"attack": 1, "defenses": [0, 1], "value": 0}
+
+
+@pytest.mark.parametrize(
+    ("weapon", "span", "shots", "reached"),
+    [
+        (SWORD, 1, None, True),
+        (SWORD, 2, None, False),
+        (HALBERD, 2, None, True),
+        (HALBERD, 3, None, False),
+        (BOW, 40, 1, True),
+        (BOW, 1, 0, False),
+        (BOW, 1, -1, False),
+        (BOW, 40, None, True),
+    ],
+)
+def test_reach_limits(
+    weapon: dict[str, object], span: int, shots: int | None, reached: bool
+) -> None:
+    found = reaches(Weapon.model_validate(weapon), span, shots, OPTIONS)
+    assert found.reaches is reached
+
+
+def test_reach_follows_the_options() -> None:
+    options = MarginOptions(melee_reaches=3, reach_reaches=5)
+    assert reach_of(FISTS, options) == 3
+    assert reach_of(Weapon.model_validate(HALBERD), options) == 5
+    assert reach_of(Weapon.model_validate(BOW), options) is None
+    assert reaches(FISTS, 3, None, options).why == "fists (melee) reaches 3; distance 3"
+    assert reaches(FISTS, 4, None, options).why == "fists (melee) reaches only 3; distance is 4"
+
+
+@pytest.mark.parametrize(
+    ("value", "rounded"),
+    [
+        (Fraction(1, 2), 1),
+        (Fraction(3, 2), 2),
+        (Fraction(5, 2), 3),
+        (Fraction(49, 100), 0),
+        (Fraction(51, 100), 1),
+        (Fraction(7), 7),
+        (Fraction(0), 0),
+    ],
+)
+def test_round_half_up(value: Fraction, rounded: int) -> None:
+    assert round_half_up(value) == rounded
+
+
+@pytest.mark.parametrize(
+    ("bounds", "value", "ok"),
+    [
+        (Bounds(0, 1, "x"), Fraction(0), True),
+        (Bounds(0, 1, "x"), Fraction(1), True),
+        (Bounds(0, 1, "x"), Fraction(-1, 1000), False),
+        (Bounds(0, 1, "x"), Fraction(1001, 1000), False),
+        (Bounds(0, 1, "x", high_open=True), Fraction(1), False),
+        (Bounds(0, 1, "x", high_open=True), Fraction(999, 1000), True),
+    ],
+)
+def test_bounds_are_inclusive_unless_open_above(bounds: Bounds, value: Fraction, ok: bool) -> None:
+    if ok:
+        assert bounds.check(value) == value
+    else:
+        with pytest.raises(ValueError, match=r"^x: at least 0, "):
+            bounds.check(value)
+
+
+def test_bound_messages_say_the_range_and_what_came() -> None:
+    with pytest.raises(ValueError) as raised:
+        Bounds(0, 1, "x", high_open=True).check(Fraction(3))
+    assert str(raised.value) == "x: at least 0, below 1; got 3"
+    with pytest.raises(ValueError) as raised:
+        Bounds(0, 1, "x").check(Fraction(10**12))
+    assert str(raised.value) == "x: at least 0, at most 1; got far more"
+    with pytest.raises(ValueError) as raised:
+        Bounds(0, 1, "x").check(Fraction(10**12 - 1))
+    assert str(raised.value).endswith("got 999999999999")
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [
+        ("1/1000", Fraction(1, 1000)),
+        ("0.001", Fraction(1, 1000)),
+        (" 3 / 4 ", Fraction(3, 4)),
+        (0.25, Fraction(1, 4)),
+        (7, Fraction(7)),
+        (Fraction(2, 3), Fraction(2, 3)),
+    ],
+)
+def test_exact_numbers_read_exactly(written: object, value: Fraction) -> None:
+    assert parse_exact(written) == value
+
+
+@pytest.mark.parametrize(
+    ("written", "words"),
+    [
+        ("1/1001", "'1/1001' is finer than 1/1000"),
+        ("1.5/2", "'1.5/2' is not an exact number"),
+        (0.0001, "0.0001 is finer than 1/1000"),
+        (True, "not true/false"),
+        (None, "not None"),
+        ([1], "not [1]"),
+        (float("nan"), "a finite number"),
+        ("x" * 50, "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."),
+    ],
+)
+def test_exact_numbers_refuse_in_words(written: object, words: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        parse_exact(written)
+    assert words in str(raised.value)
