@@ -131,24 +131,28 @@ class Shield:
         return self.wrestling_note != SHIELD_WRESTLING_NOTE
 
 
-def _shield(name: str, ac_bonus: int, cost_sp: int, encumbrance_cn: int) -> Shield:
-    return Shield(
-        name,
-        ac_bonus,
-        cost_sp,
-        encumbrance_cn,
+# Every shield has the +2 FD and the -4 wrestling penalty with its note; written out row
+# by row (no helper called at import time) so each row reads like the printed table.
+SHIELDS: dict[str, Shield] = {
+    "none": Shield("No shield", 0, None, None, 0, 0, None),
+    "small": Shield(
+        "Small Shield", 1, 5, 50, SHIELD_FD_BONUS, SHIELD_WRESTLING_PENALTY, SHIELD_WRESTLING_NOTE
+    ),
+    "medium": Shield(
+        "Medium Shield",
+        2,
+        10,
+        100,
         SHIELD_FD_BONUS,
         SHIELD_WRESTLING_PENALTY,
         SHIELD_WRESTLING_NOTE,
-    )
-
-
-SHIELDS: dict[str, Shield] = {
-    "none": Shield("No shield", 0, None, None, 0, 0, None),
-    "small": _shield("Small Shield", 1, 5, 50),
-    "medium": _shield("Medium Shield", 2, 10, 100),
-    "large": _shield("Large Shield", 3, 15, 200),
-    "tower": _shield("Tower Shield", 4, 25, 300),
+    ),
+    "large": Shield(
+        "Large Shield", 3, 15, 200, SHIELD_FD_BONUS, SHIELD_WRESTLING_PENALTY, SHIELD_WRESTLING_NOTE
+    ),
+    "tower": Shield(
+        "Tower Shield", 4, 25, 300, SHIELD_FD_BONUS, SHIELD_WRESTLING_PENALTY, SHIELD_WRESTLING_NOTE
+    ),
 }
 
 

@@ -1,0 +1,312 @@
+"""Exact words and shapes of every d20 action, resolved on frozen views.
+
+These pin what the mutation run found unpinned: each action's message for a
+missing actor or a self-target, the situational-modifier term and the d20 of every
+FR contest, the full breakdowns of stance, stand-up, maintain and throw, and the
+published Ability schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.dice import DiceTray, seeded_roller
+from domain.errors import ActionRefused, InvalidInput
+from domain.rulesets import get_ruleset
+from domain.rulesets.base import CombatantView, EncounterView, Outcome
+from domain.rulesets.d20 import rules
+from domain.rulesets.d20.ratings import Rating, Term
+from domain.rulesets.d20.sheet import D20Sheet
+from domain.validation import InvalidFields
+from tests.unit.test_d20_support import fr_sheet, sheet
+
+RULES = get_ruleset("d20")
+
+
+def combatant(
+    cid: str, character: dict[str, Any], state: dict[str, Any] | None = None
+) -> CombatantView:
+    valid = RULES.validate_sheet(character)
+    tracks = RULES.track_maxima(valid)
+    return CombatantView(
+        id=cid,
+        name=cid.upper(),
+        side=cid,
+        rank=1,
+        sheet=valid,
+        tracks=tracks,
+        state=state or {},
+        conditions=RULES.conditions(valid, tracks, state or {}),
+    )
+
+
+def view(*people: CombatantView, round_number: int = 1, **options: Any) -> EncounterView:
+    return EncounterView(
+        round=round_number,
+        options=RULES.validate_options(options),
+        combatants={person.id: person for person in people},
+    )
+
+
+def run(
+    encounter: EncounterView,
+    kind: str,
+    actor: str | None,
+    dice: dict[str, list[int]] | None = None,
+    **params: Any,
+) -> tuple[Outcome, list[dict[str, Any]]]:
+    tray = DiceTray(seeded_roller(0), dice or {})
+    outcome = RULES.action_type(kind).resolve(
+        encounter, actor, RULES.validate_params(kind, params), tray
+    )
+    return outcome, tray.close()
+
+
+def two(**state: dict[str, Any]) -> EncounterView:
+    """A and B, FD 10 each, with the given states ({"a": {...}})."""
+    return view(
+        combatant("a", fr_sheet(0), state.get("a")), combatant("b", fr_sheet(0), state.get("b"))
+    )
+
+
+HOLD = {"a": {"grappling": "b"}, "b": {"grappled_by": "a"}}
+
+DOING = [
+    ("attack", "an attack", {"target": "b", "weapon": "Longsword"}),
+    ("defensive_stance", "a defensive stance", {}),
+    ("shove", "a shove", {"target": "b"}),
+    ("trip", "a trip", {"target": "b"}),
+    ("grapple", "a grapple", {"target": "b"}),
+    ("maintain", "maintaining a hold", {}),
+    ("escape", "an escape", {}),
+    ("throw", "a throw", {}),
+    ("release", "letting go", {}),
+    ("stand_up", "standing up", {}),
+]
+
+
+@pytest.mark.parametrize(("kind", "doing", "params"), DOING)
+def test_every_action_names_itself_when_no_actor_is_given(
+    kind: str, doing: str, params: dict[str, Any]
+) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        run(two(), kind, None, **params)
+    assert refused.value.message == f"{doing} needs an actor: the combatant id of who does it"
+
+
+@pytest.mark.parametrize("kind", ["attack", "shove", "trip", "grapple"])
+def test_no_one_acts_against_themself(kind: str) -> None:
+    params = {"weapon": "Longsword"} if kind == "attack" else {}
+    with pytest.raises(InvalidInput) as refused:
+        run(two(), kind, "a", target="a", **params)
+    assert refused.value.message == f"A cannot {kind} themself; name another combatant"
+
+
+@pytest.mark.parametrize(
+    ("kind", "actor", "state"),
+    [
+        ("shove", "a", {}),
+        ("trip", "a", {}),
+        ("grapple", "a", {}),
+        ("maintain", "a", HOLD),
+        ("escape", "b", HOLD),
+        ("throw", "a", HOLD),
+    ],
+)
+def test_every_fr_contest_rolls_a_d20_with_the_situational_modifier_as_a_term(
+    kind: str, actor: str, state: dict[str, Any]
+) -> None:
+    params: dict[str, Any] = {"fr_modifier": 3}
+    if kind in {"shove", "trip", "grapple"}:
+        params["target"] = "b"
+    outcome, rolls = run(two(**state), kind, actor, {kind: [1]}, **params)
+    assert outcome.breakdown["roll"]["terms"][-1] == {"name": "situational modifier", "value": 3}
+    assert rolls[0] == {"name": kind, "dice": "1d20", "faces": [1], "total": 1, "supplied": True}
+
+
+def test_the_wrestling_breakdown_names_the_move_and_its_ratings() -> None:
+    outcome, _ = run(two(), "grapple", "a", {"grapple": [4]}, target="b")
+    assert outcome.breakdown == {
+        "move": "grapple",
+        "refused": False,
+        "roll": outcome.breakdown["roll"],
+        "fr_bonus": {
+            "value": 0,
+            "terms": [
+                {"name": "Class Skill slots", "value": 0},
+                {"name": "STR modifier (stated)", "value": 0},
+                {"name": "magic bonuses", "value": 0},
+            ],
+        },
+        "size_penalty": rules.size_penalty(
+            D20Sheet.model_validate(fr_sheet(0)), D20Sheet.model_validate(fr_sheet(0))
+        ).breakdown(),
+    }
+    assert outcome.summary == "A fails to grapple B (4 < FD 10)"
+
+
+def test_a_defensive_stance_breakdown_in_full() -> None:
+    encounter = view(combatant("a", fr_sheet(0, defensive_stance_mastery=2)), round_number=3)
+    outcome, rolls = run(encounter, "defensive_stance", "a")
+    assert outcome.breakdown == {
+        "mastery_bonus": 2,
+        "fd_before": 10,
+        "fd_in_stance": {
+            "value": 12,
+            "terms": [
+                {"name": "base", "value": 10},
+                {"name": "STR modifier (stated), not CON +0", "value": 0},
+                {"name": "size modifier (Medium)", "value": 0},
+                {"name": "armor FD bonus (No armor)", "value": 0},
+                {"name": "shield FD bonus (No shield)", "value": 0},
+                {"name": "Defensive Stance mastery bonus", "value": 2},
+            ],
+        },
+        "until": "the end of round 3",
+    }
+    assert outcome.summary == "A takes a Defensive Stance: FD 10 -> 12 until round 3 ends"
+    assert outcome.state == {"a": {"stance_round": 3}}
+    assert rolls == []
+
+
+def test_standing_up_in_full() -> None:
+    outcome, _ = run(two(a={"prone": True, "grappling": "b"}), "stand_up", "a")
+    assert (outcome.summary, outcome.breakdown) == (
+        "A stands up",
+        {"prone": {"before": True, "after": False}},
+    )
+    assert outcome.state == {"a": {"grappling": "b"}}
+    with pytest.raises(ActionRefused) as refused:
+        run(two(), "stand_up", "a")
+    assert refused.value.message == "A is not prone, so there is nothing to stand up from"
+
+
+def test_maintain_kept_and_lost_in_full() -> None:
+    kept, _ = run(two(**HOLD), "maintain", "a", {"maintain": [10]})
+    assert (kept.summary, kept.breakdown["hold"], kept.state) == (
+        "A keeps hold of B (10 >= FD 10)",
+        "kept",
+        {},
+    )
+    lost, _ = run(two(**HOLD), "maintain", "a", {"maintain": [9]})
+    assert (lost.summary, lost.breakdown["hold"], lost.state) == (
+        "A loses hold of B (9 < FD 10)",
+        "broken",
+        {"a": {}, "b": {}},
+    )
+
+
+def test_escape_kept_and_broken_in_full() -> None:
+    kept, _ = run(two(**HOLD), "escape", "b", {"escape": [7]})
+    assert (kept.summary, kept.breakdown["hold"], kept.state) == (
+        "B fails to escape A (9 < FD 10)",
+        "kept",
+        {},
+    )
+    broken, _ = run(two(**HOLD), "escape", "b", {"escape": [8]})
+    assert (broken.summary, broken.breakdown["hold"], broken.state) == (
+        "B escapes A (10 >= FD 10)",
+        "broken",
+        {"a": {}, "b": {}},
+    )
+
+
+def test_a_throw_in_full() -> None:
+    thrown, rolls = run(two(**HOLD), "throw", "a", {"throw": [10], "throw_damage": [4]})
+    assert thrown.breakdown["throw_damage"] == {
+        "shove_dice": 1,
+        "shove_die": rules.shove_die("medium", 0).breakdown,
+        "faces": [4],
+        "damage": rules.physical_damage(4, Rating((Term("No armor AV", 0),))).breakdown,
+        "hp": {"before": 20, "after": 16, "down": False},
+    }
+    assert thrown.summary == "A throws B to the ground (10 >= FD 10), 4 damage; HP 20 -> 16"
+    assert thrown.tracks == {"b": {"hp": 16}}
+    assert thrown.state == {"a": {}, "b": {"prone": True}}
+    assert [roll["dice"] for roll in rolls] == ["1d20", "1d6"]
+    failed, _ = run(two(**HOLD), "throw", "a", {"throw": [9]})
+    assert (failed.summary, failed.breakdown["hold"], failed.state, failed.tracks) == (
+        "A fails to throw B (9 < FD 10)",
+        "kept",
+        {},
+        {},
+    )
+
+
+def test_release_in_full_and_nothing_to_release() -> None:
+    released, _ = run(two(**HOLD), "release", "a")
+    assert (released.summary, released.breakdown, released.state) == (
+        "A lets go of B",
+        {"hold": "released"},
+        {"a": {}, "b": {}},
+    )
+    with pytest.raises(ActionRefused) as refused:
+        run(two(), "release", "a")
+    assert refused.value.message == "A holds nobody, so there is nothing to release; grapple first"
+
+
+def test_grappling_ones_own_holder_is_refused_in_these_words() -> None:
+    with pytest.raises(ActionRefused) as refused:
+        run(two(**HOLD), "grapple", "b", target="a")
+    assert refused.value.message == (
+        "B is held by A, and two characters never hold each other (D11); escape instead"
+    )
+
+
+def test_a_trip_in_words() -> None:
+    with pytest.raises(ActionRefused) as refused:
+        run(two(b={"prone": True}), "trip", "a", target="b")
+    assert refused.value.message == "B is already prone, so there is nothing to trip"
+
+
+@pytest.mark.parametrize(("value", "named"), [(None, "null"), ([16], "a list")])
+def test_an_ability_of_another_json_type_is_named(value: Any, named: str) -> None:
+    with pytest.raises(InvalidFields) as refused:
+        RULES.validate_sheet(sheet(strength=value))
+    assert refused.value.problems == [
+        {
+            "field": "sheet.strength",
+            "problem": 'Value error, should be an integer score (e.g. 16) or {"modifier": 2}, '
+            f"not {named}",
+        }
+    ]
+
+
+def test_magic_damage_says_when_it_was_raised_and_only_then() -> None:
+    assert (
+        rules.magic_damage(-2, 1).breakdown["arithmetic"]
+        == "magic ignores AV: -2, raised to the minimum 1"
+    )
+    assert rules.magic_damage(5, 1).breakdown == {
+        "raw": 5,
+        "av": None,
+        "dealt": 5,
+        "arithmetic": "magic ignores AV: 5",
+    }
+
+
+def test_the_published_ability_schema_in_full() -> None:
+    schema = RULES.sheet_model.model_json_schema()["$defs"]["Ability"]
+    score = {"type": "integer", "minimum": 3, "maximum": 30}
+    assert schema == {
+        "anyOf": [
+            score,
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {"score": score, "modifier": {"type": "null"}},
+                "required": ["score"],
+            },
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "score": {"type": "null"},
+                    "modifier": {"type": "integer", "minimum": -5, "maximum": 10},
+                },
+                "required": ["modifier"],
+            },
+        ]
+    }
