@@ -310,3 +310,16 @@ def test_the_published_ability_schema_in_full() -> None:
             },
         ]
     }
+
+
+def test_a_holder_brought_down_by_other_means_holds_nobody() -> None:
+    """D11 when a GM's track adjustment downed the holder: the hold no longer binds."""
+    downed_holder = combatant("a", fr_sheet(0), HOLD["a"])
+    downed_holder = CombatantView(**{**downed_holder.__dict__, "tracks": {"hp": 0}})
+    encounter = view(
+        downed_holder, combatant("b", fr_sheet(0), HOLD["b"]), combatant("c", fr_sheet(0))
+    )
+    grabbed, _ = run(encounter, "grapple", "b", {"grapple": [10]}, target="c")
+    assert grabbed.summary == "B grapples C (10 >= FD 10)"
+    with pytest.raises(ActionRefused, match="B is not held by anyone"):
+        run(encounter, "escape", "b", {"escape": [10]})

@@ -77,17 +77,25 @@ def target_number(defender: CombatantView, view: EncounterView, params: Contest)
     return Rating((*fd.terms, *terrain), fd.situational)
 
 
+def is_down(combatant: CombatantView) -> bool:
+    return combatant.tracks["hp"] <= 0
+
+
 def holding(view: EncounterView, combatant: CombatantView) -> CombatantView | None:
-    """Whom this combatant holds, when both sides of the hold agree and are in this fight."""
+    """Whom this combatant holds, when both sides of the hold agree and are in this fight.
+
+    D11: a holder who is down holds nobody, however it went down (an attack
+    clears the hold in its own event; a GM's track adjustment does not).
+    """
     held = view.combatants.get(str(combatant.state.get(GRAPPLING)))
-    if held is not None and held.state.get(GRAPPLED_BY) == combatant.id:
+    if held is not None and held.state.get(GRAPPLED_BY) == combatant.id and not is_down(combatant):
         return held
     return None
 
 
 def held_by(view: EncounterView, combatant: CombatantView) -> CombatantView | None:
     holder = view.combatants.get(str(combatant.state.get(GRAPPLED_BY)))
-    if holder is not None and holder.state.get(GRAPPLING) == combatant.id:
+    if holder is not None and holding(view, holder) is combatant:
         return holder
     return None
 
