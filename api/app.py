@@ -16,6 +16,7 @@ from api.routes import (
     amendments,
     calendar,
     campaigns,
+    carry,
     corrections,
     dashboard,
     docs,
@@ -56,6 +57,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.include_router(encounters.router)
     app.include_router(corrections.router)
     app.include_router(amendments.router)
+    app.include_router(carry.router)
     app.include_router(history.router)
     app.include_router(calendar.router)
     app.include_router(keys.router)

@@ -16,8 +16,10 @@ from eventsourcing.domain import Aggregate
 from domain.access import Access
 from domain.amending import AmendingCommands
 from domain.campaign import Campaign, check_name
+from domain.carrying import CarryingCommands
 from domain.commands import (
     AdvanceDays,
+    CorrectEncounter,
     CreateCampaign,
     EndEncounter,
     EnrolCharacter,
@@ -43,7 +45,7 @@ A = TypeVar("A", bound=Aggregate)
 MAX_COMBATANTS = 50
 
 
-class SkaldApplication(AmendingCommands):
+class SkaldApplication(AmendingCommands, CarryingCommands):
     name = "Skald"
     snapshotting_intervals = {Campaign: 100, Encounter: 100}
     env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
@@ -281,6 +283,11 @@ class SkaldApplication(AmendingCommands):
 
     def void_action(self, command: VoidAction) -> tuple[Encounter, list[dict[str, Any]]]:
         reason = check_reason(command.reason)
+        if self.encounter(command.campaign_id, command.encounter_id).ended:
+            c = command  # an ended encounter's correction is carried through the campaign
+            return self.correct_ended(
+                CorrectEncounter(c.campaign_id, c.encounter_id, "void", c.reason, c.number, by=c.by)
+            )
 
         def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
             encounter = self.encounter(command.campaign_id, command.encounter_id)
@@ -292,6 +299,13 @@ class SkaldApplication(AmendingCommands):
 
     def reroll_action(self, command: RerollAction) -> tuple[Encounter, list[dict[str, Any]]]:
         reason = check_reason(command.reason)
+        if self.encounter(command.campaign_id, command.encounter_id).ended:
+            c = command  # an ended encounter's correction is carried through the campaign
+            return self.correct_ended(
+                CorrectEncounter(
+                    c.campaign_id, c.encounter_id, "reroll", c.reason, c.number, c.dice, by=c.by
+                )
+            )
 
         def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
             encounter = self.encounter(command.campaign_id, command.encounter_id)
@@ -303,6 +317,18 @@ class SkaldApplication(AmendingCommands):
 
     def rewind_encounter(self, command: RewindEncounter) -> tuple[Encounter, list[dict[str, Any]]]:
         reason = check_reason(command.reason)
+        if self.encounter(command.campaign_id, command.encounter_id).ended:
+            c = command  # an ended encounter's correction is carried through the campaign
+            return self.correct_ended(
+                CorrectEncounter(
+                    c.campaign_id,
+                    c.encounter_id,
+                    "rewind",
+                    c.reason,
+                    to_version=c.to_version,
+                    by=c.by,
+                )
+            )
 
         def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
             encounter = self.encounter(command.campaign_id, command.encounter_id)

@@ -445,3 +445,44 @@ class Campaign(Aggregate):
     @event("CharacterJoined")
     def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
         self.characters[character_id]["in_encounter"] = encounter_id
+
+    # -- corrections carried forward (domain/timeline.py, domain/carrying.py) ----------
+
+    def carry_correction(
+        self,
+        correction: dict[str, Any],
+        steps: dict[str, dict[str, dict[str, Any]]],
+        roster: dict[str, dict[str, Any]],
+        plans: dict[str, dict[str, dict[str, Any]]],
+        by: str,
+    ) -> None:
+        """Record a correction's effect on the roster: every step it changed (by the
+        version of the event that recorded the step) and every character's values now."""
+        self._correction_carried(
+            correction,
+            steps,
+            {cid: entry["tracks"] for cid, entry in roster.items()},
+            {cid: entry["state"] for cid, entry in roster.items()},
+            {cid: entry["sheet"] for cid, entry in roster.items()},
+            plans,
+            by,
+        )
+
+    @event("CorrectionCarried")
+    def _correction_carried(
+        self,
+        correction: dict[str, Any],
+        steps: dict[str, dict[str, dict[str, Any]]],
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+        sheets: dict[str, dict[str, Any]],
+        plans: dict[str, dict[str, dict[str, Any]]],
+        by: str,
+    ) -> None:
+        for cid, values in tracks.items():
+            character = self.characters[cid]
+            character["tracks"] = values
+            character["state"] = state[cid]
+            character["sheet"] = sheets[cid]
+        for day, day_plans in plans.items():
+            self.calendar[day] = {**self.calendar[day], **day_plans}

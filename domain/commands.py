@@ -184,3 +184,27 @@ class MoveCombatant:
     rank: int
     reason: str
     by: str = "gm"
+
+
+@dataclass(frozen=True)
+class CorrectEncounter:
+    """A void, reroll or rewind, on an open or an ended encounter; previewed or committed."""
+
+    campaign_id: UUID
+    encounter_id: UUID
+    kind: str  # void | reroll | rewind
+    reason: str = ""
+    number: int | None = None
+    dice: dict[str, list[int]] | None = None
+    to_version: int | None = None
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class CorrectDayPlan:
+    campaign_id: UUID
+    day: int
+    character_id: str
+    plan: dict[str, Any]
+    reason: str = ""
+    by: str = "gm"

@@ -353,3 +353,41 @@ class Encounter(Aggregate):
         for cid, entry in record["effects"]["combatants"].items():
             self.combatants[cid] = copy.deepcopy(entry)
         self.actions = [*self.actions, {**record, "version": self.version + 1}]
+
+    # -- corrections carried forward through the campaign (domain/timeline.py) -------
+
+    def correct_after_end(
+        self,
+        correction: dict[str, Any],
+        records: list[dict[str, Any]],
+        combatants: Mapping[str, Mapping[str, Any]],
+        round: int,
+    ) -> None:
+        """A correction of this (ended) encounter, worked out by the campaign's carry."""
+        self._corrected(correction, records, *self._tracks_and_state(combatants), round)
+
+    def recompute(
+        self,
+        correction: dict[str, Any],
+        initial: dict[str, dict[str, Any]],
+        records: list[dict[str, Any]],
+        combatants: dict[str, dict[str, Any]],
+    ) -> None:
+        """A correction earlier in the campaign changed how this encounter started."""
+        tracks, state = self._tracks_and_state(combatants)
+        self._recomputed(correction, initial, records, combatants, tracks, state)
+
+    @event("Recomputed")
+    def _recomputed(
+        self,
+        correction: dict[str, Any],
+        initial: dict[str, dict[str, Any]],
+        actions: list[dict[str, Any]],
+        combatants: dict[str, dict[str, Any]],
+        tracks: dict[str, dict[str, int]],
+        state: dict[str, dict[str, Any]],
+    ) -> None:
+        self.initial_combatants = copy.deepcopy(initial)
+        self.actions = actions
+        self.combatants = copy.deepcopy(combatants)
+        self.corrections.append({**correction, "version": self.version + 1})

@@ -42,6 +42,13 @@ class BoardProjection(ViewProjection):
             if board is None:
                 return
         combatants = board["combatants"]
+        if name == "Encounter.GMChanged":  # a join, leave, move or amendment: the whole entry
+            for combatant_id, c in event.record["effects"]["combatants"].items():
+                combatants[combatant_id] = self._entry(board["ruleset"], combatant_id, c)
+            board["actions"] += 1
+            board["last_actions"] = [*board["last_actions"], action_line(event.record)][
+                -LAST_ACTIONS:
+            ]
         tracks, state = known.tracks, known.state
         for combatant_id in set(tracks) | set(state):
             combatant = combatants.get(combatant_id)
@@ -69,6 +76,21 @@ class BoardProjection(ViewProjection):
         board["version"] = event.originator_version
         board["position"] = tracking.notification_id
         staged.put(key, board)
+
+    @staticmethod
+    def _entry(ruleset: str, combatant_id: str, c: Any) -> dict[str, Any]:
+        return {
+            "id": combatant_id,
+            "name": c["name"],
+            "side": c["side"],
+            "rank": c["rank"],
+            "sheet": c["sheet"],
+            "tracks": dict(c["tracks"]),
+            "maxima": maxima(ruleset, c["sheet"]),
+            "state": dict(c["state"]),
+            "conditions": conditions(ruleset, c["sheet"], c["tracks"], c["state"]),
+            "present": c.get("present", True),
+        }
 
     @staticmethod
     def _started(event: Any) -> dict[str, Any]:

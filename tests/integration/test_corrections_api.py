@@ -239,16 +239,26 @@ def test_bad_corrections_are_refused_and_write_nothing(
     assert event_count(fight.client) == before
 
 
-def test_voiding_twice_and_correcting_an_ended_encounter_are_refused(fight: Fight) -> None:
+def test_voiding_twice_is_refused_and_an_ended_encounter_is_corrected_on_the_roster(
+    fight: Fight,
+) -> None:
     fight.spear(fight.bran, [1, 1])
     fight.post("/actions/1/void", {"reason": "dispute"})
     again = fight.client.post(fight.base + "/actions/1/void", json={"reason": "again"})
     assert (again.status_code, again.json()["message"]) == (409, "action 1 is already voided")
     fight.spear(fight.bran, [1, 1])
     fight.post("/end", {})
+    bran = f"/campaigns/{fight.cid}/characters/{fight.bran}"
+    assert ok(fight.client.get(bran))["tracks"] != {"stamina": 12, "body": 2}
+    # Issue 12: the correction reaches past the end, to the roster (docs/corrections.md).
     late = fight.client.post(fight.base + "/actions/2/void", json={"reason": "late"})
-    assert late.status_code == 409
-    assert "only taken while an encounter is open" in late.json()["message"]
+    assert late.status_code == 200, late.text
+    roster = ok(fight.client.get(bran))["tracks"]
+    enrolled = ok(fight.client.get(f"/campaigns/{fight.cid}"))["characters"]
+    assert roster == {"stamina": 12, "body": 2}
+    assert [c["tracks"] for c in enrolled if c["id"] == fight.bran] == [roster]
+    again = fight.client.post(fight.base + "/actions/1/void", json={"reason": "again"})
+    assert (again.status_code, again.json()["message"]) == (409, "action 1 is already voided")
 
 
 def test_records_carry_the_version_of_the_event_that_made_them(fight: Fight) -> None:

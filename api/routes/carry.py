@@ -1,0 +1,141 @@
+"""Corrections carried through the campaign: previews (nothing written) and day-plan fixes.
+
+The commits of void, reroll and rewind are the routes in api/routes/corrections.py:
+on an ended encounter they carry the change through every later step.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Path, Request
+from pydantic import BaseModel, Field
+
+from api.auth import GM
+from api.backend import application
+from api.idempotency import claim
+from api.schemas import MAX_VERSION, Body, CampaignOut, Dice
+from api.views import campaign_out
+from domain.application import SkaldApplication
+from domain.commands import CorrectDayPlan, CorrectEncounter
+
+router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["corrections"])
+App = Annotated[SkaldApplication, Depends(application)]
+Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number")]
+Day = Annotated[int, Path(ge=1, le=1_000_000, description="the day whose plan is corrected")]
+MaybeReason = Annotated[str, Field(default="", max_length=500)]
+
+
+class PreviewBody(Body):
+    reason: MaybeReason
+
+
+class RerollPreviewBody(PreviewBody):
+    dice: Dice | None = None
+
+
+class RewindPreviewBody(PreviewBody):
+    to_version: int = Field(ge=1, le=MAX_VERSION)
+
+
+class PlanPreviewBody(Body):
+    plan: dict[str, Any] = Field(description="the fields of the day's plan to change")
+
+
+class PlanBody(PlanPreviewBody):
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class PreviewOut(BaseModel):
+    correction: dict[str, Any]
+    changes_nothing: bool
+    message: str
+    steps: list[dict[str, Any]] = Field(description="per character and step: before and after")
+    actions: list[dict[str, Any]] = Field(description="actions whose outcome changes")
+    characters: dict[str, dict[str, Any]] = Field(description="tracks now: before and after")
+    encounters: list[str] = Field(description="the encounters worked out again")
+
+
+class PlanCorrectedOut(BaseModel):
+    preview: PreviewOut
+    campaign: CampaignOut
+
+
+def _preview(app: SkaldApplication, command: CorrectEncounter) -> PreviewOut:
+    return PreviewOut(**app.preview_correction(command))
+
+
+@router.post("/encounters/{encounter_id}/actions/{number}/void/preview")
+def preview_void(
+    campaign_id: UUID, encounter_id: UUID, number: Number, body: PreviewBody, app: App, access: GM
+) -> PreviewOut:
+    """What voiding the action would change, through the whole campaign; nothing is written."""
+    command = CorrectEncounter(
+        campaign_id, encounter_id, "void", body.reason, number, by=access.who
+    )
+    return _preview(app, command)
+
+
+@router.post("/encounters/{encounter_id}/actions/{number}/reroll/preview")
+def preview_reroll(
+    campaign_id: UUID,
+    encounter_id: UUID,
+    number: Number,
+    body: RerollPreviewBody,
+    app: App,
+    access: GM,
+) -> PreviewOut:
+    command = CorrectEncounter(
+        campaign_id, encounter_id, "reroll", body.reason, number, body.dice, by=access.who
+    )
+    return _preview(app, command)
+
+
+@router.post("/encounters/{encounter_id}/rewind/preview")
+def preview_rewind(
+    campaign_id: UUID, encounter_id: UUID, body: RewindPreviewBody, app: App, access: GM
+) -> PreviewOut:
+    command = CorrectEncounter(
+        campaign_id, encounter_id, "rewind", body.reason, to_version=body.to_version, by=access.who
+    )
+    return _preview(app, command)
+
+
+@router.post("/days/{day}/plans/{character_id}/preview")
+def preview_day_plan(
+    campaign_id: UUID, day: Day, character_id: str, body: PlanPreviewBody, app: App, access: GM
+) -> PreviewOut:
+    """What correcting a day's plan would change (that day healed again, and what follows)."""
+    command = CorrectDayPlan(campaign_id, day, character_id, body.plan, by=access.who)
+    return PreviewOut(**app.preview_day_plan(command))
+
+
+@router.post("/days/{day}/plans/{character_id}")
+def correct_day_plan(
+    request: Request,
+    campaign_id: UUID,
+    day: Day,
+    character_id: str,
+    body: PlanBody,
+    app: App,
+    access: GM,
+) -> PlanCorrectedOut:
+    """Correct a day's plan; a day already healed is healed again and the change carried."""
+    command = CorrectDayPlan(campaign_id, day, character_id, body.plan, body.reason, access.who)
+    outcome = app.idempotent(claim(request, body, access), lambda: app.commit_day_plan(command))
+    if isinstance(outcome, tuple):
+        return PlanCorrectedOut(preview=PreviewOut(**outcome[1]), campaign=campaign_out(outcome[0]))
+    campaign = app.campaign(campaign_id)
+    history = app.history(campaign_id)
+    last = next(e for e in reversed(history) if e["event"] == "CorrectionCarried")
+    preview = {**last["correction"]["carried"], "correction": last["correction"]}
+    return PlanCorrectedOut(
+        preview=PreviewOut(
+            **preview,
+            changes_nothing=False,
+            message="already committed",
+            encounters=[],
+        ),
+        campaign=campaign_out(campaign),
+    )

@@ -1,0 +1,320 @@
+"""Corrections past the end of a fight, and of a day already healed: preview, then commit.
+
+The walk (domain/timeline.py) works out what the correction changes through the
+whole campaign; the preview returns it and writes nothing; the commit records
+it as events on every aggregate it touches (the corrected encounter, every
+later encounter it reached, the campaign) in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain.campaign import Campaign
+from domain.commands import CorrectDayPlan, CorrectEncounter
+from domain.corrections import ACTIVE, KEEP, SUPERSEDE, VOID, Reroll, correction_plan
+from domain.dice import seeded_roller
+from domain.encounter import Encounter
+from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.gm_changes import GM_KINDS
+from domain.reasons import check_reason
+from domain.timeline import Seed, Walk, walk
+from domain.validation import validate
+from domain.writes import WriteRunner
+
+Carried = tuple[Campaign, list[Encounter], Walk, dict[str, Any]]
+
+
+def _values(entry: Any) -> dict[str, Any]:
+    return {"sheet": entry["sheet"], "tracks": entry["tracks"], "state": entry["state"]}
+
+
+class CarryingCommands(WriteRunner):
+    if TYPE_CHECKING:
+
+        def campaign(self, campaign_id: UUID, version: int | None = None) -> Campaign: ...
+
+        def encounter(
+            self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
+        ) -> Encounter: ...
+
+    # -- working it out -----------------------------------------------------------
+
+    def _walk(self, campaign: Campaign, seed: Seed, salt: str) -> tuple[Walk, dict[str, Any]]:
+        events = list(self.events.get(campaign.id))
+        encounters = {eid: self.encounter(campaign.id, UUID(eid)) for eid in campaign.encounters}
+        # Dice the original never rolled are rolled from a seed the correction fixes, so
+        # the commit rolls what the preview showed.
+        digest = hashlib.sha256(f"{campaign.id}:{campaign.version}:{salt}".encode()).digest()
+        roller = seeded_roller(int.from_bytes(digest[:8], "big"))
+        found = walk(
+            campaign.rules,
+            campaign.options,
+            events,
+            campaign.calendar,
+            encounters,
+            seed,
+            roller,
+        )
+        return found, encounters
+
+    @staticmethod
+    def _version_of(campaign_events: list[Any], name: str, encounter_id: str) -> int | None:
+        for event in campaign_events:
+            if type(event).__qualname__ == name and event.encounter_id == encounter_id:
+                return int(event.originator_version)
+        return None
+
+    def _encounter_seed(self, command: CorrectEncounter) -> tuple[Seed, Encounter, int]:
+        encounter = self.encounter(command.campaign_id, command.encounter_id)
+        eid = str(encounter.id)
+        events = list(self.events.get(command.campaign_id))
+        closed = self._version_of(events, "Campaign.EncounterClosed", eid)
+        start = closed or self._version_of(events, "Campaign.EncounterOpened", eid) or 1
+        if command.kind == "rewind":
+            if command.to_version is None:
+                raise InvalidInput("a rewind names the version to go back to")
+            past = self.encounter(command.campaign_id, command.encounter_id, command.to_version)
+            if past.version >= encounter.version:
+                raise InvalidInput(
+                    f"rewind needs an earlier version than the current {encounter.version}, "
+                    f"not {past.version}"
+                )
+            kept = len(past.actions)
+
+            def rewind(record: dict[str, Any]) -> str:
+                later = record["number"] > kept and record["status"] == ACTIVE
+                return SUPERSEDE if later else KEEP
+
+            records = [*past.actions, *encounter.actions[kept:]]
+            return Seed(start, eid, rewind, records), encounter, past.round
+        if command.number is None:
+            raise InvalidInput(f"a {command.kind} names the action's number")
+        record = encounter.action(command.number)
+        if record["status"] != ACTIVE:
+            raise ActionRefused(f"action {command.number} is already {record['status']}")
+        if command.kind == "void":
+            change: Any = VOID
+        elif command.kind == "reroll":
+            if record["kind"] in GM_KINDS:
+                raise ActionRefused(f"action {command.number} is the GM's change, with no dice")
+            change = Reroll(command.dice)
+        else:
+            raise InvalidInput(f"a correction is void, reroll or rewind, not '{command.kind}'")
+        return Seed(start, eid, correction_plan(command.number, change)), encounter, encounter.round
+
+    def _work_out(
+        self, campaign: Campaign, seed: Seed, salt: str, correction: dict[str, Any]
+    ) -> Carried:
+        found, encounters = self._walk(campaign, seed, salt)
+        preview = summarise(campaign, found, encounters, correction)
+        touched = [encounters[eid] for eid in found.encounters]
+        return campaign, touched, found, preview
+
+    # -- encounters ---------------------------------------------------------------------
+
+    def preview_correction(self, command: CorrectEncounter) -> dict[str, Any]:
+        """What a correction would change through the whole campaign; nothing is written."""
+        campaign = self.campaign(command.campaign_id)
+        seed, _, _ = self._encounter_seed(command)
+        correction = self._correction(command, command.reason.strip() or None)
+        return self._work_out(campaign, seed, _salt(command), correction)[3]
+
+    def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, dict[str, Any]]:
+        """Commit a correction of an ended encounter and everything it carries, atomically."""
+        reason = check_reason(command.reason)
+
+        def attempt() -> tuple[Encounter, dict[str, Any]]:
+            campaign = self.campaign(command.campaign_id)
+            seed, corrected, round = self._encounter_seed(command)
+            correction = self._correction(command, reason)
+            _, touched, found, preview = self._work_out(campaign, seed, _salt(command), correction)
+            if preview["changes_nothing"]:
+                raise ActionRefused(preview["message"])
+            carried = {**correction, "carried": _carried_summary(preview)}
+            eid = str(corrected.id)
+            result = found.encounters[eid]
+            corrected.correct_after_end(
+                {**correction, "report": result.replayed.report},
+                result.replayed.records,
+                result.replayed.combatants,
+                round,
+            )
+            others = [e for e in touched if str(e.id) != eid]
+            for other in others:
+                mine = found.encounters[str(other.id)]
+                other.recompute(
+                    {**correction, "report": mine.replayed.report},
+                    mine.initial,
+                    mine.replayed.records,
+                    mine.replayed.combatants,
+                )
+            roster = _roster_now(campaign, found)
+            campaign.carry_correction(carried, found.step_results, roster, {}, command.by)
+            self.save(corrected, *others, campaign)
+            return corrected, preview
+
+        return self._with_retries(attempt)
+
+    def correct_ended(self, command: CorrectEncounter) -> tuple[Encounter, list[dict[str, Any]]]:
+        """Commit, answering as the encounter's own corrections do: the encounter, the report."""
+        encounter, _ = self.commit_correction(command)
+        return encounter, list(encounter.corrections[-1]["report"])
+
+    @staticmethod
+    def _correction(command: CorrectEncounter, reason: str | None) -> dict[str, Any]:
+        correction: dict[str, Any] = {
+            "kind": command.kind,
+            "encounter_id": str(command.encounter_id),
+            "reason": reason,
+            "by": command.by,
+            "after_end": True,
+        }
+        if command.kind == "rewind":
+            correction["to_version"] = command.to_version
+        else:
+            correction["number"] = command.number
+        return correction
+
+    # -- day plans --------------------------------------------------------------------------
+
+    def _plan_seed(
+        self, campaign: Campaign, command: CorrectDayPlan
+    ) -> tuple[Seed, dict[str, Any]]:
+        character = campaign.character(command.character_id)
+        model = campaign.rules.day_plan_model
+        if model is None:
+            raise InvalidInput(f"the {campaign.ruleset_id} ruleset has no day plans")
+        day_plans = campaign.calendar.get(str(command.day))
+        if day_plans is None or command.character_id not in day_plans:
+            raise NotFound(f"day {command.day} has no plan for {character['name']}")
+        current = day_plans[command.character_id]
+        plan = validate(model, {**current, **command.plan}, "plan").model_dump(mode="json")
+        events = list(self.events.get(campaign.id))
+        heals: list[Any] = [e for e in events if type(e).__qualname__ == "Campaign.CharacterHealed"]
+        healed = next(
+            (
+                int(e.originator_version)
+                for e in heals
+                if e.character_id == command.character_id and e.day == command.day
+            ),
+            campaign.version + 1,  # not healed yet: the worker will use the new plan
+        )
+        plans = {str(command.day): {command.character_id: plan}}
+        return Seed(healed, plans=plans), plans
+
+    def preview_day_plan(self, command: CorrectDayPlan) -> dict[str, Any]:
+        campaign = self.campaign(command.campaign_id)
+        seed, _ = self._plan_seed(campaign, command)
+        correction = self._plan_correction(command, command.reason.strip() or None)
+        return self._work_out(campaign, seed, _plan_salt(command), correction)[3]
+
+    def commit_day_plan(self, command: CorrectDayPlan) -> tuple[Campaign, dict[str, Any]]:
+        reason = check_reason(command.reason)
+
+        def attempt() -> tuple[Campaign, dict[str, Any]]:
+            campaign = self.campaign(command.campaign_id)
+            seed, plans = self._plan_seed(campaign, command)
+            correction = self._plan_correction(command, reason)
+            _, touched, found, preview = self._work_out(
+                campaign, seed, _plan_salt(command), correction
+            )
+            same_plan = (
+                campaign.calendar[str(command.day)][command.character_id]
+                == plans[str(command.day)][command.character_id]
+            )
+            if same_plan:
+                raise ActionRefused(
+                    f"day {command.day}'s plan is already that: this correction changes nothing"
+                )
+            carried = {**correction, "carried": _carried_summary(preview)}
+            for other in touched:
+                mine = found.encounters[str(other.id)]
+                other.recompute(
+                    {**correction, "report": mine.replayed.report},
+                    mine.initial,
+                    mine.replayed.records,
+                    mine.replayed.combatants,
+                )
+            roster = _roster_now(campaign, found)
+            campaign.carry_correction(carried, found.step_results, roster, plans, command.by)
+            self.save(campaign, *touched)
+            return campaign, preview
+
+        return self._with_retries(attempt)
+
+    @staticmethod
+    def _plan_correction(command: CorrectDayPlan, reason: str | None) -> dict[str, Any]:
+        return {
+            "kind": "day_plan",
+            "day": command.day,
+            "character_id": command.character_id,
+            "plan": command.plan,
+            "reason": reason,
+            "by": command.by,
+        }
+
+
+def _salt(command: CorrectEncounter) -> str:
+    return f"{command.encounter_id}:{command.kind}:{command.number}:{command.to_version}"
+
+
+def _plan_salt(command: CorrectDayPlan) -> str:
+    return f"plan:{command.day}:{command.character_id}"
+
+
+def _roster_now(campaign: Campaign, found: Walk) -> dict[str, dict[str, Any]]:
+    """Every character's values after the carry, but those an open encounter holds (the
+    encounter's own event carries theirs)."""
+    return {
+        cid: _values(entry)
+        for cid, entry in found.roster.items()
+        if campaign.characters[cid]["in_encounter"] is None
+    }
+
+
+def summarise(
+    campaign: Campaign, found: Walk, encounters: dict[str, Encounter], correction: dict[str, Any]
+) -> dict[str, Any]:
+    """The preview: the campaign-wide diff per character and step, the later actions whose
+    outcome changes, every character's tracks before and after, and whether anything moves."""
+    now = {}
+    for cid, after in found.roster.items():
+        before = found.believed[cid]
+        if _values(after) != _values(before):
+            now[cid] = {
+                "name": after["name"],
+                "before": {"tracks": before["tracks"]},
+                "after": {"tracks": after["tracks"]},
+            }
+    outcome_changed = False
+    for eid, result in found.encounters.items():
+        old = {cid: _values(c) for cid, c in encounters[eid].combatants.items()}
+        new = {cid: _values(c) for cid, c in result.replayed.combatants.items()}
+        outcome_changed = outcome_changed or old != new
+    # A reroll onto the same faces shows up as "rerolled" with the same outcome.
+    moved = [a for a in found.actions if a["status"] != "rerolled" or a["before"] != a["after"]]
+    nothing = not found.steps and not moved and not outcome_changed
+    return {
+        "correction": correction,
+        "changes_nothing": nothing,
+        "message": (
+            "this correction changes nothing: no track, condition or later outcome moves"
+            if nothing
+            else f"{len(found.steps)} step(s) and {len(found.actions)} action(s) change"
+        ),
+        "steps": found.steps,
+        "actions": found.actions,
+        "characters": now,
+        "encounters": sorted(found.encounters),
+    }
+
+
+def _carried_summary(preview: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "steps": preview["steps"],
+        "actions": preview["actions"],
+        "characters": preview["characters"],
+    }

@@ -1,0 +1,282 @@
+"""A campaign is a timeline: carrying a correction forward through every later step.
+
+The campaign's own events, in order, are the steps that change characters:
+enrolments, heals, wounds, amendments, adjustments and encounters (from their
+opening, or a character's joining, to their closing). A correction changes one
+step (an encounter's actions, or the plan of a day already healed); this walk
+then takes every later step again, in order, from what it recorded: each heal
+from its day's plan, each wound, amendment and adjustment from its parameters,
+each encounter from its starting line-up (taken from the roster as it now
+stands) with its actions re-resolved on their recorded dice (domain/corrections.py).
+
+Two rosters walk side by side: the one believed until now (what the events and
+earlier carried corrections said) and the one the correction gives. A step
+whose characters are the same in both keeps its believed result without being
+worked out again, so a correction only costs the steps it reaches. Nothing is
+written here: the result is a preview that the application commits.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.corrections import Plan, Replay, replay, resolve_all
+from domain.dice import Roller
+from domain.gm_changes import JOIN, adjust, amend
+from domain.rulesets.base import Ruleset
+
+Entry = dict[str, Any]  # a character as the roster holds it: name, sheet, tracks, state
+CARRIED = "Campaign.CorrectionCarried"
+
+
+@dataclass(frozen=True)
+class Seed:
+    """What the correction changes: a step from ``version`` on is worked out again, the
+    corrected encounter with ``plan``, days with ``plans`` laid over the calendar."""
+
+    version: int
+    encounter_id: str | None = None
+    plan: Plan | None = None
+    records: list[dict[str, Any]] | None = None  # a rewind's records, in place of the current
+    plans: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # day -> cid -> plan
+
+
+@dataclass
+class EncounterResult:
+    initial: dict[str, dict[str, Any]]
+    replayed: Replay
+
+
+@dataclass
+class Walk:
+    roster: dict[str, Entry] = field(default_factory=dict)
+    believed: dict[str, Entry] = field(default_factory=dict)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    step_results: dict[str, dict[str, Entry]] = field(default_factory=dict)
+    encounters: dict[str, EncounterResult] = field(default_factory=dict)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def carried_overrides(events: Iterable[Any]) -> dict[int, dict[str, Entry]]:
+    """What earlier carried corrections said each step's result is now (latest wins)."""
+    found: dict[int, dict[str, Entry]] = {}
+    for event in events:
+        if type(event).__qualname__ == CARRIED:
+            for version, results in event.steps.items():
+                found.setdefault(int(version), {}).update(results)
+    return found
+
+
+def walk(
+    rules: Ruleset,
+    options: Mapping[str, Any],
+    events: list[Any],
+    calendar: Mapping[str, Mapping[str, Any]],
+    encounters: Mapping[str, Any],
+    seed: Seed,
+    roller: Roller,
+) -> Walk:
+    """Walk the campaign's events, believed and corrected side by side (see the module)."""
+    overrides = carried_overrides(events)
+    state = Walk()
+    opened: dict[str, dict[str, Entry]] = {}
+    joined: dict[str, dict[str, Entry]] = {}
+    closed: set[str] = set()
+    plan_model = rules.day_plan_model
+
+    def believed_after(version: int, cid: str, recorded: Entry) -> Entry:
+        return {**recorded, **overrides.get(version, {}).get(cid, {})}
+
+    def step(
+        version: int,
+        cid: str,
+        what: dict[str, Any],
+        recorded: Entry,
+        work: Callable[[Entry], Entry],
+        forced: bool = False,
+    ) -> None:
+        before = state.roster[cid]
+        believed = believed_after(version, cid, recorded)
+        same_inputs = _same(before, state.believed[cid])
+        after = believed if same_inputs and not forced else work(before)
+        state.believed[cid] = believed
+        state.roster[cid] = after
+        if not _same(after, believed):
+            state.step_results.setdefault(str(version), {})[cid] = _result(after)
+            state.steps.append(_diff(rules, version, cid, what, believed, after))
+
+    for event in events:
+        name = type(event).__qualname__
+        version = event.originator_version
+        if name == "Campaign.CharacterEnrolled":
+            entry = {
+                "name": event.name,
+                "sheet": event.sheet,
+                "tracks": dict(event.tracks),
+                "state": dict(event.state),
+            }
+            state.roster[event.character_id] = copy.deepcopy(entry)
+            state.believed[event.character_id] = copy.deepcopy(entry)
+        elif name == "Campaign.CharacterHealed" and plan_model is not None:
+            cid, day = event.character_id, event.day
+            day_plan = seed.plans.get(str(day), {}).get(cid, calendar[str(day)][cid])
+            forced = version >= seed.version and cid in seed.plans.get(str(day), {})
+
+            def heal(entry: Entry, day_plan: Any = day_plan) -> Entry:
+                daily = rules.daily(
+                    entry["sheet"],
+                    entry["tracks"],
+                    entry["state"],
+                    plan_model.model_validate(day_plan),
+                )
+                return {**entry, "tracks": daily.tracks, "state": daily.state}
+
+            recorded = {"tracks": event.tracks[cid], "state": event.state[cid]}
+            what = {"kind": "heal", "day": day}
+            step(version, cid, what, {**state.believed[cid], **recorded}, heal, forced)
+        elif name == "Campaign.WoundMarked":
+            cid = event.character_id
+
+            def wound(entry: Entry, w: str = event.wound, present: bool = event.present) -> Entry:
+                return {**entry, "state": {**entry["state"], w: present}}
+
+            recorded = {**state.believed[cid], "state": event.state[cid]}
+            step(version, cid, {"kind": "wound", "wound": event.wound}, recorded, wound)
+        elif name == "Campaign.SheetAmended":
+            cid = event.character_id
+
+            def amended(entry: Entry, sheet: dict[str, Any] = event.sheet) -> Entry:
+                return amend(rules, entry, sheet).entry
+
+            recorded = {
+                **state.believed[cid],
+                "sheet": event.sheet,
+                "tracks": event.tracks[cid],
+                "state": event.state[cid],
+            }
+            step(version, cid, {"kind": "amendment", "reason": event.reason}, recorded, amended)
+        elif name == "Campaign.TracksAdjusted":
+            cid = event.character_id
+
+            def adjusted(entry: Entry, changes: Any = event.changes) -> Entry:
+                return adjust(rules, entry, changes).entry
+
+            recorded = {**state.believed[cid], "tracks": event.tracks[cid]}
+            step(version, cid, {"kind": "adjustment", "reason": event.reason}, recorded, adjusted)
+        elif name == "Campaign.EncounterOpened":
+            opened[event.encounter_id] = {
+                cid: copy.deepcopy(state.roster[cid]) for cid in event.character_ids
+            }
+        elif name == "Campaign.CharacterJoined":
+            joined.setdefault(event.encounter_id, {})[event.character_id] = copy.deepcopy(
+                state.roster[event.character_id]
+            )
+        elif name == "Campaign.EncounterClosed":
+            eid = event.encounter_id
+            closed.add(eid)
+            _close(
+                rules, options, state, encounters[eid], eid, version, opened, joined, seed, roller
+            )
+    for eid in opened:
+        if eid not in closed:
+            _close(rules, options, state, encounters[eid], eid, None, opened, joined, seed, roller)
+    return state
+
+
+def _close(
+    rules: Ruleset,
+    options: Mapping[str, Any],
+    state: Walk,
+    encounter: Any,
+    eid: str,
+    version: int | None,
+    opened: Mapping[str, Mapping[str, Entry]],
+    joined: Mapping[str, Mapping[str, Entry]],
+    seed: Seed,
+    roller: Roller,
+) -> None:
+    """Work an encounter out again if its line-up changed or it is the corrected one; its
+    final tracks (and sheets) go to the roster when it has closed."""
+    initial = {
+        cid: {**c, **_values(opened[eid].get(cid, c))}
+        for cid, c in encounter.initial_combatants.items()
+    }
+    records = seed.records if eid == seed.encounter_id and seed.records else encounter.actions
+    records = [_rejoined(record, joined.get(eid, {})) for record in records]
+    corrected = eid == seed.encounter_id
+    if corrected or initial != encounter.initial_combatants or records != encounter.actions:
+        plan = seed.plan if corrected and seed.plan is not None else resolve_all
+        result = replay(rules, options, initial, records, plan, roller)
+        state.encounters[eid] = EncounterResult(initial, result)
+        state.actions.extend(
+            {**entry, "encounter_id": eid, "encounter": encounter.name} for entry in result.changed
+        )
+        final = result.combatants
+    else:
+        final = encounter.combatants
+    if version is None:
+        return
+    for cid, combatant in final.items():
+        believed = encounter.combatants[cid]
+        after = {
+            **state.roster[cid],
+            **_values(combatant),
+            "state": rules.state_after_encounter(combatant["state"]),
+        }
+        before = {
+            **state.believed[cid],
+            **_values(believed),
+            "state": rules.state_after_encounter(believed["state"]),
+        }
+        state.roster[cid], state.believed[cid] = after, before
+        if not _same(after, before):
+            what = {"kind": "encounter", "encounter_id": eid, "encounter": encounter.name}
+            state.steps.append(_diff(rules, version, cid, what, before, after))
+
+
+def _rejoined(record: dict[str, Any], joiners: Mapping[str, Entry]) -> dict[str, Any]:
+    """A join record with the joiner as the roster now has them at the joining."""
+    target = record["params"].get("target")
+    if record["kind"] != JOIN or target not in joiners:
+        return record
+    combatant = {**record["params"]["combatant"], **_values(joiners[target])}
+    if combatant == record["params"]["combatant"]:
+        return record
+    return {**record, "params": {**record["params"], "combatant": combatant}}
+
+
+def _values(entry: Mapping[str, Any]) -> Entry:
+    return {"sheet": entry["sheet"], "tracks": dict(entry["tracks"]), "state": dict(entry["state"])}
+
+
+def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return _values(a) == _values(b)
+
+
+def _result(entry: Mapping[str, Any]) -> Entry:
+    return _values(entry)
+
+
+def _diff(
+    rules: Ruleset,
+    version: int,
+    cid: str,
+    what: dict[str, Any],
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+) -> dict[str, Any]:
+    def shown(entry: Mapping[str, Any]) -> dict[str, Any]:
+        conditions = rules.conditions(entry["sheet"], entry["tracks"], entry["state"])
+        return {"tracks": dict(entry["tracks"]), "conditions": list(conditions)}
+
+    return {
+        "version": version,
+        **what,
+        "character_id": cid,
+        "name": after.get("name", before.get("name")),
+        "before": shown(before),
+        "after": shown(after),
+    }
