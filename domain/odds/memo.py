@@ -123,6 +123,21 @@ def stamina_body_attack_key(
     return Memo(key)
 
 
+def stamina_body_damage_type(
+    view: EncounterView, kind: str, actor: str | None, params: Mapping[str, Any]
+) -> str | None:
+    """The table an action's damage dice are read on, when it can be told before rolling."""
+    try:
+        if kind == "take_hit":
+            return str(params["damage_type"])
+        if kind == "attack":
+            attacker = view.combatants[str(actor)]
+            return str(weapon_of(attacker, str(params.get("weapon", "unarmed")))["damage_type"])
+    except Exception:  # the resolver refuses such a request itself, with its own words
+        return None
+    return None
+
+
 def memo_for(
     ruleset_id: str,
     view: EncounterView,

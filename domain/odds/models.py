@@ -36,12 +36,28 @@ def _damage_reading(faces: Faces) -> Hashable:
 STAMINA_DAMAGE = FaceModel("damage table readings", key=_damage_reading)
 
 
-def face_model(ruleset_id: str, options: Mapping[str, Any], roll_name: str) -> FaceModel:
+@lru_cache(maxsize=8)
+def _one_table(table: str) -> FaceModel:
+    def key(faces: Faces) -> Hashable:
+        reading = read_damage(faces, table)
+        return (reading.stamina, reading.body)
+
+    return FaceModel(f"damage read on the {table} table", key=key)
+
+
+def stamina_damage_model(damage_type: str | None) -> FaceModel:
+    """S4: read on the weapon's own table when the action names it, on both otherwise."""
+    return _one_table(damage_type) if damage_type in DAMAGE_TABLES else STAMINA_DAMAGE
+
+
+def face_model(
+    ruleset_id: str, options: Mapping[str, Any], roll_name: str, damage_type: str | None = None
+) -> FaceModel:
     if ruleset_id == "margin":
         success_on = int(options["success_on"])
         return FaceModel(f"pool total (success on {success_on}+)", key=_pool_total(success_on))
     if ruleset_id == "stamina-body":
-        return STAMINA_DAMAGE if roll_name == "damage" else TOTAL
+        return stamina_damage_model(damage_type) if roll_name == "damage" else TOTAL
     if ruleset_id == "d20":
         return TOTAL
     return MULTISET

@@ -9,17 +9,17 @@ from typing import Any, cast
 
 from domain.dice import DiceTray
 from domain.odds.explore import Explorer, TooLarge
-from domain.odds.memo import memo_for
+from domain.odds.memo import memo_for, stamina_body_damage_type
 from domain.odds.models import face_model
 from domain.odds.readers import Features, reader
 from domain.odds.report import summarise
 from domain.resolution import Resolved, resolve
 from domain.rulesets.base import EncounterView, Ruleset
 
-# Resolver runs one answer may take. A margin blow runs in about 0.15 ms, so this
-# keeps every answer near or under 200 ms on the development machine; the bench
-# (bench/odds.py) shows where typical and large pools land.
-RUN_BUDGET = 500
+# Resolver runs one answer may take. A run costs about 0.25 ms of CPU on the
+# development machine (margin, the dearest), so this keeps an answer within about
+# 200 ms of CPU; bench/odds.py shows where typical and large pools land.
+RUN_BUDGET = 800
 ESTIMATE_CAP = 10**15
 
 
@@ -43,8 +43,12 @@ def action_odds(
     def run(tray: DiceTray) -> Resolved:
         return resolve(rules, view, kind, actor, params, tray)
 
+    table = (
+        stamina_body_damage_type(view, kind, actor, params) if rules.id == "stamina-body" else None
+    )
+
     def model_for(roll: str) -> Any:
-        return face_model(rules.id, view.options, roll)
+        return face_model(rules.id, view.options, roll, table)
 
     memo = memo_for(rules.id, view, kind, actor, params)
     tree = Explorer(run, reader(rules, view, kind), model_for, memo=memo, budget=budget)

@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 from domain.odds.faces import EVERY_ORDER, FaceModel, by_total, ordered
-from domain.odds.models import STAMINA_DAMAGE, face_model
+from domain.odds.models import STAMINA_DAMAGE, face_model, stamina_damage_model
 from domain.rulesets.margin.pools import read_faces
 from tests.unit.test_odds_support import (
     SWORD,
@@ -69,6 +69,8 @@ def test_stamina_damage_dice_are_read_die_by_die_on_either_table(count: int) -> 
             return reading.stamina, reading.body
 
         assert grouped(STAMINA_DAMAGE, count, 6, read) == grouped(EVERY_ORDER, count, 6, read)
+        own = stamina_damage_model(table)
+        assert grouped(own, count, 6, read) == grouped(EVERY_ORDER, count, 6, read)
 
 
 @pytest.mark.parametrize(("count", "sides"), [(1, 20), (3, 6), (2, 8), (4, 2)])

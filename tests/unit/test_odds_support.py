@@ -13,7 +13,7 @@ from domain.dice import DiceTray
 from domain.odds import action_odds
 from domain.odds.explore import Explorer, Memo
 from domain.odds.faces import FaceModel
-from domain.odds.memo import memo_for
+from domain.odds.memo import memo_for, stamina_body_damage_type
 from domain.odds.models import face_model
 from domain.odds.readers import Features, reader
 from domain.resolution import Resolved, build_view, resolve
@@ -123,8 +123,10 @@ def distribution(
     def run(tray: DiceTray) -> Resolved:
         return resolve(rules, view, kind, actor, params, tray)
 
+    table = stamina_body_damage_type(view, kind, actor, params)
+
     def model_for(roll: str) -> FaceModel:
-        return model or face_model(rules.id, view.options, roll)
+        return model or face_model(rules.id, view.options, roll, table)
 
     keyed: Memo | None = memo_for(rules.id, view, kind, actor, params) if memo else None
     tree = Explorer(run, reader(rules, view, kind), model_for, memo=keyed, budget=budget)
