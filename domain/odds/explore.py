@@ -23,6 +23,7 @@ from domain.errors import InvalidInput
 from domain.odds.faces import Classes, FaceModel, Faces
 
 ModelFor = Callable[[str], FaceModel]
+MAX_LISTED = 20_000  # throws listed for one roll before merging (a 60-die margin pool: 1,891)
 
 
 class TooLarge(InvalidInput):
@@ -188,7 +189,13 @@ class Explorer:
     def classes(self, asked: RollAsked) -> Classes:
         slot = (asked.name, asked.count, asked.sides)
         if slot not in self._classes:
-            self._classes[slot] = self._model_for(asked.name).classes(asked.count, asked.sides)
+            model = self._model_for(asked.name)
+            listed = model.work(asked.count, asked.sides)
+            # Each outcome of a roll costs a resolver run at least, and listing them costs
+            # time of its own: a roll that could not fit either is refused unlisted.
+            if listed > max(self.budget, MAX_LISTED) or (model.total and listed > self.budget):
+                raise TooLarge(max(listed, self.paths), self.budget)
+            self._classes[slot] = model.classes(asked.count, asked.sides)
         return self._classes[slot]
 
     def estimate(self, cap: int) -> int:

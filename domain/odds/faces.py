@@ -43,8 +43,19 @@ class FaceModel:
             return by_total(count, sides)
         return by_key(count, sides, self.key)
 
-    def class_count(self, count: int, sides: int) -> int:
-        return len(self.classes(count, sides))
+    def work(self, count: int, sides: int) -> int:
+        """An upper bound on the distinct outcomes listed before they are merged.
+
+        It is cheap to compute, so a roll too large to list is refused before any
+        time is spent on it (a d20 weapon may be 100d1000).
+        """
+        if count <= 0:
+            return 1
+        if self.every_order:
+            return int(sides**count)
+        if self.total:
+            return count * (sides - 1) + 1
+        return comb(count + len(_blocks(sides, self.key)) - 1, count)
 
 
 MULTISET = FaceModel("multiset")
@@ -99,6 +110,7 @@ def by_key(count: int, sides: int, key: FaceKey | None) -> Classes:
     return tuple((faces, Fraction(n, throws)) for n, faces in grouped.values())
 
 
+@lru_cache(maxsize=256)
 def _blocks(sides: int, key: FaceKey | None) -> tuple[Faces, ...]:
     if key is None:
         return tuple((face,) for face in range(1, sides + 1))
@@ -115,7 +127,3 @@ def ordered(count: int, sides: int) -> Classes:
         throws = [(*t, face) for t in throws for face in range(1, sides + 1)]
     each = Fraction(1, sides**count)
     return tuple((t, each) for t in throws)
-
-
-def multiset_count(count: int, sides: int) -> int:
-    return comb(count + sides - 1, sides - 1)

@@ -62,3 +62,18 @@ def test_a_keyed_tree_that_outgrows_its_budget_is_refused_at_the_budget() -> Non
     )
     with pytest.raises(TooLarge, match=r"too large to compute exactly: [0-9]+ outcomes"):
         action_odds(rules, view, "attack", "a", {"target": "b", "weapon": "sword"}, budget=40)
+
+
+def test_a_roll_too_large_to_list_is_refused_before_it_is_listed() -> None:
+    """A d20 weapon may be 30d100: 2,971 sums, more than the budget has runs for."""
+    rules, view = encounter(
+        "d20",
+        {
+            "a": ("x", 1, d20_sheet(weapons=[{"name": "doom", "damage": "30d100"}])),
+            "b": ("y", 1, d20_sheet()),
+        },
+    )
+    started = time.perf_counter()
+    with pytest.raises(TooLarge, match="too large to compute exactly: 2971 outcomes"):
+        odds(rules, view, "attack", "a", target="b", weapon="doom")
+    assert time.perf_counter() - started < 1
