@@ -122,7 +122,7 @@ class CombatantOut(BaseModel):
     state: dict[str, Any]
 
 
-class EncounterOut(BaseModel):
+class EncounterSummaryOut(BaseModel):
     id: UUID
     campaign_id: UUID
     name: str
@@ -132,13 +132,23 @@ class EncounterOut(BaseModel):
     ended: bool
     version: int
     combatants: list[CombatantOut]
-    actions: list[dict[str, Any]]
+
+
+class EncounterOut(EncounterSummaryOut):
+    actions_total: int = Field(description="how many actions the encounter has in all")
+    actions_offset: int = Field(description="the first action in this page, counted from 0")
+    actions: list[dict[str, Any]] = Field(description="a page of the actions, oldest first")
     corrections: list[dict[str, Any]]
 
 
 class ActionOut(BaseModel):
+    """An action's answer stays the same size however long the encounter grows: the
+    action, and the encounter's facts with only the combatants the action touched."""
+
     action: dict[str, Any]
-    encounter: EncounterOut
+    encounter: EncounterSummaryOut = Field(
+        description="the encounter after the action; `combatants` holds only those it touched"
+    )
 
 
 class RulesetOut(BaseModel):

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from api.schemas import ActionOut, CampaignOut, CharacterOut, CombatantOut, EncounterOut, RulesetOut
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from api.schemas import (
+    ActionOut,
+    CampaignOut,
+    CharacterOut,
+    CombatantOut,
+    EncounterOut,
+    EncounterSummaryOut,
+    RulesetOut,
+)
 from domain.campaign import Campaign
 from domain.encounter import Encounter
 from domain.rulesets.base import Ruleset
@@ -38,38 +49,73 @@ def campaign_out(campaign: Campaign) -> CampaignOut:
     )
 
 
-def encounter_out(encounter: Encounter) -> EncounterOut:
+ALL_ACTIONS = 10**9
+
+
+def combatants_out(encounter: Encounter, only: Iterable[str] | None = None) -> list[CombatantOut]:
     rules = encounter.rules
+    chosen = encounter.combatants if only is None else set(only)
+    return [
+        CombatantOut(
+            id=cid,
+            name=c["name"],
+            side=c["side"],
+            rank=c["rank"],
+            present=c.get("present", True),
+            tracks=c["tracks"],
+            maxima=rules.track_maxima(c["sheet"]),
+            conditions=list(encounter.conditions_of(cid)),
+            state=c["state"],
+        )
+        for cid, c in encounter.combatants.items()
+        if cid in chosen
+    ]
+
+
+def summary_fields(encounter: Encounter) -> dict[str, Any]:
+    return {
+        "id": encounter.id,
+        "campaign_id": encounter.campaign_id,
+        "name": encounter.name,
+        "ruleset": encounter.ruleset_id,
+        "day": encounter.day,
+        "round": encounter.round,
+        "ended": encounter.ended,
+        "version": encounter.version,
+    }
+
+
+def encounter_out(encounter: Encounter, offset: int = 0, limit: int = ALL_ACTIONS) -> EncounterOut:
     return EncounterOut(
-        id=encounter.id,
-        campaign_id=encounter.campaign_id,
-        name=encounter.name,
-        ruleset=encounter.ruleset_id,
-        day=encounter.day,
-        round=encounter.round,
-        ended=encounter.ended,
-        version=encounter.version,
-        combatants=[
-            CombatantOut(
-                id=cid,
-                name=c["name"],
-                side=c["side"],
-                rank=c["rank"],
-                present=c.get("present", True),
-                tracks=c["tracks"],
-                maxima=rules.track_maxima(c["sheet"]),
-                conditions=list(encounter.conditions_of(cid)),
-                state=c["state"],
-            )
-            for cid, c in encounter.combatants.items()
-        ],
-        actions=encounter.actions,
+        **summary_fields(encounter),
+        combatants=combatants_out(encounter),
+        actions_total=len(encounter.actions),
+        actions_offset=offset,
+        actions=encounter.actions[offset : offset + limit],
         corrections=encounter.corrections,
     )
 
 
-def action_out(encounter: Encounter, record: dict[str, object]) -> ActionOut:
-    return ActionOut(action=record, encounter=encounter_out(encounter))
+def touched_by(record: Mapping[str, Any]) -> set[str]:
+    """The combatants an action changed or named: the actor, whoever its effects or
+    its conditions mention, and whoever its parameters name (a target it missed)."""
+    effects = record.get("effects") or {}
+    touched = {*effects.get("tracks", {}), *effects.get("state", {}), *record.get("conditions", {})}
+    if record.get("actor"):
+        touched.add(str(record["actor"]))
+    for value in (record.get("params") or {}).values():
+        named = value if isinstance(value, list) else [value]
+        touched.update(v for v in named if isinstance(v, str))
+    return touched  # strings that are no combatant's id select nobody
+
+
+def action_out(encounter: Encounter, record: Mapping[str, Any]) -> ActionOut:
+    return ActionOut(
+        action=dict(record),
+        encounter=EncounterSummaryOut(
+            **summary_fields(encounter), combatants=combatants_out(encounter, touched_by(record))
+        ),
+    )
 
 
 def ruleset_out(ruleset: Ruleset) -> RulesetOut:

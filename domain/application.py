@@ -80,7 +80,11 @@ class SkaldApplication(AmendingCommands, CarryingCommands):
         if version is not None and version < 1:
             raise InvalidInput(f"version must be 1 or more, not {version}")
         try:
-            aggregate: object = self.repository.get(aggregate_id, version=version)
+            aggregate: object = (
+                self.repository.get(aggregate_id, version=version)
+                if version is not None
+                else self._batched_get(aggregate_id, lambda: self.repository.get(aggregate_id))
+            )
         except AggregateNotFoundError:
             raise NotFound(f"no {what} with id {aggregate_id}") from None
         if not isinstance(aggregate, cls):
@@ -216,7 +220,19 @@ class SkaldApplication(AmendingCommands, CarryingCommands):
     # -- keys --------------------------------------------------------------------
 
     def access(self, campaign_id: UUID, key_id: str, key_hash: str) -> Access:
-        return self.campaign(campaign_id).access_for(key_id, key_hash)
+        """Every request asks this. It only reads, so it takes the cached campaign without
+        a copy, and does not queue behind another request's fast-forward of it (that one
+        brings it up to date; a key revoked this very instant is refused from the next
+        request on)."""
+        try:
+            campaign: object = self.repository.get(
+                campaign_id, fastforward_skipping=True, deepcopy_from_cache=False
+            )
+        except AggregateNotFoundError:
+            raise NotFound(f"no campaign with id {campaign_id}") from None
+        if not isinstance(campaign, Campaign):
+            raise NotFound(f"no campaign with id {campaign_id}")
+        return campaign.access_for(key_id, key_hash)
 
     def issue_key(self, command: IssueKey) -> Campaign:
         def attempt() -> Campaign:

@@ -8,6 +8,8 @@ claim's record is saved in the same transaction as the command's aggregates.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 from uuid import UUID
@@ -16,13 +18,35 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
 from domain.errors import ConcurrentWrite
+from domain.group_commit import GroupCommitWriter
 from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed, current_claim
 
 T = TypeVar("T")
 
 
+# Jitter for retries after a lost race, so two processes do not collide again in step.
+# (Never used for dice: those come from the injected roller.)
+_jitter = random.Random()
+BACKOFF_SECONDS = 0.002
+
+
 class WriteRunner(Application[UUID]):
     write_attempts = 5
+    writer: GroupCommitWriter | None = None
+
+    def start_group_commit(self) -> None:
+        """One writer for this process: commands queue instead of racing, and those that
+        arrive together commit together (see domain/group_commit.py)."""
+        if self.writer is None:
+            self.writer = GroupCommitWriter(
+                self._retrying, self._once, lambda *objs: Application.save(self, *objs)
+            )
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+        super().close()
 
     # -- idempotency and retries -------------------------------------------------
 
@@ -49,7 +73,20 @@ class WriteRunner(Application[UUID]):
             subject = objs[0]
             record = IdempotentRequest(claim.scope, claim.request_hash, subject.id, subject.version)
             objs = (*objs, record)
+        batch = self.writer.batch if self.writer is not None else None
+        if batch is not None:  # committed with the rest of the batch, or not at all
+            batch.to_save.extend(objs)
+            return None
         return super().save(*objs, **kwargs)
+
+    def _batched_get(self, aggregate_id: UUID, fetch: Callable[[], Any]) -> Any:
+        """Within a batch, every command sees the uncommitted changes of those before it."""
+        batch = self.writer.batch if self.writer is not None else None
+        if batch is None:
+            return fetch()
+        if aggregate_id not in batch.aggregates:
+            batch.aggregates[aggregate_id] = fetch()
+        return batch.aggregates[aggregate_id]
 
     def _check_claim(self) -> None:
         claim = current_claim.get()
@@ -64,12 +101,24 @@ class WriteRunner(Application[UUID]):
         raise AlreadyDone(record.replay_for(claim))
 
     def _with_retries(self, attempt: Callable[[], T]) -> T:
-        """Re-run a command that lost a race; the loser re-reads and re-decides."""
-        for _ in range(self.write_attempts):
+        if self.writer is not None:
+            result: T = self.writer.submit(attempt)
+            return result
+        return self._retrying(attempt)
+
+    def _once(self, attempt: Callable[[], T]) -> T:
+        self._check_claim()
+        return attempt()
+
+    def _retrying(self, attempt: Callable[[], T]) -> T:
+        """Re-run a command that lost a race; the loser re-reads and re-decides, after a
+        short random pause that grows with each loss."""
+        for number in range(self.write_attempts):
             self._check_claim()
             try:
                 return attempt()
             except IntegrityError:
+                time.sleep(_jitter.uniform(0, BACKOFF_SECONDS * 2**number))
                 continue
         raise ConcurrentWrite(
             f"the record kept changing under this request ({self.write_attempts} attempts); "

@@ -140,6 +140,7 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         if lock is not None:
             os.close(lock)
         raise
+    application.start_group_commit()  # one writer per process: see domain/group_commit.py
     services = Services(
         application,
         client,

@@ -52,12 +52,17 @@ def read_encounter(
     at: Annotated[
         datetime | None, Query(description="the encounter as it stood at this instant (ISO 8601)")
     ] = None,
+    offset: Annotated[
+        int, Query(ge=0, le=MAX_VERSION, description="the first action to list, from 0")
+    ] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000, description="how many actions to list")] = 500,
 ) -> EncounterOut:
+    """The encounter, with its actions a page at a time (oldest first)."""
     if at is not None:
         if version is not None:
             raise InvalidInput("give either version or at, not both")
         version = app.version_at(encounter_id, at, "encounter")
-    return encounter_out(app.encounter(campaign_id, encounter_id, version))
+    return encounter_out(app.encounter(campaign_id, encounter_id, version), offset, limit)
 
 
 @router.post("/{encounter_id}/actions", status_code=201)
@@ -81,9 +86,12 @@ def perform_action(
         access.who,
         access.role,
     )
-    outcome = app.idempotent(claim(request, body, access), lambda: app.perform_action(command)[0])
-    encounter = settled(app, campaign_id, outcome)
-    return action_out(encounter, encounter.actions[-1])
+    outcome = app.idempotent(claim(request, body, access), lambda: app.perform_action(command))
+    if isinstance(outcome, Replayed):
+        encounter = app.encounter(campaign_id, outcome.subject_id, outcome.subject_version)
+        return action_out(encounter, encounter.actions[-1])
+    encounter, record = outcome
+    return action_out(encounter, record)
 
 
 @router.post("/{encounter_id}/round")

@@ -155,7 +155,11 @@ def test_rewind_supersedes_later_actions_and_a_new_action_follows(fight: Fight) 
         (3, "superseded"),
     ]
     fresh = fight.spear(fight.mira, [3, 1])
-    state = fresh["encounter"]
+    assert fresh["action"]["number"] == 4
+    # An action's answer carries only what it touched: the whole encounter is a GET.
+    touched = {c["id"] for c in fresh["encounter"]["combatants"]}
+    assert touched == {fresh["action"]["actor"], fight.mira} - {None}
+    state = encounter(fight.client, fight.cid, fight.eid)
     assert [(a["number"], a["status"]) for a in state["actions"]] == [
         (1, "active"),
         (2, "superseded"),
@@ -179,13 +183,22 @@ def test_rewind_supersedes_later_actions_and_a_new_action_follows(fight: Fight) 
 
 def test_time_travel_returns_exactly_what_the_api_said_then(fight: Fight) -> None:
     said = {1: encounter(fight.client, fight.cid, fight.eid)}
+    touched = {}
     for damage in ([6, 6], [1, 1], [2, 3]):
         response = fight.spear(fight.bran, damage)
-        said[response["encounter"]["version"]] = response["encounter"]
+        touched[response["encounter"]["version"]] = response
     voided = fight.post("/actions/2/void", {"reason": "dispute"})
     said[voided["encounter"]["version"]] = voided["encounter"]
     for version, then in said.items():
         assert encounter(fight.client, fight.cid, fight.eid, version) == then
+    for version, answer in touched.items():
+        full = encounter(fight.client, fight.cid, fight.eid, version)
+        assert full["actions"][-1] == answer["action"]
+        assert [fight.who(full, c["id"]) for c in answer["encounter"]["combatants"]] == answer[
+            "encounter"
+        ]["combatants"]
+        facts = {k: v for k, v in full.items() if k in answer["encounter"] and k != "combatants"}
+        assert facts == {k: v for k, v in answer["encounter"].items() if k != "combatants"}
 
 
 def test_diff_between_two_versions(fight: Fight) -> None:

@@ -1,0 +1,297 @@
+"""Commands over HTTP, each figure beside its anchor measured in the same run.
+
+    .venv/bin/python bench/http.py [--seconds 10] [--connections 16] [--postgres URL]
+
+Needs `wrk` (Debian: apt-get install wrk). Prints, in one run on this machine:
+
+- the HTTP ceiling: a bare FastAPI + uvicorn app (default settings) answering a
+  no-work async POST with the same body as a command;
+- W4: the bare eventsourcing library's own cached get + event + save loop on
+  SQLite (one aggregate per "encounter", 16 threads), and W1 (one new event per
+  transaction, no reads);
+- (a) `skald serve` on the embedded default: take_hit commands over 16 encounters
+  at 16 connections, as a ratio of the ceiling (goal >= 0.5) and of W4 (goal >= 1.0);
+- (b) all 16 connections on one hot encounter: commands/s, refusals (409), p99;
+- (d) with --postgres: skald on PostgreSQL, one API process, against W1 there.
+"""
+
+# ruff: noqa: E402
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# This file's folder would shadow the `http` standard module for the libraries below.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import textwrap
+import threading
+import time
+from typing import Any
+from uuid import uuid4
+
+import httpx
+
+from tests.e2e.server import Server, free_port
+
+SHEET = {"st": 10, "con": 10, "stamina_max": 200, "body_max": 200}
+BODY = (
+    '{"kind":"take_hit","params":{"target":"%s","damage_type":"impact","damage_class":1},'
+    '"dice":{"damage":[1]}}'
+)
+
+
+def wrk(url: str, script: str, seconds: int, connections: int) -> dict[str, float]:
+    """Run wrk with a Lua script; its `done` prints what we parse."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(script + LUA_REPORT)
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name, url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    found = {k: float(v) for k, v in re.findall(r"^REPORT (\w+) ([\d.]+)$", out, re.M)}
+    return found
+
+
+LUA_REPORT = textwrap.dedent(
+    """
+    done = function(summary, latency, requests)
+      local errors = summary.errors.status + summary.errors.connect + summary.errors.read
+        + summary.errors.write + summary.errors.timeout
+      io.write(string.format("REPORT requests %d\\n", summary.requests))
+      io.write(string.format("REPORT non2xx %d\\n", summary.errors.status))
+      io.write(string.format("REPORT errors %d\\n", errors))
+      io.write(string.format("REPORT rate %.1f\\n", summary.requests / (summary.duration / 1e6)))
+      io.write(string.format("REPORT p50ms %.2f\\n", latency:percentile(50) / 1000))
+      io.write(string.format("REPORT p99ms %.2f\\n", latency:percentile(99) / 1000))
+    end
+    """
+)
+
+
+def post_script(paths: list[str], bodies: list[str], key: str | None) -> str:
+    auth = f'wrk.headers["Authorization"] = "Bearer {key}"\n' if key else ""
+    rows = ",\n".join(f'{{"{p}", [[{b}]]}}' for p, b in zip(paths, bodies, strict=True))
+    return textwrap.dedent(
+        """
+        wrk.method = "POST"
+        wrk.headers["Content-Type"] = "application/json"
+        %s
+        local targets = {
+        %s
+        }
+        local n = 0
+        request = function()
+          n = n + 1
+          local t = targets[(n %% #targets) + 1]
+          return wrk.format(nil, t[1], nil, t[2])
+        end
+        """
+    ) % (auth, rows)
+
+
+CEILING_APP = textwrap.dedent(
+    """
+    from typing import Any
+    from fastapi import FastAPI
+    from pydantic import BaseModel
+
+    class Body(BaseModel):
+        kind: str
+        params: dict[str, Any] = {}
+        dice: dict[str, list[int]] | None = None
+
+    app = FastAPI()
+
+    @app.post("/c")
+    async def command(body: Body) -> dict[str, str]:
+        return {"ok": "yes"}
+    """
+)
+
+
+def ceiling(seconds: int, connections: int) -> dict[str, float]:
+    folder = Path(tempfile.mkdtemp(prefix="skald-ceiling-"))
+    (folder / "ceiling_app.py").write_text(CEILING_APP)
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "ceiling_app:app", "--port", str(port), "--log-level",
+         "warning"],
+        cwd=folder,
+    )  # fmt: skip
+    try:
+        wait_up(f"http://127.0.0.1:{port}/docs")
+        body = BODY % "x"
+        return wrk(
+            f"http://127.0.0.1:{port}", post_script(["/c"], [body], None), seconds, connections
+        )
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def wait_up(url: str) -> None:
+    for _ in range(100):
+        try:
+            httpx.get(url, timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def library_loops(seconds: float, threads: int, env: dict[str, str]) -> dict[str, float]:
+    """W1 and W4 with the bare eventsourcing library on the same store kind."""
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+    from eventsourcing.persistence import IntegrityError
+
+    class Counter(Aggregate):
+        @event("Created")
+        def __init__(self) -> None:
+            self.count = 0
+
+        @event("Hit")
+        def hit(self, amount: int) -> None:
+            self.count += amount
+
+    class Bare(Application[Any]):
+        pass
+
+    figures: dict[str, float] = {}
+    for name, cached in (("W1", False), ("W4", True)):
+        app = Bare(env={**env, "AGGREGATE_CACHE_MAXSIZE": "1000" if cached else "0"})
+        ids = []
+        for _ in range(threads):
+            counter = Counter()
+            app.save(counter)
+            ids.append(counter.id)
+        done = [0] * threads
+        stop = time.monotonic() + seconds
+
+        def run(
+            i: int,
+            app: Bare = app,
+            cached: bool = cached,
+            ids: list[Any] = ids,
+            done: list[int] = done,
+            stop: float = stop,
+        ) -> None:
+            while time.monotonic() < stop:
+                if cached:
+                    try:
+                        counter = app.repository.get(ids[i])
+                        counter.hit(1)
+                        app.save(counter)
+                    except IntegrityError:
+                        continue
+                else:
+                    app.save(Counter())
+                done[i] += 1
+
+        started = time.monotonic()
+        workers = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        figures[name] = sum(done) / (time.monotonic() - started)
+        app.close()
+    return figures
+
+
+def skald_setup(url: str, encounters: int) -> tuple[str, list[str], list[str]]:
+    http = httpx.Client(base_url=url, timeout=30)
+    created = http.post("/campaigns", json={"name": "bench", "ruleset": "stamina-body"}).json()
+    cid, key = created["id"], created["gm_key"]
+    http.headers["authorization"] = f"Bearer {key}"
+    paths, bodies = [], []
+    for n in range(encounters):
+        hero = http.post(
+            f"/campaigns/{cid}/characters", json={"name": f"Hero {n}", "sheet": SHEET}
+        ).json()["id"]
+        fight = http.post(
+            f"/campaigns/{cid}/encounters",
+            json={"name": f"F{n}", "combatants": [{"character_id": hero, "side": "a"}]},
+        ).json()["id"]
+        paths.append(f"/campaigns/{cid}/encounters/{fight}/actions")
+        bodies.append(BODY % hero)
+    return key, paths, bodies
+
+
+def skald_run(server: Server, seconds: int, connections: int, encounters: int) -> dict[str, float]:
+    key, paths, bodies = skald_setup(server.url, encounters)
+    return wrk(server.url, post_script(paths, bodies, key), seconds, connections)
+
+
+def line(label: str, figure: dict[str, float], anchor: float | None, anchor_name: str) -> str:
+    ratio = f"{figure['rate'] / anchor:.2f}x {anchor_name}" if anchor else ""
+    refused = f", non-2xx {int(figure['non2xx'])}/{int(figure['requests'])}"
+    return (
+        f"{label:<48} {figure['rate']:>8.0f}/s  p50 {figure['p50ms']:>6.1f} ms  "
+        f"p99 {figure['p99ms']:>6.1f} ms{refused}  {ratio}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--postgres", default=os.environ.get("SKALD_TEST_POSTGRES"))
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("bench/http.py needs wrk: apt-get install wrk")
+    from skald.settings import Settings
+    from skald.store import persistence_env
+
+    seconds, conns = args.seconds, args.connections
+    print(f"{conns} connections, {seconds} s each, on {os.cpu_count()} cores\n")
+    ceil = ceiling(seconds, conns)
+    print(line("HTTP ceiling: bare FastAPI async no-work POST", ceil, None, ""))
+    sqlite_env = persistence_env(Settings(data_dir=Path(tempfile.mkdtemp(prefix="skald-w-"))))
+    loops = library_loops(seconds, conns, sqlite_env)
+    print(f"{'bare library on SQLite: W1 (new event per txn)':<48} {loops['W1']:>8.0f}/s")
+    print(f"{'bare library on SQLite: W4 (cached get+event+save)':<48} {loops['W4']:>8.0f}/s\n")
+
+    data = Path(tempfile.mkdtemp(prefix="skald-bench-http-"))
+    server = Server(data / "data").start()
+    try:
+        spread = skald_run(server, seconds, conns, 16)
+        print(line("(a) embedded, 16 encounters", spread, ceil["rate"], "ceiling (goal 0.5)"))
+        print(f"{'':<48} {spread['rate'] / loops['W4']:.2f}x W4 (goal 1.0)")
+        hot = skald_run(server, seconds, conns, 1)
+        print(line("(b) embedded, 16 writers on one encounter", hot, ceil["rate"], "ceiling"))
+    finally:
+        server.stop()
+
+    if args.postgres:
+        schema = f"bench_{uuid4().hex[:8]}"
+        pg_env = persistence_env(Settings(database=args.postgres))
+        pg_env["POSTGRES_SCHEMA"] = schema
+        pg_loops = library_loops(seconds, conns, pg_env)
+        print(f"\n{'bare library on PostgreSQL: W1':<48} {pg_loops['W1']:>8.0f}/s")
+        server = Server(
+            data / "pg", env={"SKALD_DATABASE": args.postgres, "SKALD_POSTGRES_SCHEMA": schema}
+        ).start()
+        try:
+            pg = skald_run(server, seconds, conns, 16)
+            print(
+                line(
+                    "(d) PostgreSQL, 1 process, 16 encounters", pg, pg_loops["W1"], "W1 (goal 0.5)"
+                )
+            )
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()

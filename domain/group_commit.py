@@ -1,0 +1,178 @@
+"""Group commit: one writer per process, and the commands that arrive together saved
+in one transaction.
+
+Request threads hand their command (a re-runnable `attempt`) to the writer and wait.
+The writer takes every command waiting, runs them one after another on shared,
+uncommitted copies of the aggregates (so a second command on one encounter sees the
+first), then saves all of their events in one transaction, and only then answers
+each caller. Within a process no two commands race for an aggregate (no refusals),
+and a burst costs one commit instead of one each.
+
+If any command leaves an aggregate half-changed, or the joint save loses a race
+with another process, nothing of the batch was written: each command is run again
+on its own, with the usual bounded retries. A caller is answered only after its
+events are committed, so a crash never loses an acknowledged command, and what was
+not acknowledged was not written.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import copy
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError
+
+BATCH_LIMIT = 64  # commands per transaction; a bound on one commit's size and latency
+
+
+@dataclass
+class Job:
+    attempt: Callable[[], Any]
+    context: contextvars.Context
+    future: Future[Any] = field(default_factory=Future)
+
+
+@dataclass
+class Batch:
+    """What the commands of one batch read and wrote, not yet committed."""
+
+    aggregates: dict[UUID, Any] = field(default_factory=dict)
+    to_save: list[Any] = field(default_factory=list)
+    pending: dict[UUID, int] = field(default_factory=dict)
+
+    def unsaved_changes(self) -> bool:
+        """Did the last command change an aggregate and fail before saving it?"""
+        return any(
+            len(aggregate.pending_events) != self.pending.get(aggregate_id, 0)
+            for aggregate_id, aggregate in self.aggregates.items()
+        )
+
+    def settle(self) -> None:
+        self.pending = {i: len(a.pending_events) for i, a in self.aggregates.items()}
+
+    def objects(self) -> list[Any]:
+        seen: set[int] = set()
+        unique = []
+        for obj in self.to_save:
+            if id(obj) not in seen:
+                seen.add(id(obj))
+                unique.append(obj)
+        return unique
+
+
+class GroupCommitWriter:
+    """The writer thread. The application gives it three ways to work: `run_alone`
+    runs one command with its retries and saves it; `run_once` runs a command's attempt
+    once (after its idempotency check) within a batch; `save_together` commits."""
+
+    def __init__(
+        self,
+        run_alone: Callable[[Callable[[], Any]], Any],
+        run_once: Callable[[Callable[[], Any]], Any],
+        save_together: Callable[..., Any],
+    ) -> None:
+        self._run_alone = run_alone
+        self._run_once = run_once
+        self._save_together = save_together
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._local = threading.local()
+        self._thread = threading.Thread(target=self._loop, name="skald-writer", daemon=True)
+        self._thread.start()
+
+    # -- seen from the request threads ---------------------------------------------
+
+    def submit(self, attempt: Callable[[], Any]) -> Any:
+        if threading.current_thread() is self._thread:  # a command inside a command
+            return self._run_alone(attempt)
+        job = Job(attempt, contextvars.copy_context())
+        self._jobs.put(job)
+        return job.future.result()
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join(timeout=10)
+
+    # -- seen from the application while the writer runs a batch -----------------------
+
+    @property
+    def batch(self) -> Batch | None:
+        if threading.current_thread() is not self._thread:
+            return None
+        found: Batch | None = getattr(self._local, "batch", None)
+        return found
+
+    # -- the writer ----------------------------------------------------------------
+
+    def _loop(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            jobs = [first]
+            while len(jobs) < BATCH_LIMIT:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    self._jobs.put(None)  # finish this batch, then stop
+                    break
+                jobs.append(job)
+            if len(jobs) == 1:
+                self._alone(jobs[0])
+            else:
+                self._together(jobs)
+
+    def _alone(self, job: Job) -> None:
+        try:
+            job.future.set_result(job.context.run(self._run_alone, job.attempt))
+        except BaseException as error:  # the caller gets it, as if it had run the command
+            job.future.set_exception(error)
+
+    def _together(self, jobs: list[Job]) -> None:
+        batch = Batch()
+        outcomes: list[tuple[Job, Any, BaseException | None]] = []
+        self._local.batch = batch
+        try:
+            for job in jobs:
+                try:
+                    result = job.context.run(self._run_once, job.attempt)
+                except BaseException as error:
+                    if batch.unsaved_changes():
+                        raise _Abandon from error
+                    outcomes.append((job, None, error))
+                    continue
+                batch.settle()
+                # Later commands of the batch go on changing the same aggregates: the
+                # caller gets them as they stood after its own command.
+                outcomes.append((job, copy.deepcopy(result), None))
+            self._local.batch = None
+            objects = batch.objects()
+            if objects:
+                self._save_together(*objects)
+        except (_Abandon, IntegrityError):
+            self._local.batch = None
+            for job in jobs:
+                self._alone(job)
+            return
+        except BaseException as failure:  # e.g. the database went away: nobody was saved
+            self._local.batch = None
+            for job in jobs:
+                job.future.set_exception(failure)
+            return
+        for job, result, refused in outcomes:
+            if refused is None:
+                job.future.set_result(result)
+            else:
+                job.future.set_exception(refused)
+
+
+class _Abandon(Exception):
+    """A command failed half-way through changing an aggregate: run the batch one by one."""
