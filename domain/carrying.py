@@ -42,8 +42,17 @@ class CarryingCommands(WriteRunner):
 
     # -- working it out -----------------------------------------------------------
 
+    def _events_of(self, campaign: Campaign) -> list[Any]:
+        """The campaign's events up to the version read, read once per version."""
+        key = (campaign.id, campaign.version)
+        cached: tuple[Any, list[Any]] | None = getattr(self, "_campaign_events", None)
+        if cached is None or cached[0] != key:
+            cached = (key, list(self.events.get(campaign.id, lte=campaign.version)))
+            self._campaign_events = cached
+        return cached[1]
+
     def _walk(self, campaign: Campaign, seed: Seed, salt: str) -> tuple[Walk, dict[str, Any]]:
-        events = list(self.events.get(campaign.id))
+        events = self._events_of(campaign)
         encounters = {eid: self.encounter(campaign.id, UUID(eid)) for eid in campaign.encounters}
         # Dice the original never rolled are rolled from a seed the correction fixes, so
         # the commit rolls what the preview showed.
@@ -67,10 +76,12 @@ class CarryingCommands(WriteRunner):
                 return int(event.originator_version)
         return None
 
-    def _encounter_seed(self, command: CorrectEncounter) -> tuple[Seed, Encounter, int]:
+    def _encounter_seed(
+        self, campaign: Campaign, command: CorrectEncounter
+    ) -> tuple[Seed, Encounter, int]:
         encounter = self.encounter(command.campaign_id, command.encounter_id)
         eid = str(encounter.id)
-        events = list(self.events.get(command.campaign_id))
+        events = self._events_of(campaign)
         closed = self._version_of(events, "Campaign.EncounterClosed", eid)
         start = closed or self._version_of(events, "Campaign.EncounterOpened", eid) or 1
         if command.kind == "rewind":
@@ -118,7 +129,7 @@ class CarryingCommands(WriteRunner):
     def preview_correction(self, command: CorrectEncounter) -> dict[str, Any]:
         """What a correction would change through the whole campaign; nothing is written."""
         campaign = self.campaign(command.campaign_id)
-        seed, _, _ = self._encounter_seed(command)
+        seed, _, _ = self._encounter_seed(campaign, command)
         correction = self._correction(command, command.reason.strip() or None)
         return self._work_out(campaign, seed, _salt(command), correction)[3]
 
@@ -128,7 +139,7 @@ class CarryingCommands(WriteRunner):
 
         def attempt() -> tuple[Encounter, dict[str, Any]]:
             campaign = self.campaign(command.campaign_id)
-            seed, corrected, round = self._encounter_seed(command)
+            seed, corrected, round = self._encounter_seed(campaign, command)
             correction = self._correction(command, reason)
             _, touched, found, preview = self._work_out(campaign, seed, _salt(command), correction)
             if preview["changes_nothing"]:
@@ -192,7 +203,7 @@ class CarryingCommands(WriteRunner):
             raise NotFound(f"day {command.day} has no plan for {character['name']}")
         current = day_plans[command.character_id]
         plan = validate(model, {**current, **command.plan}, "plan").model_dump(mode="json")
-        events = list(self.events.get(campaign.id))
+        events = self._events_of(campaign)
         heals: list[Any] = [e for e in events if type(e).__qualname__ == "Campaign.CharacterHealed"]
         healed = next(
             (
