@@ -3,7 +3,7 @@
 FastAPI documents each operation's success and its request validation. This adds
 what a client generator needs beyond that: an operation id from the route's own
 name; every error the operation can answer, derived from what the route depends on
-(a campaign key, the GM, the operator gate, the views in Redis, a request body),
+(a campaign key, the operator gate, the views in Redis, a request body),
 all with the body the error handlers really send; an example per request body;
 and the built-in ruleset ids as an enum.
 """
@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
-from api.auth import gm, reader
+from api.auth import reader
 from api.backend import view_reader
 from api.operator import operator_gate
 from domain.rulesets import RULESETS
@@ -70,8 +70,9 @@ ERRORS: dict[int, tuple[str, dict[str, Any]]] = {
     503: ("the views are unavailable (Redis does not answer); writes go on", RETRY_AFTER),
 }
 
-# One example per request body, by schema name. A body added without one fails
-# tests/integration/test_openapi.py, which also checks each example is valid.
+# One example per request body, by schema name. A body not listed gets its model's
+# own example, else one made from its schema; tests/integration/test_openapi.py
+# checks every body has one that its schema accepts.
 CHARACTER_ID = "5f0c8a52-3b1e-4f4e-9d62-0b8f2a6c1d37"
 EXAMPLES: dict[str, dict[str, Any]] = {
     "CreateCampaignBody": {"name": "The Sunken Crown", "ruleset": "stamina-body"},
@@ -102,6 +103,16 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "AdvanceDaysBody": {"days": 1},
     "WoundBody": {"wound": "broken_bones", "present": True, "reason": "fell from the wall"},
     "IssueKeyBody": {"role": "player", "characters": [CHARACTER_ID], "label": "Ana"},
+    "AmendSheetBody": {"changes": {"parry": 12}, "reason": "trained with the master-at-arms"},
+    "AdjustTracksBody": {"adjust": {"stamina": -2}, "reason": "a fall the table forgot"},
+    "AddCombatantBody": {
+        "character_id": CHARACTER_ID,
+        "side": "foes",
+        "rank": 2,
+        "reason": "reinforcements",
+    },
+    "LeaveBody": {"reason": "fled across the ford"},
+    "MoveBody": {"rank": 2, "reason": "stepped back behind the shield wall"},
 }
 
 
@@ -155,9 +166,9 @@ def statuses(route: Any, method: str, operation: dict[str, Any]) -> set[int]:
     if "requestBody" in operation:
         found.add(413)
     if reader in calls:
-        found |= {401, 404}
-        if gm in calls or method != "GET":
-            found.add(403)  # the GM's routes, and writes a player or viewer key may not do
+        # A campaign's routes: its key, its ids, its roles; and its state, which may
+        # refuse even a read (the odds of a fight that has ended).
+        found |= {401, 403, 404, 409}
     if operator_gate in calls:
         found |= {401, 403}
     if method != "GET":
@@ -191,8 +202,44 @@ def add_example(operation: dict[str, Any], components: dict[str, Any]) -> None:
     name = content["schema"].get("$ref", "").rsplit("/", 1)[-1]
     if name in EXAMPLES:
         content["example"] = EXAMPLES[name]
-    elif "examples" in components.get(name, {}):
-        content["example"] = components[name]["examples"][0]
+    else:  # the model's own example, else one made from its schema: required fields only
+        content["example"] = sample(content["schema"], components)
+
+
+def sample(schema: dict[str, Any], components: dict[str, Any]) -> Any:
+    """A value the schema accepts, from its examples, defaults, enums and bounds."""
+    if "$ref" in schema:
+        return sample(components[schema["$ref"].rsplit("/", 1)[-1]], components)
+    if schema.get("examples"):
+        return schema["examples"][0]
+    if "default" in schema:
+        return schema["default"]
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    for key in ("anyOf", "oneOf", "allOf"):
+        options = [o for o in schema.get(key, []) if o.get("type") != "null"]
+        if options:
+            return sample(options[0], components)
+    kind = schema.get("type")
+    if kind == "object":
+        properties = schema.get("properties", {})
+        return {
+            name: sample(properties.get(name, {}), components)
+            for name in schema.get("required", [])
+        }
+    if kind == "array":
+        return [sample(schema.get("items", {}), components)] * schema.get("minItems", 0)
+    if kind == "string":
+        text = "example".ljust(schema.get("minLength", 0), "x")
+        return text[: schema.get("maxLength", len(text))]
+    if kind in ("integer", "number"):
+        low = schema.get("minimum", schema.get("exclusiveMinimum", 0) + 1)
+        return min(low, schema.get("maximum", low))
+    if kind == "boolean":
+        return True
+    return {}
 
 
 def ruleset_enum(parameters: list[dict[str, Any]]) -> None:
