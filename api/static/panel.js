@@ -47,19 +47,32 @@ export function actionPanel({ context, done, fail }) {
   async function odds() {
     const { api, encounter } = context();
     const box = $("odds");
+    let found;
     try {
-      const found = await api.post(`encounters/${encounter.id}/odds`, body());
-      const outcomes = found.outcomes || {};
-      box.replaceChildren(el("h3", {}, "Odds"), ...Object.entries(outcomes).map(([name, p]) => {
-        const share = typeof p === "object" ? p.decimal ?? Number(p.probability) : Number(p);
-        const fill = el("div", { class: "fill" });
-        fill.style.width = `${(share * 100).toFixed(1)}%`;
-        return el("div", { class: "odd", "data-outcome": name }, el("span", {}, name.replaceAll("_", " ")),
-          el("div", { class: "bar" }, fill), el("span", {}, `${(share * 100).toFixed(1)}%`));
-      }));
-    } catch {
-      box.replaceChildren();
+      found = await api.post(`encounters/${encounter.id}/odds`, body());
+    } catch (error) {
+      // Not every request has odds (a missing target, a pool too large to count):
+      // say why in one line rather than show stale bars.
+      box.replaceChildren(error instanceof ApiError && error.status !== 404
+        ? el("p", { class: "caption", "data-odds": "none" }, `Odds: ${error.message}`) : "");
+      return;
     }
+    const row = (name, chance, attrs = {}) => {
+      const fill = el("div", { class: "fill" });
+      fill.style.width = `${(chance.decimal * 100).toFixed(1)}%`;
+      return el("div", { class: "odd", title: chance.probability, ...attrs },
+        el("span", {}, name.replaceAll("_", " ")), el("div", { class: "bar" }, fill),
+        el("span", {}, `${(chance.decimal * 100).toFixed(1)}%`));
+    };
+    const results = Array.isArray(found.results) ? found.results.map((r) => [r.result || r.name, r])
+      : Object.entries(found.results || {});
+    box.replaceChildren(el("h3", {}, "Odds before the dice"),
+      ...results.map(([name, chance]) => row(name, chance, { "data-outcome": name })),
+      ...(found.damage || []).filter((d) => d.at_least_one.decimal > 0).map((d) =>
+        row(`${d.name}: ${d.track} ≥ 1 (mean ${d.mean.decimal.toFixed(2)})`, d.at_least_one,
+          { "data-damage": `${d.combatant}:${d.track}` })),
+      ...(found.conditions || []).filter((c) => c.gained.decimal > 0).map((c) =>
+        row(`${c.name}: ${c.condition}`, c.gained, { "data-condition-odds": c.condition })));
   }
 
   function refreshAside() {

@@ -80,6 +80,11 @@ def stamina(page: Page, character_id: str) -> Any:
     return page.locator(f'[data-character-id="{character_id}"] .bar[data-track="stamina"]').first
 
 
+def eid(gm: Page) -> str:
+    """The encounter the GM screen shows (its picker's value)."""
+    return str(gm.locator("#encounter-picker").input_value())
+
+
 def shoot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
@@ -106,6 +111,18 @@ def test_stamina_body_fight_through_the_pages(server: Server) -> None:
             gm.locator("#param-parried").check()
             gm.locator("#param-hit_score").fill("10")
             gm.locator("#param-parry_score").fill("8")
+            # The odds stand beside the panel before anything is rolled.
+            odds = httpx.post(
+                f"{server.url}/campaigns/{setup['cid']}/encounters/{eid(gm)}/odds",
+                headers={"authorization": f"Bearer {setup['gm']}"},
+                json={"kind": "take_hit", "actor": ulf, "params": {
+                    "target": bran, "damage_type": "piercing", "damage_class": 3, "parried": True,
+                    "hit_score": 10, "parry_score": 8}},
+            ).json()  # fmt: skip
+            body = next(d for d in odds["damage"] if d["track"] == "body")
+            shown = gm.locator(f'#odds [data-damage="{bran}:body"]')
+            expect(shown).to_have_attribute("title", body["at_least_one"]["probability"])
+            expect(shown).to_contain_text(f"{body['at_least_one']['decimal'] * 100:.1f}%")
             gm.locator("input[name=dice-mode][value=table]").check()
             gm.locator("#dice-free").fill("damage: 2 4 6")
             gm.locator("#action-submit").click()
