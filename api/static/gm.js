@@ -1,7 +1,7 @@
 // The GM screen: the roster and the board, turn order, the ruleset's combat panel
 // (forms from each action's published parameter schema), table dice by roll name,
 // corrections with a reason and their diff, encounter set-up, quick NPCs and days.
-import { $, ApiError, bar, chips, client, el, follow, session, signInForm } from "/static/skald.js";
+import { $, ApiError, bar, chips, client, el, follow, session, signIn, signInForm } from "/static/skald.js";
 import { label, TEMPLATES } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
 
@@ -247,9 +247,51 @@ async function turnStep(path) {
   } catch (error) { showError(error); }
 }
 
+// A table with no campaign yet starts here: name and ruleset, and the GM key shown once.
+function newCampaignForm(slot) {
+  return new Promise((resolve) => {
+    const name = el("input", { id: "new-campaign-name", required: true,
+      placeholder: "The Sunken Crown" });
+    const ruleset = el("select", { id: "new-campaign-ruleset" });
+    fetch("/rulesets").then((r) => r.json()).then((all) => ruleset.replaceChildren(
+      ...all.map((r) => el("option", { value: r.id }, `${r.title}`))));
+    const form = el("form", { id: "new-campaign", class: "sign-in" },
+      el("h2", {}, "…or start a new campaign"),
+      el("label", {}, "Name ", name), el("label", {}, "Ruleset ", ruleset),
+      el("button", { type: "submit", id: "new-campaign-create" }, "Create"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const response = await fetch("/campaigns", { method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: name.value, ruleset: ruleset.value }) });
+      const created = await response.json();
+      if (!response.ok) {
+        form.append(el("p", { class: "error", role: "alert" }, created.message || response.statusText));
+        return;
+      }
+      signIn(created.id, created.gm_key);
+      // Shown once: the server keeps only the key's hash.
+      slot.replaceChildren(el("div", { class: "sign-in", id: "new-campaign-key" },
+        el("h2", {}, `${created.name} is ready`),
+        el("p", {}, "Your GM key, shown this once: keep it somewhere safe."),
+        el("code", { id: "gm-key-once" }, created.gm_key),
+        el("p", { class: "caption" }, `Campaign id: ${created.id}`),
+        el("button", { type: "button", id: "new-campaign-open", onclick: () => {
+          slot.replaceChildren(); resolve(session());
+        } }, "Open the GM screen")));
+    });
+    slot.append(form);
+  });
+}
+
 async function start() {
   let current = session();
-  if (!current.key) current = await signInForm($("sign-in-slot"), "Open the GM screen");
+  if (!current.key) {
+    const slot = $("sign-in-slot");
+    const signedIn = signInForm(slot, "Open the GM screen");
+    current = await Promise.race([signedIn, newCampaignForm(slot)]);
+    slot.replaceChildren();
+  }
   page.api = client(current);
   $("encounter-picker").addEventListener("change", (e) => { page.chosen = e.target.value; refreshSoon(); });
   $("setup-form").addEventListener("submit", startEncounter);

@@ -143,3 +143,24 @@ def test_stamina_body_fight_through_the_pages(server: Server) -> None:
             expect(gm.locator("#actions li.voided")).to_have_count(1)
         finally:
             browser.close()
+
+
+def test_a_table_starts_on_the_gm_screen_with_a_new_campaign(server: Server) -> None:
+    require_browser()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            gm = browser.new_page(viewport={"width": 1400, "height": 1000})
+            gm.goto(f"{server.url}/gm")
+            gm.locator("#new-campaign-name").fill("The Sunken Crown")
+            gm.locator("#new-campaign-ruleset").select_option("margin")
+            gm.locator("#new-campaign-create").click()
+            key = gm.locator("#gm-key-once").inner_text()
+            assert key.startswith("skald_")
+            gm.locator("#new-campaign-open").click()
+            expect(gm.locator("#campaign-name")).to_have_text("The Sunken Crown")
+            expect(gm.locator("#campaign-facts")).to_contain_text("margin")
+            expect(gm.locator("#connection")).to_have_attribute("data-state", "live")
+            assert key not in gm.url
+        finally:
+            browser.close()

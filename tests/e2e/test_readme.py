@@ -39,12 +39,12 @@ def json_replies(printed: str) -> tuple[list[Any], str]:
 
 def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
     blocks = walkthrough_blocks()
-    assert len(blocks) == 8
+    assert len(blocks) == 10
     shims = tmp_path / "bin"
     shims.mkdir()
     opened = tmp_path / "opened"
     xdg_open = shims / "xdg-open"
-    xdg_open.write_text(f'#!/bin/sh\nprintf "%s" "$1" > {opened}\n')
+    xdg_open.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> {opened}\n')
     xdg_open.chmod(0o755)
     server = Server(tmp_path / "data").start()
     try:
@@ -64,24 +64,33 @@ def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
             enumerate(re.split(r"=== README block \d+ ===\n", run.stdout)[1:])
         )  # block number -> what it printed
         assert len(out) == len(blocks)
-        (campaign,), _ = json_replies(out[0].strip())
+        # The walkthrough starts with the GM screen.
+        assert out[0] == ""
+        gm_screen, dashboard = opened.read_text().splitlines()
+        assert gm_screen == f"http://localhost:{server.port}/gm"
+        assert "<title>Skald · GM screen</title>" in httpx.get(gm_screen, timeout=10).text
+        (campaign,), _ = json_replies(out[1].strip())
         assert campaign["name"] == "The Sunken Crown"
         assert campaign["gm_key"].startswith("skald_")
-        assert out[1] == ""
-        (bran,), _ = json_replies(out[2].strip())
+        assert out[2] == ""
+        (bran,), _ = json_replies(out[3].strip())
         assert (bran["name"], bran["tracks"]) == ("Bran", {"stamina": 12, "body": 10})
-        (fight,), _ = json_replies(out[3].strip())
+        (fight,), _ = json_replies(out[4].strip())
         assert fight["name"] == "Ambush at the ford"
         assert fight["combatants"][0]["id"] == bran["id"]
-        (hit,), _ = json_replies(out[4].strip())
+        (hit,), _ = json_replies(out[5].strip())
         assert hit["action"]["summary"] == "Bran takes 5 Stamina and 1 Body (7/3 raw)"
-        (now, before), _ = json_replies(out[5].strip())
+        (odds,), _ = json_replies(out[6].strip())
+        assert odds["results"] == [{"result": "hit", "probability": "1", "decimal": 1.0}]
+        body = next(d for d in odds["damage"] if d["track"] == "body")
+        assert body["distribution"][0] == {"value": 0, "probability": "2/3", "decimal": 0.666667}
+        (now, before), _ = json_replies(out[7].strip())
         assert (now["version"], now["combatants"][0]["tracks"]) == (
             2,
             {"stamina": 7, "body": 9},
         )
         assert (before["version"], before["actions"]) == (1, [])
-        url = opened.read_text()
+        url = dashboard
         assert re.fullmatch(
             rf"http://localhost:{server.port}/campaigns/[0-9a-f-]{{36}}/dashboard#key=skald_\w+",
             url,
@@ -90,7 +99,7 @@ def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
         assert page.status_code == 200
         assert "<title>Skald · GM dashboard</title>" in page.text
 
-        (vitals, board, audit), feed = json_replies(out[7])
+        (vitals, board, audit), feed = json_replies(out[9])
         assert vitals["name"] == "The Sunken Crown"
         assert board["id"] == fight["id"]
         assert audit["campaign_id"] == campaign["id"]
