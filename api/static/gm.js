@@ -108,8 +108,7 @@ function renderBoard() {
   $("board-title").textContent = `Encounter: ${enc.name}`;
   $("board-caption").textContent = `round ${enc.round}` +
     (turn.current ? ` · ${names[turn.current]}'s turn` : "") + (enc.ended ? " · ended" : "");
-  $("turn-order").replaceChildren(...(turn.order || []).map((id) =>
-    el("span", { class: id === turn.current ? "current" : "", "data-turn": id }, names[id] || id)));
+  renderOrder(enc, names, turn);
   const sides = {};
   for (const c of enc.combatants) (sides[c.side] ||= []).push(c);
   $("sides").replaceChildren(...Object.entries(sides).map(([side, members]) =>
@@ -123,32 +122,65 @@ function renderBoard() {
   for (const id of ["next-turn", "next-round", "end-encounter"]) $(id).disabled = enc.ended;
 }
 
+// The turn order: whose turn it is, and the GM's order (set from the board, changed
+// with the arrows, saved as a recorded event).
+function renderOrder(enc, names, turn) {
+  const order = (turn.order || []).map((o) => (typeof o === "string" ? o : o.id));
+  const draft = order.length ? order : enc.combatants.map((c) => c.id);
+  const move = (i, by) => {
+    const next = draft.slice();
+    [next[i], next[i + by]] = [next[i + by], next[i]];
+    saveOrder(next);
+  };
+  $("turn-order").replaceChildren(
+    ...draft.map((id, i) => el("span", { class: id === turn.current ? "current" : "", "data-turn": id },
+      names[id] || id,
+      i > 0 && !enc.ended ? el("button", { type: "button", class: "secondary", title: "earlier",
+        "data-earlier": id, onclick: () => move(i, -1) }, "↑") : null)),
+    !order.length && !enc.ended ? el("button", { type: "button", id: "set-order",
+      onclick: () => saveOrder(draft) }, "Start turns in this order") : null);
+}
+
+async function saveOrder(order) {
+  try {
+    const response = await fetch(`${page.api.base}/encounters/${page.encounter.id}/order`, {
+      method: "PUT", headers: { ...page.api.headers, "content-type": "application/json" },
+      body: JSON.stringify({ order }) });
+    const body = await response.json();
+    if (!response.ok) throw new ApiError(response.status, body);
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
 function renderPending(enc, names) {
-  const pending = (enc.pending || enc.exchanges || []).filter((x) => !x.status || x.status === "pending");
-  $("pending").replaceChildren(...pending.map((x) => el("div", { class: "exchange", "data-exchange": x.id },
-    `${names[x.attacker] || x.attacker || "?"} → ${names[x.defender] || x.defender || "?"}: ` +
-      `waiting for ${names[x.defender] || "the defender"}'s answer`,
-    el("div", { class: "row" },
-      (x.choices || ["parry", "dodge", "none"]).map((choice) => el("button", { type: "button",
-        class: "secondary", "data-declare": choice,
-        onclick: () => declare(x, choice) }, choice === "none" ? "No defence" : choice)),
-      el("button", { type: "button", class: "danger", onclick: () => withdraw(x) }, "Withdraw")))));
+  const pending = (enc.exchanges || []).filter((x) => x.status === "pending");
+  $("pending").replaceChildren(...pending.map((x) => el("div", { class: "exchange",
+    "data-exchange": x.number },
+    x.summary || `${names[x.actor] || "?"} → ${names[x.defender] || "?"}`,
+    el("div", { class: "caption" }, `waiting for ${x.awaiting || "the defender"}`),
+    el("div", { class: "row wrap" },
+      (x.choices || []).map((choice) => el("button", { type: "button", class: "secondary",
+        "data-declare": choice, onclick: () => declare(x, choice) },
+        choice === "none" ? "No defence" : `${names[x.defender] || ""} ${choice}s`)),
+      el("button", { type: "button", class: "danger", "data-withdraw": x.number,
+        onclick: () => withdraw(x) }, "Withdraw")))));
 }
 
 async function declare(exchange, choice) {
   try {
-    const done = await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.id}/declare`,
-      { defense: choice });
-    showResult(done.action || done);
+    const done = await page.api.post(
+      `encounters/${page.encounter.id}/exchanges/${exchange.number}/declare`, { choice });
+    showResult(done);
     await refresh();
   } catch (error) { showError(error); }
 }
 
 async function withdraw(exchange) {
-  const reason = await askReason("Withdraw this exchange?");
+  const reason = await askReason("Withdraw this attack?");
   if (reason === null) return;
   try {
-    await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.id}/withdraw`, { reason });
+    await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.number}/withdraw`,
+      { reason });
     await refresh();
   } catch (error) { showError(error); }
 }
@@ -196,9 +228,16 @@ function showDiff(kind, action, report) {
       `#${r.number} ${r.status}: ${r.before || ""}${r.after ? ` → ${r.after}` : ""}${r.why ? ` (${r.why})` : ""}`)))));
 }
 
-function showResult(action) {
+function showResult(response) {
+  if (response.status === "pending" && response.exchange) {
+    $("result").replaceChildren(el("div", { "data-pending": response.exchange.number },
+      el("p", { class: "summary" }, response.exchange.summary),
+      el("p", { class: "caption" }, `Waiting for ${response.exchange.awaiting}.`)));
+    return;
+  }
+  const action = response.action || response;
   $("result").replaceChildren(el("div", { "data-result": action.number || "" },
-    el("p", { class: "summary" }, action.summary || (action.pending ? "waiting for the defender" : "")),
+    el("p", { class: "summary" }, action.summary || ""),
     el("ol", { class: "narrative" }, (action.narrative || []).map((line) => el("li", {}, line)))));
 }
 
@@ -217,8 +256,9 @@ function select(id) {
 
 const panel = actionPanel({
   context: () => page,
-  done: async (response) => { showResult(response.action || response); await refresh(); },
+  done: async (response) => { showResult(response); await refresh(); },
   fail: (error) => showError(error),
+  gm: true,
 });
 
 // -- refresh and start -----------------------------------------------------------------------

@@ -9,7 +9,7 @@ function faces(text) {
   return text.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10));
 }
 
-export function actionPanel({ context, done, fail }) {
+export function actionPanel({ context, done, fail, gm = false }) {
   let kind = null;
   let actor = null;
   let previewTimer = null;
@@ -30,9 +30,9 @@ export function actionPanel({ context, done, fail }) {
     try {
       const rolls = await api.post(`encounters/${encounter.id}/preview`, body());
       box.replaceChildren(...[...(rolls.rolls || []), ...(rolls.may_follow || [])].map((roll) =>
-        el("label", { class: "field" },
-          el("span", {}, `${roll.label || roll.name}: ${roll.count}d${roll.sides}` +
-            (roll.condition ? ` (only if ${roll.condition})` : "")),
+        el("label", { class: "field", "data-roll-name": roll.name },
+          el("span", {}, `${roll.name}: ${roll.count}d${roll.sides}` +
+            (roll.when ? ` (only ${roll.when})` : "")),
           el("input", { "data-roll": roll.name, inputmode: "numeric",
             placeholder: Array(roll.count).fill("·").join(" ") }))));
     } catch (error) {
@@ -106,6 +106,19 @@ export function actionPanel({ context, done, fail }) {
       done(await api.post(`encounters/${encounter.id}/actions`, request));
     } catch (error) {
       fail(error);
+      // Out of turn, or a second action this round: the GM may allow it, with a reason.
+      if (gm && error instanceof ApiError && error.status === 409) {
+        $("result").append(el("div", { class: "row" },
+          el("input", { id: "override-reason", placeholder: "why the GM allows it" }),
+          el("button", { type: "button", id: "override", onclick: async () => {
+            const reason = $("override-reason").value.trim();
+            if (!reason) return;
+            try {
+              done(await api.post(`encounters/${encounter.id}/actions`,
+                { ...request, override_reason: reason }));
+            } catch (again) { fail(again); }
+          } }, "Allow it (GM)")));
+      }
     }
   }
 

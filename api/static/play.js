@@ -29,11 +29,14 @@ function render() {
   $("turn").textContent = encounter && !encounter.ended
     ? `${encounter.name}, round ${encounter.round}` + (turn.current ? ` · ${names[turn.current]}'s turn` : "")
     : "No fight under way.";
-  const waiting = encounter ? (encounter.pending || []).filter((x) => mine.has(x.defender)
-    && (!x.status || x.status === "pending")) : [];
-  $("pending").replaceChildren(...waiting.map((x) => el("div", { class: "exchange", "data-exchange": x.id },
-    `${names[x.attacker] || "Someone"} attacks ${names[x.defender]}: your answer?`,
-    el("div", { class: "row wrap" }, (x.choices || ["parry", "dodge", "none"]).map((choice) =>
+  const waiting = encounter ? (encounter.exchanges || []).filter((x) => mine.has(x.defender)
+    && x.status === "pending") : [];
+  $("pending").replaceChildren(...waiting.map((x) => el("div", { class: "exchange",
+    "data-exchange": x.number },
+    `${names[x.actor] || "Someone"} attacks ${names[x.defender]}: your answer?`,
+    el("label", { class: "field" }, el("span", {}, "My dice (leave empty: the server rolls)"),
+      el("input", { "data-declare-dice": x.number, inputmode: "numeric", placeholder: "3 3 3" })),
+    el("div", { class: "row wrap" }, (x.choices || []).map((choice) =>
       el("button", { type: "button", "data-declare": choice, onclick: () => declare(x, choice) },
         choice === "none" ? "No defence" : choice[0].toUpperCase() + choice.slice(1)))))));
   const acting = encounter && !encounter.ended
@@ -46,9 +49,17 @@ function render() {
 }
 
 async function declare(exchange, choice) {
+  const typed = document.querySelector(`[data-declare-dice="${exchange.number}"]`);
+  const faces = typed ? typed.value.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10)) : [];
+  const body = { choice };
+  if (faces.length && choice !== "none") {
+    // The roll's human name, as the roll preview gives it: "Bran's parry".
+    const who = page.encounter.combatants.find((c) => c.id === exchange.defender);
+    body.dice = { [`${who ? who.name : "defender"}'s ${choice}`]: faces };
+  }
   try {
-    const done = await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.id}/declare`,
-      { defense: choice });
+    const done = await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.number}/declare`,
+      body);
     showResult(done.action || done);
     await refresh();
   } catch (error) { showError(error); }
