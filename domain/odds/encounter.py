@@ -9,7 +9,8 @@ from typing import Any
 from domain.access import Forbidden
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, DomainError
-from domain.odds.odds import action_odds
+from domain.odds.explore import TooLarge
+from domain.odds.odds import RUN_BUDGET, action_odds
 from domain.rulesets.base import CombatantView
 
 
@@ -78,8 +79,18 @@ def attack_choices(
     return []
 
 
+# A character view answers for many attacks at once; together they share this many
+# resolver runs, so a sheet of twenty weapons is not twenty slow answers in a row.
+VIEW_BUDGET = 2 * RUN_BUDGET
+
+
 def attack_odds(
-    encounter: Encounter, combatant: str, against: str, *, effort: int = 0
+    encounter: Encounter,
+    combatant: str,
+    against: str,
+    *,
+    effort: int = 0,
+    budget: int = VIEW_BUDGET,
 ) -> dict[str, Any]:
     """For a chosen opponent, the odds of each of a combatant's attacks (or why it cannot)."""
     _open(encounter)
@@ -87,16 +98,28 @@ def attack_odds(
     attacker = view.combatant(combatant, "combatant")
     opponent = view.combatant(against, "opponent")
     attacks: list[dict[str, Any]] = []
+    left = budget
     for choice in attack_choices(encounter.ruleset_id, attacker, opponent.id, effort):
         entry: dict[str, Any] = {"label": choice.label, "kind": choice.kind}
         try:
             entry["odds"] = action_odds(
-                encounter.rules, view, choice.kind, attacker.id, choice.params
+                encounter.rules,
+                view,
+                choice.kind,
+                attacker.id,
+                choice.params,
+                budget=min(RUN_BUDGET, left),
             )
+        except TooLarge as refused:
+            shared = refused.limit < RUN_BUDGET
+            why = " (this view's budget is spent: ask for this attack alone)" if shared else ""
+            entry.update(params=choice.params, refused=refused.message + why)
+            left -= refused.limit
         except DomainError as refused:
             entry.update(params=choice.params, refused=refused.message)
         else:
             entry["params"] = entry["odds"]["params"]
+            left -= int(entry["odds"]["resolutions"])
         attacks.append(entry)
     return {
         "combatant": attacker.id,
