@@ -25,9 +25,10 @@ def backend(request: Request) -> Backend:
     return request.app.state.backend  # type: ignore[no-any-return]
 
 
-def application(request: Request) -> SkaldApplication:
+async def application(request: Request) -> SkaldApplication:
+    # async: a plain attribute read, not worth a hop to the thread pool per request
     return backend(request).application
 
 
-def view_reader(request: Request) -> ViewReader:
+async def view_reader(request: Request) -> ViewReader:
     return backend(request).views

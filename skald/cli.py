@@ -79,6 +79,8 @@ def serve(
         # ends the command with one line rather than a failed lifespan's traceback.
         services = stack.enter_context(build_services(settings, workers=settings.workers))
         api = create_app(lambda: nullcontext(services))
+        # uvicorn's "auto" picks httptools and uvloop (dependencies): the event loop thread
+        # was the bound under load, and h11's pure-Python parsing its largest share.
         config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="info")
         server = AnnouncingServer(config)
         install_redaction()  # after uvicorn configured its loggers, before any request

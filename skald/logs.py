@@ -22,6 +22,19 @@ class RedactKeys(logging.Filter):
         return True
 
 
+class RefusalsOnly(logging.Filter):
+    """The access log keeps refused and failed requests (status >= 400) and drops the
+    rest: a line per served command cost the event loop more than the command's own
+    routing (py-spy, bench/README.md). Runs before the redaction, so a dropped line
+    is never scrubbed."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        status = args[4] if isinstance(args, tuple) and len(args) == 5 else None
+        return not isinstance(status, int) or status >= 400
+
+
 def install_redaction() -> None:
+    logging.getLogger("uvicorn.access").addFilter(RefusalsOnly())
     for name in ("uvicorn", "uvicorn.access", "uvicorn.error", "skald"):
         logging.getLogger(name).addFilter(RedactKeys())

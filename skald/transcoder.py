@@ -19,7 +19,8 @@ from eventsourcing.persistence import (
     UUIDAsHex,
 )
 
-_PLAIN = (str, int, float, bool, type(None))
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+_NESTED = frozenset((dict, list))
 
 
 class TupleAsList(Transcoding):
@@ -51,13 +52,18 @@ class OrjsonTranscoder(Transcoder):
         return self._unwrap(orjson.loads(data))
 
     def _wrap(self, obj: Any) -> Any:
+        # Leaves are tested inline rather than by a call each: an encounter's snapshot
+        # has thousands of them, and the calls were most of the writer's time (py-spy).
         kind = type(obj)
         if kind in _PLAIN:
             return obj
         if kind is dict:
-            return {key: self._wrap(value) for key, value in obj.items()}
+            return {
+                key: value if type(value) in _PLAIN else self._wrap(value)
+                for key, value in obj.items()
+            }
         if kind is list:
-            return [self._wrap(value) for value in obj]
+            return [value if type(value) in _PLAIN else self._wrap(value) for value in obj]
         transcoding = self.types.get(kind)
         if transcoding is None:
             msg = (
@@ -69,7 +75,7 @@ class OrjsonTranscoder(Transcoder):
 
     def _unwrap(self, obj: Any) -> Any:
         if type(obj) is list:
-            return [self._unwrap(value) for value in obj]
+            return [self._unwrap(value) if type(value) in _NESTED else value for value in obj]
         if type(obj) is not dict:
             return obj
         if len(obj) == 2 and "_type_" in obj and "_data_" in obj:
@@ -82,4 +88,7 @@ class OrjsonTranscoder(Transcoder):
                 )
                 raise TranscodingNotRegisteredError(msg)
             return transcoding.decode(self._unwrap(obj["_data_"]))
-        return {key: self._unwrap(value) for key, value in obj.items()}
+        return {
+            key: self._unwrap(value) if type(value) in _NESTED else value
+            for key, value in obj.items()
+        }
