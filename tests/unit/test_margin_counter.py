@@ -125,3 +125,16 @@ def test_a_dwarfs_ward_does_not_intercept_an_elfs_counter() -> None:
     assert table.health("swordsman") == 11  # sword: 4 x 81/100 = 3.24 -> 3
     assert table.health("thrain") == 30
     assert "thrain" not in {r.split(".")[1] for r in table.rolls(record) if "." in r}
+
+
+def test_a_friend_turned_against_the_elf_is_measured_on_her_own_side() -> None:
+    # A charmed ally one rank behind her stands 1 away (|1 - 2|), not 2: her sword answers.
+    table = Table()
+    table.enrol("elf", sheet(**ELF, weapons=[SWORD]))
+    table.enrol("charmed", ORC)
+    table.start(("elf", "a", 1), ("charmed", "a", 2))
+    table.act("riposte", "elf", effort=1)
+    record = attack_lia(table, "charmed", "sword", [6, 1, 1, 1, 2], TURNED, elf="elf")
+    assert record["breakdown"]["distance"]["value"] == 1
+    assert record["breakdown"]["riposte"]["weapon"] == "sword"
+    assert table.health("charmed") == 11

@@ -198,3 +198,12 @@ def test_exact_numbers_refuse_in_words(written: object, words: str) -> None:
     with pytest.raises(ValueError) as raised:
         parse_exact(written)
     assert words in str(raised.value)
+
+
+def test_a_long_input_is_shown_cut_at_40_characters() -> None:
+    with pytest.raises(ValueError) as raised:
+        parse_exact("y" * 38)  # its repr, quotes included, is exactly 40 long: shown whole
+    assert f"'{'y' * 38}' is not an exact number" in str(raised.value)
+    with pytest.raises(ValueError) as raised:
+        parse_exact("y" * 39)  # 41 long: cut to 37 and an ellipsis
+    assert f"'{'y' * 36}... is not an exact number" in str(raised.value)

@@ -29,7 +29,8 @@ def counter_candidates(sheet: MarginSheet, named: str | None) -> list[Weapon]:
     """
     if named is not None:
         chosen = sheet.find_weapon(named) or sheet.find_spell(named)
-        return [chosen] if chosen is not None else []
+        assert chosen is not None, "the Riposte checked the name when it was declared"
+        return [chosen]
     listed = [*sheet.weapons, *sheet.spells]
     free = [w for w in listed if not spends_ammunition(w)]
     spending = [w for w in listed if spends_ammunition(w)]
@@ -70,8 +71,12 @@ def riposte(
     attacker: str,
     attack_weapon: Weapon,
     margin: int,
+    named: str | None,
 ) -> Counter:
-    """Answer a blow the elf turned (margin < 0) with the leftover margin; no roll."""
+    """Answer a blow the elf turned (margin < 0) with the leftover margin; no roll.
+
+    ``named`` is the weapon or spell the elf named with her Riposte, if any (M17).
+    """
     counter_margin = -margin
     if attack_weapon.category == "ranged":
         why = (
@@ -81,11 +86,9 @@ def riposte(
         return Counter(elf, attacker, False, why, counter_margin, None, None, (), None, None)
     elf_view, foe = ledger.view.combatants[elf], ledger.view.combatants[attacker]
     span = distance(elf_view.side, elf_view.rank, foe.side, foe.rank)
-    posture = ledger.posture(elf)
     state = ledger.state(elf)
     considered: list[dict[str, Any]] = []
     chosen: Weapon | None = None
-    named = posture.weapon if posture else None
     for weapon in counter_candidates(ledger.sheet(elf), named):
         reach = reaches(weapon, span, state.shots_left(weapon), ledger.options)
         considered.append({"weapon": weapon.name, "reaches": reach.reaches, "why": reach.why})

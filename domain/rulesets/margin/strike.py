@@ -159,7 +159,7 @@ def _exchange(
         return f"{via}{taker} takes {damage.final} (health {health['before']} -> {health['after']})"
     posture = ledger.posture(target)
     if value < 0 and posture is not None and posture.kind == "riposte":
-        counter = riposte(ledger, target, attacker, weapon, value)
+        counter = riposte(ledger, target, attacker, weapon, value, posture.weapon)
         breakdown["riposte"] = counter.breakdown()
         if counter.answered and counter.damage is not None and counter.weapon is not None:
             return (
