@@ -57,15 +57,31 @@ class _NeedRoll(BaseException):
 
 
 class ScriptedTray(DiceTray):
-    def __init__(self, script: Sequence[Faces]) -> None:
+    """Supplies the script's faces in order; past its end, stops, or ``fill``s on.
+
+    With ``fill``, a roll past the script takes the faces ``fill`` picks, and the
+    tray remembers what was asked: one run then walks a whole path to its end and
+    tells the explorer the roll asked at every step of it.
+    """
+
+    def __init__(
+        self, script: Sequence[Faces], fill: Callable[[RollAsked], Faces] | None = None
+    ) -> None:
         super().__init__(None)
         self._script = script
+        self._fill = fill
         self._next = 0
+        self.filled: list[tuple[RollAsked, Faces]] = []
 
     def roll(self, name: str, count: int, sides: int, modifier: int = 0) -> Roll:
-        if self._next >= len(self._script):
-            raise _NeedRoll(RollAsked(name, count, sides))
-        faces = self._script[self._next]
+        if self._next < len(self._script):
+            faces = self._script[self._next]
+        else:
+            asked = RollAsked(name, count, sides)
+            if self._fill is None:
+                raise _NeedRoll(asked)
+            faces = self._fill(asked)
+            self.filled.append((asked, faces))
         self._next += 1
         self._supplied[name] = list(faces)
         return super().roll(name, count, sides, modifier)
@@ -172,19 +188,24 @@ class Explorer:
         self.runs += 1
         if self.runs > self.budget:
             raise TooLarge(max(self.paths, self.runs), self.budget)
-        found: Step
-        try:
-            result = self._run(ScriptedTray([faces for _, faces in script]))
-        except _NeedRoll as need:
-            found = need.asked
-        else:
-            # Kept relative to what this path already spent, like every shared subtree.
-            spent = self._spent(script)
-            found = self._features(result)
-            if self._memo is not None and self._memo.shift is not None and spent:
-                found = self._memo.shift(found, {who: -n for who, n in spent.items()})
-        self._steps[label] = found
-        return found
+        # The run goes on past the script with each roll's first outcome (the branch
+        # the explorer takes first), so every step of that path is learnt at once.
+        tray = ScriptedTray([faces for _, faces in script], fill=self._first_outcome)
+        result = self._run(tray)
+        path = script
+        for asked, faces in tray.filled:
+            self._steps.setdefault(self._label(path), asked)
+            path = (*path, (asked.name, faces))
+        # Kept relative to what this path already spent, like every shared subtree.
+        spent = self._spent(path)
+        found = self._features(result)
+        if self._memo is not None and self._memo.shift is not None and spent:
+            found = self._memo.shift(found, {who: -n for who, n in spent.items()})
+        self._steps.setdefault(self._label(path), found)
+        return self._steps[label]
+
+    def _first_outcome(self, asked: RollAsked) -> Faces:
+        return self.classes(asked)[0][0]
 
     def classes(self, asked: RollAsked) -> Classes:
         slot = (asked.name, asked.count, asked.sides)
