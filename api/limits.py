@@ -126,7 +126,7 @@ class RateLimiter:
     def hit(self, address: str, key: str | None) -> Refusal | None:
         checks = [("address", address, self.per_address)]
         if key is not None:
-            # A digest, so a rejected or guessed key costs no memory beyond its bucket.
+            # Buckets are named by a digest: the limiter never holds a key itself.
             digest = hashlib.sha256(key.encode()).hexdigest()[:32]
             checks.append(("key", digest, self.per_key))
         for who, bucket, limits in checks:
