@@ -106,6 +106,11 @@ def touched_by(record: Mapping[str, Any]) -> set[str]:
     for value in (record.get("params") or {}).values():
         named = value if isinstance(value, list) else [value]
         touched.update(v for v in named if isinstance(v, str))
+    # Whoever rolled in it (a dwarf's Ward, a defender's parry): rules' roll names
+    # carry the roller's id, e.g. "ward.<id>.guard".
+    for roll in record.get("rolls") or []:
+        for name in (roll.get("name"), roll.get("roll")):
+            touched.update(str(name).split(".") if name else ())
     return touched  # strings that are no combatant's id select nobody
 
 

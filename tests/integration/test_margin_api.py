@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.helpers import act, act_response, enrol, new_campaign, ok, start
+from tests.helpers import act, act_response, encounter, enrol, new_campaign, ok, start
 
 SWORD = {
     "name": "sword",
@@ -87,7 +87,13 @@ class Fight:
         return dict(act(self.client, self.cid, self.eid, kind, self.ids[actor], dice, **params))
 
     def health(self, result: dict[str, Any], name: str) -> int:
-        found = next(c for c in result["encounter"]["combatants"] if c["id"] == self.ids[name])
+        """After the action: from its answer when it touched them, else from the
+        encounter read at the version the action produced."""
+        everyone = result["encounter"]["combatants"]
+        if all(c["id"] != self.ids[name] for c in everyone):
+            then = encounter(self.client, self.cid, self.eid, result["encounter"]["version"])
+            everyone = then["combatants"]
+        found = next(c for c in everyone if c["id"] == self.ids[name])
         return int(found["tracks"]["health"])
 
 
