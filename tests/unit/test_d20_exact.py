@@ -323,3 +323,172 @@ def test_a_holder_brought_down_by_other_means_holds_nobody() -> None:
     assert grabbed.summary == "B grapples C (10 >= FD 10)"
     with pytest.raises(ActionRefused, match="B is not held by anyone"):
         run(encounter, "escape", "b", {"escape": [10]})
+
+
+# -- edges of the numbers (mutation pins) --------------------------------------------------
+def test_a_raw_1_goes_through_the_ordinary_arithmetic() -> None:
+    assert rules.physical_damage(1, Rating((Term("Plate Mail AV", 6),))).breakdown == {
+        "raw": 1,
+        "guaranteed": 1,
+        "remaining": 0,
+        "av": 6,
+        "av_terms": [{"name": "Plate Mail AV", "value": 6}],
+        "absorbed": 0,
+        "after_av": 0,
+        "dealt": 1,
+        "arithmetic": "1 penetrates; remaining 1 - 1 = 0; 0 - AV 6 = -6 -> 0; 1 + 0 = 1",
+    }
+
+
+def test_a_raw_0_is_below_1_and_still_deals_the_guaranteed_point() -> None:
+    assert rules.physical_damage(0, Rating((Term("Leather AV", 2),))).breakdown == {
+        "raw": 0,
+        "av": 2,
+        "av_terms": [{"name": "Leather AV", "value": 2}],
+        "dealt": 1,
+        "arithmetic": "raw 0 is below 1; a hit still deals the guaranteed point",
+    }
+
+
+def test_remaining_equal_to_av_is_not_marked_as_cut_to_0() -> None:
+    damage = rules.physical_damage(5, Rating((Term("Chain Mail AV", 4),)))
+    assert (
+        damage.breakdown["arithmetic"]
+        == "1 penetrates; remaining 5 - 1 = 4; 4 - AV 4 = 0; 1 + 0 = 1"
+    )
+
+
+@pytest.mark.parametrize(("hp", "down"), [(1, False), (0, True)])
+def test_down_is_hp_0_or_less_exactly(hp: int, down: bool) -> None:
+    valid = RULES.validate_sheet(sheet())
+    assert ("down" in RULES.conditions(valid, {"hp": hp}, {})) is down
+    encounter = view(combatant("a", sheet()), combatant("b", sheet(hp=hp + 3)))
+    outcome, _ = run(
+        encounter, "attack", "a", {"hit": [15], "damage": [3]}, target="b", weapon="Longsword"
+    )
+    assert outcome.breakdown["hp"] == {"before": hp + 3, "after": hp, "down": down}
+
+
+@pytest.mark.parametrize(("hp", "let_go"), [(4, False), (3, True)])
+def test_a_holder_at_exactly_0_lets_go_and_at_1_does_not(hp: int, let_go: bool) -> None:
+    holder = combatant("a", sheet(hp=hp), HOLD["a"])
+    encounter = view(holder, combatant("b", sheet(), HOLD["b"]), combatant("c", sheet()))
+    outcome, _ = run(
+        encounter, "attack", "c", {"hit": [15], "damage": [3]}, target="a", weapon="Longsword"
+    )
+    assert ("hold" in outcome.breakdown) is let_go
+    assert outcome.state == ({"a": {}, "b": {}} if let_go else {})
+
+
+def test_a_push_of_1_ft_ends_a_hold() -> None:
+    encounter = view(
+        combatant("a", fr_sheet(0), HOLD["a"]),
+        combatant("b", fr_sheet(0), HOLD["b"]),
+        combatant("c", fr_sheet(0)),
+    )
+    outcome, _ = run(encounter, "shove", "c", {"shove": [11]}, target="b", hazard_at_feet=1)
+    assert outcome.breakdown["displacement"]["moved_feet"] == 1
+    assert outcome.breakdown["hold"] == "broken: moved by a shove (D11)"
+
+
+def test_a_shove_ends_both_holds_of_a_character_held_and_holding() -> None:
+    encounter = view(
+        combatant("a", fr_sheet(0), {"grappling": "b", "grappled_by": "c"}),
+        combatant("b", fr_sheet(0), {"grappled_by": "a"}),
+        combatant("c", fr_sheet(0), {"grappling": "a"}),
+        combatant("d", fr_sheet(0)),
+    )
+    outcome, _ = run(encounter, "shove", "d", {"shove": [11]}, target="a")
+    assert outcome.summary == "D shoves A 5 ft (11 >= FD 10); the hold with B and C ends"
+    assert outcome.state == {"a": {}, "b": {}, "c": {}}
+
+
+def test_a_wall_a_few_feet_away_that_downs_a_holder_ends_its_hold_once() -> None:
+    encounter = view(
+        combatant("a", fr_sheet(0, hp=2), HOLD["a"]),
+        combatant("b", fr_sheet(0), HOLD["b"]),
+        combatant("c", fr_sheet(0)),
+    )
+    outcome, _ = run(
+        encounter, "shove", "c", {"shove": [11], "wall_damage": [6]}, target="a", wall_at_feet=2
+    )
+    assert outcome.state == {"a": {}, "b": {}}
+    assert outcome.summary == "C shoves A 2 ft (11 >= FD 10), into the wall; the hold with B ends"
+
+
+def test_the_shove_breakdown_names_both_fr_bonuses_and_the_terrain_as_sent() -> None:
+    outcome, _ = run(two(), "shove", "a", {"shove": [2]}, target="b", fr_modifier=1, slippery=True)
+    assert set(outcome.breakdown["fr_bonus"]) == {"attacker", "defender"}
+    assert outcome.breakdown["terrain"] == {
+        "defender_higher_ground": False,
+        "difficult_terrain": False,
+        "attacker_higher_ground": False,
+        "slippery": True,
+        "wall_at_feet": None,
+        "hazard_at_feet": None,
+        "hazard": "the hazard",
+    }
+
+
+def test_a_failed_hazard_save_in_full() -> None:
+    outcome, rolls = run(
+        two(),
+        "shove",
+        "a",
+        {"shove": [11], "hazard_save": [11]},
+        target="b",
+        hazard_at_feet=2,
+        hazard="the fire",
+    )
+    assert outcome.breakdown["hazard"] == {
+        "hazard": "the fire",
+        "save_vs_death_ray": 12,
+        "d20": 11,
+        "comparison": "11 < 12",
+        "saved": False,
+        "result": "goes into the fire; its own effects and saves follow",
+    }
+    assert rolls[1]["dice"] == "1d20"
+
+
+def test_an_unknown_actor_is_named_as_the_actor() -> None:
+    from domain.errors import NotFound
+
+    with pytest.raises(NotFound) as missing:
+        run(two(), "trip", "zz", target="b")
+    assert missing.value.message == "actor 'zz' is not a combatant in this encounter"
+
+
+def test_a_shield_bash_is_named_as_such() -> None:
+    encounter = view(combatant("a", sheet(shield="small")), combatant("b", sheet()))
+    outcome, _ = run(encounter, "attack", "a", {"hit": [1]}, target="b", weapon="SHIELD BASH")
+    assert outcome.breakdown["weapon"]["name"] == "Shield Bash"
+    assert outcome.summary == "A misses B with Shield Bash (1 < AC 11)"
+
+
+def test_fd_shows_the_stance_beside_it_only_with_a_mastery_and_names_a_higher_con() -> None:
+    ratings = RULES.derived_ratings(
+        RULES.validate_sheet(sheet(constitution=16, defensive_stance_mastery=1)), {}
+    )
+    assert ratings["fd"] == {
+        "value": 12,
+        "terms": [
+            {"name": "base", "value": 10},
+            {"name": "CON modifier (score 16), not STR +0", "value": 2},
+            {"name": "size modifier (Medium)", "value": 0},
+            {"name": "armor FD bonus (No armor)", "value": 0},
+            {"name": "shield FD bonus (No shield)", "value": 0},
+        ],
+        "situational": [{"name": "Defensive Stance mastery bonus", "value": 1}],
+    }
+    plain = RULES.derived_ratings(RULES.validate_sheet(sheet()), {})
+    assert "situational" not in plain["fd"]
+
+
+def test_a_holder_at_1_hp_still_holds() -> None:
+    hurt = combatant("a", fr_sheet(0), HOLD["a"])
+    hurt = CombatantView(**{**hurt.__dict__, "tracks": {"hp": 1}})
+    kept, _ = run(
+        view(hurt, combatant("b", fr_sheet(0), HOLD["b"])), "maintain", "a", {"maintain": [10]}
+    )
+    assert kept.summary == "A keeps hold of B (10 >= FD 10)"

@@ -103,7 +103,7 @@ def resolve_attack(
         natural_1_fails=options.natural_1_misses,
     )
     breakdown: dict[str, Any] = {
-        "weapon": weapon.model_dump(mode="json"),
+        "weapon": weapon.model_dump(),  # every field is already a JSON value
         "hr_bonus": hr.as_dict(),
         "hit": check.breakdown(),
     }

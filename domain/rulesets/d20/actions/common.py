@@ -74,7 +74,8 @@ def target_number(defender: CombatantView, view: EncounterView, params: Contest)
     """FD now (with Defensive Stance) + D8's uphill and difficult terrain terms."""
     fd = force_defense_now(defender, view)
     terrain = terrain_terms(params.defender_higher_ground, params.difficult_terrain)
-    return Rating((*fd.terms, *terrain), fd.situational)
+    # Only the terms are shown with a roll; a stance not taken has no place beside it.
+    return Rating((*fd.terms, *terrain))
 
 
 def is_down(combatant: CombatantView) -> bool:

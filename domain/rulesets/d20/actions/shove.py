@@ -157,7 +157,7 @@ def resolve_shove(
             uphill=params.defender_higher_ground,
             difficult_terrain=params.difficult_terrain,
         ).as_dict(),
-        "terrain": params.model_dump(mode="json", exclude={"target", "fr_modifier"}),
+        "terrain": params.model_dump(exclude={"target", "fr_modifier"}),  # JSON values
     }
     if not check.success:
         summary = f"{attacker_view.name} fails to shove {defender_view.name} ({check.comparison()})"
