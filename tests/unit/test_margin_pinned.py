@@ -11,7 +11,7 @@ import pytest
 from domain.dice import DiceTray
 from domain.rulesets.margin.exact import Bounds, parse_exact, round_half_up
 from domain.rulesets.margin.options import MarginOptions
-from domain.rulesets.margin.pools import Pool, PoolTerm, roll_pool
+from domain.rulesets.margin.pools import Pool, PoolTerm, read_faces, roll_pool
 from domain.rulesets.margin.rules import distance, reach_of, reaches
 from domain.rulesets.margin.sheet import FISTS, Weapon
 from tests.unit.test_margin_table import BOW, HALBERD, SWORD, Table, sheet
@@ -207,3 +207,40 @@ def test_a_long_input_is_shown_cut_at_40_characters() -> None:
     with pytest.raises(ValueError) as raised:
         parse_exact("y" * 39)  # 41 long: cut to 37 and an ellipsis
     assert f"'{'y' * 36}... is not an exact number" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("-1", "'-1': a negative number; this cannot be negative"),
+        ("1/0", "'1/0' divides by zero"),
+        (float("inf"), "expected a finite number like 2, '1/2' or '0.5', not inf"),
+        (
+            "1e3",
+            "'1e3' is not an exact number; write it like 2, '1/2' or '0.5' "
+            "(no sign, no exponent, at most 3 decimals)",
+        ),
+    ],
+)
+def test_exact_number_refusals_word_for_word(written: object, message: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        parse_exact(written)
+    assert str(raised.value) == message
+
+
+def test_no_faces_read_as_nothing_not_below_nothing() -> None:
+    reading = read_faces([])
+    assert (reading.successes, reading.below_nothing, reading.total) == (0, False, 0)
+
+
+def test_a_pool_not_rolled_keeps_its_name_and_spends_no_luck() -> None:
+    thrown = roll_pool(DiceTray(None), "attack", pool(0), success_on=5, luck_available=True)
+    assert thrown.luck_spent is False
+    assert thrown.breakdown()["roll"] == "attack"
+    assert thrown.breakdown()["rolled"] is False
+
+
+def test_a_throw_that_needs_no_second_look_spends_no_luck() -> None:
+    tray = DiceTray(None, {"attack": [6, 2]})
+    thrown = roll_pool(tray, "attack", pool(2), success_on=5, luck_available=True)
+    assert thrown.luck_spent is False and thrown.second is None
