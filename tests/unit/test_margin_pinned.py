@@ -244,3 +244,67 @@ def test_a_throw_that_needs_no_second_look_spends_no_luck() -> None:
     tray = DiceTray(None, {"attack": [6, 2]})
     thrown = roll_pool(tray, "attack", pool(2), success_on=5, luck_available=True)
     assert thrown.luck_spent is False and thrown.second is None
+
+
+def test_a_defense_pool_is_active_or_passive_and_nothing_else() -> None:
+    from domain.rulesets.margin.rules import defense_pool
+    from domain.rulesets.margin.sheet import MarginSheet
+
+    character = MarginSheet.model_validate(sheet(evasion=2))
+    assert defense_pool(character, "evasion", "active").size == 4
+    assert defense_pool(character, "evasion", "passive").size == 2
+    with pytest.raises(ValueError, match="a defense rolls active or passive, not 'ACTIVE'"):
+        defense_pool(character, "evasion", "ACTIVE")  # type: ignore[arg-type]
+
+
+def test_a_dwarf_behind_the_ally_is_passed_over_for_one_further_on_in_the_list() -> None:
+    table = Table()
+    table.enrol("orc", sheet(might=3, weapons=[SWORD]))
+    table.enrol("back", sheet(race="dwarf"))
+    table.enrol("ally", sheet(health=20))
+    table.enrol("front", sheet(race="dwarf"))
+    table.start(("orc", "b", 1), ("back", "a", 2), ("ally", "a", 1), ("front", "a", 1))
+    table.act("ward", "back")
+    table.act("ward", "front")
+    record = table.act(
+        "attack",
+        "orc",
+        target="ally",
+        weapon="sword",
+        dice={
+            "attack": [6, 2, 2],
+            "defense.ally.evasion": [2, 2],
+            "defense.ally.guard": [2, 2],
+            "ward.front.evasion": [6, 2],
+            "ward.front.guard": [2, 2],
+        },
+    )
+    ward = record["breakdown"]["ward"]
+    assert ward["dwarf"] == table.ids["front"] and ward["stopped"] is True
+    assert [c["covers"] for c in ward["considered"]] == [False, True]
+
+
+def test_luck_spent_twice_in_one_action_is_counted_twice() -> None:
+    table = Table()
+    table.enrol("orc", sheet(might=3, weapons=[SWORD]))
+    table.enrol("ally", sheet(health=20))
+    table.enrol("thrain", sheet(race="dwarf", luck=2))
+    table.start(("orc", "b", 1), ("ally", "a", 1), ("thrain", "a", 1))
+    table.act("ward", "thrain")
+    record = table.act(
+        "attack",
+        "orc",
+        target="ally",
+        weapon="sword",
+        dice={
+            "attack": [6, 6, 2],
+            "defense.ally.evasion": [2, 2],
+            "defense.ally.guard": [2, 2],
+            "ward.thrain.evasion": [2, 2],
+            "ward.thrain.evasion.luck": [2, 3],
+            "ward.thrain.guard": [2, 2],
+            "ward.thrain.guard.luck": [3, 3],
+        },
+    )
+    assert record["breakdown"]["luck_spent"] == {table.ids["thrain"]: 2}
+    assert table.state("thrain")["luck"] == 0

@@ -29,7 +29,7 @@ def counter_candidates(sheet: MarginSheet, named: str | None) -> list[Weapon]:
     """
     if named is not None:
         chosen = sheet.find_weapon(named) or sheet.find_spell(named)
-        assert chosen is not None, "the Riposte checked the name when it was declared"
+        assert chosen is not None  # the Riposte checked the name when it was declared
         return [chosen]
     listed = [*sheet.weapons, *sheet.spells]
     free = [w for w in listed if not spends_ammunition(w)]

@@ -62,6 +62,8 @@ def defense_pool(
     """
     attribute, skill = DEFENSE_TERMS[defense]
     bare = PoolTerm(attribute, sheet.attribute(attribute))
+    if mode not in ("active", "passive"):
+        raise ValueError(f"a defense rolls active or passive, not {mode!r}")
     if mode == "passive":
         return Pool((bare,))
     terms = [bare, PoolTerm(skill, sheet.attribute(skill)), PoolTerm("effort", effort)]
