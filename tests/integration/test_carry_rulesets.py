@@ -4,7 +4,6 @@ previewed again (a reroll on the same faces) changes nothing."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -69,10 +68,10 @@ RULESETS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_a_carried_void_leaves_the_roster_as_the_last_fight_handed_it_back(
-    ruleset: str,
+    ruleset: str, tmp_path: Path
 ) -> None:
     sheet, attack = RULESETS[ruleset]
-    env = persistence_env(Settings(data_dir=Path(tempfile.mkdtemp(prefix="skald-carry-"))))
+    env = persistence_env(Settings(data_dir=tmp_path / "data"))
     app = SkaldApplication(env=env, roller=seeded_roller(7))
     try:
         cid = app.create_campaign(CreateCampaign("Carry", ruleset)).id
