@@ -34,10 +34,15 @@ import tempfile
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 from uuid import uuid4
 
 import httpx
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
 
 from tests.e2e.server import Server, free_port
 
@@ -149,23 +154,25 @@ def wait_up(url: str) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
+class Counter(Aggregate):
+    """The bare library's aggregate (defined once: the library registers its topic)."""
+
+    @event("Created")
+    def __init__(self) -> None:
+        self.count = 0
+
+    @event("Hit")
+    def hit(self, amount: int) -> None:
+        self.count += amount
+
+
+class Bare(Application[Any]):
+    pass
+
+
 def library_loops(seconds: float, threads: int, env: dict[str, str]) -> dict[str, float]:
     """W1 and W4 with the bare eventsourcing library on the same store kind."""
-    from eventsourcing.application import Application
-    from eventsourcing.domain import Aggregate, event
     from eventsourcing.persistence import IntegrityError
-
-    class Counter(Aggregate):
-        @event("Created")
-        def __init__(self) -> None:
-            self.count = 0
-
-        @event("Hit")
-        def hit(self, amount: int) -> None:
-            self.count += amount
-
-    class Bare(Application[Any]):
-        pass
 
     figures: dict[str, float] = {}
     for name, cached in (("W1", False), ("W4", True)):
@@ -245,6 +252,99 @@ def skald_run(server: Server, seconds: int, connections: int, encounters: int) -
     return wrk(server.url, post_script(paths, bodies, key), seconds, connections)
 
 
+def encounter_length(url: str, actions: int, sample: int = 50) -> dict[str, float]:
+    """(c): one client, one encounter; the first actions against the last ones."""
+    key, paths, bodies = skald_setup(url, 1)
+    http = httpx.Client(base_url=url, timeout=30, headers={"authorization": f"Bearer {key}"})
+    http.headers["content-type"] = "application/json"
+    times: list[float] = []
+    sizes: list[int] = []
+    for _ in range(actions):
+        started = time.perf_counter()
+        answer = http.post(paths[0], content=bodies[0])
+        times.append(time.perf_counter() - started)
+        answer.raise_for_status()
+        sizes.append(len(answer.content))
+    first, last = sorted(times[:sample]), sorted(times[-sample:])
+    return {
+        "first_ms": 1000 * first[len(first) // 2],
+        "last_ms": 1000 * last[len(last) // 2],
+        "first_bytes": sizes[0],
+        "last_bytes": sizes[-1],
+    }
+
+
+@contextmanager
+def fresh_database(url: str) -> Iterator[str]:
+    """A database of its own for the run (the server's is shared with colleagues' tests)."""
+    import psycopg
+
+    name = f"skald_bench_{uuid4().hex[:8]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def concurrently(urls: list[str], script: str, seconds: int, conns: int) -> dict[str, float]:
+    """wrk on each server at once, the connections shared out; rates and counts summed."""
+    found: list[dict[str, float]] = []
+
+    def load(url: str) -> None:
+        found.append(wrk(url, script, seconds, conns // len(urls)))
+
+    runs = [threading.Thread(target=load, args=(url,)) for url in urls]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    total = {k: sum(f[k] for f in found) for k in ("rate", "requests", "non2xx")}
+    return {**total, **{k: max(f[k] for f in found) for k in ("p50ms", "p99ms")}}
+
+
+def postgres(url: str, seconds: int, conns: int, data: Path) -> None:
+    """(d): one API process against W1 on PostgreSQL, then two processes on one store."""
+    from skald.settings import Settings
+    from skald.store import persistence_env
+
+    with fresh_database(url) as database:
+        pg_loops = library_loops(seconds, conns, persistence_env(Settings(database=database)))
+        print(
+            f"\n{'bare library on PostgreSQL: W1 (new event per txn)':<48} {pg_loops['W1']:>8.0f}/s"
+        )
+        env = {**UNLIMITED, "SKALD_DATABASE": database, "SKALD_SECRET_KEY": "bench-" * 4}
+        one = Server(data / "pg1", env=env).start()
+        two = Server(data / "pg2", env=env).start()
+        try:
+            key, paths, bodies = skald_setup(one.url, 16)
+            script = post_script(paths, bodies, key)
+            alone = wrk(one.url, script, seconds, conns)
+            print(
+                line(
+                    "(d) PostgreSQL, 1 process, 16 encounters",
+                    alone,
+                    pg_loops["W1"],
+                    "W1 (goal 0.5)",
+                )
+            )
+            total = concurrently([one.url, two.url], script, seconds, conns)
+            label = "(d) PostgreSQL, 2 processes, 16 encounters"
+            print(line(label, total, alone["rate"], "1 process (goal >= 1)"))
+            key, paths, bodies = skald_setup(one.url, 1)
+            script = post_script(paths, bodies, key)
+            hot = concurrently([one.url, two.url], script, seconds, conns)
+            print(
+                line("(b) PostgreSQL, 2 processes, 16 writers on 1 encounter", hot, None, "")
+                + f", refused {100 * hot['non2xx'] / max(hot['requests'], 1):.2f}% (goal <= 1)"
+            )
+        finally:
+            one.stop()
+            two.stop()
+
+
 def line(label: str, figure: dict[str, float], anchor: float | None, anchor_name: str) -> str:
     ratio = f"{figure['rate'] / anchor:.2f}x {anchor_name}" if anchor else ""
     refused = f", non-2xx {int(figure['non2xx'])}/{int(figure['requests'])}"
@@ -258,6 +358,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--actions", type=int, default=2000, help="(c): encounter length")
     parser.add_argument("--postgres", default=os.environ.get("SKALD_TEST_POSTGRES"))
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -287,28 +388,19 @@ def main() -> None:
         print(f"{'':<48} {spread['rate'] / loops['W4']:.2f}x W4 (goal 1.0)")
         hot = skald_run(server, seconds, conns, 1)
         print(line("(b) embedded, 16 writers on one encounter", hot, ceil["rate"], "ceiling"))
+        n = args.actions
+        long = encounter_length(server.url, n)
+        print(
+            f"(c) one encounter, one client: p50 of actions 1-50 {long['first_ms']:.1f} ms, "
+            f"of actions {n - 49}-{n} {long['last_ms']:.1f} ms: "
+            f"{long['last_ms'] / long['first_ms']:.2f}x (goal <= 1.2); response "
+            f"{long['first_bytes']:.0f} B at action 1, {long['last_bytes']:.0f} B at {n}"
+        )
     finally:
         server.stop()
 
     if args.postgres:
-        schema = f"bench_{uuid4().hex[:8]}"
-        pg_env = persistence_env(Settings(database=args.postgres))
-        pg_env["POSTGRES_SCHEMA"] = schema
-        pg_loops = library_loops(seconds, conns, pg_env)
-        print(f"\n{'bare library on PostgreSQL: W1':<48} {pg_loops['W1']:>8.0f}/s")
-        server = Server(
-            data / "pg",
-            env={**UNLIMITED, "SKALD_DATABASE": args.postgres, "SKALD_POSTGRES_SCHEMA": schema},
-        ).start()
-        try:
-            pg = skald_run(server, seconds, conns, 16)
-            print(
-                line(
-                    "(d) PostgreSQL, 1 process, 16 encounters", pg, pg_loops["W1"], "W1 (goal 0.5)"
-                )
-            )
-        finally:
-            server.stop()
+        postgres(args.postgres, seconds, conns, data)
 
 
 if __name__ == "__main__":
