@@ -42,10 +42,45 @@ function render() {
   const acting = encounter && !encounter.ended
     ? encounter.combatants.find((c) => mine.has(c.id) && (!turn.current || turn.current === c.id)) : null;
   $("panel-caption").textContent = acting ? `${acting.name} acts` : "Not your turn.";
+  const mineInFight = encounter && !encounter.ended
+    ? encounter.combatants.find((c) => mine.has(c.id)) : null;
+  renderOpponents(mineInFight);
   $("action-buttons").replaceChildren(...(acting ? Object.entries(page.ruleset.actions)
     .filter(([, a]) => !a.gm_only)
     .map(([kind, a]) => el("button", { type: "button", "data-kind": kind, title: a.description,
       onclick: () => panel.open(kind, acting.id) }, label(campaign.ruleset, kind))) : []));
+}
+
+// The character view's odds: each of my attacks against the opponent I pick.
+function renderOpponents(acting) {
+  const select = $("attack-odds-against");
+  const foes = page.encounter ? page.encounter.combatants.filter((c) =>
+    acting && c.side !== acting.side) : [];
+  const chosen = select.value;
+  select.replaceChildren(el("option", { value: "" }, "—"),
+    ...foes.map((c) => el("option", { value: c.id, selected: c.id === chosen }, c.name)));
+  select.dataset.acting = acting ? acting.id : "";
+}
+
+async function attackOdds() {
+  const select = $("attack-odds-against");
+  const box = $("attack-odds");
+  if (!select.value || !select.dataset.acting) { box.replaceChildren(); return; }
+  try {
+    const found = await page.api.get(`encounters/${page.encounter.id}/combatants/` +
+      `${select.dataset.acting}/odds?against=${encodeURIComponent(select.value)}`);
+    box.replaceChildren(...found.attacks.map((attack) => {
+      if (!attack.odds) return el("p", { class: "caption" }, `${attack.label}: ${attack.refused}`);
+      const hit = attack.odds.results.find((r) => r.result === "hit" || r.result === "success");
+      const fill = el("div", { class: "fill" });
+      fill.style.width = `${((hit ? hit.decimal : 0) * 100).toFixed(1)}%`;
+      return el("div", { class: "odd", "data-attack": attack.label, title: hit ? hit.probability : "" },
+        el("span", {}, attack.label), el("div", { class: "bar" }, fill),
+        el("span", {}, `${((hit ? hit.decimal : 0) * 100).toFixed(1)}%`));
+    }));
+  } catch (error) {
+    box.replaceChildren(el("p", { class: "caption" }, error.message));
+  }
 }
 
 async function declare(exchange, choice) {
@@ -95,6 +130,7 @@ async function start() {
   if (!current.key) current = await signInForm($("sign-in-slot"), "Open my character");
   page.api = client(current);
   page.me = await page.api.get("me");
+  $("attack-odds-against").addEventListener("change", attackOdds);
   await refresh();
   const audit = await page.api.get("audit?limit=1");
   follow(page.api, audit.projection.position, {

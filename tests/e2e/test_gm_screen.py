@@ -130,6 +130,10 @@ def test_stamina_body_fight_through_the_pages(server: Server) -> None:
 
             for page in (gm, player):
                 expect(stamina(page, bran)).to_have_attribute("data-current", "7")
+            # On their page, the player reads their attacks' odds against Ulf.
+            player.locator("#attack-odds-box summary").click()
+            player.locator("#attack-odds-against").select_option(ulf)
+            expect(player.locator("#attack-odds [data-attack]").first).to_be_visible()
             shoot(gm, "gm-screen.png")
             shoot(player, "player-phone.png")
 
