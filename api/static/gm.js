@@ -188,7 +188,10 @@ async function withdraw(exchange) {
 function renderActions(enc) {
   $("actions").replaceChildren(...enc.actions.slice().reverse().map((a) => el("li",
     { class: a.status, "data-action-number": a.number, value: a.number },
-    `round ${a.round}: ${a.summary}`, a.status !== "active" ? el("em", {}, ` (${a.status})`) : null,
+    el("details", { open: a.number === enc.actions.length && a.status === "active" },
+      el("summary", {}, `round ${a.round}: ${a.summary}`,
+        a.status !== "active" ? el("em", {}, ` (${a.status})`) : null),
+      el("ol", { class: "narrative" }, (a.narrative || []).map((line) => el("li", {}, line)))),
     !enc.ended && a.status === "active" ? el("div", { class: "row" },
       el("button", { type: "button", class: "secondary", "data-void": a.number, onclick: () => correct("void", a) }, "Void"),
       el("button", { type: "button", class: "secondary", "data-reroll": a.number, onclick: () => correct("reroll", a) }, "Reroll"),
@@ -270,7 +273,11 @@ async function refresh() {
   const open = encounters.filter((e) => e.open);
   const id = page.chosen || (open.length ? open[open.length - 1].id
     : encounters.length ? encounters[encounters.length - 1].id : null);
-  page.encounter = id ? await page.api.get(`encounters/${id}`) : null;
+  // The latest actions only: a long fight's whole record is a paged read.
+  const head = id ? await page.api.get(`encounters/${id}?limit=1`) : null;
+  page.encounter = head && head.actions_total > 1
+    ? await page.api.get(`encounters/${id}?offset=${Math.max(0, head.actions_total - 100)}&limit=100`)
+    : head;
   renderRoster();
   renderBoard();
 }
