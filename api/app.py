@@ -26,6 +26,7 @@ from api.routes import (
     keys,
     me,
     odds,
+    turns,
     views,
 )
 from api.security import SecurityHeaders
@@ -55,6 +56,7 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(campaigns.router)
     app.include_router(encounters.router)
+    app.include_router(turns.router)
     app.include_router(corrections.router)
     app.include_router(amendments.router)
     app.include_router(carry.router)

@@ -60,6 +60,12 @@ class ActionBody(Body):
         default=None,
         description="physical dice by roll name; rolls not given are rolled by the server",
     )
+    override_reason: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=500,
+        description="the GM's reason to let this actor act out of turn or again this round",
+    )
 
 
 class OddsBody(Body):
@@ -139,13 +145,22 @@ class EncounterOut(EncounterSummaryOut):
     actions_offset: int = Field(description="the first action in this page, counted from 0")
     actions: list[dict[str, Any]] = Field(description="a page of the actions, oldest first")
     corrections: list[dict[str, Any]]
+    turn: dict[str, Any] = Field(default_factory=dict, description="the order and whose turn")
+    exchanges: list[dict[str, Any]] = Field(
+        default_factory=list, description="attacks that waited for a declaration, and how"
+    )
 
 
 class ActionOut(BaseModel):
     """An action's answer stays the same size however long the encounter grows: the
-    action, and the encounter's facts with only the combatants the action touched."""
+    action (or the exchange waiting for a declaration), and the encounter's facts with
+    only the combatants it touched."""
 
-    action: dict[str, Any]
+    status: Literal["resolved", "pending"] = "resolved"
+    action: dict[str, Any] | None = Field(default=None, description="the resolved action")
+    exchange: dict[str, Any] | None = Field(
+        default=None, description="when pending: the exchange and whose declaration it needs"
+    )
     encounter: EncounterSummaryOut = Field(
         description="the encounter after the action; `combatants` holds only those it touched"
     )

@@ -93,6 +93,8 @@ def encounter_out(encounter: Encounter, offset: int = 0, limit: int = ALL_ACTION
         actions_offset=offset,
         actions=encounter.actions[offset : offset + limit],
         corrections=encounter.corrections,
+        turn=encounter.turn_state().as_json(),
+        exchanges=encounter.exchange_list,
     )
 
 
@@ -121,6 +123,19 @@ def action_out(encounter: Encounter, record: Mapping[str, Any]) -> ActionOut:
             **summary_fields(encounter), combatants=combatants_out(encounter, touched_by(record))
         ),
     )
+
+
+def outcome_out(encounter: Encounter) -> ActionOut:
+    """What the encounter's last action request produced: an action, or a pending exchange."""
+    last = getattr(encounter, "last_outcome", None) or {"action": len(encounter.actions)}
+    if "exchange" in last:
+        exchange = encounter.exchange_list[int(last["exchange"]) - 1]
+        parties = {str(exchange["actor"]), str(exchange["defender"])}
+        summary = EncounterSummaryOut(
+            **summary_fields(encounter), combatants=combatants_out(encounter, parties)
+        )
+        return ActionOut(status="pending", exchange=exchange, encounter=summary)
+    return action_out(encounter, encounter.action(int(last["action"])))
 
 
 def ruleset_out(ruleset: Ruleset) -> RulesetOut:

@@ -39,13 +39,14 @@ from domain.encounter import Encounter
 from domain.errors import InvalidInput, NotFound
 from domain.history import event_record, version_at
 from domain.reasons import check_reason as check_reason
+from domain.table_commands import TableCommands
 
 T = TypeVar("T")
 A = TypeVar("A", bound=Aggregate)
 MAX_COMBATANTS = 50
 
 
-class SkaldApplication(AmendingCommands, CarryingCommands):
+class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
     name = "Skald"
     snapshotting_intervals = {Campaign: 100, Encounter: 100}
     env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
@@ -185,6 +186,7 @@ class SkaldApplication(AmendingCommands, CarryingCommands):
                 self.roller,
                 command.by,
                 role=command.role,
+                override_reason=command.override_reason,
             )
             self.save(encounter)
             return encounter, record

@@ -50,6 +50,7 @@ class PerformAction:
     dice: dict[str, list[int]] | None = None
     by: str = "gm"
     role: str = "gm"
+    override_reason: str | None = None  # the GM's, to act out of turn or again
 
 
 @dataclass(frozen=True)

@@ -152,6 +152,10 @@ class DiceTray:
     def rolls(self) -> tuple[Roll, ...]:
         return tuple(self._rolls)
 
+    def unused(self) -> dict[str, list[int]]:
+        """Supplied dice no roll has taken (yet)."""
+        return {name: list(faces) for name, faces in self._supplied.items()}
+
     def close(self) -> list[dict[str, Any]]:
         """Refuse supplied dice nobody asked for (a typo would otherwise pass silently)."""
         if self._supplied:

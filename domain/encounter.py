@@ -9,7 +9,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.access import Forbidden
+from domain import exchanges, turns
+from domain.access import Access, Forbidden
 from domain.corrections import (
     ACTIVE,
     KEEP,
@@ -21,10 +22,12 @@ from domain.corrections import (
     gm_effects,
     replay,
 )
-from domain.dice import DiceTray, Roller, seeded_roller
+from domain.dice import Roller, seeded_roller
 from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.exchanges import open_or_resolve
+from domain.gm_calls import refuse_gm_calls
 from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_record
-from domain.resolution import build_view, resolve
+from domain.resolution import Resolved, build_view
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
 
@@ -99,15 +102,46 @@ class Encounter(Aggregate):
         by: str,
         *,
         role: str = "gm",
+        override_reason: str | None = None,
     ) -> dict[str, Any]:
-        """Resolve an action, rolling whatever the caller did not supply, and record it."""
+        """Resolve an action, rolling whatever the caller did not supply, and record it.
+
+        An attack whose defender has a choice to declare is recorded as a pending
+        exchange instead (see :mod:`domain.exchanges`); the return value says which.
+        """
         self._refuse_if_ended()
-        if role != "gm" and self.rules.action_type(kind).gm_only:
+        action_type = self.rules.action_type(kind)
+        if role != "gm" and action_type.gm_only:
             raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
-        resolved = resolve(self.rules, self.view(), kind, actor, params, DiceTray(roller, dice))
+        refuse_gm_calls(action_type.params, kind, params, role)
+        overridden = self._turn_check(actor, action_type.gm_only, override_reason, role)
+        opening = open_or_resolve(self.rules, self.view(), kind, actor, params, dice, roller)
+        if overridden is not None:
+            self._turn_overridden(
+                actor=actor,
+                round=self.round,
+                refusal=overridden[0],
+                reason=overridden[1],
+                summary=f"GM override: {overridden[0]}; reason: {overridden[1]}",
+                by=by,
+            )
+        if opening.exchange is not None:
+            number = len(self.exchange_list) + 1
+            self._exchange_opened(
+                exchange={**opening.exchange, "number": number, "round": self.round, "by": by},
+                summary=f"exchange {number}: {opening.exchange['summary']}",
+                by=by,
+            )
+            return self.exchange_list[-1]
+        assert opening.resolved is not None
+        return self._record(kind, actor, opening.resolved, self.round, by)
+
+    def _record(
+        self, kind: str, actor: str | None, resolved: Resolved, round: int, by: str
+    ) -> dict[str, Any]:
         self._action_resolved(
             number=len(self.actions) + 1,
-            round=self.round,
+            round=round,
             kind=kind,
             actor=actor,
             params=resolved.params,
@@ -143,6 +177,7 @@ class Encounter(Aggregate):
             self.combatants[cid]["tracks"] = values
         for cid, values in state.items():
             self.combatants[cid]["state"] = values
+        self.last_outcome = {"action": number}
         # Copy on write: copies of this aggregate share the list (see __deepcopy__).
         self.actions = [
             *self.actions,
@@ -177,6 +212,135 @@ class Encounter(Aggregate):
     @event("RoundStarted")
     def _round_started(self, round: int, by: str) -> None:
         self.round = round
+        self.turn = 0  # a new round starts at the top of the turn order
+
+    # -- turn order (domain/turns.py) and exchanges (domain/exchanges.py) -------------
+
+    @property
+    def order(self) -> list[str]:
+        return list(getattr(self, "turn_order", []))
+
+    @property
+    def exchange_list(self) -> list[dict[str, Any]]:
+        # Encounters recorded before exchanges existed have none.
+        return list(getattr(self, "exchanges", []))
+
+    def turn_state(self) -> turns.TurnState:
+        names = {cid: str(c["name"]) for cid, c in self.combatants.items()}
+        return turns.TurnState(self.round, tuple(self.order), getattr(self, "turn", 0), names)
+
+    def _turn_check(
+        self, actor: str | None, gm_tool: bool, override_reason: str | None, role: str
+    ) -> tuple[str, str] | None:
+        """None when the actor may act now; (refusal, reason) when the GM overrides it."""
+        reason = turns.check_override(override_reason, role)
+        if actor is None or gm_tool or actor not in self.combatants:
+            return None
+        gm_tools = frozenset(k for k, a in self.rules.actions.items() if a.gm_only)
+        taken = turns.actions_taken(
+            self.actions, exchanges.pending(self.exchange_list), actor, self.round, gm_tools
+        )
+        per_round = turns.actions_per_round(self.options)
+        refusal = turns.refuse_or_override(self.turn_state(), actor, taken, per_round, reason)
+        return None if refusal is None or reason is None else (refusal, reason)
+
+    def set_order(self, order: list[str], by: str) -> None:
+        self._refuse_if_ended()
+        checked = turns.check_order(order, self.combatants)
+        names = ", ".join(str(self.combatants[cid]["name"]) for cid in checked)
+        self._order_set(order=checked, summary=f"Turn order: {names}", by=by)
+
+    @event("OrderSet")
+    def _order_set(self, order: list[str], summary: str, by: str) -> None:
+        self.turn_order = list(order)
+        self.turn = 0
+
+    def next_turn(self, by: str) -> None:
+        """Move down the order; past the last combatant, the next round begins."""
+        self._refuse_if_ended()
+        if not self.order:
+            raise ActionRefused("no turn order is set: the GM sets one first")
+        following = getattr(self, "turn", 0) + 1
+        if following >= len(self.order):
+            self.next_round(by)
+            return
+        name = self.combatants[self.order[following]]["name"]
+        self._turn_advanced(turn=following, summary=f"{name}'s turn", by=by)
+
+    @event("TurnAdvanced")
+    def _turn_advanced(self, turn: int, summary: str, by: str) -> None:
+        self.turn = turn
+
+    @event("TurnOverridden")
+    def _turn_overridden(
+        self, actor: str | None, round: int, refusal: str, reason: str, summary: str, by: str
+    ) -> None:
+        self.overrides = [
+            *getattr(self, "overrides", []),
+            {"actor": actor, "round": round, "refusal": refusal, "reason": reason, "by": by},
+        ]
+
+    @event("ExchangeOpened")
+    def _exchange_opened(self, exchange: dict[str, Any], summary: str, by: str) -> None:
+        self.exchanges = [*self.exchange_list, exchange]
+        self.last_outcome = {"exchange": exchange["number"]}
+
+    def declare(
+        self,
+        number: int,
+        choice: str,
+        dice: Mapping[str, list[int]] | None,
+        roller: Roller,
+        access: Access,
+    ) -> dict[str, Any]:
+        """The defender's declaration (their player or the GM); the exchange then resolves."""
+        self._refuse_if_ended()
+        exchange = exchanges.find(self.exchange_list, number)
+        defender = str(exchange["defender"])
+        access.require_writer_for(
+            defender, f"declare {self.combatants[defender]['name']}'s defense"
+        )
+        exchanges.refuse_unless_pending(exchange, "declare for")
+        resolved = exchanges.resolve_declared(
+            self.rules, self.view(), exchange, choice, dice, roller
+        )
+        name = self.combatants[defender]["name"]
+        self._defense_declared(
+            number=number,
+            choice=choice,
+            action=len(self.actions) + 1,
+            summary=f"exchange {number}: {name} declares {exchange['param']} {choice}",
+            by=access.who,
+        )
+        return self._record(
+            exchange["kind"], exchange["actor"], resolved, int(exchange["round"]), access.who
+        )
+
+    @event("DefenseDeclared")
+    def _defense_declared(
+        self, number: int, choice: str, action: int, summary: str, by: str
+    ) -> None:
+        self._update_exchange(
+            number, status=exchanges.RESOLVED, declared=choice, declared_by=by, action=action
+        )
+
+    def withdraw(self, number: int, reason: str, by: str) -> dict[str, Any]:
+        self._refuse_if_ended()
+        exchange = exchanges.find(self.exchange_list, number)
+        exchanges.refuse_unless_pending(exchange, "withdraw")
+        self._exchange_withdrawn(
+            number=number, reason=reason, summary=f"exchange {number} withdrawn: {reason}", by=by
+        )
+        return self.exchange_list[number - 1]
+
+    @event("ExchangeWithdrawn")
+    def _exchange_withdrawn(self, number: int, reason: str, summary: str, by: str) -> None:
+        self._update_exchange(number, status=exchanges.WITHDRAWN, reason=reason, withdrawn_by=by)
+
+    def _update_exchange(self, number: int, **changes: Any) -> None:
+        listed = self.exchange_list
+        listed[number - 1] = {**listed[number - 1], **changes}
+        self.exchanges = listed
 
     def end(self, by: str) -> None:
         self._refuse_if_ended()

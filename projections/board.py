@@ -25,6 +25,32 @@ def action_line(record: Any) -> dict[str, Any]:
     }
 
 
+def table_event(board: dict[str, Any], name: str, event: Any) -> None:
+    """Turn order and exchanges waiting for a declaration (issue 13's events)."""
+    pending: list[dict[str, Any]] = board.setdefault("pending", [])
+    match name:
+        case "Encounter.OrderSet":
+            board["order"] = list(event.order)
+            board["turn"] = 0
+        case "Encounter.TurnAdvanced":
+            board["turn"] = event.turn
+        case "Encounter.RoundStarted":
+            board["turn"] = 0 if board.get("order") else None
+        case "Encounter.ExchangeOpened":
+            x = event.exchange
+            pending.append(
+                {
+                    "number": x["number"],
+                    "actor": x["actor"],
+                    "defender": x["defender"],
+                    "awaiting": x["awaiting"],
+                    "summary": event.summary,
+                }
+            )
+        case "Encounter.DefenseDeclared" | "Encounter.ExchangeWithdrawn":
+            board["pending"] = [p for p in pending if p["number"] != event.number]
+
+
 class BoardProjection(ViewProjection):
     name = "board"
 
@@ -72,6 +98,7 @@ class BoardProjection(ViewProjection):
             board["last_actions"] = [action_line(r) for r in event.actions[-LAST_ACTIONS:]]
         elif name == "Encounter.Ended":
             board["ended"] = True
+        table_event(board, name, event)
         board["events"] += 1
         board["version"] = event.originator_version
         board["position"] = tracking.notification_id
@@ -118,5 +145,8 @@ class BoardProjection(ViewProjection):
             },
             "actions": 0,
             "last_actions": [],
+            "order": [],
+            "turn": None,
+            "pending": [],
             "events": 0,
         }

@@ -6,13 +6,13 @@ from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from api.auth import GM, Reader
 from api.backend import application
 from api.idempotency import claim
 from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
-from api.views import action_out, encounter_out
+from api.views import encounter_out, outcome_out
 from domain.application import SkaldApplication
 from domain.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
 from domain.encounter import Encounter
@@ -73,8 +73,13 @@ def perform_action(
     body: ActionBody,
     app: App,
     access: Reader,
+    response: Response,
 ) -> ActionOut:
-    """Perform an action. The GM acts for anyone; a player only for their own characters."""
+    """Perform an action. The GM acts for anyone; a player only for their own characters.
+
+    201: the action resolved. 202: an attack waits for the defender's declaration
+    (``exchange`` says whose); declare it at ``.../exchanges/{n}/declare``.
+    """
     access.require_writer_for(body.actor, f"perform '{body.kind}'")
     command = PerformAction(
         campaign_id,
@@ -85,13 +90,13 @@ def perform_action(
         body.dice,
         access.who,
         access.role,
+        body.override_reason,
     )
-    outcome = app.idempotent(claim(request, body, access), lambda: app.perform_action(command))
-    if isinstance(outcome, Replayed):
-        encounter = app.encounter(campaign_id, outcome.subject_id, outcome.subject_version)
-        return action_out(encounter, encounter.actions[-1])
-    encounter, record = outcome
-    return action_out(encounter, record)
+    outcome = app.idempotent(claim(request, body, access), lambda: app.perform_action(command)[0])
+    result = outcome_out(settled(app, campaign_id, outcome))
+    if result.status == "pending":
+        response.status_code = 202  # accepted: it waits for the defender's declaration
+    return result
 
 
 @router.post("/{encounter_id}/round")

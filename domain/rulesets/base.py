@@ -73,6 +73,20 @@ class DailyOutcome:
     breakdown: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Awaiting:
+    """An action that waits for a declaration by its target (the defender's choice).
+
+    ``param`` is the action parameter the declaration fills; ``shown`` is what the
+    defender may know when choosing (the rolls made so far stay in the tray).
+    """
+
+    defender: str
+    param: str
+    choices: tuple[str, ...]
+    shown: dict[str, Any]
+
+
 Resolver = Callable[[EncounterView, str | None, Any, DiceTray], Outcome]
 
 
@@ -146,6 +160,22 @@ class Ruleset(ABC):
         self, name: str, state: Mapping[str, Any], wound: str, present: bool
     ) -> None:
         """Refuse a between-fight wound mark the rules reject (none by default)."""
+        return None
+
+    def awaiting(
+        self,
+        view: EncounterView,
+        kind: str,
+        actor: str | None,
+        params: Mapping[str, Any],
+        tray: DiceTray,
+    ) -> Awaiting | None:
+        """Whether this action must wait for its defender's declaration.
+
+        A ruleset where the defender chooses how to answer an attack rolls what comes
+        before the choice (the hit) in ``tray`` and says who declares what. Rulesets
+        whose defenses are declared on the defender's own turn never wait.
+        """
         return None
 
     def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:

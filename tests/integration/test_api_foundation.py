@@ -76,6 +76,7 @@ def test_campaign_character_and_encounter_read_back(
     campaign = ok(client.get(f"/campaigns/{table['cid']}"))
     assert campaign["ruleset"] == "stamina-body"
     assert campaign["options"] == {
+        "actions_per_round": 1,
         "extra_dice_per_option": 1,
         "stunned_may_defend": False,
         "bleed_per_round": 1,

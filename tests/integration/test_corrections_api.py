@@ -20,7 +20,8 @@ OGRE = {
 class Fight:
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        self.cid = new_campaign(client, "stamina-body")
+        # Corrections, not turn-taking, are under test: the Ogre may act several times a round.
+        self.cid = new_campaign(client, "stamina-body", {"actions_per_round": 10})
         self.ogre = enrol(client, self.cid, "Ogre", OGRE)
         self.bran = enrol(client, self.cid, "Bran", {**BARE, "body_max": 2})
         self.mira = enrol(client, self.cid, "Mira", BARE)
@@ -40,7 +41,12 @@ class Fight:
 
     def spear(self, target: str, damage: list[int]) -> Any:
         return self.act(
-            "attack", self.ogre, {"hit": [1, 2, 2], "damage": damage}, target=target, weapon="spear"
+            "attack",
+            self.ogre,
+            {"hit": [1, 2, 2], "damage": damage},
+            target=target,
+            weapon="spear",
+            defense="none",  # the GM resolves in one request, naming the defense
         )
 
     def post(self, path: str, body: dict[str, Any], status: int = 200) -> Any:

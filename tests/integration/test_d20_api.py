@@ -87,6 +87,7 @@ def test_the_ogre_fr_8_against_a_fighter_fr_6_then_fr_9(client: TestClient) -> N
     double = act(client, cid, eid, "shove", ids["Ogre"], {"shove": [12]}, target=ids["Fighter"])
     assert double["action"]["breakdown"]["double_success"]["result"] is True
     assert combatant(double, ids["Fighter"])["conditions"] == ["prone"]
+    next_round(client, cid, eid)  # one action a round
     limited = act(client, cid, eid, "shove", ids["Ogre"], {"shove": [20]}, target=ids["Champion"])
     assert limited["action"]["breakdown"]["double_success"] == {
         "threshold": 20,
@@ -123,10 +124,13 @@ def test_wrestling_notes_are_visible(client: TestClient) -> None:
     refused = act(client, cid, eid, "grapple", ids["Knight"], target=ids["Brawler"])
     assert refused["action"]["breakdown"]["refused"] is True
     act(client, cid, eid, "grapple", ids["Brawler"], {"grapple": [20]}, target=ids["Tin"])
+    next_round(client, cid, eid)  # one action a round
     immovable = act(client, cid, eid, "throw", ids["Brawler"])
     assert immovable["action"]["breakdown"]["why"].startswith("Immovable")
+    next_round(client, cid, eid)
     act(client, cid, eid, "release", ids["Brawler"])
     act(client, cid, eid, "grapple", ids["Tin"], {"grapple": [20]}, target=ids["Brawler"])
+    next_round(client, cid, eid)
     escape = act(client, cid, eid, "escape", ids["Brawler"], {"escape": [8]})
     assert {"name": "Slippery: +2 to Escape rolls (No armor)", "value": 2} in (
         escape["action"]["breakdown"]["roll"]["terms"]

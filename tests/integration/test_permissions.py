@@ -57,6 +57,22 @@ ROUTES = [
         {"kind": "recover", "actor": "{hero}", "dice": {"recovery": [3, 3, 3]}},
     ),
     Route("POST", "/campaigns/{cid}/encounters/{eid}/round", "gm"),
+    Route("PUT", "/campaigns/{cid}/encounters/{eid}/order", "gm", 200, {"order": ["{rival}"]}),
+    Route("POST", "/campaigns/{cid}/encounters/{eid}/turn", "gm"),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/exchanges/1/declare",
+        "act",  # the defender is the hero: their player or the GM
+        201,
+        {"choice": "none"},
+    ),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/exchanges/1/withdraw",
+        "gm",
+        200,
+        {"reason": "the rival thought better of it"},
+    ),
     Route("POST", "/campaigns/{cid}/encounters/{eid}/end", "gm"),
     Route(
         "POST", "/campaigns/{cid}/encounters/{eid}/actions/1/void", "gm", 200, {"reason": "dispute"}
@@ -219,8 +235,14 @@ def build_table(client: TestClient, calm: bool) -> tuple[dict[str, str], dict[st
         ),
         201,
     )
+    base = f"/campaigns/{cid}/encounters/{ids['eid']}"
+    # The rival's attack waits for the hero's declaration: exchange 1 (a natural 3 always hits).
+    attack = {"kind": "attack", "actor": ids["rival"], "params": {"target": ids["hero"]}}
+    ok(client.post(f"{base}/actions", json={**attack, "dice": {"hit": [1, 1, 1]}}), 202)
+    ok(client.post(f"{base}/round"))  # each has acted this round; the routes act in the next
+    ok(client.put(f"{base}/order", json={"order": [ids["hero"], ids["rival"]]}))
     if calm:
-        ok(client.post(f"/campaigns/{cid}/encounters/{ids['eid']}/end"))
+        ok(client.post(f"{base}/end"))
 
     def issue(role: str, characters: list[str]) -> dict[str, Any]:
         return dict(

@@ -219,9 +219,17 @@ def test_ignore_armour_and_ignore_shield_on_the_take_hit_panel(client: TestClien
         damage_type="impact",
         damage_class=1,
         parried=True,
+        hit_score=3,
+        parry_score=2,
         ignore_armour=True,
         ignore_shield=True,
     )
+    # The parry counts (3 - 2 <= 2), so the shield would soak: ignore_shield removes it.
+    assert result["action"]["breakdown"]["shield"]["counts"] is True
+    assert result["action"]["breakdown"]["resilience"]["notes"] == [
+        "ignore armour: armour resilience 2 removed",
+        "ignore shield: shield resilience 2 removed",
+    ]
     assert result["action"]["breakdown"]["resilience"]["total"] == 0
     assert t.who(result, "knight")["tracks"] == {"stamina": 7, "body": 9}
 
@@ -229,7 +237,11 @@ def test_ignore_armour_and_ignore_shield_on_the_take_hit_panel(client: TestClien
 def test_unarmed_rolls_strength_over_four_impact_dice(client: TestClient) -> None:
     t = Table(client, knight=KNIGHT, bare=NO_ARMOUR)
     result = t.act(
-        "attack", "knight", {"hit": [1, 2, 2], "damage": [6, 6, 6]}, target=t.ids["bare"]
+        "attack",
+        "knight",
+        {"hit": [1, 2, 2], "damage": [6, 6, 6]},
+        target=t.ids["bare"],
+        defense="none",
     )
     damage = result["action"]["breakdown"]["damage"]
     assert damage["damage_dice"]["count"] == 3  # ST 13 // 4
@@ -247,6 +259,7 @@ def test_set_weapon_charge_and_extra_strength_each_add_a_die(client: TestClient)
         set_weapon=True,
         charge=True,
         extra_strength=True,
+        defense="none",
     )
     assert result["action"]["breakdown"]["damage"]["damage_dice"]["count"] == 6
 

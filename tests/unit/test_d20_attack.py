@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
+from domain.errors import ActionRefused, InvalidInput, NotFound
 from tests.unit.test_d20_support import Table, assert_json_native, sheet
 
 WEAPONS = [
@@ -97,10 +97,12 @@ def test_a_miss_rolls_no_damage_and_changes_nothing() -> None:
     assert table.hp(grimm) == 20
 
 
-def test_damage_dice_supplied_for_a_miss_are_refused_as_unused() -> None:
+def test_damage_dice_supplied_for_a_miss_are_noted_as_not_used() -> None:
+    # Issue 13: a table rolls its damage with the hit; a miss makes it unneeded, not wrong.
     table, aldric, grimm = duel("none")
-    with pytest.raises(DiceError, match="damage"):
-        table.act("attack", aldric, {"hit": [1], "damage": [3]}, target=grimm, weapon="Mace")
+    record = table.act("attack", aldric, {"hit": [1], "damage": [3]}, target=grimm, weapon="Mace")
+    assert record["breakdown"]["unused_dice"] == {"damage": [3]}
+    assert [roll["name"] for roll in record["rolls"]] == ["hit"]
     assert table.hp(grimm) == 20
 
 

@@ -124,6 +124,7 @@ def test_weapon_names_are_unique_whatever_their_case() -> None:
 
 def test_the_options_default_to_the_rulings() -> None:
     assert RULES.validate_options(None) == {
+        "actions_per_round": 1,
         "natural_20_hits": False,
         "natural_1_misses": False,
         "magic_minimum_damage": 1,

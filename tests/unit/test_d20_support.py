@@ -47,9 +47,10 @@ class Table:
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         self.app = SkaldApplication()
-        self.campaign_id: UUID = self.app.create_campaign(
-            CreateCampaign("Test", "d20", options or {})
-        ).id
+        # These tests exercise each move's rules, one after another; the turn limit has
+        # its own tests (tests/integration/test_table_*.py), so it is lifted here.
+        options = {"actions_per_round": 10, **(options or {})}
+        self.campaign_id: UUID = self.app.create_campaign(CreateCampaign("Test", "d20", options)).id
         self.encounter_id: UUID | None = None
 
     def enrol(self, name: str, character: dict[str, Any]) -> str:

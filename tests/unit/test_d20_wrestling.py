@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from domain.errors import ActionRefused, DiceError
+from domain.errors import ActionRefused
 from tests.unit.test_d20_support import Table, assert_json_native, fr_sheet, terms
 
 
@@ -52,10 +52,11 @@ def test_a_shield_bearer_cannot_initiate_a_grapple_and_the_refusal_is_recorded()
     assert table.state(knight) == {} and table.state(foe) == {}
 
 
-def test_dice_offered_for_a_refused_grapple_are_refused_as_unused() -> None:
+def test_dice_offered_for_a_refused_grapple_are_noted_as_not_used() -> None:
     table, knight, foe = wrestle(fr_sheet(5, shield="small"), fr_sheet(0))
-    with pytest.raises(DiceError, match="grapple"):
-        table.act("grapple", knight, {"grapple": [15]}, target=foe)
+    record = table.act("grapple", knight, {"grapple": [15]}, target=foe)
+    assert record["rolls"] == []
+    assert record["breakdown"]["unused_dice"] == {"grapple": [15]}
 
 
 def test_a_grapple_is_fr_against_fd_with_the_armor_penalty_in_the_terms() -> None:

@@ -65,8 +65,8 @@ def test_one_action_per_combatant_per_round(table: Table) -> None:
     table.act("attack", "brenna", target="orc", weapon="sword", dice={"attack": blanks(8), **quiet})
     message = table.refused(ActionRefused, "attack", "brenna", target="orc", weapon="sword")
     assert message == (
-        "brenna has already acted in round 1: one action per combatant per "
-        "round; start the next round first"
+        "brenna has already acted once in round 1 (actions_per_round is 1); no turn order "
+        "is set: anyone may act in round 1; the GM may override with a reason"
     )
     table.refused(ActionRefused, "defend", "brenna")
     table.next_round()

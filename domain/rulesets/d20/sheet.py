@@ -14,6 +14,7 @@ from domain.dice import DiceExpression
 from domain.errors import DiceError
 from domain.rulesets.base import Frozen
 from domain.rulesets.d20.tables import LOWEST_SCORE, ArmorId, ShieldId, SizeId, ability_modifier
+from domain.turns import actions_per_round_field
 
 WrestlingRowId = Literal[
     "none",
@@ -238,6 +239,8 @@ class D20Sheet(Strict):
 
 class D20Options(Strict):
     """Numbers and choices the rulings introduce; a campaign may change them at creation."""
+
+    actions_per_round: int = actions_per_round_field()
 
     natural_20_hits: bool = Field(
         default=False, description="a natural 20 on the hit roll hits whatever the AC (D3)"

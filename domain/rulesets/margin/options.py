@@ -15,12 +15,14 @@ from pydantic import Field, StrictInt, model_validator
 
 from domain.rulesets.base import Frozen
 from domain.rulesets.margin.exact import Bounds, ExactNumber
+from domain.turns import actions_per_round_field
 
 MAX_HEALTH = 1000
 HIGHEST_VIGOR = 20
 
 
 class MarginOptions(Frozen):
+    actions_per_round: StrictInt = actions_per_round_field()
     success_on: StrictInt = Field(
         default=5,
         ge=2,

@@ -5,8 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from domain.dice import DiceTray
 from domain.errors import ActionRefused
-from domain.rulesets.base import ActionType, CombatantView, DailyOutcome, EncounterView, Ruleset
+from domain.rulesets.base import (
+    ActionType,
+    Awaiting,
+    CombatantView,
+    DailyOutcome,
+    EncounterView,
+    Ruleset,
+)
 from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
 from domain.rulesets.stamina_body.bleeding import (
     BLED_ROUND,
@@ -27,6 +35,7 @@ from domain.rulesets.stamina_body.care import (
     resolve_treat_wound,
 )
 from domain.rulesets.stamina_body.combat import Attack, resolve_attack
+from domain.rulesets.stamina_body.declarations import awaiting_defense
 from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
 
@@ -91,6 +100,16 @@ class StaminaBody(Ruleset):
     stunned_actions = frozenset({"recover"})
     day_plan_model = DayPlan
     wound_flags = frozenset({"piercing_wound", "broken_bones", "severe_bruising"})
+
+    def awaiting(
+        self,
+        view: EncounterView,
+        kind: str,
+        actor: str | None,
+        params: Mapping[str, Any],
+        tray: DiceTray,
+    ) -> Awaiting | None:
+        return awaiting_defense(view, kind, actor, params, tray)
 
     def daily(
         self,

@@ -7,6 +7,8 @@ from typing import Any, Literal
 from pydantic import Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
 from domain.dice import DiceTray
+from domain.errors import InvalidInput
+from domain.gm_calls import GM_CALL
 from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
 from domain.rulesets.stamina_body import rules
 
@@ -15,9 +17,11 @@ class DamageOptions(Frozen):
     set_weapon: StrictBool = Field(default=False, description="Set weapon: more damage dice")
     charge: StrictBool = Field(default=False, description="Charge: more damage dice")
     extra_strength: StrictBool = Field(default=False, description="Use extra strength: more dice")
-    ignore_armour: StrictBool = Field(default=False, description="GM call: armour does not soak")
+    ignore_armour: StrictBool = Field(
+        default=False, description="GM call: armour does not soak", json_schema_extra=GM_CALL
+    )
     ignore_shield: StrictBool = Field(
-        default=False, description="GM call: the shield does not soak"
+        default=False, description="GM call: the shield does not soak", json_schema_extra=GM_CALL
     )
 
 
@@ -116,6 +120,25 @@ def damage_summary(target: CombatantView, breakdown: dict[str, Any]) -> str:
     )
 
 
+def take_hit_shield(params: TakeHit) -> rules.ShieldDecision:
+    """S3 on the panel: a parry is checked against the hit, so both scores are needed."""
+    if not params.parried:
+        return rules.shield_decision(parried=False, hit_score=None, parry_score=None)
+    hit, parry = params.hit_score, params.parry_score
+    if hit is None or parry is None:
+        missing = [n for n, v in (("hit_score", hit), ("parry_score", parry)) if v is None]
+        raise InvalidInput(
+            "parried: true needs the hit score and the parry score to check the shield rule "
+            f"(hit score - parry score <= 2); missing: {', '.join(missing)}"
+        )
+    if parry >= hit:
+        raise InvalidInput(
+            f"parry score {parry} >= hit score {hit}: that parry stopped the blow, "
+            "so there is no hit to take"
+        )
+    return rules.shield_decision(parried=True, hit_score=hit, parry_score=parry)
+
+
 def resolve_take_hit(
     view: EncounterView, actor: str | None, params: TakeHit, tray: DiceTray
 ) -> Outcome:
@@ -127,9 +150,7 @@ def resolve_take_hit(
         charge=params.charge,
         extra_strength=params.extra_strength,
     )
-    shield = rules.shield_decision(
-        parried=params.parried, hit_score=params.hit_score, parry_score=params.parry_score
-    )
+    shield = take_hit_shield(params)
     breakdown, tracks, state = land_damage(
         target, tray, damage_type=params.damage_type, dice=dice, shield=shield, options=params
     )

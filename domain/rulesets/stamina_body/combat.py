@@ -8,6 +8,7 @@ from pydantic import Field
 
 from domain.dice import DiceTray
 from domain.errors import InvalidInput
+from domain.gm_calls import GM_CALL
 from domain.rulesets.base import CombatantView, EncounterView, Outcome
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.actions import DamageOptions, damage_summary, land_damage
@@ -22,7 +23,10 @@ class Attack(DamageOptions):
         description="a weapon name from the attacker's sheet, or 'unarmed'",
     )
     defense: Literal["parry", "dodge", "none"] = Field(
-        default="none", description="the defender's one reaction to this attack"
+        default="none",
+        description="the defender's one reaction; left out, the attack waits for the "
+        "defender to declare it. Naming it here (table speed) is the GM's call",
+        json_schema_extra=GM_CALL,
     )
 
 

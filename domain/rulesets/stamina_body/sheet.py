@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
 from domain.rulesets.base import Frozen
+from domain.turns import actions_per_round_field
 
 # Fists are always at hand under this name (S11), so no sheet weapon may take it.
 UNARMED = "unarmed"
@@ -69,6 +70,7 @@ class StaminaBodySheet(Frozen):
 class StaminaBodyOptions(Frozen):
     """Seed 001 fixes its numbers; the options only name what a table may vary."""
 
+    actions_per_round: StrictInt = actions_per_round_field()
     extra_dice_per_option: StrictInt = Field(
         default=1,
         ge=1,

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from domain.dice import DiceTray
 from domain.errors import InvalidInput
+from domain.gm_calls import GM_CALL
 from domain.rulesets.base import EncounterView, Outcome
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
@@ -42,13 +43,18 @@ class Attack(Strict):
         "(with a shield)",
     )
     hit_modifier: int = Field(
-        default=0, ge=-20, le=20, description="situational modifiers to the hit roll"
+        default=0,
+        ge=-20,
+        le=20,
+        description="GM call: situational modifiers to the hit roll",
+        json_schema_extra=GM_CALL,
     )
     ac_modifier: int = Field(
         default=0,
         ge=-20,
         le=20,
-        description="situational change to the target's AC (e.g. -5 for AC penetration)",
+        description="GM call: situational change to the target's AC (e.g. -5 for AC penetration)",
+        json_schema_extra=GM_CALL,
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from domain.errors import InvalidInput
+from domain.gm_calls import GM_CALL
 from domain.rulesets.base import CombatantView, EncounterView
 from domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
 from domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
@@ -21,7 +22,13 @@ GRAPPLED_BY = "grappled_by"  # the combatant id holding this character
 class Contest(Strict):
     """Parameters every FR contest shares: the situational modifier and D8's terrain."""
 
-    fr_modifier: int = Field(default=0, ge=-20, le=20, description="situational modifiers")
+    fr_modifier: int = Field(
+        default=0,
+        ge=-20,
+        le=20,
+        description="GM call: situational modifiers",
+        json_schema_extra=GM_CALL,
+    )
     defender_higher_ground: bool = Field(
         default=False, description="D8: defender uphill, +2 to the target number"
     )

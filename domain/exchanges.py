@@ -1,0 +1,141 @@
+"""Exchanges with parties: an attack that waits for the defender's declaration.
+
+When the ruleset says an action waits (:meth:`Ruleset.awaiting`), the rolls made
+before the choice (the hit) are recorded with the open exchange; the defender's
+player key or the GM declares, and the action then resolves with those recorded
+faces, the attacker's other supplied dice and the defender's own. Nothing here
+rolls twice: a recorded face is fed back, never rolled again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.dice import DiceTray, Roller
+from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.resolution import Resolved, resolve
+from domain.rulesets.base import EncounterView, Ruleset
+
+PENDING = "pending"
+RESOLVED = "resolved"
+WITHDRAWN = "withdrawn"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """Either the action resolved at once, or the exchange to record as pending."""
+
+    resolved: Resolved | None
+    exchange: dict[str, Any] | None
+
+
+def lenient_resolve(
+    rules: Ruleset,
+    view: EncounterView,
+    kind: str,
+    actor: str | None,
+    params: Mapping[str, Any],
+    tray: DiceTray,
+    already: Sequence[Mapping[str, Any]] = (),
+) -> Resolved:
+    """Resolve; dice supplied for rolls that turned out not to be needed are noted, not refused.
+
+    ``already`` are roll records made earlier (the hit of a waiting attack), whose
+    faces ``tray`` carries: their records keep how they were first made.
+    """
+    resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False)
+    first = {str(r["name"]): dict(r) for r in already}
+    rolls = [first.get(r["name"], r) for r in resolved.rolls]
+    unused = tray.unused()
+    breakdown = resolved.outcome.breakdown
+    if unused:
+        breakdown = {**breakdown, "unused_dice": unused}
+    outcome = type(resolved.outcome)(
+        resolved.outcome.summary, breakdown, resolved.outcome.tracks, resolved.outcome.state
+    )
+    return Resolved(resolved.params, outcome, rolls, resolved.conditions_before)
+
+
+def open_or_resolve(
+    rules: Ruleset,
+    view: EncounterView,
+    kind: str,
+    actor: str | None,
+    params: Mapping[str, Any],
+    dice: Mapping[str, Sequence[int]] | None,
+    roller: Roller | None,
+) -> Opening:
+    rules.validate_params(kind, params)
+    if actor is not None and actor in view.combatants:
+        rules.refuse_if_cannot_act(view.combatants[actor], kind)  # before any waiting
+    tray = DiceTray(roller, dice)
+    waiting = rules.awaiting(view, kind, actor, params, tray)
+    lead = [roll.as_record() for roll in tray.rolls]
+    supplied = {**tray.unused(), **{r["name"]: list(r["faces"]) for r in lead}}
+    if waiting is None:
+        again = DiceTray(roller, supplied)
+        return Opening(lenient_resolve(rules, view, kind, actor, params, again, lead), None)
+    defender = view.combatants[waiting.defender]
+    attacker = view.combatants[actor].name if actor is not None else "the GM"
+    exchange = {
+        "kind": kind,
+        "actor": actor,
+        "defender": waiting.defender,
+        "params": dict(params),
+        "dice": tray.unused(),
+        "rolls": lead,
+        "param": waiting.param,
+        "choices": list(waiting.choices),
+        "shown": waiting.shown,
+        "status": PENDING,
+        "awaiting": f"{defender.name}'s declaration ({' / '.join(waiting.choices)})",
+        "summary": f"{attacker}'s {kind} on {defender.name} waits for "
+        f"{defender.name}'s {waiting.param}: {', '.join(waiting.choices)}",
+    }
+    return Opening(None, exchange)
+
+
+def find(exchanges: Sequence[dict[str, Any]], number: int) -> dict[str, Any]:
+    if not 1 <= number <= len(exchanges):
+        raise NotFound(f"there is no exchange {number} in this encounter")
+    return exchanges[number - 1]
+
+
+def refuse_unless_pending(exchange: Mapping[str, Any], doing: str) -> None:
+    if exchange["status"] != PENDING:
+        raise ActionRefused(
+            f"exchange {exchange['number']} is already {exchange['status']}: cannot {doing} it"
+        )
+
+
+def resolve_declared(
+    rules: Ruleset,
+    view: EncounterView,
+    exchange: Mapping[str, Any],
+    choice: str,
+    dice: Mapping[str, Sequence[int]] | None,
+    roller: Roller | None,
+) -> Resolved:
+    if choice not in exchange["choices"]:
+        raise InvalidInput(
+            f"'{choice}' is not a choice here; {exchange['param']} is one of: "
+            f"{', '.join(exchange['choices'])}"
+        )
+    lead = exchange["rolls"]
+    clash = sorted(set(dice or {}) & {r["name"] for r in lead})
+    if clash:
+        raise InvalidInput(f"already rolled and recorded: {', '.join(clash)}")
+    supplied = {
+        **exchange["dice"],
+        **(dice or {}),
+        **{r["name"]: list(r["faces"]) for r in lead},
+    }
+    params = {**exchange["params"], exchange["param"]: choice}
+    tray = DiceTray(roller, supplied)
+    return lenient_resolve(rules, view, exchange["kind"], exchange["actor"], params, tray, lead)
+
+
+def pending(exchanges: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [x for x in exchanges if x["status"] == PENDING]

@@ -1,0 +1,56 @@
+"""S3/S11: the defender answers an attack with a parry, a dodge or nothing.
+
+An attack whose request does not name the defense waits for the defender's
+declaration: the hit is rolled first (a miss needs no answer), then the defender
+(their player, or the GM) chooses. A defender who cannot choose answers with
+nothing at once: unconscious or unable to act, or stunned (S9) unless the
+campaign's ``stunned_may_defend`` option says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.dice import DiceTray
+from domain.rulesets.base import Awaiting, CombatantView, EncounterView
+from domain.rulesets.stamina_body import rules
+from domain.rulesets.stamina_body.combat import Attack, weapon_of
+from domain.validation import validate
+
+CHOICES = ("parry", "dodge", "none")
+
+
+def why_no_choice(defender: CombatantView, options: Mapping[str, Any]) -> str | None:
+    unable = [c for c in defender.conditions if c in ("unconscious", "cannot_act")]
+    if unable:
+        return f"{defender.name} is {' and '.join(unable)}"
+    if "stunned" in defender.conditions and not options.get("stunned_may_defend", False):
+        return f"{defender.name} is stunned"
+    return None
+
+
+def awaiting_defense(
+    view: EncounterView, kind: str, actor: str | None, params: Mapping[str, Any], tray: DiceTray
+) -> Awaiting | None:
+    if kind != "attack" or "defense" in params or actor is None or actor not in view.combatants:
+        return None
+    attack = validate(Attack, params, kind)
+    attacker = view.combatants[actor]
+    defender = view.combatants.get(attack.target)
+    if defender is None or defender.id == attacker.id:
+        return None  # the resolver refuses it with its own message
+    if why_no_choice(defender, view.options) is not None:
+        return None
+    weapon = weapon_of(attacker, attack.weapon)
+    hit = rules.check(tray.roll("hit", 3, 6).total, int(weapon["skill"]))
+    if not hit.success:
+        return None
+    shown = {
+        "attacker": attacker.name,
+        "weapon": weapon["name"],
+        "hit": hit.breakdown(),
+        "hit_score": hit.margin,
+        "scores": {"parry": int(defender.sheet["parry"]), "dodge": int(defender.sheet["dodge"])},
+    }
+    return Awaiting(defender.id, "defense", CHOICES, shown)
