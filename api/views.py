@@ -16,6 +16,7 @@ from api.schemas import (
 )
 from domain.campaign import Campaign
 from domain.encounter import Encounter
+from domain.narrators import narrate
 from domain.rulesets.base import Ruleset
 
 
@@ -91,7 +92,7 @@ def encounter_out(encounter: Encounter, offset: int = 0, limit: int = ALL_ACTION
         combatants=combatants_out(encounter),
         actions_total=len(encounter.actions),
         actions_offset=offset,
-        actions=encounter.actions[offset : offset + limit],
+        actions=[narrated(encounter, r) for r in encounter.actions[offset : offset + limit]],
         corrections=encounter.corrections,
         turn=encounter.turn_state().as_json(),
         exchanges=encounter.exchange_list,
@@ -116,9 +117,14 @@ def touched_by(record: Mapping[str, Any]) -> set[str]:
     return touched  # strings that are no combatant's id select nobody
 
 
+def narrated(encounter: Encounter, record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record with its narrative beside the breakdown (derived when read)."""
+    return {**record, "narrative": narrate(encounter.ruleset_id, record, encounter.combatants)}
+
+
 def action_out(encounter: Encounter, record: Mapping[str, Any]) -> ActionOut:
     return ActionOut(
-        action=dict(record),
+        action=narrated(encounter, record),
         encounter=EncounterSummaryOut(
             **summary_fields(encounter), combatants=combatants_out(encounter, touched_by(record))
         ),

@@ -8,6 +8,7 @@ from typing import Any
 
 from domain.dice import DiceTray
 from domain.errors import NotFound
+from domain.narrative import new_conditions_note
 from domain.rulesets.base import CombatantView, EncounterView, Outcome, Ruleset
 
 
@@ -66,7 +67,26 @@ def resolve(
     rolls = tray.close() if strict_dice else [roll.as_record() for roll in tray.rolls]
     touched = sorted(set(outcome.tracks) | set(outcome.state))
     before = {cid: list(view.combatants[cid].conditions) for cid in touched}
+    outcome = with_new_conditions(rules, view, outcome, before)
     return Resolved(valid.model_dump(mode="json"), outcome, rolls, before)
+
+
+def with_new_conditions(
+    rules: Ruleset, view: EncounterView, outcome: Outcome, before: Mapping[str, list[str]]
+) -> Outcome:
+    """The summary names the conditions the action brought on (issue 13)."""
+    changes = {}
+    for cid, had in before.items():
+        c = view.combatants[cid]
+        after = rules.conditions(
+            c.sheet, outcome.tracks.get(cid, c.tracks), outcome.state.get(cid, c.state)
+        )
+        changes[cid] = {"before": had, "after": list(after)}
+    names = {cid: {"name": c.name} for cid, c in view.combatants.items()}
+    note = new_conditions_note(changes, names)
+    if not note:
+        return outcome
+    return Outcome(outcome.summary + note, outcome.breakdown, outcome.tracks, outcome.state)
 
 
 def apply_outcome(combatants: dict[str, dict[str, Any]], outcome: Outcome) -> None:

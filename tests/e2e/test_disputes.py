@@ -23,7 +23,9 @@ def test_voiding_a_knockout_rebuilds_everything_after_it(tmp_path: Path) -> None
     server = Server(tmp_path / "data").start()
     try:
         with httpx.Client(base_url=server.url, timeout=10) as http:
-            created = post(http, "/campaigns", {"name": "Dispute", "ruleset": "stamina-body"})
+            # The dispute, not turn-taking, is under test: the Ogre acts three times a round.
+            campaign = {"name": "Dispute", "ruleset": "stamina-body"}
+            created = post(http, "/campaigns", {**campaign, "options": {"actions_per_round": 3}})
             cid = created["id"]
             http.headers["authorization"] = f"Bearer {created['gm_key']}"
             ogre = post(
@@ -55,7 +57,7 @@ def test_voiding_a_knockout_rebuilds_everything_after_it(tmp_path: Path) -> None
                 {
                     "kind": "attack",
                     "actor": ogre,
-                    "params": {"target": bran, "weapon": "spear"},
+                    "params": {"target": bran, "weapon": "spear", "defense": "none"},
                     "dice": {"hit": [1, 2, 2], "damage": [6, 6]},
                 },
             )
@@ -70,7 +72,7 @@ def test_voiding_a_knockout_rebuilds_everything_after_it(tmp_path: Path) -> None
                 {
                     "kind": "attack",
                     "actor": ogre,
-                    "params": {"target": bran, "weapon": "spear"},
+                    "params": {"target": bran, "weapon": "spear", "defense": "none"},
                     "dice": {"hit": [2, 2, 2], "damage": [1, 2]},
                 },
             )

@@ -1,0 +1,92 @@
+"""Breakdowns people can read: ordered lines from the dice to the tracks.
+
+Every action record carries, beside its exact machine-readable breakdown, a
+``narrative``: names (never ids), decimals to two places beside exact fractions,
+success counts (not face sums) in margin, every derived term, conditions gained
+or lost, and the reason for anything surprising. It is derived from the record
+when it is read, so old records and corrected ones read the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+Combatants = Mapping[str, Mapping[str, Any]]
+Narrator = Callable[[Mapping[str, Any], Combatants], list[str]]
+
+
+def exact(value: Any) -> str:
+    """'6561/2500 (2.62)' for a fraction; integers as they are."""
+    text = str(value)
+    if "/" not in text:
+        return text
+    number = Fraction(text)
+    if number.denominator == 1:
+        return str(number.numerator)
+    return f"{text} ({float(number):.2f})"
+
+
+def faces(values: Any) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if abs(n) == 1 else many}"
+
+
+def name_of(combatants: Combatants, cid: Any) -> str:
+    found = combatants.get(str(cid))
+    return str(found["name"]) if found else str(cid)
+
+
+def unids(text: str, combatants: Combatants) -> str:
+    """Names, never ids: replace any combatant id a line still carries."""
+    for cid, c in combatants.items():
+        text = text.replace(cid, str(c["name"]))
+    return text
+
+
+def conditions_lines(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
+    lines = []
+    for cid, change in (record.get("conditions") or {}).items():
+        before, after = set(change.get("before", [])), set(change.get("after", []))
+        who = name_of(combatants, cid)
+        gained = [c for c in change.get("after", []) if c not in before]
+        lost = [c for c in change.get("before", []) if c not in after]
+        if gained:
+            lines.append(f"{who} gains: {', '.join(c.replace('_', ' ') for c in gained)}")
+        if lost:
+            lines.append(f"{who} loses: {', '.join(c.replace('_', ' ') for c in lost)}")
+    return lines
+
+
+def unused_lines(record: Mapping[str, Any]) -> list[str]:
+    unused = (record.get("breakdown") or {}).get("unused_dice") or {}
+    return [
+        f"Dice supplied for {name} ({faces(values)}) were not used: that roll was not needed"
+        for name, values in unused.items()
+    ]
+
+
+def generic(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
+    lines = [
+        f"{roll['name']}: {roll['dice']} rolled {faces(roll['faces'])} = {roll['total']}"
+        for roll in record.get("rolls", [])
+    ]
+    lines.append(str(record.get("summary", "")))
+    return lines
+
+
+def new_conditions_note(
+    conditions: Mapping[str, Mapping[str, list[str]]], combatants: Combatants
+) -> str:
+    """'; Bran gains: unconscious, cannot act' for the one-line summary ('' when none)."""
+    parts = []
+    for cid, change in conditions.items():
+        gained = [c for c in change["after"] if c not in change["before"]]
+        if gained:
+            named = ", ".join(c.replace("_", " ") for c in gained)
+            parts.append(f"{name_of(combatants, cid)} gains: {named}")
+    return "".join(f"; {part}" for part in parts)
