@@ -28,6 +28,7 @@ from domain.exchanges import open_or_resolve
 from domain.gm_calls import refuse_gm_calls
 from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_record
 from domain.resolution import Resolved, build_view
+from domain.roll_preview import technical_dice
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
 
@@ -115,7 +116,9 @@ class Encounter(Aggregate):
             raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
         refuse_gm_calls(action_type.params, kind, params, role)
         overridden = self._turn_check(actor, action_type.gm_only, override_reason, role)
-        opening = open_or_resolve(self.rules, self.view(), kind, actor, params, dice, roller)
+        view = self.view()
+        dice, aliases = technical_dice(self.rules, view, kind, actor, params, dice)
+        opening = open_or_resolve(self.rules, view, kind, actor, params, dice, roller, aliases)
         if overridden is not None:
             self._turn_overridden(
                 actor=actor,
@@ -301,8 +304,13 @@ class Encounter(Aggregate):
             defender, f"declare {self.combatants[defender]['name']}'s defense"
         )
         exchanges.refuse_unless_pending(exchange, "declare for")
+        view = self.view()
+        declared = {**exchange["params"], exchange["param"]: choice}
+        dice, aliases = technical_dice(
+            self.rules, view, exchange["kind"], exchange["actor"], declared, dice
+        )
         resolved = exchanges.resolve_declared(
-            self.rules, self.view(), exchange, choice, dice, roller
+            self.rules, view, exchange, choice, dice, roller, aliases
         )
         name = self.combatants[defender]["name"]
         self._defense_declared(

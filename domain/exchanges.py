@@ -39,16 +39,18 @@ def lenient_resolve(
     params: Mapping[str, Any],
     tray: DiceTray,
     already: Sequence[Mapping[str, Any]] = (),
+    aliases: Mapping[str, str] | None = None,
 ) -> Resolved:
     """Resolve; dice supplied for rolls that turned out not to be needed are noted, not refused.
 
     ``already`` are roll records made earlier (the hit of a waiting attack), whose
     faces ``tray`` carries: their records keep how they were first made.
     """
+    aliases = aliases or {}
     resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False)
     first = {str(r["name"]): dict(r) for r in already}
     rolls = [first.get(r["name"], r) for r in resolved.rolls]
-    unused = tray.unused()
+    unused = {aliases.get(name, name): faces for name, faces in tray.unused().items()}
     breakdown = resolved.outcome.breakdown
     if unused:
         breakdown = {**breakdown, "unused_dice": unused}
@@ -66,6 +68,7 @@ def open_or_resolve(
     params: Mapping[str, Any],
     dice: Mapping[str, Sequence[int]] | None,
     roller: Roller | None,
+    aliases: Mapping[str, str] | None = None,
 ) -> Opening:
     rules.validate_params(kind, params)
     if actor is not None and actor in view.combatants:
@@ -76,7 +79,8 @@ def open_or_resolve(
     supplied = {**tray.unused(), **{r["name"]: list(r["faces"]) for r in lead}}
     if waiting is None:
         again = DiceTray(roller, supplied)
-        return Opening(lenient_resolve(rules, view, kind, actor, params, again, lead), None)
+        resolved = lenient_resolve(rules, view, kind, actor, params, again, lead, aliases)
+        return Opening(resolved, None)
     defender = view.combatants[waiting.defender]
     attacker = view.combatants[actor].name if actor is not None else "the GM"
     exchange = {
@@ -117,6 +121,7 @@ def resolve_declared(
     choice: str,
     dice: Mapping[str, Sequence[int]] | None,
     roller: Roller | None,
+    aliases: Mapping[str, str] | None = None,
 ) -> Resolved:
     if choice not in exchange["choices"]:
         raise InvalidInput(
@@ -134,7 +139,9 @@ def resolve_declared(
     }
     params = {**exchange["params"], exchange["param"]: choice}
     tray = DiceTray(roller, supplied)
-    return lenient_resolve(rules, view, exchange["kind"], exchange["actor"], params, tray, lead)
+    return lenient_resolve(
+        rules, view, exchange["kind"], exchange["actor"], params, tray, lead, aliases
+    )
 
 
 def pending(exchanges: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -80,12 +80,16 @@ def generic(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
 
 
 def new_conditions_note(
-    conditions: Mapping[str, Mapping[str, list[str]]], combatants: Combatants
+    conditions: Mapping[str, Mapping[str, list[str]]], combatants: Combatants, summary: str = ""
 ) -> str:
     """'; Bran gains: unconscious, cannot act' for the one-line summary ('' when none)."""
     parts = []
     for cid, change in conditions.items():
-        gained = [c for c in change["after"] if c not in change["before"]]
+        gained = [
+            c
+            for c in change["after"]
+            if c not in change["before"] and c.replace("_", " ") not in summary
+        ]
         if gained:
             named = ", ".join(c.replace("_", " ") for c in gained)
             parts.append(f"{name_of(combatants, cid)} gains: {named}")

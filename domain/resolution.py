@@ -83,7 +83,7 @@ def with_new_conditions(
         )
         changes[cid] = {"before": had, "after": list(after)}
     names = {cid: {"name": c.name} for cid, c in view.combatants.items()}
-    note = new_conditions_note(changes, names)
+    note = new_conditions_note(changes, names, outcome.summary)
     if not note:
         return outcome
     return Outcome(outcome.summary + note, outcome.breakdown, outcome.tracks, outcome.state)

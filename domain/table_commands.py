@@ -12,6 +12,8 @@ from uuid import UUID
 from domain.access import Access
 from domain.dice import Roller
 from domain.encounter import Encounter
+from domain.errors import ActionRefused
+from domain.roll_preview import preview
 from domain.writes import WriteRunner
 
 
@@ -97,3 +99,17 @@ class TableCommands(WriteRunner):
             return encounter
 
         return self._with_retries(attempt)
+
+    def preview_action(
+        self,
+        campaign_id: UUID,
+        encounter_id: UUID,
+        kind: str,
+        actor: str | None,
+        params: dict[str, Any],
+    ) -> dict[str, Any]:
+        """The rolls an action would need now, by human name; nothing is written."""
+        encounter = self.encounter(campaign_id, encounter_id)
+        if encounter.ended:
+            raise ActionRefused(f"encounter '{encounter.name}' has ended")
+        return preview(encounter.rules, encounter.view(), kind, actor, params)

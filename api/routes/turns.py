@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from api.auth import GM, Reader
 from api.backend import application
@@ -95,3 +95,33 @@ def withdraw(
     command = WithdrawExchange(campaign_id, encounter_id, number, body.reason, access.who)
     outcome = app.idempotent(claim(request, body, access), lambda: app.withdraw_exchange(command))
     return encounter_out(settled(app, campaign_id, outcome))
+
+
+class PreviewBody(Body):
+    kind: str = Field(max_length=40, description="an action of the campaign's ruleset")
+    actor: str | None = Field(default=None, max_length=64, description="the acting combatant")
+    params: dict[str, Any] = Field(default_factory=dict, description="the action's parameters")
+
+
+class RollOut(BaseModel):
+    name: str = Field(description="the roll's human name; supply dice under it")
+    roll: str = Field(description="the rules' own name for the roll (also accepted)")
+    dice: str
+    count: int
+    sides: int
+    when: str | None = Field(default=None, description="for a roll that may follow: when")
+
+
+class PreviewOut(BaseModel):
+    rolls: list[RollOut] = Field(description="rolls the action needs whatever the dice show")
+    may_follow: list[RollOut] = Field(description="rolls that follow only on some dice")
+
+
+@router.post("/preview")
+def preview_rolls(
+    campaign_id: UUID, encounter_id: UUID, body: PreviewBody, app: App, _: Reader
+) -> PreviewOut:
+    """Which rolls this action would need now (given the current state), by human name,
+    dice count and size, and which may follow. Writes nothing."""
+    shown = app.preview_action(campaign_id, encounter_id, body.kind, body.actor, body.params)
+    return PreviewOut.model_validate(shown)

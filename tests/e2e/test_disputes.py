@@ -93,7 +93,10 @@ def test_voiding_a_knockout_rebuilds_everything_after_it(tmp_path: Path) -> None
                 1,
                 "gm:GM",
             )
-            assert original["summary"] == "Ogre hits: Bran takes 8 Stamina and 4 Body (8/4 raw)"
+            assert original["summary"] == (
+                "Ogre hits: Bran takes 8 Stamina and 4 Body (8/4 raw); "
+                "Bran gains: unconscious, cannot act, piercing wound"
+            )
             void = trail[-1]
             assert void["event"] == "Corrected"
             assert void["correction"]["kind"] == "void"

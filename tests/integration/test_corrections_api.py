@@ -140,7 +140,8 @@ def test_reroll_uses_new_dice_and_later_actions_follow(fight: Fight) -> None:
     assert result["report"][0] == {
         "number": 1,
         "kind": "attack",
-        "before": "Ogre hits: Bran takes 8 Stamina and 4 Body (8/4 raw)",
+        "before": "Ogre hits: Bran takes 8 Stamina and 4 Body (8/4 raw); "
+        "Bran gains: unconscious, cannot act, piercing wound",
         "after": "Ogre misses Bran",
         "status": "rerolled",
     }

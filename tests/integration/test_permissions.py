@@ -164,6 +164,13 @@ ROUTES = [
         calm=True,
     ),
     Route("GET", "/campaigns/{cid}/encounters/{eid}/audit", "read"),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/preview",
+        "read",  # writes nothing; any key of the campaign may ask
+        200,
+        {"kind": "recover", "actor": "{hero}"},
+    ),
     Route("GET", "/campaigns/{cid}/encounters/{eid}/diff?from=1", "read"),
     Route("GET", "/campaigns/{cid}/vitals", "read"),
     Route("GET", "/campaigns/{cid}/encounters/{eid}/board", "read"),

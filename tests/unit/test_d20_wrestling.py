@@ -74,7 +74,9 @@ def test_a_grapple_is_fr_against_fd_with_the_armor_penalty_in_the_terms() -> Non
     assert table.state(foe) == {"grappled_by": knight}
     assert table.conditions(knight) == ("grappling",)
     assert table.conditions(foe) == ("grappled",)
-    assert record["summary"] == "Holder grapples Held (11 >= FD 11)"
+    assert record["summary"] == (
+        "Holder grapples Held (11 >= FD 11); Held gains: grappled; Holder gains: grappling"
+    )
     assert_json_native(record["breakdown"])
 
 
@@ -210,7 +212,7 @@ def test_a_throw_breaks_the_hold_lays_the_target_prone_and_deals_a_shove_die_thr
     assert table.state(held) == {"prone": True}
     assert table.hp(held) == 16
     assert record["summary"] == (
-        "Holder throws Held to the ground (12 >= FD 12), 4 damage; HP 20 -> 16"
+        "Holder throws Held to the ground (12 >= FD 12), 4 damage; HP 20 -> 16; Held gains: prone"
     )
 
 
