@@ -76,8 +76,10 @@ def with_new_conditions(
 ) -> Outcome:
     """The summary names the conditions the action brought on (issue 13)."""
     changes = {}
-    for cid, had in before.items():
-        c = view.combatants[cid]
+    for cid, c in view.combatants.items():  # in the encounter's order, not the ids'
+        if cid not in before:
+            continue
+        had = before[cid]
         after = rules.conditions(
             c.sheet, outcome.tracks.get(cid, c.tracks), outcome.state.get(cid, c.state)
         )

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from api.auth import GM, Reader
 from api.backend import application
@@ -22,12 +22,29 @@ App = Annotated[SkaldApplication, Depends(application)]
 
 
 class OrderBody(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "order": [
+                        "3f0c1d2e-0000-4000-8000-000000000001",
+                        "3f0c1d2e-0000-4000-8000-000000000002",
+                    ]
+                }
+            ]
+        },
+    )
     order: list[str] = Field(
         min_length=1, max_length=50, description="combatant ids, first to act first"
     )
 
 
 class DeclareBody(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"choice": "parry", "dice": {"Bran's parry": [3, 3, 3]}}]},
+    )
     choice: str = Field(min_length=1, max_length=40, description="e.g. parry, dodge or none")
     dice: Dice | None = Field(
         default=None, description="the defender's physical dice by roll name (e.g. defense)"
@@ -35,6 +52,9 @@ class DeclareBody(Body):
 
 
 class WithdrawBody(Body):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"reason": "the goblin flees instead"}]}
+    )
     reason: str = Field(min_length=1, max_length=500, description="why; it stays on record")
 
 
@@ -98,6 +118,18 @@ def withdraw(
 
 
 class PreviewBody(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "kind": "attack",
+                    "actor": "3f0c1d2e-0000-4000-8000-000000000001",
+                    "params": {"target": "3f0c1d2e-0000-4000-8000-000000000002", "weapon": "club"},
+                }
+            ]
+        },
+    )
     kind: str = Field(max_length=40, description="an action of the campaign's ruleset")
     actor: str | None = Field(default=None, max_length=64, description="the acting combatant")
     params: dict[str, Any] = Field(default_factory=dict, description="the action's parameters")

@@ -39,7 +39,7 @@ def json_replies(printed: str) -> tuple[list[Any], str]:
 
 def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
     blocks = walkthrough_blocks()
-    assert len(blocks) == 10
+    assert len(blocks) == 14
     shims = tmp_path / "bin"
     shims.mkdir()
     opened = tmp_path / "opened"
@@ -75,21 +75,45 @@ def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
         assert out[2] == ""
         (bran,), _ = json_replies(out[3].strip())
         assert (bran["name"], bran["tracks"]) == ("Bran", {"stamina": 12, "body": 10})
-        (fight,), _ = json_replies(out[4].strip())
+        (ogre,), _ = json_replies(out[4].strip())
+        assert ogre["name"] == "Ogre"
+        (fight,), _ = json_replies(out[5].strip())
         assert fight["name"] == "Ambush at the ford"
-        assert fight["combatants"][0]["id"] == bran["id"]
-        (hit,), _ = json_replies(out[5].strip())
-        assert hit["action"]["summary"] == "Bran takes 5 Stamina and 1 Body (7/3 raw)"
-        (odds,), _ = json_replies(out[6].strip())
+        assert [c["id"] for c in fight["combatants"]] == [bran["id"], ogre["id"]]
+        (hit,), _ = json_replies(out[6].strip())
+        assert hit["action"]["summary"] == (
+            "Bran takes 5 Stamina and 1 Body (7/3 raw); Bran gains: piercing wound"
+        )
+        assert hit["action"]["narrative"][4] == (
+            "Raw damage: 1 + 2 + 4 = 7 Stamina and 0 + 1 + 2 = 3 Body"
+        )
+        (odds,), _ = json_replies(out[7].strip())
         assert odds["results"] == [{"result": "hit", "probability": "1", "decimal": 1.0}]
         body = next(d for d in odds["damage"] if d["track"] == "body")
         assert body["distribution"][0] == {"value": 0, "probability": "2/3", "decimal": 0.666667}
-        (now, before), _ = json_replies(out[7].strip())
+        (now, before), _ = json_replies(out[8].strip())
         assert (now["version"], now["combatants"][0]["tracks"]) == (
             2,
             {"stamina": 7, "body": 9},
         )
         assert (before["version"], before["actions"]) == (1, [])
+        (ordered,), _ = json_replies(out[9].strip())
+        assert ordered["turn"]["current_name"] == "Ogre"
+        (shown, waiting), _ = json_replies(out[10].strip())
+        assert [r["name"] for r in shown["rolls"]] == ["Ogre's hit"]
+        assert [r["name"] for r in shown["may_follow"]] == [
+            "Bran's parry",
+            "Ogre's damage",
+            "Bran's dodge",
+        ]
+        assert waiting["status"] == "pending"
+        assert waiting["exchange"]["awaiting"] == "Bran's declaration (parry / dodge / none)"
+        (declared,), _ = json_replies(out[11].strip())
+        assert (
+            declared["action"]["summary"] == "Ogre hits: Bran takes 1 Stamina and 0 Body (5/0 raw)"
+        )
+        assert declared["action"]["by"] == "player:Bran"
+        assert declared["encounter"]["combatants"][0]["tracks"] == {"stamina": 6, "body": 9}
         url = dashboard
         assert re.fullmatch(
             rf"http://localhost:{server.port}/campaigns/[0-9a-f-]{{36}}/dashboard#key=skald_\w+",
@@ -99,11 +123,12 @@ def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
         assert page.status_code == 200
         assert "<title>Skald · GM dashboard</title>" in page.text
 
-        (vitals, board, audit), feed = json_replies(out[9])
+        (vitals, board, audit), feed = json_replies(out[13])
         assert vitals["name"] == "The Sunken Crown"
         assert board["id"] == fight["id"]
         assert audit["campaign_id"] == campaign["id"]
         assert "event: entry" in feed
         assert "Bran takes 5 Stamina and 1 Body (7/3 raw)" in feed
+        assert "Bran declares defense parry" in feed
     finally:
         server.stop()

@@ -53,7 +53,9 @@ def walkthrough(http: httpx.Client) -> dict[str, str]:
         },
     )
     assert hit.status_code == 201, hit.text
-    assert hit.json()["action"]["summary"] == "Bran takes 5 Stamina and 1 Body (7/3 raw)"
+    assert hit.json()["action"]["summary"] == (
+        "Bran takes 5 Stamina and 1 Body (7/3 raw); Bran gains: piercing wound"
+    )
     return {"cid": cid, "bran": bran_id, "eid": eid, "key": campaign.json()["gm_key"]}
 
 

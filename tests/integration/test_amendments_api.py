@@ -139,6 +139,7 @@ def test_inside_an_encounter_changes_are_encounter_records_replayed_by_correctio
         {"hit": [1, 2, 2], "damage": [5, 5]},
         target=table.bran,
         weapon="spear",
+        defense="none",  # the GM resolves in one request, naming the defense
     )
     bran = next(c for c in hit["encounter"]["combatants"] if c["id"] == table.bran)
     assert bran["tracks"] == {"stamina": 6, "body": 8}  # 3+3 Stamina, 1+1 Body, no defense

@@ -28,6 +28,7 @@ def test_a_knockout_rerolled_into_a_miss_no_longer_downs_anyone(client: TestClie
         {"hit": [1, 2, 2], "damage": [6, 6]},
         target=bran,
         weapon="spear",
+        defense="none",  # the GM resolves in one request, naming the defense
     )["action"]
     assert blow["conditions"] == {
         bran: {"before": [], "after": ["unconscious", "cannot_act", "piercing_wound"]}

@@ -105,6 +105,7 @@ def test_two_extra_dice_per_option_through_the_api(client: TestClient) -> None:
         weapon="longsword",
         charge=True,
         set_weapon=True,
+        defense="none",
     )
     dice = result["action"]["breakdown"]["damage"]["damage_dice"]
     assert (dice["class"], dice["added"], dice["count"]) == (3, 4, 7)
@@ -189,7 +190,7 @@ def test_the_unconscious_bleed_each_new_round_until_stabilised(client: TestClien
     assert bleed["summary"] == "Bare bleeds 1 Body"
     assert f.who("bare")["tracks"]["body"] == -2
     stabilised = f.act("stabilise", "knight", target=f.ids["bare"])
-    assert stabilised["action"]["summary"] == "Knight stabilises Bare"
+    assert stabilised["action"]["summary"] == "Knight stabilises Bare; Bare gains: stabilised"
     assert "stabilised" in f.who("bare")["conditions"]
     f.next_round()
     assert f.who("bare")["tracks"]["body"] == -2

@@ -455,4 +455,4 @@ def test_no_shove_die_is_shown_for_a_throw_that_deals_no_damage() -> None:
     table.act("grapple", ids["A"], {"grapple": [20]}, target=ids["B"])
     record = table.act("throw", ids["A"], {"throw": [15]})
     assert record["breakdown"]["throw_damage"] == {"shove_dice": 0}
-    assert record["summary"] == "A throws B to the ground (15 >= FD 10)"
+    assert record["summary"] == "A throws B to the ground (15 >= FD 10); B gains: prone"

@@ -75,7 +75,7 @@ def test_a_grapple_is_fr_against_fd_with_the_armor_penalty_in_the_terms() -> Non
     assert table.conditions(knight) == ("grappling",)
     assert table.conditions(foe) == ("grappled",)
     assert record["summary"] == (
-        "Holder grapples Held (11 >= FD 11); Held gains: grappled; Holder gains: grappling"
+        "Holder grapples Held (11 >= FD 11); Holder gains: grappling; Held gains: grappled"
     )
     assert_json_native(record["breakdown"])
 
