@@ -249,3 +249,75 @@ class KeyOut(BaseModel):
 
 class IssuedKeyOut(KeyOut):
     key: str = Field(description="shown this once; only its hash is kept")
+
+
+# -- the table (issue 13): turn order, declarations, roll preview --------------------
+
+
+class OrderBody(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "order": [
+                        "3f0c1d2e-0000-4000-8000-000000000001",
+                        "3f0c1d2e-0000-4000-8000-000000000002",
+                    ]
+                }
+            ]
+        },
+    )
+    order: list[str] = Field(
+        min_length=1, max_length=50, description="combatant ids, first to act first"
+    )
+
+
+class DeclareBody(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"choice": "parry", "dice": {"Bran's parry": [3, 3, 3]}}]},
+    )
+    choice: str = Field(min_length=1, max_length=40, description="e.g. parry, dodge or none")
+    dice: Dice | None = Field(
+        default=None, description="the defender's physical dice by roll name (e.g. defense)"
+    )
+
+
+class WithdrawBody(Body):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"reason": "the goblin flees instead"}]}
+    )
+    reason: str = Field(min_length=1, max_length=500, description="why; it stays on record")
+
+
+class RollPreviewBody(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "kind": "attack",
+                    "actor": "3f0c1d2e-0000-4000-8000-000000000001",
+                    "params": {"target": "3f0c1d2e-0000-4000-8000-000000000002", "weapon": "club"},
+                }
+            ]
+        },
+    )
+    kind: str = Field(max_length=40, description="an action of the campaign's ruleset")
+    actor: str | None = Field(default=None, max_length=64, description="the acting combatant")
+    params: dict[str, Any] = Field(default_factory=dict, description="the action's parameters")
+
+
+class RollOut(BaseModel):
+    name: str = Field(description="the roll's human name; supply dice under it")
+    roll: str = Field(description="the rules' own name for the roll (also accepted)")
+    dice: str
+    count: int
+    sides: int
+    when: str | None = Field(default=None, description="for a roll that may follow: when")
+
+
+class RollPreviewOut(BaseModel):
+    rolls: list[RollOut] = Field(description="rolls the action needs whatever the dice show")
+    may_follow: list[RollOut] = Field(description="rolls that follow only on some dice")

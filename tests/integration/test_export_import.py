@@ -103,7 +103,17 @@ class Story:
         )
         base = f"/campaigns/{cid}/encounters/{eid}"
         spear = {"hit": [1, 2, 2], "damage": [6, 6]}
-        act(c, cid, eid, "attack", self.ogre, spear, target=self.bran, weapon="spear")
+        act(
+            c,
+            cid,
+            eid,
+            "attack",
+            self.ogre,
+            spear,
+            target=self.bran,
+            weapon="spear",
+            defense="none",
+        )
         act(c, cid, eid, "take_hit", None, {"damage": [6]}, target=self.mira,
             damage_type="impact", damage_class=1)  # fmt: skip
         act(c, cid, eid, "recover", self.mira, {"recovery": [3, 3, 3]})

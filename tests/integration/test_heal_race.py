@@ -115,7 +115,10 @@ class Table:
 
     def __init__(self, app: SkaldApplication) -> None:
         self.app = app
-        self.campaign_id = app.create_campaign(CreateCampaign("Property", "stamina-body")).id
+        # Heals racing fights are under test, not turn-taking: recoveries may repeat in a round.
+        options = {"actions_per_round": 10}
+        campaign = app.create_campaign(CreateCampaign("Property", "stamina-body", options))
+        self.campaign_id = campaign.id
         self.heroes = [
             app.enrol_character(EnrolCharacter(self.campaign_id, f"H{n}", SHEET))[1]
             for n in range(3)

@@ -200,7 +200,7 @@ def test_take_hit_parried_needs_both_scores(client: TestClient) -> None:
     only_parry = {**panel, "parry_score": 3}
     assert "missing: hit_score" in t.act(None, "take_hit", t.gm, 422, params=only_parry)["message"]  # type: ignore[arg-type]
     stopped = {**panel, "parry_score": 3, "hit_score": 3}
-    assert "stopped the blow" in t.act(None, "take_hit", t.gm, 422, params=stopped)["message"]  # type: ignore[arg-type]
+    assert "stops the blow (S3)" in t.act(None, "take_hit", t.gm, 422, params=stopped)["message"]  # type: ignore[arg-type]
     assert event_count(client) == before
     around = {**panel, "hit_score": 6, "parry_score": 3}
     result = t.act(None, "take_hit", t.gm, 201, {"damage": [6]}, params=around)  # type: ignore[arg-type]
