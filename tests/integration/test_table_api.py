@@ -82,6 +82,9 @@ class Table:
         assert event_count(self.client) == before
         return str(message)
 
+    def read(self) -> Any:
+        return ok(self.client.get(self.base, headers=self.gm))
+
     def audit(self) -> list[dict[str, Any]]:
         page = ok(self.client.get(self.base + "/audit", headers=self.gm))
         return list(page["entries"])
@@ -111,7 +114,7 @@ def test_stamina_body_the_goblin_attacks_and_the_heros_player_declares_a_parry(
     exchange = waiting["exchange"]
     assert exchange["awaiting"] == "Hero's declaration (parry / dodge / none)"
     assert exchange["shown"]["hit_score"] == 6
-    assert waiting["encounter"]["actions"] == []
+    assert t.read()["actions"] == []
     # Step 2: the hero's player declares, with the table's dice: parry 7 vs 11 (score 4).
     declared = t.post(
         "/exchanges/1/declare",
@@ -124,8 +127,13 @@ def test_stamina_body_the_goblin_attacks_and_the_heros_player_declares_a_parry(
     assert [r["name"] for r in action["rolls"]] == ["hit", "defense", "damage"]
     assert action["breakdown"]["damage"]["shield"]["counts"] is True  # 6 - 4 = 2
     assert action["breakdown"]["damage"]["absorption"]["net"] == {"stamina": 5, "body": 1}
-    assert declared["encounter"]["exchanges"][0]["status"] == "resolved"
-    assert declared["encounter"]["exchanges"][0]["declared_by"].startswith("player:")
+    exchange = t.read()["exchanges"][0]
+    assert (exchange["status"], exchange["declared"], exchange["action"]) == (
+        "resolved",
+        "parry",
+        1,
+    )
+    assert exchange["declared_by"].startswith("player:")
     events = [e["event"] for e in t.audit()]
     assert events[-3:] == ["ExchangeOpened", "DefenseDeclared", "ActionResolved"]
 

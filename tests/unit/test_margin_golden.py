@@ -647,7 +647,7 @@ DEFEND_WOUNDED_AND_TIRED = {
 
 CAST_WITH_LUCK_AND_A_FUMBLE = {
     "summary": "mage casts firebolt at scholar: 1 against -2, margin 3; scholar takes 10 (health "
-    "12 -> 2)",
+    "12 -> 2); scholar gains: wounded",
     "breakdown": {
         "kind": "cast",
         "attacker": {"id": "mage", "name": "mage"},
