@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from domain.dice import MAX_DICE_PER_ROLL, MAX_SIDES, DiceExpression, DiceTray, Roll
+from domain.dice import MAX_DICE_PER_ROLL, MAX_SIDES, DiceExpression, DiceTray, Roll, seeded_roller
 from domain.errors import DiceError
 
 
@@ -139,3 +139,28 @@ def test_a_roll_total_adds_the_modifier_and_notation_shows_it() -> None:
     with pytest.raises(DiceError) as refused:
         DiceExpression.parse("3x6")
     assert refused.value.message == "'3x6' is not dice notation; write it like 3d6, d20 or 2d8+1"
+
+
+def test_a_seeded_roller_repeats_itself() -> None:
+    first = [seeded_roller(11).randint(1, 1000) for _ in range(3)]
+    assert first == [seeded_roller(11).randint(1, 1000) for _ in range(3)]
+    assert [seeded_roller(11).randint(1, 10**9) for _ in range(2)] != [
+        seeded_roller(12).randint(1, 10**9) for _ in range(2)
+    ]
+
+
+def test_a_refit_of_the_same_count_keeps_the_name_and_expression() -> None:
+    roll = DiceTray(None, {"hit": [1, 2, 3]}, refitting=True).roll("hit", 3, 6)
+    assert (roll.name, roll.expression) == ("hit", DiceExpression(3, 6))
+
+
+def test_unused_and_made_rolls_are_listed_with_commas() -> None:
+    tray = DiceTray(Recorder(), {"zap": [1], "dmg": [1]})
+    tray.roll("hit", 1, 6)
+    tray.roll("defense", 1, 6)
+    with pytest.raises(DiceError) as refused:
+        tray.close()
+    assert refused.value.message == (
+        "dice were supplied for roll(s) this action does not make: dmg, zap; "
+        "rolls made: hit, defense"
+    )

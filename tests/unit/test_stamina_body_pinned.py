@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from domain.dice import DiceTray
-from domain.errors import InvalidInput, NotFound
+from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.rulesets.base import CombatantView, EncounterView
 from domain.rulesets.stamina_body import StaminaBody, rules
 from domain.rulesets.stamina_body.care import (
@@ -291,3 +291,59 @@ def test_track_maxima_and_conditions() -> None:
         "cannot_act",
         "severe_bruising",
     )
+
+
+def test_a_wound_that_leaves_the_rate_at_zero_needs_no_clamp() -> None:
+    rate, steps = body_rate(5, DayPlan(), piercing_wound=True, slowed=False)
+    assert (rate, steps) == (
+        0,
+        ["with care: CON 5 // 5 = 1", "untreated piercing wound: 1 - 1 = 0"],
+    )
+
+
+def test_without_care_con_20_halves_4_to_2() -> None:
+    rate, steps = body_rate(20, DayPlan(care=False), piercing_wound=False, slowed=False)
+    assert (rate, steps) == (2, ["without care: (CON 20 // 5) // 2 = 4 // 2 = 2"])
+
+
+def test_refusals_name_the_character_and_the_role() -> None:
+    me = fighter("ann")
+    with pytest.raises(InvalidInput) as no_actor:
+        resolve_recover(view(me), None, Recover(), DiceTray(None))
+    assert no_actor.value.message == (
+        "recovery needs an actor: the combatant catching their breath"
+    )
+    with pytest.raises(NotFound) as unknown:
+        resolve_recover(view(me), "cat", Recover(), DiceTray(None))
+    assert unknown.value.message == "actor 'cat' is not a combatant in this encounter"
+    with pytest.raises(NotFound) as unknown_target:
+        resolve_mark_wound(
+            view(me), None, MarkWound(target="cat", wound="broken_bones"), DiceTray(None)
+        )
+    assert unknown_target.value.message == "target 'cat' is not a combatant in this encounter"
+    with pytest.raises(ActionRefused) as absent:
+        resolve_mark_wound(
+            view(me),
+            None,
+            MarkWound(target="ann", wound="severe_bruising", present=False),
+            DiceTray(None),
+        )
+    assert absent.value.message == "Ann has no severe bruising to end"
+    with pytest.raises(ActionRefused) as untreated:
+        resolve_treat_wound(view(me), None, TreatWound(target="ann"), DiceTray(None))
+    assert untreated.value.message == "Ann has no untreated piercing wound to treat"
+
+
+@pytest.mark.parametrize(
+    ("body", "state", "found"),
+    [
+        (-1, {"stabilised": True}, ("unconscious", "cannot_act", "stabilised")),
+        (0, {"stabilised": True}, ("cannot_act",)),
+        (5, {"stabilised": True, "broken_bones": True}, ("broken_bones",)),
+        (5, {"piercing_wound": True, "severe_bruising": False}, ("piercing_wound",)),
+    ],
+)
+def test_the_stabilised_chip_shows_only_while_unconscious(
+    body: int, state: dict[str, bool], found: tuple[str, ...]
+) -> None:
+    assert RULES.conditions(SHEET, {"stamina": 1, "body": body}, state) == found

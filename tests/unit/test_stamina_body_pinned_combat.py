@@ -10,10 +10,10 @@ import pytest
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.rulesets.base import CombatantView, EncounterView
-from domain.rulesets.stamina_body import StaminaBody
+from domain.rulesets.stamina_body import StaminaBody, rules
 from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
 from domain.rulesets.stamina_body.bleeding import Bleed, Stabilise, resolve_bleed, resolve_stabilise
-from domain.rulesets.stamina_body.combat import Attack, resolve_attack, weapon_of
+from domain.rulesets.stamina_body.combat import Attack, defend, resolve_attack, weapon_of
 
 RULES = StaminaBody()
 SPEAR = {"name": "spear", "damage_class": 2, "damage_type": "piercing", "skill": 13}
@@ -348,3 +348,106 @@ def test_stunned_refusal_message_and_what_stays_allowed() -> None:
     out = fighter("out", body=0)
     with pytest.raises(ActionRefused, match=r"^Out cannot recover: cannot_act$"):
         RULES.refuse_if_cannot_act(out, "recover")
+
+
+def test_every_refusal_word_for_word() -> None:
+    who = view(fighter("ann"), fighter("out", body=-1))
+    cases: list[tuple[Any, str]] = [
+        (
+            lambda: resolve_attack(who, "cat", Attack(target="out"), DiceTray(None)),
+            "actor 'cat' is not a combatant in this encounter",
+        ),
+        (
+            lambda: resolve_take_hit(
+                who,
+                None,
+                TakeHit(target="cat", damage_type="impact", damage_class=1),
+                DiceTray(None),
+            ),
+            "target 'cat' is not a combatant in this encounter",
+        ),
+        (
+            lambda: resolve_bleed(view(fighter("ann"), round=3), None, Bleed(), DiceTray(None)),
+            "nobody bleeds in round 3: no unconscious, unstabilised combatant has yet to "
+            "bleed this round",
+        ),
+        (
+            lambda: resolve_stabilise(who, None, Stabilise(target="out"), DiceTray(None)),
+            "stabilising needs an actor: the combatant spending their action",
+        ),
+        (
+            lambda: resolve_stabilise(who, "cat", Stabilise(target="out"), DiceTray(None)),
+            "actor 'cat' is not a combatant in this encounter",
+        ),
+        (
+            lambda: resolve_stabilise(who, "ann", Stabilise(target="cat"), DiceTray(None)),
+            "target 'cat' is not a combatant in this encounter",
+        ),
+        (
+            lambda: RULES.refuse_if_cannot_act(fighter("ann", stamina=-2), "treat_wound"),
+            "Ann cannot treat wound: stunned, and a stunned combatant's only action is "
+            "recover (S9)",
+        ),
+    ]
+    for call, message in cases:
+        with pytest.raises((InvalidInput, NotFound, ActionRefused)) as refused:
+            call()
+        assert refused.value.message == message
+
+
+def test_stabilise_summary() -> None:
+    who = view(fighter("ann"), fighter("out", body=-1))
+    outcome = resolve_stabilise(who, "ann", Stabilise(target="out"), DiceTray(None))
+    assert outcome.summary == "Ann stabilises Out"
+
+
+def test_take_hit_counts_every_option_at_the_campaigns_rate() -> None:
+    params = TakeHit(
+        target="bob", damage_type="impact", damage_class=1, set_weapon=True, charge=True
+    )
+    who = view(fighter("bob"), extra_dice_per_option=2)
+    outcome = resolve_take_hit(who, None, params, DiceTray(None, {"damage": [1] * 5}))
+    assert outcome.breakdown["damage_dice"] == {
+        "class": 1,
+        "options": ["set_weapon", "charge"],
+        "added": 4,
+        "count": 5,
+        "faces": [1, 1, 1, 1, 1],
+    }
+
+
+def test_defend_by_itself_lets_no_stunned_defender_parry() -> None:
+    hit = rules.check(9, 13)
+    result, record, check = defend(fighter("bob", stamina=-1), "parry", hit, DiceTray(None))
+    assert (result, check) == ("landed", None)
+    assert record == {"kind": "parry", "rolled": False, "why": "Bob is stunned and cannot parry"}
+
+
+def test_ignore_shield_removes_a_shield_that_counts() -> None:
+    params = TakeHit(
+        target="bob",
+        damage_type="impact",
+        damage_class=1,
+        parried=True,
+        parry_score=2,
+        ignore_shield=True,
+    )
+    outcome = resolve_take_hit(view(fighter("bob")), None, params, DiceTray(None, {"damage": [6]}))
+    assert outcome.breakdown["resilience"] == {
+        "armour": 1,
+        "shield": 0,
+        "total": 1,
+        "notes": ["ignore shield: shield resilience 2 removed"],
+    }
+
+
+def test_a_campaign_without_the_option_recorded_keeps_the_stunned_from_defending() -> None:
+    who = EncounterView(1, {"ann": fighter("ann"), "bob": fighter("bob", stamina=-1)}, {})
+    dice = DiceTray(None, {"hit": [3, 3, 3], "damage": [1, 1, 1]})
+    outcome = resolve_attack(
+        EncounterView(1, who.combatants, {"extra_dice_per_option": 1}),
+        "ann",
+        Attack(target="bob", defense="dodge"),
+        dice,
+    )
+    assert outcome.breakdown["defense"]["why"] == "Bob is stunned and cannot dodge"
