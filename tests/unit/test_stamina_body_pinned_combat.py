@@ -429,6 +429,7 @@ def test_ignore_shield_removes_a_shield_that_counts() -> None:
         damage_type="impact",
         damage_class=1,
         parried=True,
+        hit_score=3,
         parry_score=2,
         ignore_shield=True,
     )
