@@ -14,7 +14,7 @@ from domain.rulesets.margin.options import MarginOptions
 from domain.rulesets.margin.pools import Pool, PoolTerm, read_faces, roll_pool
 from domain.rulesets.margin.rules import distance, reach_of, reaches
 from domain.rulesets.margin.sheet import FISTS, Weapon
-from tests.unit.test_margin_table import BOW, HALBERD, SWORD, Table, sheet
+from tests.unit.test_margin_table import BOW, FIREBOLT, HALBERD, SWORD, Table, sheet
 
 OPTIONS = MarginOptions()
 
@@ -308,3 +308,79 @@ def test_luck_spent_twice_in_one_action_is_counted_twice() -> None:
     )
     assert record["breakdown"]["luck_spent"] == {table.ids["thrain"]: 2}
     assert table.state("thrain")["luck"] == 0
+
+
+def test_an_action_without_an_actor_says_which_action_needs_one() -> None:
+    from domain.errors import InvalidInput
+    from domain.rulesets.base import EncounterView
+    from domain.rulesets.margin.actions import Attack, Defend, resolve_attack, resolve_defend
+
+    view = EncounterView(1, {}, MarginOptions().model_dump(mode="json"))
+    with pytest.raises(InvalidInput, match=r"^defend needs an actor: the combatant who takes"):
+        resolve_defend(view, None, Defend(), DiceTray(None))
+    with pytest.raises(InvalidInput, match=r"^attack needs an actor: the combatant who takes"):
+        resolve_attack(view, None, Attack(target="x"), DiceTray(None))
+
+
+def test_a_posture_pays_fatigue_per_effort_die_and_says_its_effort_only_when_bought() -> None:
+    table = Table({"fatigue_per_effort_die": 2})
+    table.enrol("guard", sheet())
+    table.enrol("other", sheet())
+    table.start(("guard", "a", 1), ("other", "b", 1))
+    record = table.act("defend", "guard", effort=1)
+    assert record["breakdown"]["effort"] == {"dice": 1, "fatigue": {"before": 0, "after": 2}}
+    assert record["summary"] == "guard takes up Defend for round 1 with 1 effort dice"
+    assert table.act("defend", "other")["summary"] == "other takes up Defend for round 1"
+
+
+def test_names_that_are_not_there_list_what_is() -> None:
+    from domain.errors import InvalidInput
+
+    frost = {**FIREBOLT, "name": "frost", "damage_type": "cold"}
+    table = Table()
+    table.enrol("mage", sheet(race="elf", spells=[FIREBOLT, frost]))
+    table.enrol("orc", sheet())
+    table.start(("mage", "a", 1), ("orc", "b", 1))
+    assert table.refused(InvalidInput, "cast", "mage", target="orc", spell="x") == (
+        "mage has no spell 'x'; their spells: firebolt, frost"
+    )
+    assert table.refused(InvalidInput, "attack", "mage", target="orc", weapon="frost") == (
+        "mage has no weapon 'frost' (a spell is cast, not attacked with); their weapons: fists"
+    )
+    assert table.refused(InvalidInput, "riposte", "mage", weapon="x") == (
+        "mage has no weapon or spell 'x' to counter with; their weapons: fists; "
+        "their spells: firebolt, frost"
+    )
+
+
+def test_a_ranged_weapon_missing_from_the_state_has_its_full_ammunition() -> None:
+    from domain.rulesets.margin.state import CharacterState
+
+    bow = Weapon.model_validate(BOW)
+    assert CharacterState().shots_left(bow) == 5
+    assert CharacterState(ammunition={"bow": 2}).shots_left(bow) == 2
+    assert CharacterState().shots_left(Weapon.model_validate({**BOW, "ammunition": None})) is None
+
+
+def test_a_non_warding_companion_listed_first_does_not_hide_the_dwarf() -> None:
+    table = Table()
+    table.enrol("orc", sheet(might=3, weapons=[SWORD]))
+    table.enrol("scout", sheet())
+    table.enrol("ally", sheet(health=20))
+    table.enrol("thrain", sheet(race="dwarf"))
+    table.start(("orc", "b", 1), ("scout", "a", 1), ("ally", "a", 1), ("thrain", "a", 1))
+    table.act("ward", "thrain")
+    record = table.act(
+        "attack",
+        "orc",
+        target="ally",
+        weapon="sword",
+        dice={
+            "attack": [6, 2, 2],
+            "defense.ally.evasion": [2, 2],
+            "defense.ally.guard": [2, 2],
+            "ward.thrain.evasion": [6, 2],
+            "ward.thrain.guard": [2, 2],
+        },
+    )
+    assert record["breakdown"]["ward"]["dwarf"] == table.ids["thrain"]

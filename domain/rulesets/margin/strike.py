@@ -54,7 +54,7 @@ def resolve_strike(
 ) -> Outcome:
     ledger = Ledger(view)
     attacker_id = require_actor(ledger, actor, kind)
-    attacker = ledger.combatant(attacker_id, "attacker")
+    attacker = ledger.view.combatants[attacker_id]  # require_actor found it
     target = ledger.combatant(target_id, "target")
     if target.id == attacker.id:
         raise InvalidInput(f"{attacker.name} cannot {kind} themselves; pick another target")
