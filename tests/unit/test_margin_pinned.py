@@ -384,3 +384,31 @@ def test_a_non_warding_companion_listed_first_does_not_hide_the_dwarf() -> None:
         },
     )
     assert record["breakdown"]["ward"]["dwarf"] == table.ids["thrain"]
+
+
+def test_state_read_from_older_records_fills_what_is_missing_with_zero() -> None:
+    from domain.rulesets.margin.state import CharacterState, Posture
+
+    empty = CharacterState.read({})
+    assert (empty.fatigue, empty.luck, empty.ammunition, empty.posture) == (0, 0, {}, None)
+    old = CharacterState.read({"posture": {"kind": "defend", "effort": 1, "round": 2}})
+    assert old.posture == Posture("defend", 1, 2, None, 0)
+
+
+def test_an_action_that_is_no_posture_keeps_the_posture_on_record() -> None:
+    from domain.rulesets.margin.state import CharacterState, Posture
+
+    held = Posture("defend", 1, 1)
+    after = CharacterState(posture=held).acting(2, 3)
+    assert after.posture == held and after.fatigue == 3 and after.acted_round == 2
+
+
+def test_an_actor_who_is_not_in_the_encounter_is_named() -> None:
+    from domain.errors import NotFound
+    from domain.rulesets.base import EncounterView
+    from domain.rulesets.margin.actions import Defend, resolve_defend
+
+    view = EncounterView(1, {}, MarginOptions().model_dump(mode="json"))
+    with pytest.raises(NotFound) as raised:
+        resolve_defend(view, "ghost", Defend(), DiceTray(None))
+    assert raised.value.message == "actor 'ghost' is not a combatant in this encounter"
