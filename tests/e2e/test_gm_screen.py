@@ -124,7 +124,8 @@ def test_stamina_body_fight_through_the_pages(server: Server) -> None:
             expect(shown).to_have_attribute("title", body["at_least_one"]["probability"])
             expect(shown).to_contain_text(f"{body['at_least_one']['decimal'] * 100:.1f}%")
             gm.locator("input[name=dice-mode][value=table]").check()
-            gm.locator("#dice-free").fill("damage: 2 4 6")
+            # The roll preview names the table's roll (issue 13): the panel asks for it.
+            gm.locator('#dice-fields [data-roll="Ulf\'s damage"]').fill("2 4 6")
             gm.locator("#action-submit").click()
             expect(gm.locator("#result .summary")).to_contain_text("5 Stamina and 1 Body")
 
