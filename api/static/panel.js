@@ -140,7 +140,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
       const schema = ruleset.actions[kind].params;
       $("action-fields").replaceChildren(el("h3", {}, label(campaign.ruleset, kind)),
         el("p", { class: "caption" }, ruleset.actions[kind].description),
-        ...schemaFields(schema, encounter.combatants.filter((c) => c.id !== actor)));
+        ...schemaFields(schema, encounter.combatants.filter((c) => c.id !== actor), { gm }));
       $("action-submit").textContent = `${label(campaign.ruleset, kind)}!`;
       refreshAside();
     },

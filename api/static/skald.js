@@ -201,12 +201,16 @@ function resolveRef(schema, root) {
 
 // One input per property. `choices` maps property names that take a combatant id
 // to the combatants to choose from (a select instead of a text box).
-export function schemaFields(schema, combatants) {
+// Optional fields start empty ("—", or the default as a placeholder): a field left
+// alone is left out of the request, so the server's own default (or the rule that
+// waits for the defender) applies. `gm` false leaves out the GM's calls.
+export function schemaFields(schema, combatants, { gm = true } = {}) {
   const root = schema;
   const required = new Set(schema.required || []);
   const fields = [];
   for (const [name, raw] of Object.entries(schema.properties || {})) {
     const prop = resolveRef(raw, root) || {};
+    if (!gm && (raw["x-gm-call"] || prop["x-gm-call"])) continue;
     const id = `param-${name}`;
     const label = (raw.title || prop.title || name).replaceAll("_", " ");
     const hint = raw.description || prop.description || "";
@@ -220,18 +224,19 @@ export function schemaFields(schema, combatants) {
       input = el("select", { id, name, multiple: true, "data-kind": "array" },
         combatants.map((c) => el("option", { value: c.id }, `${c.name} (${c.side})`)));
     } else if (prop.enum) {
+      const unset = prop.default !== undefined ? `— (default: ${prop.default})` : "—";
       input = el("select", { id, name },
-        required.has(name) ? null : el("option", { value: "" }, "—"),
-        prop.enum.map((v) => el("option", { value: v, selected: v === prop.default }, String(v))));
+        required.has(name) ? null : el("option", { value: "" }, unset),
+        prop.enum.map((v) => el("option", { value: v }, String(v))));
     } else if (prop.type === "boolean") {
       input = el("input", { id, name, type: "checkbox", "data-kind": "boolean",
         checked: prop.default === true });
     } else if (prop.type === "integer" || prop.type === "number") {
       input = el("input", { id, name, type: "number", "data-kind": prop.type,
         min: prop.minimum, max: prop.maximum, step: prop.type === "integer" ? 1 : "any",
-        value: prop.default ?? "" });
+        placeholder: prop.default ?? "" });
     } else if (prop.type === "string") {
-      input = el("input", { id, name, type: "text", value: prop.default ?? "" });
+      input = el("input", { id, name, type: "text", placeholder: prop.default ?? "" });
     } else {
       input = el("input", { id, name, type: "text", "data-kind": "json",
         placeholder: "JSON", value: prop.default !== undefined ? JSON.stringify(prop.default) : "" });

@@ -90,6 +90,13 @@ def shoot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
 
+def fill_roll(page: Page, part: str, faces: str) -> None:
+    """Type the table's dice into the roll the preview names (e.g. "Ulf's hit")."""
+    field = page.locator(f'#dice-fields [data-roll-name*="{part}"] input')
+    expect(field).to_have_count(1)
+    field.fill(faces)
+
+
 def test_stamina_body_fight_through_the_pages(server: Server) -> None:
     require_browser()
     setup = campaign(server, "stamina-body", {"Bran": KNIGHT, "Ulf": KNIGHT})
@@ -100,45 +107,56 @@ def test_stamina_body_fight_through_the_pages(server: Server) -> None:
             gm, player = open_pages(browser, server, setup)
             set_up_encounter(gm, {bran: "party", ulf: "foes"})
             expect(player.locator("#turn")).to_contain_text("round 1")
+            # Turn order: Ulf first (the GM moves him up), and both pages say so.
+            gm.locator(f'[data-earlier="{ulf}"]').click()
+            expect(gm.locator("#turn-order .current")).to_contain_text("Ulf")
+            expect(player.locator("#turn")).to_contain_text("Ulf's turn")
+            expect(player.locator("#panel-caption")).to_have_text("Not your turn.")
 
-            # Ulf's longsword lands on Bran, who parried with his shield: the table's
-            # dice 2, 4, 6 read on the piercing table, through armour 2 + shield 2.
+            # Ulf swings his longsword at Bran; the table rolled 2, 2, 2 to hit (13 - 6:
+            # hit score 7) and 2, 4, 6 for damage. The blow waits for Bran's answer.
             gm.locator(f'#sides [data-combatant-id="{ulf}"]').click()
-            gm.locator("#action-buttons [data-kind=take_hit]").click()
+            gm.locator("#action-buttons [data-kind=attack]").click()
             gm.locator("#param-target").select_option(bran)
-            gm.locator("#param-damage_type").select_option("piercing")
-            gm.locator("#param-damage_class").fill("3")
-            gm.locator("#param-parried").check()
-            gm.locator("#param-hit_score").fill("10")
-            gm.locator("#param-parry_score").fill("8")
+            gm.locator("#param-weapon").fill("longsword")
             # The odds stand beside the panel before anything is rolled.
+            expect(gm.locator("#odds [data-outcome]").first).to_be_visible()
             odds = httpx.post(
                 f"{server.url}/campaigns/{setup['cid']}/encounters/{eid(gm)}/odds",
                 headers={"authorization": f"Bearer {setup['gm']}"},
-                json={"kind": "take_hit", "actor": ulf, "params": {
-                    "target": bran, "damage_type": "piercing", "damage_class": 3, "parried": True,
-                    "hit_score": 10, "parry_score": 8}},
+                json={"kind": "attack", "actor": ulf,
+                      "params": {"target": bran, "weapon": "longsword"}},
             ).json()  # fmt: skip
-            body = next(d for d in odds["damage"] if d["track"] == "body")
-            shown = gm.locator(f'#odds [data-damage="{bran}:body"]')
-            expect(shown).to_have_attribute("title", body["at_least_one"]["probability"])
-            expect(shown).to_contain_text(f"{body['at_least_one']['decimal'] * 100:.1f}%")
+            first = odds["results"][0]
+            shown = gm.locator(f'#odds [data-outcome="{first["result"]}"]')
+            expect(shown).to_have_attribute("title", first["probability"])
             gm.locator("input[name=dice-mode][value=table]").check()
-            # The roll preview names the table's roll (issue 13): the panel asks for it.
-            gm.locator('#dice-fields [data-roll="Ulf\'s damage"]').fill("2 4 6")
+            fill_roll(gm, "hit", "2 2 2")
+            fill_roll(gm, "damage", "2 4 6")
             gm.locator("#action-submit").click()
-            expect(gm.locator("#result .summary")).to_contain_text("5 Stamina and 1 Body")
+            expect(gm.locator("#result [data-pending]")).to_be_visible()
+            expect(gm.locator("#pending [data-exchange]")).to_have_count(1)
 
+            # Bran's player parries on the phone with their own 2, 2, 2 (11 - 6: parry
+            # score 5 < 7, it lands; 7 - 5 <= 2, the shield counts: resilience 2 + 2).
+            expect(player.locator("#pending [data-exchange]")).to_have_count(1)
+            player.locator("[data-declare-dice]").fill("2 2 2")
+            player.locator("[data-declare=parry]").click()
+            expect(player.locator("#result .summary")).to_contain_text("5 Stamina and 1 Body")
+            narrative = player.locator("#result .narrative li")
+            expect(narrative.first).to_be_visible()
+            assert narrative.count() >= 4
+            latest = gm.locator("#actions > li").first
+            expect(latest).to_contain_text("5 Stamina and 1 Body")
+            expect(latest.locator(".narrative li").first).to_be_visible()
             for page in (gm, player):
                 expect(stamina(page, bran)).to_have_attribute("data-current", "7")
-            # On their page, the player reads their attacks' odds against Ulf.
-            player.locator("#attack-odds-box summary").click()
-            player.locator("#attack-odds-against").select_option(ulf)
-            expect(player.locator("#attack-odds [data-attack]").first).to_be_visible()
+                expect(page.locator("#pending [data-exchange]")).to_have_count(0)
             shoot(gm, "gm-screen.png")
             shoot(player, "player-phone.png")
 
-            gm.locator("[data-void='1']").click()
+            number = latest.get_attribute("data-action-number")
+            gm.locator(f"[data-void='{number}']").click()
             gm.locator("#reason-input").fill("the shield was already broken")
             gm.locator("#reason-ok").click()
             expect(gm.locator("[data-correction=void]")).to_be_visible()
