@@ -7,6 +7,7 @@ Screenshots of each page (desktop and phone) go to test-artifacts/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -185,5 +186,93 @@ def test_a_table_starts_on_the_gm_screen_with_a_new_campaign(server: Server) -> 
             expect(gm.locator("#campaign-facts")).to_contain_text("margin")
             expect(gm.locator("#connection")).to_have_attribute("data-state", "live")
             assert key not in gm.url
+        finally:
+            browser.close()
+
+
+def fill_every_roll(page: Page, mine: str) -> None:
+    """Table dice for every roll the preview names: the attacker's rolls at their best
+    face, everyone else's at 1 (a blank, a miss), so the blow lands the same way each
+    time the test runs."""
+    expect(page.locator("#dice-fields label[data-roll-name]").first).to_be_visible()
+    for label in page.locator("#dice-fields label[data-roll-name]").all():
+        name = label.get_attribute("data-roll-name") or ""
+        count, sides = (int(n) for n in re.findall(r"(\d+)d(\d+)", label.inner_text())[0])
+        face = sides if name.startswith(f"{mine}'s") else 1
+        label.locator("input").fill(" ".join([str(face)] * count))
+
+
+def first_track(page: Page, character_id: str) -> Any:
+    return page.locator(f'[data-character-id="{character_id}"] .bar').first
+
+
+ORC = {
+    "might": 3, "grace": 1, "vigor": 2, "aether": 0, "melee": 2,
+    "weapons": [{"name": "axe", "attribute": "might", "skill": "melee", "category": "melee",
+                 "base_damage": 3, "per_margin": 1, "damage_type": "slash"}],
+}  # fmt: skip
+BANDIT = {
+    "strength": 12, "dexterity": 12, "constitution": 12, "wisdom": 10, "level": 1, "hp": 10,
+    "save_vs_death_ray": 12, "weapons": [{"name": "short sword", "damage": "1d6"}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "sheet", "own_move", "weapon"),
+    [("margin", ORC, "defend", "axe"), ("d20", BANDIT, "defensive_stance", "short sword")],
+)
+def test_a_fight_through_the_pages(
+    server: Server, ruleset: str, sheet: dict[str, Any], own_move: str, weapon: str
+) -> None:
+    """margin and d20: the player acts on their own turn from the phone, the GM's foe
+    strikes back with the table's dice under the preview's names, both pages follow,
+    the GM voids the blow and both pages show the state restored."""
+    require_browser()
+    setup = campaign(server, ruleset, {"Hero": sheet, "Brute": sheet})
+    hero, brute = setup["ids"]["Hero"], setup["ids"]["Brute"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            gm, player = open_pages(browser, server, setup)
+            set_up_encounter(gm, {hero: "party", brute: "foes"})
+            gm.locator("#set-order").click()  # the board's order: Hero, then Brute
+            expect(gm.locator("#turn-order .current")).to_contain_text("Hero")
+            expect(player.locator("#turn")).to_contain_text("Hero's turn")
+
+            player.locator(f"#action-buttons [data-kind={own_move}]").click()
+            player.locator("#action-submit").click()
+            expect(player.locator("#result .summary")).not_to_be_empty()
+            expect(player.locator("#result .narrative li").first).to_be_visible()
+            # A second action in the round is refused, saying why.
+            player.locator(f"#action-buttons [data-kind={own_move}]").click()
+            player.locator("#action-submit").click()
+            expect(player.locator("#result .error")).to_contain_text("409")
+
+            gm.locator("#next-turn").click()
+            expect(gm.locator("#turn-order .current")).to_contain_text("Brute")
+            expect(player.locator("#turn")).to_contain_text("Brute's turn")
+            before = first_track(player, hero).get_attribute("data-current")
+            gm.locator(f'#sides [data-combatant-id="{brute}"]').click()
+            gm.locator("#action-buttons [data-kind=attack]").click()
+            gm.locator("#param-target").select_option(hero)
+            gm.locator("#param-weapon").fill(weapon)
+            expect(gm.locator("#odds [data-outcome]").first).to_be_visible()
+            gm.locator("input[name=dice-mode][value=table]").check()
+            fill_every_roll(gm, "Brute")
+            gm.locator("#action-submit").click()
+            latest = gm.locator("#actions > li").first
+            expect(latest.locator(".narrative li").first).to_be_visible()
+            for page in (gm, player):
+                expect(first_track(page, hero)).not_to_have_attribute("data-current", str(before))
+                assert page.evaluate("window.sameDocument") is True
+            shoot(gm, f"gm-screen-{ruleset}.png")
+            shoot(player, f"player-phone-{ruleset}.png")
+
+            number = latest.get_attribute("data-action-number")
+            gm.locator(f"[data-void='{number}']").click()
+            gm.locator("#reason-input").fill("the brute was still prone")
+            gm.locator("#reason-ok").click()
+            for page in (gm, player):
+                expect(first_track(page, hero)).to_have_attribute("data-current", str(before))
         finally:
             browser.close()
