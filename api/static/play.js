@@ -42,6 +42,7 @@ function render() {
   const acting = encounter && !encounter.ended
     ? encounter.combatants.find((c) => mine.has(c.id) && (!turn.current || turn.current === c.id)) : null;
   $("panel-caption").textContent = acting ? `${acting.name} acts` : "Not your turn.";
+  if (!acting) $("action-form").hidden = true; // the form comes back on their turn
   const mineInFight = encounter && !encounter.ended
     ? encounter.combatants.find((c) => mine.has(c.id)) : null;
   renderOpponents(mineInFight);
