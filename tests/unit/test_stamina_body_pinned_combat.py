@@ -452,3 +452,13 @@ def test_a_campaign_without_the_option_recorded_keeps_the_stunned_from_defending
         dice,
     )
     assert outcome.breakdown["defense"]["why"] == "Bob is stunned and cannot dodge"
+
+
+def test_an_unknown_weapon_lists_every_weapon_on_the_sheet() -> None:
+    axe = {"name": "axe", "damage_class": 2, "damage_type": "impact", "skill": 12}
+    armed = CombatantView("cat", "Cat", "c", 1, {**SHEET, "weapons": [SPEAR, axe]}, {}, {}, ())
+    with pytest.raises(InvalidInput) as refused:
+        weapon_of(armed, "bow")
+    assert refused.value.message == (
+        "Cat has no weapon 'bow'; weapons on the sheet: spear, axe (or 'unarmed')"
+    )
