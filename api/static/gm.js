@@ -4,6 +4,7 @@
 import { $, ApiError, bar, chips, client, el, follow, session, signIn, signInForm } from "/static/skald.js";
 import { label, TEMPLATES } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
+import { gmTools } from "/static/gmtools.js";
 
 const page = { api: null, campaign: null, ruleset: null, encounter: null, chosen: null,
   selected: null };
@@ -31,8 +32,11 @@ function renderRoster() {
   $("campaign-facts").textContent = `${campaign.ruleset} · day ${campaign.day}`;
   const onBoard = new Set((page.encounter && !page.encounter.ended)
     ? page.encounter.combatants.map((c) => c.id) : []);
-  $("roster").replaceChildren(...campaign.characters.filter((c) => !onBoard.has(c.id)).map((c) =>
-    combatantCard(c, c.maxima, { where: c.in_encounter ? "in a fight" : "" })));
+  $("roster").replaceChildren(...campaign.characters.filter((c) => !onBoard.has(c.id)).map((c) => {
+    const card = combatantCard(c, c.maxima, { where: c.in_encounter ? "in a fight" : "" });
+    card.addEventListener("click", () => select(c.id));
+    return card;
+  }));
   const free = campaign.characters.filter((c) => !c.in_encounter);
   $("setup-rows").replaceChildren(...free.map((c, n) => el("div", { class: "setup-row" },
     el("input", { type: "checkbox", "data-character": c.id, "aria-label": `bring ${c.name}` }),
@@ -248,9 +252,17 @@ function showResult(response) {
 
 function select(id) {
   page.selected = id;
+  renderRoster();
   renderBoard();
   const enc = page.encounter;
-  const who = enc.combatants.find((c) => c.id === id);
+  const who = enc && enc.combatants.find((c) => c.id === id);
+  const tools = gmTools({ page, id, refresh, show: (error) => showError(error) });
+  $("gm-tools-slot").replaceChildren(tools);
+  if (!who || enc.ended) {
+    $("panel-caption").textContent = "Between fights: the GM's changes below.";
+    $("action-buttons").replaceChildren();
+    return;
+  }
   $("panel-caption").textContent = `${who.name} acts`;
   $("action-buttons").replaceChildren(...Object.keys(page.ruleset.actions).map((kind) =>
     el("button", { type: "button", "data-kind": kind, title: page.ruleset.actions[kind].description,

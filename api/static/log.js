@@ -13,6 +13,10 @@ export function describe(entry, names) {
       const after = (data.tracks || {})[data.character_id];
       return `Day ${data.day}: ${who(data.character_id)} rests and heals (${tracksText(after)})`;
     }
+    case "Campaign.KeyIssued":
+      return `The GM issued a ${data.role} key${data.label ? ` (${data.label})` : ""}`;
+    case "Campaign.KeyRevoked":
+      return "The GM revoked a key";
     case "Campaign.WoundMarked":
       return `${who(data.character_id)}: ${String(data.wound).replaceAll("_", " ")} ` +
         `${data.present ? "marked" : "treated"} (${data.reason})`;

@@ -1,0 +1,79 @@
+// The GM's changes for the selected character: adjust or set tracks, amend the sheet,
+// and the encounter's cast (leave, move rank, reinforcements). Each needs a reason,
+// which stays on record; the server refuses what the ruleset would not accept.
+import { ApiError, el } from "/static/skald.js";
+
+export function gmTools({ page, id, refresh, show }) {
+  const character = page.campaign.characters.find((c) => c.id === id);
+  const enc = page.encounter && !page.encounter.ended ? page.encounter : null;
+  const inFight = enc && enc.combatants.some((c) => c.id === id && c.present !== false);
+  const tracks = Object.keys(character ? character.maxima : {});
+  const reason = (key) => el("input", { "data-reason": key, required: true, maxlength: 500,
+    placeholder: "reason (kept on record)" });
+  const post = async (path, body) => {
+    try {
+      await page.api.post(path, body);
+      await refresh();
+    } catch (error) {
+      show(error instanceof ApiError ? error : new Error(String(error)));
+    }
+  };
+  const value = (form, name) => form.querySelector(`[name="${name}"]`).value;
+
+  const adjust = el("form", { class: "stack", id: "gm-adjust" },
+    el("div", { class: "row wrap" },
+      el("select", { name: "track", "aria-label": "track" }, tracks.map((t) => el("option", { value: t }, t))),
+      el("select", { name: "mode", "aria-label": "adjust or set" },
+        el("option", { value: "adjust" }, "adjust by"), el("option", { value: "set" }, "set to")),
+      el("input", { name: "amount", type: "number", required: true, "aria-label": "amount" })),
+    reason("adjust"), el("button", { type: "submit" }, "Change the track"));
+  adjust.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const amount = parseInt(value(adjust, "amount"), 10);
+    post(`characters/${id}/tracks`, { [value(adjust, "mode")]: { [value(adjust, "track")]: amount },
+      reason: adjust.querySelector("[data-reason]").value });
+  });
+
+  const amend = el("form", { class: "stack", id: "gm-amend" },
+    el("label", {}, "Sheet changes (JSON, e.g. {\"shield_resilience\": 0})",
+      el("textarea", { name: "changes", rows: 2 }, "{}")),
+    reason("amend"), el("button", { type: "submit" }, "Amend the sheet"));
+  amend.addEventListener("submit", (event) => {
+    event.preventDefault();
+    let changes;
+    try { changes = JSON.parse(value(amend, "changes")); } catch (error) { show(error); return; }
+    post(`characters/${id}/sheet`, { changes, reason: amend.querySelector("[data-reason]").value });
+  });
+
+  const cast = [];
+  if (inFight) {
+    const move = el("form", { class: "row wrap", id: "gm-move" },
+      el("input", { name: "rank", type: "number", min: 1, max: 20, required: true, "aria-label": "rank" }),
+      reason("move"), el("button", { type: "submit", class: "secondary" }, "Move to rank"));
+    move.addEventListener("submit", (event) => {
+      event.preventDefault();
+      post(`encounters/${enc.id}/combatants/${id}/move`,
+        { rank: parseInt(value(move, "rank"), 10), reason: move.querySelector("[data-reason]").value });
+    });
+    const leave = el("form", { class: "row wrap", id: "gm-leave" }, reason("leave"),
+      el("button", { type: "submit", class: "danger" }, "Leaves the fight"));
+    leave.addEventListener("submit", (event) => {
+      event.preventDefault();
+      post(`encounters/${enc.id}/combatants/${id}/leave`,
+        { reason: leave.querySelector("[data-reason]").value });
+    });
+    cast.push(move, leave);
+  } else if (enc && character && !character.in_encounter) {
+    const join = el("form", { class: "row wrap", id: "gm-join" },
+      el("input", { name: "side", required: true, value: "party", "aria-label": "side" }),
+      reason("join"), el("button", { type: "submit", class: "secondary" }, "Joins the fight"));
+    join.addEventListener("submit", (event) => {
+      event.preventDefault();
+      post(`encounters/${enc.id}/combatants`, { character_id: id, side: value(join, "side"),
+        reason: join.querySelector("[data-reason]").value });
+    });
+    cast.push(join);
+  }
+  return el("details", { class: "box", id: "gm-tools" },
+    el("summary", {}, `GM changes: ${character ? character.name : ""}`), adjust, amend, ...cast);
+}
