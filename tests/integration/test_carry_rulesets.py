@@ -44,7 +44,9 @@ RULESETS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "body_max": 20,
             "weapons": [{"name": "axe", "damage_class": 2, "damage_type": "impact", "skill": 13}],
         },
-        {"weapon": "axe"},
+        # The GM names the defense (table speed): an attack that names none waits for
+        # the defender's declaration (issue 13) and is no action until then.
+        {"weapon": "axe", "defense": "none"},
     ),
     "margin": (
         {"might": 3, "grace": 2, "vigor": 2, "aether": 2, "melee": 2, "weapons": [SWORD]},
