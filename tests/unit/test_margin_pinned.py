@@ -412,3 +412,17 @@ def test_an_actor_who_is_not_in_the_encounter_is_named() -> None:
     with pytest.raises(NotFound) as raised:
         resolve_defend(view, "ghost", Defend(), DiceTray(None))
     assert raised.value.message == "actor 'ghost' is not a combatant in this encounter"
+
+
+def test_an_attack_is_the_round_s_one_action() -> None:
+    from domain.errors import ActionRefused
+
+    table = Table()
+    table.enrol("brenna", sheet(might=3, weapons=[SWORD]))
+    table.enrol("orc", sheet(health=30))
+    table.start(("brenna", "a", 1), ("orc", "b", 1))
+    quiet = {"defense.orc.evasion": [2, 2], "defense.orc.guard": [2, 2]}
+    table.act("attack", "brenna", target="orc", weapon="sword", dice={"attack": [2] * 3, **quiet})
+    assert table.state("brenna")["acted_round"] == 1
+    message = table.refused(ActionRefused, "attack", "brenna", target="orc", weapon="sword")
+    assert message.startswith("brenna has already acted")
