@@ -88,12 +88,22 @@ def per_character(value: Any) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in value.items() if type(v) is dict}
 
 
-def conditions(ruleset: str, sheet: Any, tracks: Any, state: Any) -> list[str]:
-    return list(get_ruleset(ruleset).conditions(sheet, tracks, state))
+def rules_of(ruleset: str, options: Mapping[str, Any] | None) -> Any:
+    """The ruleset as the campaign plays it: its options decide conditions and maxima
+    (margin's wounded threshold and health default, M18). Views stored before the
+    options were kept have none, and read the ruleset's defaults."""
+    rules = get_ruleset(ruleset)
+    return rules.under(options) if options else rules
 
 
-def maxima(ruleset: str, sheet: Any) -> dict[str, int]:
-    return get_ruleset(ruleset).track_maxima(sheet)
+def conditions(
+    ruleset: str, sheet: Any, tracks: Any, state: Any, options: Mapping[str, Any] | None = None
+) -> list[str]:
+    return list(rules_of(ruleset, options).conditions(sheet, tracks, state))
+
+
+def maxima(ruleset: str, sheet: Any, options: Mapping[str, Any] | None = None) -> dict[str, int]:
+    return dict(rules_of(ruleset, options).track_maxima(sheet))
 
 
 def with_maxima(tracks: Mapping[str, int], maxima: Mapping[str, int]) -> dict[str, Any]:

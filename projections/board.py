@@ -3,6 +3,7 @@ conditions, and the last actions, one JSON document per encounter."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from eventsourcing.persistence import Tracking
@@ -70,7 +71,9 @@ class BoardProjection(ViewProjection):
         combatants = board["combatants"]
         if name == "Encounter.GMChanged":  # a join, leave, move or amendment: the whole entry
             for combatant_id, c in event.record["effects"]["combatants"].items():
-                combatants[combatant_id] = self._entry(board["ruleset"], combatant_id, c)
+                combatants[combatant_id] = self._entry(
+                    board["ruleset"], combatant_id, c, board.get("options")
+                )
             board["actions"] += 1
             board["last_actions"] = [*board["last_actions"], action_line(event.record)][
                 -LAST_ACTIONS:
@@ -83,7 +86,11 @@ class BoardProjection(ViewProjection):
             combatant["tracks"] = tracks.get(combatant_id, combatant["tracks"])
             combatant["state"] = state.get(combatant_id, combatant["state"])
             combatant["conditions"] = conditions(
-                board["ruleset"], combatant["sheet"], combatant["tracks"], combatant["state"]
+                board["ruleset"],
+                combatant["sheet"],
+                combatant["tracks"],
+                combatant["state"],
+                board.get("options"),
             )
         if isinstance(getattr(event, "round", None), int):
             board["round"] = event.round
@@ -105,7 +112,9 @@ class BoardProjection(ViewProjection):
         staged.put(key, board)
 
     @staticmethod
-    def _entry(ruleset: str, combatant_id: str, c: Any) -> dict[str, Any]:
+    def _entry(
+        ruleset: str, combatant_id: str, c: Any, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         return {
             "id": combatant_id,
             "name": c["name"],
@@ -113,20 +122,21 @@ class BoardProjection(ViewProjection):
             "rank": c["rank"],
             "sheet": c["sheet"],
             "tracks": dict(c["tracks"]),
-            "maxima": maxima(ruleset, c["sheet"]),
+            "maxima": maxima(ruleset, c["sheet"], options),
             "state": dict(c["state"]),
-            "conditions": conditions(ruleset, c["sheet"], c["tracks"], c["state"]),
+            "conditions": conditions(ruleset, c["sheet"], c["tracks"], c["state"], options),
             "present": c.get("present", True),
         }
 
     @staticmethod
     def _started(event: Any) -> dict[str, Any]:
-        ruleset = event.ruleset
+        ruleset, options = event.ruleset, event.options
         return {
             "id": str(event.originator_id),
             "campaign_id": str(event.campaign_id),
             "name": event.name,
             "ruleset": ruleset,
+            "options": options,
             "round": 1,
             "ended": False,
             "combatants": {
@@ -137,9 +147,9 @@ class BoardProjection(ViewProjection):
                     "rank": c["rank"],
                     "sheet": c["sheet"],
                     "tracks": dict(c["tracks"]),
-                    "maxima": maxima(ruleset, c["sheet"]),
+                    "maxima": maxima(ruleset, c["sheet"], options),
                     "state": dict(c["state"]),
-                    "conditions": conditions(ruleset, c["sheet"], c["tracks"], c["state"]),
+                    "conditions": conditions(ruleset, c["sheet"], c["tracks"], c["state"], options),
                 }
                 for combatant_id, c in event.combatants.items()
             },

@@ -32,6 +32,7 @@ class VitalsProjection(ViewProjection):
                     "id": campaign_id,
                     "name": event.name,
                     "ruleset": event.ruleset,
+                    "options": event.options,
                     "day": 0,
                     "encounters": [],
                     "characters": [],
@@ -45,7 +46,7 @@ class VitalsProjection(ViewProjection):
         vitals_key = keys.vitals(campaign_id)
         if name == "Campaign.CharacterEnrolled":
             meta["characters"].append(event.character_id)
-            self._enrolled(event, meta["ruleset"], vitals_key, tracking.notification_id)
+            self._enrolled(event, meta, vitals_key, tracking.notification_id)
         elif name == "Campaign.EncounterOpened":
             meta["encounters"].append({"id": event.encounter_id, "name": event.name, "open": True})
             for character_id in event.character_ids:
@@ -60,26 +61,26 @@ class VitalsProjection(ViewProjection):
             meta["day"] = event.day
         # A sheet amendment (campaign or encounter) names each amended sheet under "sheets".
         for character_id, sheet in per_character(getattr(event, "sheets", None)).items():
-            self._set(vitals_key, character_id, sheet=sheet, maxima=maxima(meta["ruleset"], sheet))
+            limits = maxima(meta["ruleset"], sheet, meta.get("options"))
+            self._set(vitals_key, character_id, sheet=sheet, maxima=limits)
         tracks, state = known.tracks, known.state
         for character_id in sorted(set(tracks) | set(state)):
             new_tracks, new_state = tracks.get(character_id), state.get(character_id)
-            self._changed(
-                vitals_key, meta["ruleset"], character_id, new_tracks, new_state, tracking
-            )
+            self._changed(vitals_key, meta, character_id, new_tracks, new_state, tracking)
         meta["events"] += 1
         meta["position"] = tracking.notification_id
         staged.put(meta_key, meta)
 
-    def _enrolled(self, event: Any, ruleset: str, vitals_key: str, position: int) -> None:
+    def _enrolled(self, event: Any, meta: dict[str, Any], vitals_key: str, position: int) -> None:
+        ruleset, options = meta["ruleset"], meta.get("options")
         character = {
             "id": event.character_id,
             "name": event.name,
             "sheet": event.sheet,
             "tracks": dict(event.tracks),
-            "maxima": maxima(ruleset, event.sheet),
+            "maxima": maxima(ruleset, event.sheet, options),
             "state": dict(event.state),
-            "conditions": conditions(ruleset, event.sheet, event.tracks, event.state),
+            "conditions": conditions(ruleset, event.sheet, event.tracks, event.state, options),
             "encounter": None,
             "changes": 1,
             "position": position,
@@ -95,7 +96,7 @@ class VitalsProjection(ViewProjection):
     def _changed(
         self,
         vitals_key: str,
-        ruleset: str,
+        meta: dict[str, Any],
         character_id: str,
         tracks: dict[str, Any] | None,
         state: dict[str, Any] | None,
@@ -109,7 +110,11 @@ class VitalsProjection(ViewProjection):
         if state is not None:
             character["state"] = state
         character["conditions"] = conditions(
-            ruleset, character["sheet"], character["tracks"], character["state"]
+            meta["ruleset"],
+            character["sheet"],
+            character["tracks"],
+            character["state"],
+            meta.get("options"),
         )
         character["changes"] += 1
         character["position"] = tracking.notification_id
