@@ -94,6 +94,7 @@ def test_every_page_on_a_desktop_and_a_phone(server: Server) -> None:
         "dashboard": f"/campaigns/{cid}/dashboard#key={setup['gm']}",
     }
     ARTIFACTS.mkdir(exist_ok=True)
+    seen: list[Any] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
@@ -101,6 +102,7 @@ def test_every_page_on_a_desktop_and_a_phone(server: Server) -> None:
                 context = browser.new_context(viewport=viewport, is_mobile=size == "phone")
                 for name, path in pages.items():
                     page = context.new_page()
+                    page.on("request", lambda request: seen.append(request))
                     page.goto(server.url + path)
                     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
                     # 2, 4, 6 through armour 2 alone (no parry, no shield): 6 and 2 net.
@@ -120,3 +122,10 @@ def test_every_page_on_a_desktop_and_a_phone(server: Server) -> None:
             expect(page.locator("#vitals .error")).to_contain_text("viewer key")
         finally:
             browser.close()
+    # Every request every page made: no key in a URL or a Referer, ever.
+    keys = [setup["gm"], setup["player"], viewer]
+    assert len(seen) > 40
+    for request in seen:
+        for key in keys:
+            assert key not in request.url, request.url
+            assert key not in (request.headers.get("referer") or ""), request.url

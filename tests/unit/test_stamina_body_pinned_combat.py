@@ -186,11 +186,11 @@ def test_no_defense_and_a_miss() -> None:
     ("bob", "options", "why"),
     [
         (fighter("bob", stamina=-1), {}, "Bob is stunned and cannot parry"),
-        (fighter("bob", body=0), {}, "Bob is cannot_act and cannot parry"),
+        (fighter("bob", body=0), {}, "Bob is unable to act and cannot parry"),
         (
             fighter("bob", stamina=-1, body=-1),
             {},
-            "Bob is unconscious and cannot_act and stunned and cannot parry",
+            "Bob is unconscious and unable to act and stunned and cannot parry",
         ),
         (fighter("bob", body=-1), {"stunned_may_defend": True}, None),
     ],
@@ -198,7 +198,7 @@ def test_no_defense_and_a_miss() -> None:
 def test_who_cannot_parry(bob: CombatantView, options: dict[str, Any], why: str | None) -> None:
     outcome = attack(bob, {"hit": [3, 3, 3], "damage": [1, 1, 1]}, options, defense="parry")
     if why is None:
-        why = "Bob is unconscious and cannot_act and cannot parry"
+        why = "Bob is unconscious and unable to act and cannot parry"
     assert outcome.breakdown["defense"] == {"kind": "parry", "rolled": False, "why": why}
     assert outcome.breakdown["damage"]["shield"]["counts"] is False
 

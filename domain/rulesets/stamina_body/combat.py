@@ -62,7 +62,9 @@ def defend(
     if not stunned_may_defend and "stunned" in defender.conditions:
         unable.append("stunned")
     if unable:
-        why = f"{defender.name} is {' and '.join(unable)} and cannot {kind}"
+        # Conditions in words a player reads ("cannot_act" is a chip's key, not English).
+        said = [c.replace("cannot_act", "unable to act") for c in unable]
+        why = f"{defender.name} is {' and '.join(said)} and cannot {kind}"
         return "landed", {"kind": kind, "rolled": False, "why": why}, None
     roll = tray.roll("defense", 3, 6)
     result = rules.check(roll.total, int(defender.sheet[kind]))
