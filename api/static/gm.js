@@ -38,10 +38,10 @@ function renderRoster() {
     return card;
   }));
   const free = campaign.characters.filter((c) => !c.in_encounter);
-  $("setup-rows").replaceChildren(...free.map((c, n) => el("div", { class: "setup-row" },
+  $("setup-rows").replaceChildren(...free.map((c) => el("div", { class: "setup-row" },
     el("input", { type: "checkbox", "data-character": c.id, "aria-label": `bring ${c.name}` }),
     el("span", {}, c.name),
-    el("input", { "data-side": c.id, value: n === 0 ? "party" : "party", "aria-label": "side" }),
+    el("input", { "data-side": c.id, value: "party", "aria-label": "side" }),
     el("input", { "data-rank": c.id, type: "number", min: 1, max: 9, value: 1, "aria-label": "rank" }))));
   const from = $("npc-from");
   const previous = from.value;
@@ -87,12 +87,13 @@ async function addNpc(event) {
 
 async function advanceDays(event) {
   event.preventDefault();
-  const plans = {};
-  for (const input of document.querySelectorAll("#days-plans [data-plan]")) {
-    const plan = JSON.parse(input.value || "{}");
-    if (Object.keys(plan).length) plans[input.dataset.plan] = plan;
-  }
   try {
+    // A plan that is not JSON is said so (showError), like the server's refusals.
+    const plans = {};
+    for (const input of document.querySelectorAll("#days-plans [data-plan]")) {
+      const plan = JSON.parse(input.value || "{}");
+      if (Object.keys(plan).length) plans[input.dataset.plan] = plan;
+    }
     await page.api.post("days", { days: parseInt($("days-count").value, 10),
       default: JSON.parse($("days-default").value || "{}"), plans });
     await refresh();
@@ -165,7 +166,7 @@ function renderPending(enc, names) {
     el("div", { class: "row wrap" },
       (x.choices || []).map((choice) => el("button", { type: "button", class: "secondary",
         "data-declare": choice, onclick: () => declare(x, choice) },
-        choice === "none" ? "No defence" : `${names[x.defender] || ""} ${choice}s`)),
+        choice === "none" ? "No defence" : `${names[x.defender] || "Defender"}: ${choice}`)),
       el("button", { type: "button", class: "danger", "data-withdraw": x.number,
         onclick: () => withdraw(x) }, "Withdraw")))));
 }
