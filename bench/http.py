@@ -12,6 +12,11 @@ Needs `wrk` (Debian: apt-get install wrk). Prints, in one run on this machine:
 - (a) `skald serve` on the embedded default: take_hit commands over 16 encounters
   at 16 connections, as a ratio of the ceiling (goal >= 0.5) and of W4 (goal >= 1.0);
 - (b) all 16 connections on one hot encounter: commands/s, refusals (409), p99;
+- (b) at a fixed 50 commands/s from 16 concurrent writers on one encounter: p99, refusals;
+- (c) action 2,000 of an encounter against its first;
+- (f) under the load of (a), a probe's commands at 20/s on an encounter of its own:
+  from each 2xx to its entry on the live feed, and to the vitals view showing it;
+- command latency over a store of 10^6 events (built by the bench) against an empty one;
 - (d) with --postgres: skald on PostgreSQL, one API process, against W1 there.
 """
 
@@ -26,6 +31,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse
+import asyncio
 import os
 import re
 import shutil
@@ -44,6 +50,8 @@ import httpx
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
+from bench.live import fixed_rate, live_probe, ms
+from bench.million import store_size
 from tests.e2e.server import Server, free_port
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 200, "body_max": 200}
@@ -354,12 +362,43 @@ def line(label: str, figure: dict[str, float], anchor: float | None, anchor_name
     )
 
 
+def live_lag(url: str, seconds: int, conns: int, rate: float) -> None:
+    """(f): wrk loads 16 encounters while the probe acts on a 17th and watches."""
+    key, paths, bodies = skald_setup(url, 17)
+    load = threading.Thread(
+        target=wrk, args=(url, post_script(paths[:16], bodies[:16], key), seconds + 1, conns)
+    )
+    load.start()
+    probe = asyncio.run(live_probe(url, key, paths[16], bodies[16], rate, seconds))
+    load.join()
+    sent = len(probe.answered) + probe.refused
+    for name, seen in (("SSE feed entry", probe.on_feed), ("vitals view", probe.on_vitals)):
+        lags, early = probe.lags(seen)
+        print(
+            f"(f) 2xx -> {name:<15} under (a), {rate:.0f}/s  {ms(lags)}  "
+            f"goal p99 <= 50 ms; {len(lags)}/{sent} seen, {early} before the 2xx"
+        )
+    print(f"{'':<48} vitals polled {probe.polls} times back to back; refused {probe.refused}")
+
+
+def fixed_hot(url: str, seconds: int, conns: int, rate: float) -> None:
+    """(b) at a fixed rate: open-loop, 16 concurrent writers on one encounter."""
+    key, paths, bodies = skald_setup(url, 1)
+    run = asyncio.run(fixed_rate(url, key, paths[0], bodies[0], rate, conns, seconds))
+    print(
+        f"(b) one encounter, {conns} writers, fixed {rate:.0f}/s      {ms(run['latencies'])}  "
+        f"goal p99 <= 100 ms; refused {run['refused']}/{len(run['latencies'])} (goal 0), "
+        f"errors {run['errors']}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--actions", type=int, default=2000, help="(c): encounter length")
     parser.add_argument("--postgres", default=os.environ.get("SKALD_TEST_POSTGRES"))
+    parser.add_argument("--events", type=int, default=10**6, help="the big store's size")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/http.py needs wrk: apt-get install wrk")
@@ -396,8 +435,17 @@ def main() -> None:
             f"{long['last_ms'] / long['first_ms']:.2f}x (goal <= 1.2); response "
             f"{long['first_bytes']:.0f} B at action 1, {long['last_bytes']:.0f} B at {n}"
         )
+        fixed_hot(server.url, seconds, conns, 50)
+        live_lag(server.url, seconds, conns, 20)
     finally:
         server.stop()
+    big = store_size(data / "size", skald_setup, args.events, UNLIMITED)
+    print(
+        f"store of {args.events} events: built in {big['built_s']:.1f} s, views caught up in "
+        f"{big['caught_up_s']:.1f} s; p50 of one client's commands {big['big_p50_ms']:.1f} ms "
+        f"vs {big['empty_p50_ms']:.1f} ms on an empty store: "
+        f"{big['big_p50_ms'] / big['empty_p50_ms']:.2f}x (goal <= 1.2)"
+    )
 
     if args.postgres:
         postgres(args.postgres, seconds, conns, data)
