@@ -3,6 +3,18 @@
 orjson writes UUIDs, datetimes and tuples natively but cannot read them back as
 those types, so values that plain JSON cannot carry are wrapped in the library's
 own ``{"_type_": name, "_data_": ...}`` envelope before orjson sees them.
+
+Most of what Skald stores is plain JSON already (an encounter's snapshot is
+thousands of action records of strings and numbers, with a UUID and two datetimes
+at the top), and walking it in Python to find the few values to wrap was most of
+the writer thread's time under load (bench/README.md). So a nested dict or list is
+first handed to orjson whole, in C, refusing anything it would write but could not
+read back as the same value: datetimes and subclasses are refused outright (the
+passthrough options), and a tuple, UUID or enum, which orjson writes as a list, a
+string or a value, fails the round-trip comparison. Only what fails is walked. The
+bytes are the same as the walk's: the fast path changes the cost, not the format.
+Reading counts the envelopes in the bytes first, so an event whose only envelopes
+are its top-level values (the timestamp) is not walked below them.
 """
 
 from __future__ import annotations
@@ -21,6 +33,28 @@ from eventsourcing.persistence import (
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 _NESTED = frozenset((dict, list))
+_ENVELOPE = b'"_type_"'  # in JSON bytes only as a key: inside a string it is escaped
+_REFUSE_NON_JSON = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+)
+
+
+def _refuse(obj: Any) -> Any:
+    raise TypeError(type(obj))
+
+
+def _as_plain_json(obj: dict[Any, Any] | list[Any]) -> orjson.Fragment | None:
+    """The JSON of a value that plain JSON carries exactly, or None if it holds anything
+    that must be wrapped (found in C, without a Python-level walk)."""
+    try:
+        raw = orjson.dumps(obj, default=_refuse, option=_REFUSE_NON_JSON)
+    except TypeError:
+        return None
+    if orjson.loads(raw) != obj:  # a tuple, UUID or enum that orjson wrote natively
+        return None
+    return orjson.Fragment(raw)
 
 
 class TupleAsList(Transcoding):
@@ -46,22 +80,35 @@ class OrjsonTranscoder(Transcoder):
         self.names[transcoding.name] = transcoding
 
     def encode(self, obj: Any) -> bytes:
+        if type(obj) is dict:  # an event's or snapshot's attributes: some always need wrapping
+            return orjson.dumps(self._wrap_members(obj))
         return orjson.dumps(self._wrap(obj))
 
     def decode(self, data: bytes) -> Any:
-        return self._unwrap(orjson.loads(data))
+        obj = orjson.loads(data)
+        envelopes = data.count(_ENVELOPE)
+        if envelopes == 0:
+            return obj
+        if type(obj) is dict and not _is_envelope(obj):
+            top = [key for key, value in obj.items() if type(value) is dict and _is_envelope(value)]
+            if len(top) == envelopes:  # every envelope is a top-level value: walk only those
+                for key in top:
+                    obj[key] = self._unwrap(obj[key])
+                return obj
+        return self._unwrap(obj)
 
     def _wrap(self, obj: Any) -> Any:
-        # Leaves are tested inline rather than by a call each: an encounter's snapshot
-        # has thousands of them, and the calls were most of the writer's time (py-spy).
+        # Leaves are tested inline rather than by a call each (a call per leaf was most
+        # of the writer's time before the plain-JSON path took the nested values).
         kind = type(obj)
         if kind in _PLAIN:
             return obj
+        if kind is dict or kind is list:
+            plain = _as_plain_json(obj)
+            if plain is not None:
+                return plain
         if kind is dict:
-            return {
-                key: value if type(value) in _PLAIN else self._wrap(value)
-                for key, value in obj.items()
-            }
+            return self._wrap_members(obj)
         if kind is list:
             return [value if type(value) in _PLAIN else self._wrap(value) for value in obj]
         transcoding = self.types.get(kind)
@@ -73,12 +120,17 @@ class OrjsonTranscoder(Transcoder):
             raise TranscodingNotRegisteredError(msg)
         return {"_type_": transcoding.name, "_data_": self._wrap(transcoding.encode(obj))}
 
+    def _wrap_members(self, obj: dict[Any, Any]) -> dict[Any, Any]:
+        return {
+            key: value if type(value) in _PLAIN else self._wrap(value) for key, value in obj.items()
+        }
+
     def _unwrap(self, obj: Any) -> Any:
         if type(obj) is list:
             return [self._unwrap(value) if type(value) in _NESTED else value for value in obj]
         if type(obj) is not dict:
             return obj
-        if len(obj) == 2 and "_type_" in obj and "_data_" in obj:
+        if _is_envelope(obj):
             name = obj["_type_"]
             transcoding = self.names.get(name) if isinstance(name, str) else None
             if transcoding is None:
@@ -92,3 +144,7 @@ class OrjsonTranscoder(Transcoder):
             key: self._unwrap(value) if type(value) in _NESTED else value
             for key, value in obj.items()
         }
+
+
+def _is_envelope(obj: dict[Any, Any]) -> bool:
+    return len(obj) == 2 and "_type_" in obj and "_data_" in obj
