@@ -1,5 +1,6 @@
 """A snapshot is taken from the aggregate just saved, equal to one read back from the
-store, and read back only when the aggregate was saved past the snapshot's version."""
+store, and never read back first, even when a save carried it past the snapshot's
+version; the spacing widens as the aggregate grows."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from eventsourcing.application import Application
 from domain.application import SkaldApplication
 from domain.commands import Combatant, CreateCampaign, EnrolCharacter, PerformAction, StartEncounter
 from domain.encounter import Encounter
+from domain.writes import snapshot_due
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 200, "body_max": 200}
 
@@ -54,15 +56,32 @@ def test_the_snapshot_of_the_saved_encounter_equals_the_one_read_back(
     assert from_snapshot.version == 9
 
 
-def test_an_aggregate_saved_past_the_version_is_read_back_at_it() -> None:
+def test_an_aggregate_saved_past_a_snapshot_version_is_snapshotted_as_saved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch that carries an encounter past a snapshot version (4 here) is snapshotted
+    at the version saved, from memory: nothing is read back from the store."""
     app = SkaldApplication(snapshot_interval=4)
     cid, eid, hit = fight(app)
+    read_back: list[Any] = []
+    monkeypatch.setattr(Application, "take_snapshot", lambda *a, **k: read_back.append(a))
     encounter = app.encounter(cid, eid)
     for damage in range(1, 7):  # versions 2..7 in one save: 4 is crossed, not stood at
         encounter.act("take_hit", None, hit, {"damage": [damage]}, None, "gm")  # type: ignore[arg-type]
     app.save(encounter)
+    assert read_back == []
     assert app.snapshots is not None
-    snapshot = next(iter(app.snapshots.get(eid, desc=True, limit=1)))
-    assert snapshot.originator_version == 4
-    at_four: Encounter = app.repository.get(eid, version=4)
-    assert len(at_four.actions) == 3
+    assert [s.originator_version for s in app.snapshots.get(eid)] == [7]
+    from_snapshot: Encounter = app.repository.get(eid)
+    assert from_snapshot.version == 7
+    assert len(from_snapshot.actions) == 6
+    # As the first test's first six hits: 16 stamina and 1 body on this sheet.
+    assert from_snapshot.combatants[hit["target"]]["tracks"] == {"stamina": 184, "body": 199}
+    assert len(app.encounter(cid, eid, version=4).actions) == 3  # time travel is unchanged
+
+
+def test_snapshots_are_spaced_wider_as_an_aggregate_grows() -> None:
+    assert [v for v in range(1, 5000) if snapshot_due(v, 100)] == [
+        100, 200, 400, 800, 1600, 3200, 4800,
+    ]  # fmt: skip
+    assert [v for v in range(1, 30) if snapshot_due(v, 4)] == [4, 8, 16]
