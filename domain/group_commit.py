@@ -85,10 +85,16 @@ class GroupCommitWriter:
         run_alone: Callable[[Callable[[], Any]], Any],
         run_once: Callable[[Callable[[], Any]], Any],
         save_together: Callable[..., Any],
+        begin: Callable[[], None] | None = None,
+        discard: Callable[[], None] | None = None,
     ) -> None:
         self._run_alone = run_alone
         self._run_once = run_once
         self._save_together = save_together
+        # Before each batch (or command run alone), and after a batch failed: the
+        # application's hooks for what the writer keeps between batches.
+        self._begin = begin or (lambda: None)
+        self._discard = discard or (lambda: None)
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._local = threading.local()
         self._thread = threading.Thread(target=self._loop, name="skald-writer", daemon=True)
@@ -108,6 +114,10 @@ class GroupCommitWriter:
         self._thread.join(timeout=10)
 
     # -- seen from the application while the writer runs a batch -----------------------
+
+    @property
+    def on_writer_thread(self) -> bool:
+        return threading.current_thread() is self._thread
 
     @property
     def batch(self) -> Batch | None:
@@ -140,7 +150,10 @@ class GroupCommitWriter:
 
     def _alone(self, job: Job) -> None:
         try:
-            job.future.set_result(job.context.run(self._run_alone, job.attempt))
+            self._begin()
+            result = job.context.run(self._run_alone, job.attempt)
+            # The writer goes on changing the aggregates it keeps: the caller gets a copy.
+            job.future.set_result(copy.deepcopy(result))
         except BaseException as error:  # the caller gets it, as if it had run the command
             job.future.set_exception(error)
 
@@ -150,19 +163,23 @@ class GroupCommitWriter:
         command is run on its own with its own retries."""
         for number in range(BATCH_ATTEMPTS):
             try:
+                self._begin()
                 outcomes = self._run_batch(jobs)
             except _Abandon:
+                self._discard()
                 break
             except IntegrityError:
+                self._discard()
                 time.sleep(_jitter.uniform(0, BATCH_BACKOFF_SECONDS * 2**number))
                 continue
             except BaseException as failure:  # e.g. the database went away: nothing saved
+                self._discard()
                 for job in jobs:
                     job.future.set_exception(failure)
                 return
             for job, result, refused in outcomes:
                 if refused is None:
-                    job.future.set_result(result)
+                    job.future.set_result(copy.deepcopy(result))
                 else:
                     job.future.set_exception(refused)
             return
@@ -183,8 +200,8 @@ class GroupCommitWriter:
                     outcomes.append((job, None, error))
                     continue
                 batch.settle()
-                # Later commands of the batch go on changing the same aggregates: the
-                # caller gets them as they stood after its own command.
+                # Later commands (of this batch or the next) go on changing the same
+                # aggregates: the caller gets them as they stood after its own command.
                 outcomes.append((job, copy.deepcopy(result), None))
         finally:
             self._local.batch = None

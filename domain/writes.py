@@ -15,11 +15,12 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Recording
 
 from domain.errors import ConcurrentWrite
 from domain.group_commit import GroupCommitWriter
 from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed, current_claim
+from domain.writer_cache import WriterCache
 
 T = TypeVar("T")
 
@@ -50,14 +51,41 @@ def snapshot_due(version: int, interval: int) -> bool:
 class WriteRunner(Application[UUID]):
     write_attempts = 5
     writer: GroupCommitWriter | None = None
+    writer_cache: WriterCache | None = None
 
     def start_group_commit(self) -> None:
         """One writer for this process: commands queue instead of racing, and those that
-        arrive together commit together (see domain/group_commit.py)."""
+        arrive together commit together (see domain/group_commit.py); the writer keeps
+        the aggregates it saved (domain/writer_cache.py)."""
         if self.writer is None:
+            cache = WriterCache() if hasattr(self.recorder, "max_notification_id") else None
+            self.writer_cache = cache
             self.writer = GroupCommitWriter(
-                self._retrying, self._once, lambda *objs: Application.save(self, *objs)
+                self._retrying,
+                self._once,
+                lambda *objs: Application.save(self, *objs),
+                begin=self._begin_batch,
+                discard=cache.clear if cache is not None else None,
             )
+
+    def _begin_batch(self) -> None:
+        if self.writer_cache is not None:
+            self.writer_cache.check(self.recorder.max_notification_id())
+
+    def _own_cache(self) -> WriterCache | None:
+        """The writer's aggregates, when called on the writer thread."""
+        writer = self.writer
+        if writer is None or not writer.on_writer_thread:
+            return None
+        return self.writer_cache
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        recordings = super()._record(processing_event)
+        cache = self._own_cache()
+        if cache is not None:
+            ids = [r.notification.id for r in recordings if r.notification is not None]
+            cache.saved(ids if len(ids) == len(recordings) else [], processing_event.aggregates)
+        return recordings
 
     def close(self) -> None:
         if self.writer is not None:
@@ -126,13 +154,35 @@ class WriteRunner(Application[UUID]):
         return super().save(*objs, **kwargs)
 
     def _batched_get(self, aggregate_id: UUID, fetch: Callable[[], Any]) -> Any:
-        """Within a batch, every command sees the uncommitted changes of those before it."""
-        batch = self.writer.batch if self.writer is not None else None
-        if batch is None:
+        """Within a batch, every command sees the uncommitted changes of those before it;
+        on the writer thread, an aggregate it kept is read as it is (no copy, no query)."""
+        cache = self._own_cache()
+        if cache is None:
             return fetch()
-        if aggregate_id not in batch.aggregates:
-            batch.aggregates[aggregate_id] = fetch()
-        return batch.aggregates[aggregate_id]
+        batch = self.writer.batch if self.writer is not None else None
+        if batch is not None and aggregate_id in batch.aggregates:
+            return batch.aggregates[aggregate_id]
+        cache.reads.add(aggregate_id)
+        aggregate = cache.get(aggregate_id)
+        if aggregate is None:
+            aggregate = fetch()
+            cache.keep(aggregate_id, aggregate)
+        if batch is not None:
+            batch.aggregates[aggregate_id] = aggregate
+        return aggregate
+
+    def _run_tracked(self, attempt: Callable[[], T]) -> T:
+        """Run an attempt; if it fails, drop what it read from the writer's aggregates (a
+        failed command may have changed them half-way, a failed save left them ahead)."""
+        cache = self._own_cache()
+        if cache is None:
+            return attempt()
+        cache.reads.clear()
+        try:
+            return attempt()
+        except BaseException:
+            cache.drop(cache.reads)
+            raise
 
     def _check_claim(self) -> None:
         claim = current_claim.get()
@@ -154,7 +204,7 @@ class WriteRunner(Application[UUID]):
 
     def _once(self, attempt: Callable[[], T]) -> T:
         self._check_claim()
-        return attempt()
+        return self._run_tracked(attempt)
 
     def _retrying(self, attempt: Callable[[], T]) -> T:
         """Re-run a command that lost a race; the loser re-reads and re-decides, after a
@@ -162,7 +212,7 @@ class WriteRunner(Application[UUID]):
         for number in range(self.write_attempts):
             self._check_claim()
             try:
-                return attempt()
+                return self._run_tracked(attempt)
             except IntegrityError:
                 time.sleep(_jitter.uniform(0, BACKOFF_SECONDS * 2**number))
                 continue

@@ -1,0 +1,126 @@
+"""The writer keeps the aggregates it saved and reads them without a copy or a query,
+on SQLite and PostgreSQL; anything written by another writer (another process) is seen
+by the next command, a failed command leaves no half-change behind, and what a caller
+is handed does not change under it afterwards."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from domain.application import SkaldApplication
+from domain.errors import DomainError
+from domain.writer_cache import WriterCache
+from tests.integration.test_store import hit, open_app, setup_fight, store_env
+
+__all__ = ["store_env"]  # the fixture, shared with test_store.py
+
+
+def grouped(store_env: dict[str, str]) -> SkaldApplication:
+    app = SkaldApplication(env=store_env, roller=random.Random(1), write_attempts=3)
+    app.start_group_commit()
+    return app
+
+
+def stamina(app: SkaldApplication, cid: Any, eid: Any, hero: str) -> int:
+    value: int = app.encounter(cid, eid).combatants[hero]["tracks"]["stamina"]
+    return value
+
+
+def test_a_kept_encounter_is_read_without_asking_the_store(
+    store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = grouped(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        app.perform_action(hit(cid, eid, hero, 1))
+        assert app.writer_cache is not None
+        kept = app.writer_cache.get(eid)
+        assert kept is not None and kept.version == 2
+        fetched: list[Any] = []
+        original = app.repository.get
+        monkeypatch.setattr(
+            app.repository, "get", lambda *a, **k: fetched.append(a) or original(*a, **k)
+        )
+        encounter, record = app.perform_action(hit(cid, eid, hero, 2))
+        assert fetched == []  # read as kept: no copy, no fast-forward query
+        assert app.writer_cache.get(eid) is kept and kept.version == 3
+        assert encounter is not kept  # the caller's is a copy
+        assert (record["number"], encounter.version) == (2, 3)
+    finally:
+        app.close()
+
+
+def test_what_another_process_wrote_is_seen_by_the_next_command(
+    store_env: dict[str, str],
+) -> None:
+    first, second = grouped(store_env), grouped(store_env)
+    try:
+        cid, hero, eid = setup_fight(first)
+        # On this sheet faces 1, 2 and 3 take 1, 1 and 2 stamina.
+        first.perform_action(hit(cid, eid, hero, 1))  # kept by the first writer at 199
+        second.perform_action(hit(cid, eid, hero, 2))  # 198 in the store
+        encounter, record = first.perform_action(hit(cid, eid, hero, 3))
+        assert record["number"] == 3
+        assert encounter.combatants[hero]["tracks"]["stamina"] == 196
+        assert [a["number"] for a in encounter.actions] == [1, 2, 3]
+        fresh = open_app(store_env)
+        assert stamina(fresh, cid, eid, hero) == 196
+        fresh.close()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_command_that_fails_half_way_leaves_the_kept_encounter_as_stored(
+    store_env: dict[str, str],
+) -> None:
+    app = grouped(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        app.perform_action(hit(cid, eid, hero, 1))
+
+        def half_then_fail() -> None:
+            encounter = app.encounter(cid, eid)
+            encounter.act("take_hit", None, hit(cid, eid, hero, 5).params, {"damage": [5]},
+                          app.roller, "gm")  # fmt: skip
+            raise DomainError("refused after changing the encounter")
+
+        with pytest.raises(DomainError):
+            app._with_retries(half_then_fail)
+        encounter, record = app.perform_action(hit(cid, eid, hero, 2))
+        assert record["number"] == 2  # the failed command's action 2 was never kept
+        assert encounter.combatants[hero]["tracks"]["stamina"] == 198  # 1 and 1, not the 5
+    finally:
+        app.close()
+
+
+def test_a_callers_encounter_does_not_change_under_it(store_env: dict[str, str]) -> None:
+    app = grouped(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        first, _ = app.perform_action(hit(cid, eid, hero, 1))
+        app.perform_action(hit(cid, eid, hero, 2))
+        assert first.version == 2 and len(first.actions) == 1
+        assert first.combatants[hero]["tracks"]["stamina"] == 199
+    finally:
+        app.close()
+
+
+def test_the_cache_drops_everything_when_someone_else_wrote() -> None:
+    cache = WriterCache(maxsize=2)
+    cache.check(10)
+    cache.saved([11, 12], {"a": "A"})  # type: ignore[dict-item]
+    assert cache.get("a") == "A"  # type: ignore[arg-type]
+    cache.check(12)  # nothing else since: kept
+    assert cache.get("a") == "A"  # type: ignore[arg-type]
+    cache.check(13)  # someone else wrote 13
+    assert len(cache) == 0
+    cache.saved([14], {"b": "B"})  # type: ignore[dict-item]
+    assert cache.get("b") == "B"  # type: ignore[arg-type]
+    cache.saved([16], {"c": "C"})  # 15 was someone else's: all dropped, this one kept
+    assert (cache.get("b"), cache.get("c")) == (None, "C")  # type: ignore[arg-type]
+    cache.saved([17], {"d": "D", "e": "E"})  # type: ignore[dict-item]
+    assert len(cache) == 2 and cache.get("c") is None  # type: ignore[arg-type]
