@@ -6,6 +6,8 @@ through the eventsourcing environment; nothing here knows which.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future
 from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
@@ -176,6 +178,15 @@ class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
         return self._with_retries(attempt)
 
     def perform_action(self, command: PerformAction) -> tuple[Encounter, dict[str, Any]]:
+        return self._with_retries(self._performing(command))
+
+    def perform_action_later(
+        self, command: PerformAction
+    ) -> Future[tuple[Encounter, dict[str, Any]]]:
+        """`perform_action` queued for the writer: an async route awaits its future."""
+        return self._later(self._performing(command))
+
+    def _performing(self, command: PerformAction) -> Callable[[], tuple[Encounter, dict[str, Any]]]:
         def attempt() -> tuple[Encounter, dict[str, Any]]:
             encounter = self.encounter(command.campaign_id, command.encounter_id)
             record = encounter.act(
@@ -191,7 +202,7 @@ class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
             self.save(encounter)
             return encounter, record
 
-        return self._with_retries(attempt)
+        return attempt
 
     def next_round(self, command: NextRound) -> Encounter:
         def attempt() -> Encounter:

@@ -105,9 +105,16 @@ class GroupCommitWriter:
     def submit(self, attempt: Callable[[], Any]) -> Any:
         if threading.current_thread() is self._thread:  # a command inside a command
             return self._run_alone(attempt)
+        return self.enqueue(attempt).result()
+
+    def enqueue(self, attempt: Callable[[], Any]) -> Future[Any]:
+        """Queue a command and return at once; its future is answered after its commit
+        (an async route awaits it, and no thread is held waiting)."""
+        if threading.current_thread() is self._thread:
+            raise RuntimeError("a command inside a command runs at once: use submit")
         job = Job(attempt, contextvars.copy_context())
         self._jobs.put(job)
-        return job.future.result()
+        return job.future
 
     def close(self) -> None:
         self._jobs.put(None)

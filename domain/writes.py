@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -136,6 +137,29 @@ class WriteRunner(Application[UUID]):
         finally:
             current_claim.reset(token)
 
+    def idempotent_later(
+        self, claim: Claim | None, enqueue: Callable[[], Future[T]]
+    ) -> Future[T | Replayed]:
+        """`idempotent` for a command handed to the writer without waiting for it."""
+        token = current_claim.set(claim) if claim is not None else None
+        try:
+            queued = enqueue()  # the job takes a copy of the context, claim included
+        finally:
+            if token is not None:
+                current_claim.reset(token)
+        answer: Future[T | Replayed] = Future()
+
+        def settle(done: Future[T]) -> None:
+            try:
+                answer.set_result(done.result())
+            except AlreadyDone as repeat:
+                answer.set_result(repeat.replayed)
+            except BaseException as error:  # the caller gets it, as if it had run the command
+                answer.set_exception(error)
+
+        queued.add_done_callback(settle)
+        return answer
+
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """Save, and with a claim in force, its record in the same transaction.
 
@@ -201,6 +225,18 @@ class WriteRunner(Application[UUID]):
             result: T = self.writer.submit(attempt)
             return result
         return self._retrying(attempt)
+
+    def _later(self, attempt: Callable[[], T]) -> Future[T]:
+        """The command queued for the writer; without one, run now (its future done)."""
+        if self.writer is not None:
+            queued: Future[T] = self.writer.enqueue(attempt)
+            return queued
+        done: Future[T] = Future()
+        try:
+            done.set_result(self._retrying(attempt))
+        except BaseException as error:
+            done.set_exception(error)
+        return done
 
     def _once(self, attempt: Callable[[], T]) -> T:
         self._check_claim()

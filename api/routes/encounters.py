@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 
 from api.auth import GM, Reader
 from api.backend import application
@@ -66,7 +68,7 @@ def read_encounter(
 
 
 @router.post("/{encounter_id}/actions", status_code=201)
-def perform_action(
+async def perform_action(
     request: Request,
     campaign_id: UUID,
     encounter_id: UUID,
@@ -92,8 +94,16 @@ def perform_action(
         access.role,
         body.override_reason,
     )
-    outcome = app.idempotent(claim(request, body, access), lambda: app.perform_action(command)[0])
-    result = outcome_out(settled(app, campaign_id, outcome))
+    # Awaited, not waited for: the hot path holds no thread while the writer commits it.
+    queued = app.idempotent_later(
+        claim(request, body, access), lambda: app.perform_action_later(command)
+    )
+    outcome = await asyncio.wrap_future(queued)
+    if isinstance(outcome, Replayed):  # a repeated request: read what the first one made
+        encounter = await run_in_threadpool(settled, app, campaign_id, outcome)
+    else:
+        encounter = outcome[0]
+    result = outcome_out(encounter)
     if result.status == "pending":
         response.status_code = 202  # accepted: it waits for the defender's declaration
     return result
