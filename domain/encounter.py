@@ -68,7 +68,14 @@ class Encounter(Aggregate):
         clone = object.__new__(type(self))
         memo[id(self)] = clone
         for key, value in self.__dict__.items():
-            clone.__dict__[key] = value if key in self.SHARED else copy.deepcopy(value, memo)
+            if key == "_pending_events":
+                # A copy is read, never saved: the events still to save stay with the
+                # original. (The writer copies each command's result mid-batch, when an
+                # encounter may hold every event of the batch so far: copying them made
+                # a batch cost the square of its length.)
+                clone.__dict__[key] = []
+            else:
+                clone.__dict__[key] = value if key in self.SHARED else copy.deepcopy(value, memo)
         return clone
 
     @property

@@ -186,7 +186,7 @@ class GroupCommitWriter:
                 return
             for job, result, refused in outcomes:
                 if refused is None:
-                    job.future.set_result(copy.deepcopy(result))
+                    job.future.set_result(result)
                 else:
                     job.future.set_exception(refused)
             return
