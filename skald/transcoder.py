@@ -13,8 +13,9 @@ read back as the same value: datetimes and subclasses are refused outright (the
 passthrough options), and a tuple, UUID or enum, which orjson writes as a list, a
 string or a value, fails the round-trip comparison. Only what fails is walked. The
 bytes are the same as the walk's: the fast path changes the cost, not the format.
-Reading counts the envelopes in the bytes first, so an event whose only envelopes
-are its top-level values (the timestamp) is not walked below them.
+Reading counts the envelopes in the bytes first and stops walking once it has
+found them all: an event's are its timestamp and ids, a snapshot's come before its
+actions, so neither is walked through.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from eventsourcing.persistence import (
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 _NESTED = frozenset((dict, list))
+_JSON_KINDS = _PLAIN | _NESTED
 _ENVELOPE = b'"_type_"'  # in JSON bytes only as a key: inside a string it is escaped
 _REFUSE_NON_JSON = (
     orjson.OPT_PASSTHROUGH_DATETIME
@@ -48,6 +50,12 @@ def _refuse(obj: Any) -> Any:
 def _as_plain_json(obj: dict[Any, Any] | list[Any]) -> orjson.Fragment | None:
     """The JSON of a value that plain JSON carries exactly, or None if it holds anything
     that must be wrapped (found in C, without a Python-level walk)."""
+    # A member that needs wrapping right here (a snapshot's dates and ids beside its
+    # actions) is seen without writing the whole value first.
+    if any(
+        type(member) not in _JSON_KINDS for member in (obj.values() if type(obj) is dict else obj)
+    ):
+        return None
     try:
         raw = orjson.dumps(obj, default=_refuse, option=_REFUSE_NON_JSON)
     except TypeError:
@@ -89,13 +97,8 @@ class OrjsonTranscoder(Transcoder):
         envelopes = data.count(_ENVELOPE)
         if envelopes == 0:
             return obj
-        if type(obj) is dict and not _is_envelope(obj):
-            top = [key for key, value in obj.items() if type(value) is dict and _is_envelope(value)]
-            if len(top) == envelopes:  # every envelope is a top-level value: walk only those
-                for key in top:
-                    obj[key] = self._unwrap(obj[key])
-                return obj
-        return self._unwrap(obj)
+        value, _ = self._unwrap_until(obj, envelopes)
+        return value
 
     def _wrap(self, obj: Any) -> Any:
         # Leaves are tested inline rather than by a call each (a call per leaf was most
@@ -125,13 +128,17 @@ class OrjsonTranscoder(Transcoder):
             key: value if type(value) in _PLAIN else self._wrap(value) for key, value in obj.items()
         }
 
-    def _unwrap(self, obj: Any) -> Any:
-        if type(obj) is list:
-            return [self._unwrap(value) if type(value) in _NESTED else value for value in obj]
-        if type(obj) is not dict:
-            return obj
-        if _is_envelope(obj):
-            name = obj["_type_"]
+    def _unwrap_until(self, obj: Any, remaining: int) -> tuple[Any, int]:
+        """Replace envelopes by their values, depth first in the stored order, and stop
+        once `remaining` have been found: the rest (an encounter's actions, after its
+        id and dates) is returned as loaded, without a walk. Changes `obj` in place (it
+        was just loaded) and returns it with the number of envelopes found."""
+        if type(obj) is dict and _is_envelope(obj):
+            name, data = obj["_type_"], obj["_data_"]
+            found = 1
+            if type(data) in _NESTED and remaining > 1:
+                data, inside = self._unwrap_until(data, remaining - 1)
+                found += inside
             transcoding = self.names.get(name) if isinstance(name, str) else None
             if transcoding is None:
                 msg = (
@@ -139,11 +146,23 @@ class OrjsonTranscoder(Transcoder):
                     "Please register a custom transcoding for this type."
                 )
                 raise TranscodingNotRegisteredError(msg)
-            return transcoding.decode(self._unwrap(obj["_data_"]))
-        return {
-            key: self._unwrap(value) if type(value) in _NESTED else value
-            for key, value in obj.items()
-        }
+            return transcoding.decode(data), found
+        if type(obj) is dict:
+            members: Any = obj.items()
+        elif type(obj) is list:
+            members = enumerate(obj)
+        else:
+            return obj, 0
+        found = 0
+        for place, value in members:  # replacing a member in place keeps the size
+            if found >= remaining:
+                break
+            if type(value) in _NESTED:
+                decoded, inside = self._unwrap_until(value, remaining - found)
+                if inside:
+                    obj[place] = decoded
+                    found += inside
+        return obj, found
 
 
 def _is_envelope(obj: dict[Any, Any]) -> bool:
