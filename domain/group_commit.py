@@ -113,6 +113,10 @@ class GroupCommitWriter:
         if threading.current_thread() is self._thread:
             raise RuntimeError("a command inside a command runs at once: use submit")
         job = Job(attempt, contextvars.copy_context())
+        # Running from now on, so it cannot be cancelled: a caller that goes away (an
+        # HTTP client disconnecting cancels the awaiting task, which cancels this) does
+        # not take the command back, and the writer can always answer it.
+        job.future.set_running_or_notify_cancel()
         self._jobs.put(job)
         return job.future
 

@@ -124,3 +124,20 @@ def test_the_cache_drops_everything_when_someone_else_wrote() -> None:
     assert (cache.get("b"), cache.get("c")) == (None, "C")  # type: ignore[arg-type]
     cache.saved([17], {"d": "D", "e": "E"})  # type: ignore[dict-item]
     assert len(cache) == 2 and cache.get("c") is None  # type: ignore[arg-type]
+
+
+def test_a_caller_that_goes_away_neither_cancels_the_command_nor_stops_the_writer(
+    store_env: dict[str, str],
+) -> None:
+    """An async route awaiting a command is cancelled when its client disconnects; the
+    command still commits, and the writer goes on answering the next ones."""
+    app = grouped(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        queued = [app.perform_action_later(hit(cid, eid, hero, 1)) for _ in range(5)]
+        assert [future.cancel() for future in queued] == [False] * 5
+        assert [future.result(timeout=10)[1]["number"] for future in queued] == [1, 2, 3, 4, 5]
+        _, record = app.perform_action(hit(cid, eid, hero, 1))
+        assert record["number"] == 6
+    finally:
+        app.close()
