@@ -148,6 +148,7 @@ class WriteRunner(Application[UUID]):
             if token is not None:
                 current_claim.reset(token)
         answer: Future[T | Replayed] = Future()
+        answer.set_running_or_notify_cancel()  # like the queued command: not cancellable
 
         def settle(done: Future[T]) -> None:
             try:

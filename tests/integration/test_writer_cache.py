@@ -134,7 +134,10 @@ def test_a_caller_that_goes_away_neither_cancels_the_command_nor_stops_the_write
     app = grouped(store_env)
     try:
         cid, hero, eid = setup_fight(app)
-        queued = [app.perform_action_later(hit(cid, eid, hero, 1)) for _ in range(5)]
+        queued = [
+            app.idempotent_later(None, lambda: app.perform_action_later(hit(cid, eid, hero, 1)))
+            for _ in range(5)
+        ]
         assert [future.cancel() for future in queued] == [False] * 5
         assert [future.result(timeout=10)[1]["number"] for future in queued] == [1, 2, 3, 4, 5]
         _, record = app.perform_action(hit(cid, eid, hero, 1))
