@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -31,6 +32,9 @@ from domain.resolution import Resolved, build_view
 from domain.roll_preview import technical_dice
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
+
+# Values a copy of an encounter may share with the original: they cannot change in place.
+IMMUTABLE = frozenset({UUID, datetime, str, int, float, bool, type(None)})
 
 
 class Encounter(Aggregate):
@@ -74,8 +78,10 @@ class Encounter(Aggregate):
                 # encounter may hold every event of the batch so far: copying them made
                 # a batch cost the square of its length.)
                 clone.__dict__[key] = []
-            else:
-                clone.__dict__[key] = value if key in self.SHARED else copy.deepcopy(value, memo)
+            elif key in self.SHARED or type(value) in IMMUTABLE:
+                clone.__dict__[key] = value  # ids and dates: copying a UUID or datetime
+            else:  # goes through pickling's slow path, for nothing
+                clone.__dict__[key] = copy.deepcopy(value, memo)
         return clone
 
     @property
