@@ -97,6 +97,14 @@ class OrjsonTranscoder(Transcoder):
         envelopes = data.count(_ENVELOPE)
         if envelopes == 0:
             return obj
+        if type(obj) is dict:
+            # An event's envelopes (its timestamp and ids) are usually all at the top:
+            # then none of its nested values needs visiting at all.
+            top = [key for key, value in obj.items() if type(value) is dict and _is_envelope(value)]
+            if len(top) == envelopes:
+                for key in top:
+                    obj[key], _ = self._unwrap_until(obj[key], 1)
+                return obj
         value, _ = self._unwrap_until(obj, envelopes)
         return value
 
