@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import signal
 import threading
@@ -86,9 +87,21 @@ def serve(
         install_redaction()  # after uvicorn configured its loggers, before any request
         for line in describe_services(settings, services):
             logging.getLogger("uvicorn.error").info(line)
+        keep_out_of_collections()
         server.run()
         if not server.started:
             raise typer.Exit(1)
+
+
+def keep_out_of_collections() -> None:
+    """What start-up built (modules, the app with its routes and models, the services:
+    about 125,000 objects) lives as long as the process. Frozen out of the cyclic
+    collector's sight, it is no longer walked by every full collection under load:
+    those stop the whole process and made the tail of every latency (under the load
+    of bench/http.py (a): gen-2 pauses of 110-130 ms, 64-72 ms frozen; commands' p99
+    123-135 -> 74-86 ms; the vitals' live lag p99 121 -> 68 ms)."""
+    gc.collect()
+    gc.freeze()
 
 
 worker_app = typer.Typer(help="Run one background worker on its own (scale-out).")
