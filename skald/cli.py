@@ -13,14 +13,12 @@ from typing import Annotated
 from uuid import UUID
 
 import typer
-import uvicorn
 
-from api.app import create_app
+# The server stack (FastAPI, uvicorn, the pages) is imported by `serve` alone: the other
+# commands, a rebuild above all, would spend about half a second importing it for nothing.
 from projections.rebuild import Rebuilder
 from skald import cli_data
-from skald.announce import AnnouncingServer, describe_services
 from skald.cli_support import fails_cleanly, load_settings, masked_url, progress_bar
-from skald.logs import install_redaction
 from skald.services import build_services
 
 app = typer.Typer(
@@ -72,6 +70,12 @@ def serve(
     With no configuration: a SQLite event store and an embedded Redis server in
     the data directory. Settings may also come from SKALD_* environment variables.
     """
+    import uvicorn
+
+    from api.app import create_app
+    from skald.announce import AnnouncingServer, describe_services
+    from skald.logs import install_redaction
+
     with fails_cleanly(), ExitStack() as stack:
         settings = load_settings(
             data_dir=data_dir, host=host, port=port, database=database, redis_url=redis_url
