@@ -45,6 +45,7 @@ class ProjectionEngine:
         defer_streams: bool = False,
         overlap_commits: bool = False,
         cache_limit: int = CACHE_LIMIT,
+        fresh: bool = False,
     ) -> None:
         if (prefix is None) == (root is None):
             raise ValueError("give a prefix (follow the current generation) or a fixed root")
@@ -54,7 +55,7 @@ class ProjectionEngine:
         self.generations = Generations(prefix) if prefix is not None else None
         self.fixed_root = root
         self.select = select or self.decode_all
-        self.staged = StagedViews(client, cache_limit, defer_streams)
+        self.staged = StagedViews(client, cache_limit, defer_streams, fresh)
         self.keys: ViewKeys | None = None
         self.projections: list[ViewProjection] = []
         self.guard: Guard | None = None

@@ -146,6 +146,7 @@ class Rebuilder:
             defer_streams=True,
             overlap_commits=True,
             cache_limit=self.cache_limit,
+            fresh=True,
         )
         try:
             engine.sync()

@@ -90,7 +90,11 @@ class Guard:
 
 class StagedViews:
     def __init__(
-        self, client: redis.Redis, cache_limit: int = CACHE_LIMIT, defer_streams: bool = False
+        self,
+        client: redis.Redis,
+        cache_limit: int = CACHE_LIMIT,
+        defer_streams: bool = False,
+        fresh: bool = False,
     ) -> None:
         self.client = client
         self.cache_limit = cache_limit
@@ -99,11 +103,20 @@ class StagedViews:
         self.defer_streams = defer_streams
         self._commit = client.register_script(_COMMIT)
         self.stream_entries: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+        # A new generation's root is empty and only its rebuild writes it (the commit's
+        # guard checks that): a key missing from the cache is missing from Redis, so
+        # reading it would be a round trip for nothing (one per new campaign and
+        # encounter). Only until the cache is dropped after a commit was sent: from
+        # then on, what was committed is in Redis alone.
+        self.fresh = fresh
+        self.sent = False
         self.forget()
 
     def forget(self) -> None:
         """Drop the cache and what is staged; deferred stream entries of batches already
         committed stay until they are written."""
+        if self.sent:
+            self.fresh = False
         self.values: dict[str, Any] = {}
         self.fields: dict[str, dict[str, Any]] = {}
         self._clear_staged(streams=not self.defer_streams)
@@ -123,7 +136,7 @@ class StagedViews:
     def get(self, key: str) -> Any:
         value = self.values.get(key, MISSING)
         if value is MISSING:
-            raw: Any = self.client.get(key)
+            raw: Any = None if self.fresh else self.client.get(key)
             value = orjson.loads(raw) if raw is not None else None
             self.values[key] = value
         return value
@@ -132,7 +145,7 @@ class StagedViews:
         cached = self.fields.setdefault(key, {})
         value = cached.get(field, MISSING)
         if value is MISSING:
-            raw: Any = self.client.hget(key, field)
+            raw: Any = None if self.fresh else self.client.hget(key, field)
             value = orjson.loads(raw) if raw is not None else None
             cached[field] = value
         return value
@@ -179,6 +192,7 @@ class StagedViews:
     def send(self, script_call: tuple[list[str], list[Any]]) -> str:
         """Run a prepared commit (no other state touched: it may run on another thread)."""
         keys, args = script_call
+        self.sent = True
         outcome: Any = self._commit(keys=keys, args=args)
         return outcome.decode() if isinstance(outcome, bytes) else str(outcome)
 
