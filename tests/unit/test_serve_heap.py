@@ -13,13 +13,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from skald import cli
+from skald import announce, cli, logs
 
 
 def test_serve_freezes_what_start_up_built_before_it_serves(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     frozen_when_serving: list[int] = []
+    thresholds_when_serving: list[tuple[int, int, int]] = []
+    before = gc.get_threshold()
 
     class Server:
         started = True
@@ -29,15 +31,19 @@ def test_serve_freezes_what_start_up_built_before_it_serves(
 
         def run(self) -> None:
             frozen_when_serving.append(gc.get_freeze_count())
+            thresholds_when_serving.append(gc.get_threshold())
 
-    monkeypatch.setattr(cli, "AnnouncingServer", Server)
+    # serve imports the server stack itself (a rebuild does not need it): patched there.
+    monkeypatch.setattr(announce, "AnnouncingServer", Server)
     monkeypatch.setattr(cli, "build_services", lambda settings, workers: nullcontext(object()))
-    monkeypatch.setattr(cli, "describe_services", lambda settings, services: [])
-    monkeypatch.setattr(cli, "install_redaction", lambda: None)
+    monkeypatch.setattr(announce, "describe_services", lambda settings, services: [])
+    monkeypatch.setattr(logs, "install_redaction", lambda: None)
     gc.unfreeze()
     try:
         result = CliRunner().invoke(cli.app, ["serve", "--data-dir", str(tmp_path)])
     finally:
         gc.unfreeze()  # the rest of the test session collects as usual
+        gc.set_threshold(*before)
     assert result.exit_code == 0, result.output
     assert len(frozen_when_serving) == 1 and frozen_when_serving[0] > 1000
+    assert thresholds_when_serving == [(20_000, 50, 20)]
