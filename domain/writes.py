@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from typing import Any, TypeVar
 from uuid import UUID
@@ -54,6 +54,16 @@ class WriteRunner(Application[UUID]):
     writer: GroupCommitWriter | None = None
     writer_cache: WriterCache | None = None
 
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        # How many times this process saved each aggregate: a reader that looked at an
+        # aggregate knows whether this process changed it since (an int per aggregate,
+        # bumped after its save committed; a dict read and write is atomic under the GIL).
+        self._saves: dict[UUID, int] = {}
+        super().__init__(env)
+
+    def saves_of(self, aggregate_id: UUID) -> int:
+        return self._saves.get(aggregate_id, 0)
+
     def start_group_commit(self) -> None:
         """One writer for this process: commands queue instead of racing, and those that
         arrive together commit together (see domain/group_commit.py); the writer keeps
@@ -82,6 +92,8 @@ class WriteRunner(Application[UUID]):
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         recordings = super()._record(processing_event)
+        for aggregate_id in processing_event.aggregates:  # see `saves_of`
+            self._saves[aggregate_id] = self._saves.get(aggregate_id, 0) + 1
         cache = self._own_cache()
         if cache is not None:
             ids = [r.notification.id for r in recordings if r.notification is not None]
