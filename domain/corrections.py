@@ -115,7 +115,10 @@ def _resolve_record(
     rerolled: bool,
 ) -> dict[str, Any]:
     """Resolve ``record`` against the state so far; the new record and a report entry."""
-    view = build_view(rules, record["round"], options, state.combatants)
+    # An action the GM let through out of turn or once too often (its record carries the
+    # override) is replayed as allowed: a ruleset's own once-a-round rule yields to it.
+    overridden = record.get("override") is not None
+    view = build_view(rules, record["round"], options, state.combatants, turn_overridden=overridden)
     try:
         resolved = resolve(
             rules,

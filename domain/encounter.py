@@ -92,8 +92,14 @@ class Encounter(Aggregate):
         c = self.combatants[combatant_id]
         return self.rules.conditions(c["sheet"], c["tracks"], c["state"])
 
-    def view(self) -> EncounterView:
-        return build_view(self.rules, self.round, self.options, self.combatants)
+    def view(self, turn_overridden: bool = False) -> EncounterView:
+        return build_view(
+            self.rules,
+            self.round,
+            self.options,
+            self.combatants,
+            turn_overridden=turn_overridden,
+        )
 
     def action(self, number: int) -> dict[str, Any]:
         if not 1 <= number <= len(self.actions):
@@ -129,10 +135,13 @@ class Encounter(Aggregate):
             raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
         refuse_gm_calls(action_type.params, kind, params, role)
         overridden = self._turn_check(actor, action_type.gm_only, override_reason, role)
-        view = self.view()
+        # The ruleset's own once-a-round rule (margin's M5) yields to the GM's override.
+        view = self.view(turn_overridden=overridden is not None)
         dice, aliases = technical_dice(self.rules, view, kind, actor, params, dice)
         opening = open_or_resolve(self.rules, view, kind, actor, params, dice, roller, aliases)
+        override = None
         if overridden is not None:
+            override = {"refusal": overridden[0], "reason": overridden[1], "by": by}
             self._turn_overridden(
                 actor=actor,
                 round=self.round,
@@ -143,17 +152,27 @@ class Encounter(Aggregate):
             )
         if opening.exchange is not None:
             number = len(self.exchange_list) + 1
+            # The exchange keeps the override for the action record it becomes.
+            marks = {"number": number, "round": self.round, "by": by}
+            if override is not None:
+                marks["override"] = override
             self._exchange_opened(
-                exchange={**opening.exchange, "number": number, "round": self.round, "by": by},
+                exchange={**opening.exchange, **marks},
                 summary=f"exchange {number}: {opening.exchange['summary']}",
                 by=by,
             )
             return self.exchange_list[-1]
         assert opening.resolved is not None
-        return self._record(kind, actor, opening.resolved, self.round, by)
+        return self._record(kind, actor, opening.resolved, self.round, by, override)
 
     def _record(
-        self, kind: str, actor: str | None, resolved: Resolved, round: int, by: str
+        self,
+        kind: str,
+        actor: str | None,
+        resolved: Resolved,
+        round: int,
+        by: str,
+        override: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         self._action_resolved(
             number=len(self.actions) + 1,
@@ -168,6 +187,7 @@ class Encounter(Aggregate):
             state=resolved.outcome.state,
             conditions_before=resolved.conditions_before,
             by=by,
+            override=override,
         )
         return self.actions[-1]
 
@@ -188,6 +208,9 @@ class Encounter(Aggregate):
         state: dict[str, dict[str, Any]],
         conditions_before: dict[str, list[str]],
         by: str,
+        # The GM's override that let this action through (refusal, reason, by): on the
+        # record, so a correction replays it as allowed. Older events have none.
+        override: dict[str, Any] | None = None,
     ) -> None:
         for cid, values in tracks.items():
             self.combatants[cid]["tracks"] = values
@@ -214,6 +237,7 @@ class Encounter(Aggregate):
                     cid: {"before": conditions_before[cid], "after": list(self.conditions_of(cid))}
                     for cid in conditions_before
                 },
+                **({"override": override} if override is not None else {}),
             },
         ]
 
@@ -317,7 +341,8 @@ class Encounter(Aggregate):
             defender, f"declare {self.combatants[defender]['name']}'s defense"
         )
         exchanges.refuse_unless_pending(exchange, "declare for")
-        view = self.view()
+        override = exchange.get("override")
+        view = self.view(turn_overridden=override is not None)
         declared = {**exchange["params"], exchange["param"]: choice}
         dice, aliases = technical_dice(
             self.rules, view, exchange["kind"], exchange["actor"], declared, dice
@@ -334,7 +359,12 @@ class Encounter(Aggregate):
             by=access.who,
         )
         return self._record(
-            exchange["kind"], exchange["actor"], resolved, int(exchange["round"]), access.who
+            exchange["kind"],
+            exchange["actor"],
+            resolved,
+            int(exchange["round"]),
+            access.who,
+            override,
         )
 
     @event("DefenseDeclared")

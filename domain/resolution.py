@@ -25,10 +25,13 @@ def build_view(
     round: int,
     options: Mapping[str, Any],
     combatants: Mapping[str, Mapping[str, Any]],
+    *,
+    turn_overridden: bool = False,
 ) -> EncounterView:
     return EncounterView(
         round=round,
         options=options,
+        turn_overridden=turn_overridden,
         combatants={
             cid: CombatantView(
                 id=cid,

@@ -85,7 +85,8 @@ def refusal(turns: TurnState, actor: str, taken: int, per_round: int) -> str | N
     """Why ``actor`` may not act now (whose turn it is, in words), or None."""
     name = turns.names.get(actor, actor)
     if taken >= per_round:
-        times = "once" if per_round == 1 else f"{per_round} times"
+        # What they have taken, which is more than per_round after a GM's override.
+        times = "once" if taken == 1 else f"{taken} times"
         return (
             f"{name} has already acted {times} in round {turns.round} "
             f"(actions_per_round is {per_round}); {turns.whose_turn()}"

@@ -44,6 +44,11 @@ class EncounterView:
     round: int
     combatants: Mapping[str, CombatantView]
     options: Mapping[str, Any]
+    # The GM overrode the turn check for the action resolving now (a TurnOverridden
+    # event, or a replayed record that carries one). Only the encounter sets it, and
+    # only after checking the override came from the GM key, so a ruleset's own
+    # once-a-round rule (margin's M5) may yield to it without trusting the caller.
+    turn_overridden: bool = False
 
     def combatant(self, combatant_id: str, role: str) -> CombatantView:
         try:

@@ -13,7 +13,14 @@ def require_actor(ledger: Ledger, actor: str | None, kind: str) -> str:
 
 
 def refuse_second_action(ledger: Ledger, actor: str) -> None:
-    """M5: one action per combatant per round; a posture is that action."""
+    """M5: one action per combatant per round; a posture is that action.
+
+    The GM has the last word: an action the GM let through with an override (recorded
+    as TurnOverridden, and on the action record so that corrections replay it) is not
+    refused here. The view says so only when the override came from the GM's key.
+    """
+    if ledger.view.turn_overridden:
+        return
     if ledger.state(actor).has_acted_in(ledger.view.round):
         raise ActionRefused(
             f"{ledger.name(actor)} has already acted in round {ledger.view.round}: "
