@@ -281,7 +281,9 @@ class Encounter(Aggregate):
             self.actions, exchanges.pending(self.exchange_list), actor, self.round, gm_tools
         )
         per_round = turns.actions_per_round(self.options)
-        refusal = turns.refuse_or_override(self.turn_state(), actor, taken, per_round, reason)
+        me = self.combatants[actor]
+        own = self.rules.turn_refusal(str(me["name"]), me["state"], self.round)
+        refusal = turns.refuse_or_override(self.turn_state(), actor, taken, per_round, reason, own)
         return None if refusal is None or reason is None else (refusal, reason)
 
     def set_order(self, order: list[str], by: str) -> None:

@@ -113,10 +113,19 @@ def check_override(reason: str | None, role: str) -> str | None:
 
 
 def refuse_or_override(
-    turns: TurnState, actor: str, taken: int, per_round: int, override: str | None
+    turns: TurnState,
+    actor: str,
+    taken: int,
+    per_round: int,
+    override: str | None,
+    ruleset_refusal: str | None = None,
 ) -> str | None:
-    """None when the actor may act; the refusal text when the GM overrides it; else 409."""
-    why = refusal(turns, actor, taken, per_round)
+    """None when the actor may act; the refusal text when the GM overrides it; else 409.
+
+    ``ruleset_refusal`` is the ruleset's own once-a-round rule (margin's M5), which
+    the GM may override like the turn order.
+    """
+    why = refusal(turns, actor, taken, per_round) or ruleset_refusal
     if why is None:
         return None
     if override is None:

@@ -156,6 +156,12 @@ class Ruleset(ABC):
 
     incapacitating: ClassVar[frozenset[str]] = frozenset()
 
+    def turn_refusal(self, name: str, state: Mapping[str, Any], round: int) -> str | None:
+        """Why this ruleset's own rules refuse the combatant another action this round
+        (margin's M5), or None. The encounter puts it to the GM's override beside its
+        own turn check, and tells the resolver through ``EncounterView.turn_overridden``."""
+        return None
+
     def round_start_actions(self, view: EncounterView) -> tuple[str, ...]:
         """Actions the rules take by themselves as a new round starts (stamina-body's
         bleeding); the encounter records each as an action with no actor."""

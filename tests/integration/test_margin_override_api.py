@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.helpers import event_count, ok
+from tests.helpers import enrol, event_count, new_campaign, ok, start
 from tests.integration.test_table_api import MARGIN, SB_KNIGHT, Table
 
 HASTE = "Hero drank a potion of haste"
@@ -217,3 +217,33 @@ def test_a_waiting_attack_the_gm_let_through_carries_the_override_to_its_record(
         "reason": "the Goblin's second head bites",
         "by": "gm:GM",
     }
+
+
+def test_with_two_actions_a_round_m5_still_allows_one_and_the_gm_overrides_it(
+    client: TestClient,
+) -> None:
+    cid = new_campaign(client, "margin", {"actions_per_round": 2})
+    hero = enrol(client, cid, "Hero", MARGIN)
+    eid = start(client, cid, [{"character_id": hero, "side": "party"}])
+    path = f"/campaigns/{cid}/encounters/{eid}/actions"
+    defend = {"kind": "defend", "actor": hero, "params": {}}
+    ok(client.post(path, json=defend), 201)
+    m5 = (
+        "Hero has already acted in round 1: one action per combatant per round; "
+        "start the next round first"
+    )
+    again = ok(client.post(path, json=defend), 409)
+    assert again["message"] == m5 + "; the GM may override with a reason"
+    done = ok(client.post(path, json={**defend, "override_reason": HASTE}), 201)
+    assert done["action"]["override"] == {"refusal": m5, "reason": HASTE, "by": "gm:GM"}
+
+
+def test_the_preview_and_the_odds_of_a_second_action_say_m5(fight: Round) -> None:
+    t = fight.t
+    body = {"kind": "attack", "actor": t.hero, "params": fight.sword}
+    m5 = (
+        "Hero has already acted in round 1: one action per combatant per round; "
+        "start the next round first"
+    )
+    assert t.post("/preview", body, t.gm, 409)["message"] == m5
+    assert t.post("/odds", body, t.gm, 409)["message"] == m5

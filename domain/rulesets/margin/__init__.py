@@ -19,6 +19,7 @@ from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions, read_
 from domain.rulesets.margin.ratings import derived_ratings
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState, is_down
+from domain.rulesets.margin.turn import m5_refusal
 
 
 class MarginDayPlan(Frozen):
@@ -67,6 +68,9 @@ class Margin(Ruleset):
         if is_down(health):
             found.append("down")
         return tuple(found)
+
+    def turn_refusal(self, name: str, state: Mapping[str, Any], round: int) -> str | None:
+        return m5_refusal(name, CharacterState.read(state), round)
 
     def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
         return derived_ratings(MarginSheet.model_validate(dict(sheet)), CharacterState.read(state))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.errors import ActionRefused, InvalidInput
 from domain.rulesets.margin.ledger import Ledger
+from domain.rulesets.margin.state import CharacterState
 
 
 def require_actor(ledger: Ledger, actor: str | None, kind: str) -> str:
@@ -12,20 +13,28 @@ def require_actor(ledger: Ledger, actor: str | None, kind: str) -> str:
     return ledger.combatant(actor, "actor").id
 
 
-def refuse_second_action(ledger: Ledger, actor: str) -> None:
-    """M5: one action per combatant per round; a posture is that action.
+def m5_refusal(name: str, state: CharacterState, round_number: int) -> str | None:
+    """M5: one action per combatant per round; a posture is that action. Why not, or None."""
+    if state.has_acted_in(round_number):
+        return (
+            f"{name} has already acted in round {round_number}: "
+            "one action per combatant per round; start the next round first"
+        )
+    return None
 
-    The GM has the last word: an action the GM let through with an override (recorded
-    as TurnOverridden, and on the action record so that corrections replay it) is not
-    refused here. The view says so only when the override came from the GM's key.
+
+def refuse_second_action(ledger: Ledger, actor: str) -> None:
+    """M5, unless the GM has the last word.
+
+    An action the GM let through with an override (recorded as TurnOverridden, and on
+    the action record so that corrections replay it) is not refused here. The view
+    says so only when the override came from the GM's key (the encounter checks it).
     """
     if ledger.view.turn_overridden:
         return
-    if ledger.state(actor).has_acted_in(ledger.view.round):
-        raise ActionRefused(
-            f"{ledger.name(actor)} has already acted in round {ledger.view.round}: "
-            "one action per combatant per round; start the next round first"
-        )
+    why = m5_refusal(ledger.name(actor), ledger.state(actor), ledger.view.round)
+    if why is not None:
+        raise ActionRefused(why)
 
 
 def check_effort(ledger: Ledger, effort: int) -> None:
