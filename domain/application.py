@@ -247,17 +247,9 @@ class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
         less than ACCESS_RECHECK_SECONDS ago, and not saved by this process since, is
         taken as it is. A key issued or revoked here counts from the next request; one
         revoked through another process, within ACCESS_RECHECK_SECONDS."""
-        seen = self._access_checked.get(campaign_id)
-        if seen is not None and self.repository.cache is not None:
-            at, saves = seen
-            fresh = time.monotonic() - at < ACCESS_RECHECK_SECONDS
-            if fresh and saves == self.saves_of(campaign_id):
-                try:
-                    cached: object = self.repository.cache.get(campaign_id)
-                except KeyError:
-                    cached = None
-                if isinstance(cached, Campaign):
-                    return cached.access_for(key_id, key_hash)
+        known = self.access_if_fresh(campaign_id, key_id, key_hash)
+        if known is not None:
+            return known
         at, saves = time.monotonic(), self.saves_of(campaign_id)  # taken before the read
         try:
             campaign: object = self.repository.get(
@@ -269,6 +261,21 @@ class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
             raise NotFound(f"no campaign with id {campaign_id}")
         self._access_checked[campaign_id] = (at, saves)
         return campaign.access_for(key_id, key_hash)
+
+    def access_if_fresh(self, campaign_id: UUID, key_id: str, key_hash: str) -> Access | None:
+        """`access` when it needs no read from the store (an async caller can then answer
+        on its event loop), else None."""
+        seen = self._access_checked.get(campaign_id)
+        if seen is None or self.repository.cache is None:
+            return None
+        at, saves = seen
+        if time.monotonic() - at >= ACCESS_RECHECK_SECONDS or saves != self.saves_of(campaign_id):
+            return None
+        try:
+            cached: object = self.repository.cache.get(campaign_id)
+        except KeyError:
+            return None
+        return cached.access_for(key_id, key_hash) if isinstance(cached, Campaign) else None
 
     def issue_key(self, command: IssueKey) -> Campaign:
         def attempt() -> Campaign:
