@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 
 from api import errors, openapi
 from api.backend import Backend
+from api.fast_actions import ActionFastPath
 from api.limits import BodyLimit, RateLimit, RateLimiter
 from api.routes import (
     amendments,
@@ -34,7 +35,7 @@ from api.security import SecurityHeaders
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
 
-def create_app(build_backend: BackendFactory) -> FastAPI:
+def create_app(build_backend: BackendFactory, fast_actions: bool = True) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         with build_backend() as backend:
@@ -51,6 +52,8 @@ def create_app(build_backend: BackendFactory) -> FastAPI:
         redoc_url=None,
     )
     errors.install(app)
+    # Innermost: the commonest request answered below the router (api/fast_actions.py).
+    app.add_middleware(ActionFastPath, enabled=fast_actions)
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit)  # before the body is read: a refused caller costs little
     app.add_middleware(SecurityHeaders)

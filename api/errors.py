@@ -30,6 +30,10 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 def _domain_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, DomainError)
+    return domain_error_response(error)
+
+
+def domain_error_response(error: DomainError) -> JSONResponse:
     for cls, status, code in STATUS:
         if isinstance(error, cls):
             extra: dict[str, Any] = {}

@@ -15,6 +15,7 @@ from api.backend import application
 from api.idempotency import claim
 from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
 from api.views import encounter_out, outcome_out
+from domain.access import Access
 from domain.application import SkaldApplication
 from domain.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
 from domain.encounter import Encounter
@@ -82,8 +83,28 @@ async def perform_action(
     201: the action resolved. 202: an attack waits for the defender's declaration
     (``exchange`` says whose); declare it at ``.../exchanges/{n}/declare``.
     """
+    command = action_command(campaign_id, encounter_id, body, access)
+    # Awaited, not waited for: the hot path holds no thread while the writer commits it.
+    queued = app.idempotent_later(
+        claim(request, body, access), lambda: app.perform_action_later(command)
+    )
+    outcome = await asyncio.wrap_future(queued)
+    if isinstance(outcome, Replayed):  # a repeated request: read what the first one made
+        encounter = await run_in_threadpool(settled, app, campaign_id, outcome)
+    else:
+        encounter = outcome[0]
+    status, result = action_answer(encounter)
+    response.status_code = status
+    return result
+
+
+def action_command(
+    campaign_id: UUID, encounter_id: UUID, body: ActionBody, access: Access
+) -> PerformAction:
+    """The command a request to act asks for, if its key may ask it (also the fast path's:
+    api/fast_actions.py)."""
     access.require_writer_for(body.actor, f"perform '{body.kind}'")
-    command = PerformAction(
+    return PerformAction(
         campaign_id,
         encounter_id,
         body.kind,
@@ -94,19 +115,12 @@ async def perform_action(
         access.role,
         body.override_reason,
     )
-    # Awaited, not waited for: the hot path holds no thread while the writer commits it.
-    queued = app.idempotent_later(
-        claim(request, body, access), lambda: app.perform_action_later(command)
-    )
-    outcome = await asyncio.wrap_future(queued)
-    if isinstance(outcome, Replayed):  # a repeated request: read what the first one made
-        encounter = await run_in_threadpool(settled, app, campaign_id, outcome)
-    else:
-        encounter = outcome[0]
+
+
+def action_answer(encounter: Encounter) -> tuple[int, ActionOut]:
+    """201 and the action; 202 when an attack waits for the defender's declaration."""
     result = outcome_out(encounter)
-    if result.status == "pending":
-        response.status_code = 202  # accepted: it waits for the defender's declaration
-    return result
+    return (202 if result.status == "pending" else 201), result
 
 
 @router.post("/{encounter_id}/round")

@@ -1,0 +1,131 @@
+"""The action POST, answered below FastAPI's routing and dependency machinery.
+
+Under the load of bench/http.py (a) the framework's share of a command (routing, solving
+the dependencies, validating and serialising) was most of the server's time, more than
+the command itself (bench/README.md). The commonest request of all, a command to act,
+is answered here, inside the same middlewares (rate limits, body limit, security
+headers), by the same code as the route (`action_command`, `action_answer`, the access
+check, the error mapping of api/errors.py): only the framing differs.
+
+Anything out of the ordinary is handed on to the FastAPI route untouched, body
+included, before anything is done: a missing or unknown key, a campaign whose keys must
+be read from the store again, a body that does not validate, a key that may not act for
+that actor, an Idempotency-Key. The route then answers as it always has (its errors, its
+422s, its replays). A command the domain refuses is answered here with the route's own
+error body; nothing of it was written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+from uuid import UUID
+
+from pydantic import ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.errors import domain_error_response
+from api.keys import KeyMaker
+from api.routes.encounters import action_answer, action_command
+from api.schemas import ActionBody
+from domain.access import Access
+from domain.application import SkaldApplication
+from domain.commands import PerformAction
+from domain.errors import DomainError
+
+ACTION_PATH = re.compile(r"^/campaigns/([0-9a-f-]{36})/encounters/([0-9a-f-]{36})/actions$")
+
+
+class ActionFastPath:
+    def __init__(self, app: ASGIApp, enabled: bool = True) -> None:
+        self.app = app
+        self.enabled = enabled
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = (
+            ACTION_PATH.match(scope["path"])
+            if self.enabled and scope["type"] == "http" and scope["method"] == "POST"
+            else None
+        )
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        body = await read_body(receive)
+        if body is None:  # the client went away
+            return
+        command = self._command(scope, found, body)
+        if command is None:
+            await self.app(scope, replaying(body, receive), send)
+            return
+        application: SkaldApplication = scope["app"].state.backend.application
+        try:
+            encounter, _ = await asyncio.wrap_future(application.perform_action_later(command))
+        except DomainError as refused:  # nothing was written
+            await domain_error_response(refused)(scope, receive, send)
+            return
+        status, result = action_answer(encounter)
+        payload = result.model_dump_json().encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-length", str(len(payload)).encode()),
+                    (b"content-type", b"application/json"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+
+    def _command(self, scope: Scope, found: re.Match[str], body: bytes) -> PerformAction | None:
+        """The command, when this request is an ordinary one; else None (the route's)."""
+        headers = dict(scope["headers"])
+        if b"idempotency-key" in headers or not headers.get(b"content-type", b"").startswith(
+            b"application/json"
+        ):
+            return None
+        scheme, _, key = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        key = key.strip()
+        key_id = KeyMaker.key_id(key) if scheme.lower() == "bearer" else None
+        if key_id is None:
+            return None
+        try:
+            campaign_id, encounter_id = UUID(found.group(1)), UUID(found.group(2))
+            application: SkaldApplication = scope["app"].state.backend.application
+            access: Access | None = application.access_if_fresh(
+                campaign_id, key_id, KeyMaker.digest(key)
+            )
+            if access is None:
+                return None
+            return action_command(
+                campaign_id, encounter_id, ActionBody.model_validate_json(body), access
+            )
+        except (ValueError, ValidationError, DomainError):  # the route says what is wrong
+            return None
+
+
+async def read_body(receive: Receive) -> bytes | None:
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands the body read here to the route, then the client's next."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        message: dict[str, Any] = {"type": "http.request", "body": body, "more_body": False}
+        return message
+
+    return replay

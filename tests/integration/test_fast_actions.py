@@ -1,0 +1,131 @@
+"""The action POST's fast path (api/fast_actions.py) answers exactly as the FastAPI
+route does: the same script of requests to two servers, one with the fast path and one
+without, gets the same statuses, headers and bodies (ids aside); the fast path answered
+the ordinary ones itself and handed the rest to the route."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import api.fast_actions as fast_actions
+from api.app import create_app
+from domain import application as application_module
+from skald.services import build_services
+from skald.settings import Settings
+
+STAMINA_SHEET = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 20, "body_max": 12}
+UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+KEY_TEXT = re.compile(r"skald_[0-9a-f]{16}_[0-9a-f]+")
+WHEN_TEXT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(\+00:00|Z)?")
+
+
+def script(client: TestClient) -> list[tuple[int, dict[str, str], str]]:
+    """Every answer to a fixed script of actions: status, headers, body."""
+    created = client.post("/campaigns", json={"name": "Parity", "ruleset": "stamina-body"})
+    cid, gm_key = created.json()["id"], created.json()["gm_key"]
+    gm = {"authorization": f"Bearer {gm_key}"}
+
+    def enrol(name: str) -> str:
+        body = {"name": name, "sheet": STAMINA_SHEET}
+        return str(client.post(f"/campaigns/{cid}/characters", json=body, headers=gm).json()["id"])
+
+    hero, foe, bystander = enrol("Hero"), enrol("Foe"), enrol("Bystander")
+    keys = client.post(
+        f"/campaigns/{cid}/keys", json={"role": "player", "characters": [hero]}, headers=gm
+    ).json()["key"]
+    player = {"authorization": f"Bearer {keys}"}
+    fight = client.post(
+        f"/campaigns/{cid}/encounters",
+        json={
+            "name": "Fight",
+            "combatants": [
+                {"character_id": hero, "side": "party"},
+                {"character_id": foe, "side": "foes"},
+                {"character_id": bystander, "side": "party"},
+            ],
+        },
+        headers=gm,
+    ).json()["id"]
+    path = f"/campaigns/{cid}/encounters/{fight}/actions"
+    hit = {"target": hero, "damage_type": "impact", "damage_class": 1}
+    foe_attacks = {
+        "kind": "attack",
+        "actor": foe,
+        "params": {"target": hero},
+        "dice": {"hit": [3, 3, 3]},
+    }
+    requests: list[tuple[Any, dict[str, str]]] = [
+        ({"kind": "take_hit", "params": hit, "dice": {"damage": [3]}}, gm),  # 201
+        ({"kind": "take_hit", "params": hit}, gm),  # the server rolls: 201
+        ({"kind": "take_hit", "params": hit, "dice": {"damage": [7]}}, gm),  # 422: no d6 face
+        (foe_attacks, gm),  # 202: it waits for Hero's declaration
+        (foe_attacks, gm),  # 409: Foe has acted this round (the domain's refusal, mapped)
+        ({"kind": "attack", "actor": bystander, "params": {"target": foe}}, player),  # 403
+        ({"kind": "take_hit", "params": {"target": hero}}, gm),  # 422: the body
+        ({"kind": "take_hit", "params": hit}, {}),  # 401: no key
+        ({"kind": "take_hit", "params": hit}, {**gm, "idempotency-key": "once"}),
+        ({"kind": "take_hit", "params": hit}, {**gm, "idempotency-key": "once"}),  # replayed
+    ]
+    answers = []
+    for body, headers in requests:
+        response = client.post(path, json=body, headers=headers)
+        shown = {k: v for k, v in response.headers.items() if k not in ("date", "server")}
+        answers.append((response.status_code, shown, response.text))
+    return answers
+
+
+def normalised(answers: list[tuple[int, dict[str, str], str]]) -> list[Any]:
+    """Ids, keys and instants in order of appearance, so two servers' answers compare."""
+    seen: dict[str, str] = {}
+
+    def stand_in(found: re.Match[str]) -> str:
+        return seen.setdefault(found.group(0), f"<{len(seen)}>")
+
+    out = []
+    for status, headers, text in answers:
+        for pattern in (KEY_TEXT, UUID_TEXT, WHEN_TEXT):
+            text = pattern.sub(stand_in, text)
+        headers = {**headers, "content-length": "<length>"}  # stand-ins change lengths
+        out.append((status, headers, text))
+    return out
+
+
+@pytest.fixture
+def answered_by_fast_path(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    counted: list[int] = []
+    original = fast_actions.action_answer
+
+    def counting(encounter: Any) -> Any:
+        answer = original(encounter)
+        counted.append(answer[0])
+        return answer
+
+    monkeypatch.setattr(fast_actions, "action_answer", counting)
+    yield counted
+
+
+def test_the_fast_path_answers_as_the_route_does(
+    settings: Settings,
+    tmp_path: Any,
+    answered_by_fast_path: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Which requests the fast path takes depends on how fresh the access check is: not
+    # on the clock here. (The first action follows the encounter's start, which saved
+    # the campaign: the route reads it again, and the next ones are the fast path's.)
+    monkeypatch.setattr(application_module, "ACCESS_RECHECK_SECONDS", 600)
+    answers = {}
+    for fast in (False, True):
+        own = settings.model_copy(update={"data_dir": tmp_path / f"data-{fast}"})
+        app = create_app(lambda own=own: build_services(own), fast_actions=fast)
+        with TestClient(app) as client:
+            answers[fast] = script(client)
+    statuses = [status for status, _, _ in answers[True]]
+    assert statuses == [201, 201, 422, 202, 409, 403, 422, 401, 201, 201]
+    assert normalised(answers[True]) == normalised(answers[False])
+    assert answered_by_fast_path == [201, 202]  # and the two refusals; the rest, the route
