@@ -9,11 +9,13 @@ writer had just saved): most of a command's read time (bench/README.md).
 
 Here the writer asks the store once per batch for its newest notification id instead.
 If that is the id of the writer's own last save, nothing else wrote, and every kept
-aggregate is current. If not, all are dropped and read again through the library. A
-save whose notification ids do not directly follow the last known one (someone wrote in
-between) also drops them. Ids are assigned in commit order (SQLite writes one at a time;
-the library's PostgreSQL recorder locks the table to insert), and a gap in them only
-costs a re-read.
+aggregate is current. If not, it reads which aggregates the notifications it has not
+seen belong to (others' writes: another process's, or a write that did not go through
+the writer) and drops those, and only those, so that two API processes on one
+PostgreSQL store keep what the other did not touch; past FOREIGN_READ_LIMIT unseen
+notifications it drops everything instead. Its own saves are known by their ids. Ids
+are assigned in commit order (SQLite writes one at a time; the library's PostgreSQL
+recorder locks the table to insert).
 
 A kept aggregate is changed in place by the next command, so: an aggregate a failed
 command read is dropped (it may be half-changed), a failed batch drops them all, and a
@@ -23,16 +25,25 @@ command's result is copied before it leaves the writer.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
+# Unseen notifications read one by one to drop only what they touched; past this many,
+# dropping everything is cheaper than reading them.
+FOREIGN_READ_LIMIT = 1000
+
+# The originator ids of the notifications after one id up to another (both given).
+ReadOriginators = Callable[[int, int], Iterable[tuple[int, UUID]]]
+
 
 class WriterCache:
-    def __init__(self, maxsize: int = 1000) -> None:
+    def __init__(self, maxsize: int = 1000, originators: ReadOriginators | None = None) -> None:
         self._aggregates: OrderedDict[UUID, Any] = OrderedDict()
         self._maxsize = maxsize
-        self._newest: int | None = None  # the store's newest notification id, as last seen
+        self._newest: int | None = None  # the newest notification id everything here reflects
+        self._ours: set[int] = set()  # this writer's notification ids after `_newest`
+        self._originators = originators
         self.reads: set[UUID] = set()  # what the running command read (dropped if it fails)
 
     def __len__(self) -> int:
@@ -58,11 +69,21 @@ class WriterCache:
         self._aggregates.clear()
 
     def check(self, newest: int | None) -> None:
-        """Before a batch: the store's newest notification id now. Anything but the id of
-        this writer's last save means someone else wrote: drop everything."""
-        if newest != self._newest:
+        """Before a batch: the store's newest notification id now. Whatever someone else
+        wrote since the last look is dropped (see the module's docstring)."""
+        if newest == self._newest:
+            return
+        unseen = (newest or 0) - (self._newest or 0)
+        if self._newest is None or newest is None or self._originators is None:
             self.clear()
-            self._newest = newest
+        elif 0 < unseen <= FOREIGN_READ_LIMIT + len(self._ours):
+            for notification_id, originator_id in self._originators(self._newest, newest):
+                if notification_id not in self._ours:
+                    self._aggregates.pop(originator_id, None)
+        else:
+            self.clear()
+        self._newest = newest
+        self._ours.clear()
 
     def saved(self, notification_ids: Sequence[int], aggregates: Mapping[UUID, Any]) -> None:
         """After a save committed: its notification ids, and the aggregates as saved."""
@@ -70,9 +91,17 @@ class WriterCache:
             self.clear()
             self._newest = None
             return
-        expected = range((self._newest or 0) + 1, (self._newest or 0) + 1 + len(notification_ids))
-        if list(notification_ids) != list(expected):  # someone else wrote in between
-            self.clear()
-        self._newest = notification_ids[-1]
+        first = (self._newest or 0) + 1
+        if (
+            self._newest is not None
+            and not self._ours
+            and list(notification_ids) == list(range(first, first + len(notification_ids)))
+        ):
+            self._newest = notification_ids[-1]  # nobody wrote in between
+        elif self._newest is None:
+            self.clear()  # nothing to tell others' writes from: start afresh after this
+            self._newest = notification_ids[-1]
+        else:
+            self._ours.update(notification_ids)  # the next check reads past them
         for aggregate_id, aggregate in aggregates.items():
             self.keep(aggregate_id, aggregate)

@@ -69,7 +69,11 @@ class WriteRunner(Application[UUID]):
         arrive together commit together (see domain/group_commit.py); the writer keeps
         the aggregates it saved (domain/writer_cache.py)."""
         if self.writer is None:
-            cache = WriterCache() if hasattr(self.recorder, "max_notification_id") else None
+            cache = (
+                WriterCache(originators=self._originators)
+                if hasattr(self.recorder, "max_notification_id")
+                else None
+            )
             self.writer_cache = cache
             self.writer = GroupCommitWriter(
                 self._retrying,
@@ -78,6 +82,16 @@ class WriteRunner(Application[UUID]):
                 begin=self._begin_batch,
                 discard=cache.clear if cache is not None else None,
             )
+
+    def _originators(self, after: int, upto: int) -> list[tuple[int, UUID]]:
+        """Which aggregates the notifications after one id up to another belong to."""
+        found = self.recorder.select_notifications(
+            after, upto - after, stop=upto, inclusive_of_start=False
+        )
+        return [
+            (n.id, n.originator_id if isinstance(n.originator_id, UUID) else UUID(n.originator_id))
+            for n in found
+        ]
 
     def _begin_batch(self) -> None:
         if self.writer_cache is not None:

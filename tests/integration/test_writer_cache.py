@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -16,6 +17,7 @@ from domain.writer_cache import WriterCache
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py
+a, b, c, d = (UUID(int=n) for n in range(1, 5))  # aggregate ids for the cache alone
 
 
 def grouped(store_env: dict[str, str]) -> SkaldApplication:
@@ -74,6 +76,34 @@ def test_what_another_process_wrote_is_seen_by_the_next_command(
         second.close()
 
 
+def test_another_process_writing_one_encounter_leaves_the_others_kept(
+    store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = grouped(store_env), grouped(store_env)
+    try:
+        cid, hero, mine = setup_fight(first)
+        other, other_hero, theirs = setup_fight(first)
+        first.perform_action(hit(cid, mine, hero, 1))
+        first.perform_action(hit(other, theirs, other_hero, 1))
+        second.perform_action(hit(other, theirs, other_hero, 2))
+        assert first.writer_cache is not None
+        kept = first.writer_cache.get(mine)
+        fetched: list[Any] = []
+        original = first.repository.get
+        monkeypatch.setattr(
+            first.repository, "get", lambda *a, **k: fetched.append(a[0]) or original(*a, **k)
+        )
+        first.perform_action(hit(cid, mine, hero, 1))
+        assert fetched == [] and first.writer_cache.get(mine) is kept  # untouched: kept
+        encounter, record = first.perform_action(hit(other, theirs, other_hero, 3))
+        assert fetched == [theirs]  # written by the other process: read again
+        assert record["number"] == 3
+        assert encounter.combatants[other_hero]["tracks"]["stamina"] == 196
+    finally:
+        first.close()
+        second.close()
+
+
 def test_a_command_that_fails_half_way_leaves_the_kept_encounter_as_stored(
     store_env: dict[str, str],
 ) -> None:
@@ -109,21 +139,40 @@ def test_a_callers_encounter_does_not_change_under_it(store_env: dict[str, str])
         app.close()
 
 
-def test_the_cache_drops_everything_when_someone_else_wrote() -> None:
+def test_without_a_way_to_read_others_writes_it_drops_everything() -> None:
     cache = WriterCache(maxsize=2)
     cache.check(10)
-    cache.saved([11, 12], {"a": "A"})  # type: ignore[dict-item]
-    assert cache.get("a") == "A"  # type: ignore[arg-type]
+    cache.saved([11, 12], {a: "A"})
+    assert cache.get(a) == "A"
     cache.check(12)  # nothing else since: kept
-    assert cache.get("a") == "A"  # type: ignore[arg-type]
+    assert cache.get(a) == "A"
     cache.check(13)  # someone else wrote 13
     assert len(cache) == 0
-    cache.saved([14], {"b": "B"})  # type: ignore[dict-item]
-    assert cache.get("b") == "B"  # type: ignore[arg-type]
-    cache.saved([16], {"c": "C"})  # 15 was someone else's: all dropped, this one kept
-    assert (cache.get("b"), cache.get("c")) == (None, "C")  # type: ignore[arg-type]
-    cache.saved([17], {"d": "D", "e": "E"})  # type: ignore[dict-item]
-    assert len(cache) == 2 and cache.get("c") is None  # type: ignore[arg-type]
+    cache.saved([14], {b: "B"})
+    cache.saved([15], {c: "C"})
+    cache.saved([16], {d: "D"})  # at most two kept: the oldest goes
+    assert (cache.get(b), cache.get(c), cache.get(d)) == (None, "C", "D")
+
+
+def test_it_drops_what_others_wrote_and_keeps_the_rest() -> None:
+    log = {11: a, 12: b, 13: c, 14: a, 15: d, 16: b}  # notification id: its aggregate
+    asked: list[tuple[int, int]] = []
+
+    def originators(after: int, upto: int) -> list[tuple[int, UUID]]:
+        asked.append((after, upto))
+        return [(n, log[n]) for n in range(after + 1, upto + 1)]
+
+    cache = WriterCache(originators=originators)
+    cache.check(10)
+    cache.saved([11, 12], {a: "A", b: "B"})
+    cache.saved([13], {c: "C"})
+    assert asked == []  # its own, one after the other: nothing to read
+    cache.saved([15], {d: "D"})  # 14 was someone else's
+    cache.check(16)  # and so is 16
+    assert asked == [(13, 16)]
+    assert (cache.get(a), cache.get(b), cache.get(c), cache.get(d)) == (None, None, "C", "D")
+    cache.saved([17], {a: "A2"})
+    assert cache.get(a) == "A2"
 
 
 def test_a_caller_that_goes_away_neither_cancels_the_command_nor_stops_the_writer(
