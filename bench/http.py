@@ -246,14 +246,18 @@ def fresh_database(url: str) -> Iterator[str]:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def concurrently(urls: list[str], script: str, seconds: int, conns: int) -> dict[str, float]:
-    """wrk on each server at once, the connections shared out; rates and counts summed."""
+def concurrently(
+    urls: list[str], script: str | list[str], seconds: int, conns: int
+) -> dict[str, float]:
+    """wrk on each server at once (one script for all, or one each), the connections
+    shared out; rates and counts summed."""
     found: list[dict[str, float]] = []
+    scripts = script if isinstance(script, list) else [script] * len(urls)
 
-    def load(url: str) -> None:
+    def load(url: str, script: str) -> None:
         found.append(wrk(url, script, seconds, conns // len(urls)))
 
-    runs = [threading.Thread(target=load, args=(url,)) for url in urls]
+    runs = [threading.Thread(target=load, args=pair) for pair in zip(urls, scripts, strict=True)]
     for run in runs:
         run.start()
     for run in runs:
@@ -290,6 +294,15 @@ def postgres(url: str, seconds: int, conns: int, data: Path) -> None:
             total = concurrently([one.url, two.url], script, seconds, conns)
             label = "(d) PostgreSQL, 2 processes, 16 encounters"
             print(line(label, total, alone["rate"], "1 process (goal >= 1)"))
+            # The same, routed by encounter (8 to each process, as a proxy keyed on the
+            # path would): the processes no longer write the same aggregates.
+            halves = [
+                post_script(paths[:8], bodies[:8], key),
+                post_script(paths[8:], bodies[8:], key),
+            ]
+            routed = concurrently([one.url, two.url], halves, seconds, conns)
+            label = "    the same, each process 8 of the encounters"
+            print(line(label, routed, alone["rate"], "1 process"))
             key, paths, bodies = skald_setup(one.url, 1)
             script = post_script(paths, bodies, key)
             hot = concurrently([one.url, two.url], script, seconds, conns)
