@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 from uuid import UUID
 
 from pydantic import ValidationError
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import domain_error_response
 from api.keys import KeyMaker
+from api.limits import replaying
 from api.routes.encounters import action_answer, action_command
 from api.schemas import ActionBody
 from domain.access import Access
@@ -114,18 +114,3 @@ async def read_body(receive: Receive) -> bytes | None:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks)
-
-
-def replaying(body: bytes, receive: Receive) -> Receive:
-    """A `receive` that hands the body read here to the route, then the client's next."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if sent:
-            return await receive()
-        sent = True
-        message: dict[str, Any] = {"type": "http.request", "body": body, "more_body": False}
-        return message
-
-    return replay

@@ -51,20 +51,25 @@ class BodyLimit:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-            return await receive()  # after the body: wait for the disconnect, as before
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
     async def _refuse(self, send: Send) -> None:
         message = f"the request body is over the limit of {self.max_bytes} bytes"
         await send_json(send, 413, {"error": "body_too_large", "message": message})
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands on a body already read, then the client's next message."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()  # after the body: wait for the disconnect, as before
+
+    return replay
 
 
 async def send_json(
