@@ -29,7 +29,13 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
 
-    def start(self, timeout: float = 30.0) -> Server:
+    def start(self, timeout: float = 300.0) -> Server:
+        """Start ``skald serve`` and wait until ``/health`` answers.
+
+        The wait lasts as long as the process is alive and still starting, up to a
+        generous cap: a loaded machine starts it slowly, and that is not a failure.
+        On any failure the process is stopped before the error is raised.
+        """
         skald = shutil.which("skald", path=str(Path(sys.executable).parent)) or "skald"
         self.process = subprocess.Popen(
             [skald, "serve", "--data-dir", str(self.data_dir), "--port", str(self.port)],
@@ -37,17 +43,28 @@ class Server:
             stdout=self.log.open("ab"),
             stderr=subprocess.STDOUT,
         )
+        try:
+            self._wait_until_healthy(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _wait_until_healthy(self, timeout: float) -> None:
+        assert self.process is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"skald serve exited: {self.log.read_text()}")
             try:
-                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
-                    return self
+                if httpx.get(f"{self.url}/health", timeout=5).status_code == 200:
+                    return
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError(f"skald serve did not come up: {self.log.read_text()}")
+        raise RuntimeError(
+            f"skald serve was still starting after {timeout:.0f} s: {self.log.read_text()}"
+        )
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

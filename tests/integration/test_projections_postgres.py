@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,11 +94,9 @@ def test_the_supervisor_restarts_a_runner_whose_listen_connection_died(
                 conn.execute("SELECT pg_terminate_backend(%s)", (pid,))
         wait_until(lambda: supervisor.restarts >= 1, 10, "the supervisor to restart the runner")
 
-        started = time.monotonic()
         play(app, campaigns=1, encounters=1, actions=5)
         newest = app.recorder.max_notification_id()
-        wait_until(lambda: views_position(client, prefix, app.name) == newest, 10, "views")
-        assert time.monotonic() - started < 10
+        wait_until(lambda: views_position(client, prefix, app.name) == newest, 60, "views")
     finally:
         stop.set()
         thread.join(10)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from domain.errors import ActionRefused, InvalidInput, NotFound
@@ -41,10 +39,8 @@ def test_a_tree_estimated_too_large_is_refused_before_exploring() -> None:
         "d20",
         {"a": ("x", 1, d20_sheet(fr_skill_slots=20)), "b": ("y", 1, d20_sheet(size="large"))},
     )
-    started = time.perf_counter()
     with pytest.raises(TooLarge) as refused:
         odds(rules, view, "shove", "a", target="b", wall_at_feet=0)
-    assert time.perf_counter() - started < 1
     assert refused.value.outcomes > refused.value.limit
     assert refused.value.message.startswith(
         f"too large to compute exactly: {refused.value.outcomes} outcomes"
@@ -73,7 +69,5 @@ def test_a_roll_too_large_to_list_is_refused_before_it_is_listed() -> None:
             "b": ("y", 1, d20_sheet()),
         },
     )
-    started = time.perf_counter()
     with pytest.raises(TooLarge, match="too large to compute exactly: 2971 outcomes"):
         odds(rules, view, "attack", "a", target="b", weapon="doom")
-    assert time.perf_counter() - started < 1

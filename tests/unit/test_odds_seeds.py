@@ -1,13 +1,11 @@
-"""Every action the seeds' worked examples describe gets its exact odds, quickly.
+"""Every action the seeds' worked examples describe gets its exact odds.
 
-Quickly means within 200 ms of this process's CPU time (the best of three, so a
-busy machine's scheduling does not count), and within a fixed number of resolver
-runs, which does not depend on the machine at all.
+Within a fixed number of resolver runs, which does not depend on the machine; the
+CPU time each example takes is measured by ``bench/budgets.py``, never asserted here.
 """
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from typing import Any
 
@@ -142,15 +140,11 @@ EXAMPLES: dict[str, tuple[str, Lineup, dict[str, Any], str, str | None, dict[str
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_a_seed_example_is_answered_exactly_and_quickly(example: str) -> None:
+def test_a_seed_example_is_answered_exactly_within_the_run_budget(example: str) -> None:
+    """Exact, and bounded by resolver runs (behaviour); its CPU time is bench/odds.py's."""
     ruleset, lineup, states, kind, actor, params = EXAMPLES[example]
     rules, view = encounter(ruleset, lineup, states=states)
-    fastest = float("inf")
-    for _ in range(3):
-        used = time.process_time()
-        report = action_odds(rules, view, kind, actor, params)
-        fastest = min(fastest, time.process_time() - used)
+    report = action_odds(rules, view, kind, actor, params)
     assert report["exact"]
     assert sum(Fraction(r["probability"]) for r in report["results"]) == 1
     assert report["resolutions"] <= 500
-    assert fastest < 0.2, f"{example}: {fastest * 1000:.0f} ms of CPU"
