@@ -70,6 +70,33 @@ def serve(
     With no configuration: a SQLite event store and an embedded Redis server in
     the data directory. Settings may also come from SKALD_* environment variables.
     """
+    # uvicorn re-raises a SIGTERM it caught once it has stopped serving; under the default
+    # handler that killed the process on the spot, before the services below were torn
+    # down, and the embedded Redis was left running. Raised as an exception instead, it
+    # unwinds them; the process then ends by the signal, as a service manager expects.
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        _serve(data_dir, host, port, database, redis_url)
+    except Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: stop everything this process started, then end by that signal."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _serve(
+    data_dir: Path | None,
+    host: str | None,
+    port: int | None,
+    database: str | None,
+    redis_url: str | None,
+) -> None:
     import uvicorn
 
     from api.app import create_app

@@ -90,3 +90,25 @@ def test_a_killed_server_leaves_no_redis_behind_once_the_next_one_starts(
     finally:
         for pid in redis_servers_on(data_dir):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_terminated_server_stops_its_redis_with_it(tmp_path: Path) -> None:
+    """SIGTERM (a service manager's stop, `docker stop`): the server tears everything
+    down, its embedded Redis too, then ends by that signal."""
+    data_dir = tmp_path / "data"
+    server = serve(data_dir, free_port())
+    try:
+        pid = json.loads((data_dir / PIDFILE).read_text())["pid"]
+        assert redis_servers_on(data_dir) == [pid]
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(30) == -signal.SIGTERM
+        assert not running(pid)
+        assert redis_servers_on(data_dir) == []
+        assert not (data_dir / PIDFILE).exists()
+        assert (data_dir / "redis.rdb").exists()  # it stopped cleanly: its snapshot written
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        for pid in redis_servers_on(data_dir):
+            os.kill(pid, signal.SIGKILL)
