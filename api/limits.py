@@ -143,7 +143,7 @@ class RateLimiter:
 
 
 def presented_key(scope: Scope) -> str | None:
-    """The bearer key as api.auth reads it (only ever from the header), without judging it."""
+    """The bearer key as api.deps reads it (only ever from the header), without judging it."""
     headers: list[tuple[bytes, bytes]] = scope.get("headers") or []
     for name, value in headers:
         if name == b"authorization":

@@ -18,9 +18,7 @@ from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
-from api.auth import reader
-from api.backend import view_reader
-from api.operator import operator_gate
+from api.deps import operator_gate, reader, view_reader
 from domain.rulesets import RULESETS
 
 ERROR_SCHEMA: dict[str, Any] = {

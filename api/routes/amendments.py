@@ -9,12 +9,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from api.auth import GM
-from api.backend import application
-from api.idempotency import claim
+from api.deps import GM, App, Idempotency
 from api.routes.encounters import settled
 from api.schemas import Body, CharacterOut, EncounterOut
 from api.views import character_out, encounter_out
@@ -28,7 +26,6 @@ from domain.commands import (
 )
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["amendments"])
-App = Annotated[SkaldApplication, Depends(application)]
 Reason = Annotated[str, Field(min_length=1, max_length=500, description="why; it stays on record")]
 TrackValues = Annotated[dict[str, int], Field(max_length=20)]
 
@@ -90,7 +87,7 @@ def changed_out(app: SkaldApplication, campaign_id: UUID, character_id: str) -> 
 
 @router.post("/characters/{character_id}/sheet")
 def amend_sheet(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     character_id: str,
     body: AmendSheetBody,
@@ -99,13 +96,13 @@ def amend_sheet(
 ) -> ChangedOut:
     """Amend a sheet (armour off, a new weapon, a raised skill, arrows restocked)."""
     command = AmendSheet(campaign_id, character_id, body.changes, body.reason, access.who)
-    app.idempotent(claim(request, body, access), lambda: app.amend_sheet(command))
+    app.idempotent(idempotency.claim(body, access), lambda: app.amend_sheet(command))
     return changed_out(app, campaign_id, character_id)
 
 
 @router.post("/characters/{character_id}/tracks")
 def adjust_tracks(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     character_id: str,
     body: AdjustTracksBody,
@@ -116,13 +113,13 @@ def adjust_tracks(
     command = AdjustTracks(
         campaign_id, character_id, body.reason, body.set, body.adjust, access.who
     )
-    app.idempotent(claim(request, body, access), lambda: app.adjust_tracks(command))
+    app.idempotent(idempotency.claim(body, access), lambda: app.adjust_tracks(command))
     return changed_out(app, campaign_id, character_id)
 
 
 @router.post("/encounters/{encounter_id}/combatants", status_code=201)
 def add_combatant(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     body: AddCombatantBody,
@@ -133,13 +130,13 @@ def add_combatant(
     command = AddCombatant(
         campaign_id, encounter_id, body.character_id, body.side, body.reason, body.rank, access.who
     )
-    outcome = app.idempotent(claim(request, body, access), lambda: app.add_combatant(command))
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.add_combatant(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/encounters/{encounter_id}/combatants/{character_id}/leave")
 def remove_combatant(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     character_id: str,
@@ -149,13 +146,13 @@ def remove_combatant(
 ) -> EncounterOut:
     """A combatant leaves the fight (fled); their tracks go back when the encounter ends."""
     command = RemoveCombatant(campaign_id, encounter_id, character_id, body.reason, access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.remove_combatant(command))
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.remove_combatant(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/encounters/{encounter_id}/combatants/{character_id}/move")
 def move_combatant(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     character_id: str,
@@ -167,5 +164,5 @@ def move_combatant(
     command = MoveCombatant(
         campaign_id, encounter_id, character_id, body.rank, body.reason, access.who
     )
-    outcome = app.idempotent(claim(request, body, access), lambda: app.move_combatant(command))
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.move_combatant(command))
     return encounter_out(settled(app, campaign_id, outcome))

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter
 
-from api.auth import GM
-from api.backend import application
-from api.idempotency import claim
+from api.deps import GM, App, Idempotency
 from api.schemas import AdvanceDaysBody, AdvanceDaysOut, CharacterOut, WoundBody
 from api.views import campaign_out, character_out
 from domain.application import SkaldApplication
@@ -18,7 +15,6 @@ from domain.commands import AdvanceDays, MarkWound
 from domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["calendar"])
-App = Annotated[SkaldApplication, Depends(application)]
 
 
 def settled(app: SkaldApplication, outcome: Campaign | Replayed) -> Campaign:
@@ -29,12 +25,12 @@ def settled(app: SkaldApplication, outcome: Campaign | Replayed) -> Campaign:
 
 @router.post("/days", status_code=201)
 def advance_days(
-    request: Request, campaign_id: UUID, body: AdvanceDaysBody, app: App, access: GM
+    idempotency: Idempotency, campaign_id: UUID, body: AdvanceDaysBody, app: App, access: GM
 ) -> AdvanceDaysOut:
     """Advance the calendar; the healing worker then applies each day's rules."""
     command = AdvanceDays(campaign_id, body.days, body.default, body.characters, access.who)
     campaign = settled(
-        app, app.idempotent(claim(request, body, access), lambda: app.advance_days(command))
+        app, app.idempotent(idempotency.claim(body, access), lambda: app.advance_days(command))
     )
     return AdvanceDaysOut(
         day=campaign.day,
@@ -46,7 +42,7 @@ def advance_days(
 
 @router.post("/characters/{character_id}/wounds", status_code=201)
 def mark_wound(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     character_id: str,
     body: WoundBody,
@@ -58,6 +54,6 @@ def mark_wound(
         campaign_id, character_id, body.wound, body.present, body.reason, access.who
     )
     campaign = settled(
-        app, app.idempotent(claim(request, body, access), lambda: app.mark_wound(command))
+        app, app.idempotent(idempotency.claim(body, access), lambda: app.mark_wound(command))
     )
     return character_out(campaign, character_id)

@@ -6,13 +6,9 @@ from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query
 
-from api.auth import GM, Reader, key_maker
-from api.backend import application
-from api.idempotency import claim
-from api.keys import KeyMaker
-from api.operator import Operator
+from api.deps import GM, App, Idempotency, Keys, Operator, Reader
 from api.schemas import (
     MAX_VERSION,
     CampaignCreatedOut,
@@ -30,7 +26,6 @@ from domain.idempotency import Replayed
 from domain.rulesets import RULESETS, get_ruleset
 
 router = APIRouter()
-App = Annotated[SkaldApplication, Depends(application)]
 Version = Annotated[
     int | None, Query(ge=1, le=MAX_VERSION, description="read the campaign as it was then")
 ]
@@ -61,10 +56,10 @@ def read_ruleset(ruleset_id: str) -> RulesetOut:
 
 @router.post("/campaigns", status_code=201, tags=["campaigns"])
 def create_campaign(
-    request: Request,
+    idempotency: Idempotency,
     body: CreateCampaignBody,
     app: App,
-    keys: Annotated[KeyMaker, Depends(key_maker)],
+    keys: Keys,
     _: Operator,
 ) -> CampaignCreatedOut:
     """Create a campaign. The response carries the GM key, once: keep it safe."""
@@ -72,7 +67,7 @@ def create_campaign(
     command = CreateCampaign(
         body.name, body.ruleset, body.options, "gm:GM", key_id, keys.digest(key)
     )
-    outcome = app.idempotent(claim(request, body, None), lambda: app.create_campaign(command))
+    outcome = app.idempotent(idempotency.claim(body, None), lambda: app.create_campaign(command))
     campaign = (
         app.campaign(outcome.subject_id, outcome.subject_version)
         if isinstance(outcome, Replayed)
@@ -91,10 +86,10 @@ def read_campaign(
 
 @router.post("/campaigns/{campaign_id}/characters", status_code=201, tags=["characters"])
 def enrol_character(
-    request: Request, campaign_id: UUID, body: EnrolCharacterBody, app: App, access: GM
+    idempotency: Idempotency, campaign_id: UUID, body: EnrolCharacterBody, app: App, access: GM
 ) -> CharacterOut:
     command = EnrolCharacter(campaign_id, body.name, body.sheet, access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.enrol_character(command))
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.enrol_character(command))
     if isinstance(outcome, Replayed):
         then = app.campaign(campaign_id, outcome.subject_version)
         return character_out(then, list(then.characters)[-1])

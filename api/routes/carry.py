@@ -9,19 +9,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field
 
-from api.auth import GM
-from api.backend import application
-from api.idempotency import claim
+from api.deps import GM, App, Idempotency
 from api.schemas import MAX_VERSION, Body, CampaignOut, Dice
 from api.views import campaign_out
 from domain.application import SkaldApplication
 from domain.commands import CorrectDayPlan, CorrectEncounter
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["corrections"])
-App = Annotated[SkaldApplication, Depends(application)]
 Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number")]
 Day = Annotated[int, Path(ge=1, le=1_000_000, description="the day whose plan is corrected")]
 MaybeReason = Annotated[str, Field(default="", max_length=500)]
@@ -113,7 +110,7 @@ def preview_day_plan(
 
 @router.post("/days/{day}/plans/{character_id}")
 def correct_day_plan(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     day: Day,
     character_id: str,
@@ -123,7 +120,7 @@ def correct_day_plan(
 ) -> PlanCorrectedOut:
     """Correct a day's plan; a day already healed is healed again and the change carried."""
     command = CorrectDayPlan(campaign_id, day, character_id, body.plan, body.reason, access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.commit_day_plan(command))
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.commit_day_plan(command))
     if isinstance(outcome, tuple):
         return PlanCorrectedOut(preview=PreviewOut(**outcome[1]), campaign=campaign_out(outcome[0]))
     campaign = app.campaign(campaign_id)

@@ -5,22 +5,18 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path
 
-from api.auth import GM
-from api.backend import application
-from api.idempotency import claim
+from api.deps import GM, App, Idempotency
 from api.routes.encounters import settled
 from api.schemas import CorrectionOut, RerollBody, RewindBody, VoidBody
 from api.views import encounter_out
-from domain.application import SkaldApplication
 from domain.commands import RerollAction, RewindEncounter, VoidAction
 from domain.encounter import Encounter
 
 router = APIRouter(
     prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["corrections"]
 )
-App = Annotated[SkaldApplication, Depends(application)]
 Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number")]
 
 
@@ -33,7 +29,7 @@ def correction_out(encounter: Encounter) -> CorrectionOut:
 
 @router.post("/actions/{number}/void")
 def void_action(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     number: Number,
@@ -43,13 +39,13 @@ def void_action(
 ) -> CorrectionOut:
     """Strike an action out; every later action is re-resolved with its recorded dice."""
     command = VoidAction(campaign_id, encounter_id, number, body.reason, access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.void_action(command)[0])
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.void_action(command)[0])
     return correction_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/actions/{number}/reroll")
 def reroll_action(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     number: Number,
@@ -59,13 +55,13 @@ def reroll_action(
 ) -> CorrectionOut:
     """Roll an action again (the table's dice or the server's); later actions follow."""
     command = RerollAction(campaign_id, encounter_id, number, body.reason, body.dice, access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.reroll_action(command)[0])
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.reroll_action(command)[0])
     return correction_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/rewind")
 def rewind_encounter(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     body: RewindBody,
@@ -74,5 +70,7 @@ def rewind_encounter(
 ) -> CorrectionOut:
     """Go back to a version; everything after it is superseded and kept on record."""
     command = RewindEncounter(campaign_id, encounter_id, body.to_version, body.reason, access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.rewind_encounter(command)[0])
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.rewind_encounter(command)[0]
+    )
     return correction_out(settled(app, campaign_id, outcome))

@@ -7,12 +7,10 @@ from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 from fastapi.concurrency import run_in_threadpool
 
-from api.auth import GM, Reader
-from api.backend import application
-from api.idempotency import claim
+from api.deps import GM, App, Idempotency, Reader
 from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
 from api.views import encounter_out, outcome_out
 from domain.access import Access
@@ -23,7 +21,6 @@ from domain.errors import InvalidInput
 from domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters", tags=["encounters"])
-App = Annotated[SkaldApplication, Depends(application)]
 
 
 def settled(app: SkaldApplication, campaign_id: UUID, outcome: Encounter | Replayed) -> Encounter:
@@ -35,11 +32,11 @@ def settled(app: SkaldApplication, campaign_id: UUID, outcome: Encounter | Repla
 
 @router.post("", status_code=201)
 def start_encounter(
-    request: Request, campaign_id: UUID, body: StartEncounterBody, app: App, access: GM
+    idempotency: Idempotency, campaign_id: UUID, body: StartEncounterBody, app: App, access: GM
 ) -> EncounterOut:
     combatants = tuple(Combatant(c.character_id, c.side, c.rank) for c in body.combatants)
     command = StartEncounter(campaign_id, body.name, combatants, access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.start_encounter(command))
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.start_encounter(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 
@@ -70,7 +67,7 @@ def read_encounter(
 
 @router.post("/{encounter_id}/actions", status_code=201)
 async def perform_action(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     body: ActionBody,
@@ -86,7 +83,7 @@ async def perform_action(
     command = action_command(campaign_id, encounter_id, body, access)
     # Awaited, not waited for: the hot path holds no thread while the writer commits it.
     queued = app.idempotent_later(
-        claim(request, body, access), lambda: app.perform_action_later(command)
+        idempotency.claim(body, access), lambda: app.perform_action_later(command)
     )
     outcome = await asyncio.wrap_future(queued)
     if isinstance(outcome, Replayed):  # a repeated request: read what the first one made
@@ -125,17 +122,17 @@ def action_answer(encounter: Encounter) -> tuple[int, ActionOut]:
 
 @router.post("/{encounter_id}/round")
 def next_round(
-    request: Request, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+    idempotency: Idempotency, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
 ) -> EncounterOut:
     command = NextRound(campaign_id, encounter_id, access.who)
-    outcome = app.idempotent(claim(request, None, access), lambda: app.next_round(command))
+    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.next_round(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/{encounter_id}/end")
 def end_encounter(
-    request: Request, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+    idempotency: Idempotency, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
 ) -> EncounterOut:
     command = EndEncounter(campaign_id, encounter_id, access.who)
-    outcome = app.idempotent(claim(request, None, access), lambda: app.end_encounter(command))
+    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.end_encounter(command))
     return encounter_out(settled(app, campaign_id, outcome))

@@ -13,11 +13,10 @@ from uuid import UUID
 
 import orjson
 import redis.asyncio as aioredis
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
 
-from api.auth import Reader
-from api.backend import view_reader
+from api.deps import Reader, Views
 from api.errors import VIEWS_UNAVAILABLE, error_body
 from domain.errors import InvalidInput
 from projections.audit import FEED_LENGTH
@@ -25,7 +24,6 @@ from projections.keys import ViewKeys
 from projections.reader import ViewReader
 
 router = APIRouter(tags=["views"])
-Views = Annotated[ViewReader, Depends(view_reader)]
 BLOCK_MS = 1000  # how long one XREAD waits; also how soon a rebuilt generation is noticed
 LARGEST_ID = 2**63 - 1  # notification ids are 64-bit, and so are stream entry ids
 

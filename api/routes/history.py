@@ -6,16 +6,13 @@ from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 
-from api.auth import Reader
-from api.backend import application
+from api.deps import App, Reader
 from api.schemas import MAX_VERSION, AuditPage, DiffOut
-from domain.application import SkaldApplication
 from domain.history import action_kind, mentions
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["history"])
-App = Annotated[SkaldApplication, Depends(application)]
 
 # A correction's event carries the whole rebuilt action list (the trail shows its report);
 # key hashes open nothing but are nobody's business.

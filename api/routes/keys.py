@@ -5,20 +5,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path
 
-from api.auth import GM, key_maker
-from api.backend import application
-from api.idempotency import claim
-from api.keys import KeyMaker
+from api.deps import GM, App, Idempotency, Keys
 from api.routes.calendar import settled
 from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut
-from domain.application import SkaldApplication
 from domain.commands import IssueKey, RevokeKey
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/keys", tags=["keys"])
-App = Annotated[SkaldApplication, Depends(application)]
-Keys = Annotated[KeyMaker, Depends(key_maker)]
 KeyId = Annotated[str, Path(min_length=1, max_length=32)]
 
 
@@ -59,9 +53,11 @@ def list_keys(campaign_id: UUID, app: App, access: GM) -> list[KeyOut]:
 
 
 @router.delete("/{key_id}")
-def revoke_key(request: Request, campaign_id: UUID, key_id: KeyId, app: App, access: GM) -> KeyOut:
+def revoke_key(
+    idempotency: Idempotency, campaign_id: UUID, key_id: KeyId, app: App, access: GM
+) -> KeyOut:
     command = RevokeKey(campaign_id, key_id, access.who)
     campaign = settled(
-        app, app.idempotent(claim(request, None, access), lambda: app.revoke_key(command))
+        app, app.idempotent(idempotency.claim(None, access), lambda: app.revoke_key(command))
     )
     return key_out(campaign.keys[key_id])

@@ -9,17 +9,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from api.auth import Reader
-from api.backend import application
+from api.deps import App, Reader
 from api.schemas import OddsBody
-from domain.application import SkaldApplication
 from domain.odds.encounter import attack_odds, encounter_odds
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["odds"])
-App = Annotated[SkaldApplication, Depends(application)]
 
 
 class Chance(BaseModel):

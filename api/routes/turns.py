@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter
 
-from api.auth import GM, Reader
-from api.backend import application
-from api.idempotency import claim
+from api.deps import GM, App, Idempotency, Reader
 from api.routes.encounters import settled
 from api.schemas import (
     ActionOut,
@@ -21,16 +18,14 @@ from api.schemas import (
     WithdrawBody,
 )
 from api.views import encounter_out, outcome_out
-from domain.application import SkaldApplication
 from domain.table_commands import DeclareDefense, NextTurn, SetTurnOrder, WithdrawExchange
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["table"])
-App = Annotated[SkaldApplication, Depends(application)]
 
 
 @router.put("/order")
 def set_order(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     body: OrderBody,
@@ -39,23 +34,23 @@ def set_order(
 ) -> EncounterOut:
     """The GM sets (or changes) the turn order; the first named acts now."""
     command = SetTurnOrder(campaign_id, encounter_id, tuple(body.order), access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.set_turn_order(command))
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.set_turn_order(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/turn")
 def next_turn(
-    request: Request, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+    idempotency: Idempotency, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
 ) -> EncounterOut:
     """Next in the order; after the last, the next round begins at the top."""
     command = NextTurn(campaign_id, encounter_id, access.who)
-    outcome = app.idempotent(claim(request, None, access), lambda: app.next_turn(command))
+    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.next_turn(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/exchanges/{number}/declare", status_code=201)
 def declare(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     number: int,
@@ -67,13 +62,15 @@ def declare(
     command = DeclareDefense(
         campaign_id, encounter_id, number, body.choice, access, dict(body.dice or {}) or None
     )
-    outcome = app.idempotent(claim(request, body, access), lambda: app.declare_defense(command)[0])
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.declare_defense(command)[0]
+    )
     return outcome_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/exchanges/{number}/withdraw")
 def withdraw(
-    request: Request,
+    idempotency: Idempotency,
     campaign_id: UUID,
     encounter_id: UUID,
     number: int,
@@ -83,7 +80,9 @@ def withdraw(
 ) -> EncounterOut:
     """The GM withdraws a waiting attack; it is no action and nothing is rolled."""
     command = WithdrawExchange(campaign_id, encounter_id, number, body.reason, access.who)
-    outcome = app.idempotent(claim(request, body, access), lambda: app.withdraw_exchange(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.withdraw_exchange(command)
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 

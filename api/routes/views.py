@@ -7,19 +7,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from api.auth import Reader
-from api.backend import application, view_reader
-from domain.application import SkaldApplication
+from api.deps import App, Reader, Views
 from domain.errors import NotFound
-from projections.reader import ViewReader
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["views"])
 MAX_OFFSET = 2**31  # Redis list indexes are 64-bit; no campaign comes near this
-App = Annotated[SkaldApplication, Depends(application)]
-Views = Annotated[ViewReader, Depends(view_reader)]
 
 
 class Lag(BaseModel):

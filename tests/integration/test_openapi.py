@@ -13,7 +13,7 @@ from pydantic import Field
 
 import api.schemas
 from api.app import create_app
-from api.auth import Reader
+from api.deps import Reader
 from api.openapi import sample
 from api.schemas import Body, VoidBody
 from domain.rulesets import RULESETS
