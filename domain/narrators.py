@@ -94,7 +94,9 @@ def stamina_body(record: Mapping[str, Any], combatants: Combatants) -> list[str]
     if b["result"] == "missed":
         return [*lines, f"{attacker} misses {defender}: no defense and no damage"]
     defense = b["defense"]
-    if defense["kind"] == "none":
+    if defense["kind"] == "none" and defense["why"] != "no defense declared":
+        lines.append(defense["why"])  # "Bare is stunned and cannot answer (S9)"
+    elif defense["kind"] == "none":
         lines.append(f"{defender} answers with nothing")
     elif not defense.get("rolled"):
         lines.append(f"{defender} cannot {defense['kind']}: {defense['why']}")

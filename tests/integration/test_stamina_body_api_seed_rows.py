@@ -11,8 +11,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.helpers import GM, enrol, new_campaign, ok, start
-from tests.integration.test_stamina_body_api_rulings import BARE, Fight
+from tests.helpers import GM, enrol, event_count, new_campaign, ok, start
+from tests.integration.test_stamina_body_api_rulings import BARE, KNIGHT, Fight, stun
+
+FEEBLE = {"name": "rusty knife", "damage_class": 1, "damage_type": "piercing", "skill": 2}
+
 
 # -- S5: "If one pool is already empty, that step is skipped" -----------------------------
 
@@ -123,3 +126,118 @@ def test_a_day_of_rest_with_and_without_care_gives_the_seeds_numbers(
         for name, chid in ids.items()
     }
     assert healed == EXPECTED
+
+
+# -- S1 and issue 27 item 4: a weapon skill below 3 --------------------------------------
+
+
+def test_a_weapon_skill_of_2_enrols_its_odds_are_1_in_216_and_a_3_hits(
+    client: TestClient,
+) -> None:
+    f = Fight(client, novice={**BARE, "weapons": [FEEBLE]}, target=BARE)
+    sheet = ok(client.get(f"/campaigns/{f.cid}/characters/{f.ids['novice']}"))["sheet"]
+    assert sheet["weapons"][0]["skill"] == 2
+    params = {"target": f.ids["target"], "weapon": "rusty knife", "defense": "none"}
+    before = event_count(client)
+    odds = ok(
+        client.post(
+            f"{f.base}/odds",
+            json={"kind": "attack", "actor": f.ids["novice"], "params": params},
+            headers=GM,
+        )
+    )
+    assert event_count(client) == before
+    # 3d6 <= 2 never happens, but "3 always succeeds" (S1): only 1-1-1 hits, 1 of 6**3.
+    assert [(r["result"], r["probability"]) for r in odds["results"]] == [
+        ("hit", "1/216"),
+        ("miss", "215/216"),
+    ]
+    result = f.act("attack", "novice", {"hit": [1, 1, 1], "damage": [1]}, **params)
+    breakdown = result["action"]["breakdown"]
+    assert breakdown["hit"] == {
+        "roll": 3,
+        "target": 2,
+        "success": True,
+        "margin": -1,
+        "note": "a natural 3 always succeeds",
+    }
+    assert breakdown["result"] == "landed"
+    # Piercing 1: 1 Stamina, 0 Body.
+    assert f.who("target")["tracks"] == {"stamina": 11, "body": 10}
+    f.next_round()  # one action a round
+    missed = f.act("attack", "novice", {"hit": [1, 1, 2]}, **params)
+    assert missed["action"]["breakdown"]["result"] == "missed"
+
+
+def test_skills_of_0_enrol_and_below_0_are_refused(client: TestClient) -> None:
+    cid = new_campaign(client, "stamina-body")
+    zero = {**BARE, "unarmed_skill": 0, "weapons": [{**FEEBLE, "skill": 0}]}
+    enrol(client, cid, "Zero", zero)
+    for sheet, field in (
+        ({**BARE, "unarmed_skill": -1}, "sheet.unarmed_skill"),
+        ({**BARE, "weapons": [{**FEEBLE, "skill": -1}]}, "sheet.weapons.0.skill"),
+    ):
+        before = event_count(client)
+        response = client.post(
+            f"/campaigns/{cid}/characters", json={"name": "X", "sheet": sheet}, headers=GM
+        )
+        assert response.status_code == 422
+        assert response.json()["problems"][0]["field"] == field
+        assert event_count(client) == before
+
+
+# -- S9 and issue 27 item 7: a stunned defender cannot answer ------------------------------
+
+
+def test_a_stunned_defender_is_said_to_be_unable_to_answer(client: TestClient) -> None:
+    f = Fight(client, knight=KNIGHT, bare=BARE)
+    stun(f, "bare")
+    # No defense named, and none can be declared: the attack resolves at once (201).
+    result = f.act(
+        "attack",
+        "knight",
+        {"hit": [1, 2, 2], "damage": [1, 1, 1]},
+        target=f.ids["bare"],
+        weapon="longsword",
+    )
+    action = result["action"]
+    assert action["breakdown"]["defense"] == {
+        "kind": "none",
+        "why": "Bare is stunned and cannot answer (S9)",
+    }
+    assert "no defense declared" not in str(action)
+    assert "Bare is stunned and cannot answer (S9)" in action["narrative"]
+
+
+def test_an_unconscious_defender_is_said_to_be_unable_to_answer(client: TestClient) -> None:
+    f = Fight(client, knight=KNIGHT, bare={**BARE, "body_max": 1})
+    f.knock_out("bare")
+    result = f.act(
+        "attack",
+        "knight",
+        {"hit": [1, 2, 2], "damage": [1, 1, 1]},
+        target=f.ids["bare"],
+        weapon="longsword",
+    )
+    assert result["action"]["breakdown"]["defense"] == {
+        "kind": "none",
+        "why": "Bare is unconscious and unable to act and cannot answer",
+    }
+
+
+def test_a_defender_who_chose_nothing_still_reads_no_defense_declared(
+    client: TestClient,
+) -> None:
+    f = Fight(client, knight=KNIGHT, bare=BARE)
+    result = f.act(
+        "attack",
+        "knight",
+        {"hit": [1, 2, 2], "damage": [1, 1, 1]},
+        target=f.ids["bare"],
+        weapon="longsword",
+        defense="none",
+    )
+    assert result["action"]["breakdown"]["defense"] == {
+        "kind": "none",
+        "why": "no defense declared",
+    }

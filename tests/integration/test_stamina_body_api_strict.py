@@ -182,7 +182,7 @@ sheets = st.fixed_dictionaries(
         "con": extreme(1, 40),
         "parry": extreme(0, 30),
         "dodge": extreme(0, 30),
-        "unarmed_skill": extreme(3, 30),
+        "unarmed_skill": extreme(0, 30),
         "stamina_max": extreme(1, 200),
         "body_max": extreme(1, 200),
         "armour_resilience": extreme(0, 50),

@@ -14,7 +14,8 @@ import pytest
 from domain.dice import DiceExpression, DiceTray
 from domain.errors import InvalidInput
 from domain.rulesets.base import Awaiting, CombatantView, EncounterView
-from domain.rulesets.stamina_body import StaminaBody
+from domain.rulesets.stamina_body import StaminaBody, rules
+from domain.rulesets.stamina_body.combat import defend, unable_to_answer
 from domain.rulesets.stamina_body.declarations import CHOICES, awaiting_defense
 
 RULES = StaminaBody()
@@ -181,4 +182,38 @@ def test_an_unknown_weapon_is_refused_by_name() -> None:
         ask(weapon="halberd")
     assert refused.value.message == (
         "Ann has no weapon 'halberd'; weapons on the sheet: axe (or 'unarmed')"
+    )
+
+
+# -- what the breakdown says when nothing could be declared (S9) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("stamina", "body", "may_defend", "why"),
+    [
+        (-1, 10, False, "Bob is stunned and cannot answer (S9)"),
+        (12, 0, False, "Bob is unable to act and cannot answer"),
+        (12, -1, True, "Bob is unconscious and unable to act and cannot answer"),
+        (-1, -1, False, "Bob is unconscious and unable to act and stunned and cannot answer (S9)"),
+        (-1, 10, True, "no defense declared"),
+        (12, 10, False, "no defense declared"),
+    ],
+)
+def test_an_answer_of_nothing_says_why(stamina: int, body: int, may_defend: bool, why: str) -> None:
+    bob = fighter("bob", stamina=stamina, body=body)
+    hit = rules.check(9, 12)
+    tray = DiceTray(None)
+    result = defend(bob, "none", hit, tray, stunned_may_defend=may_defend)
+    assert result == ("landed", {"kind": "none", "why": why}, None)
+    assert tray.rolls == ()
+
+
+def test_who_is_unable_to_answer_in_a_players_words() -> None:
+    assert unable_to_answer(fighter("bob"), False) == ()
+    assert unable_to_answer(fighter("bob", piercing_wound=True), False) == ()
+    assert unable_to_answer(fighter("bob", stamina=-1), False) == ("stunned",)
+    assert unable_to_answer(fighter("bob", stamina=-1), True) == ()
+    assert unable_to_answer(fighter("bob", stamina=-1, body=-1), True) == (
+        "unconscious",
+        "unable to act",
     )

@@ -47,6 +47,18 @@ def weapon_of(attacker: CombatantView, name: str) -> dict[str, Any]:
     )
 
 
+STUNNED = "stunned"
+
+
+def unable_to_answer(defender: CombatantView, stunned_may_defend: bool) -> tuple[str, ...]:
+    """S6/S9: the conditions that keep a defender from parrying or dodging, in a player's
+    words ("cannot_act" is a chip's key, not English); empty when it may answer."""
+    unable = [c for c in defender.conditions if c in ("unconscious", "cannot_act")]
+    if not stunned_may_defend and STUNNED in defender.conditions:
+        unable.append(STUNNED)
+    return tuple(c.replace("cannot_act", "unable to act") for c in unable)
+
+
 def defend(
     defender: CombatantView,
     kind: str,
@@ -56,15 +68,15 @@ def defend(
     stunned_may_defend: bool = False,
 ) -> tuple[str, dict[str, Any], rules.Check | None]:
     """Roll the defender's reaction; say whether it stopped the blow and why."""
+    unable = unable_to_answer(defender, stunned_may_defend)
+    if kind == "none" and unable:
+        # S9: nothing was declared because nothing could be, not because a player forgot.
+        why = f"{defender.name} is {' and '.join(unable)} and cannot answer"
+        return "landed", {"kind": "none", "why": why + (" (S9)" if STUNNED in unable else "")}, None
     if kind == "none":
         return "landed", {"kind": "none", "why": "no defense declared"}, None
-    unable = [c for c in defender.conditions if c in ("unconscious", "cannot_act")]
-    if not stunned_may_defend and "stunned" in defender.conditions:
-        unable.append("stunned")
     if unable:
-        # Conditions in words a player reads ("cannot_act" is a chip's key, not English).
-        said = [c.replace("cannot_act", "unable to act") for c in unable]
-        why = f"{defender.name} is {' and '.join(said)} and cannot {kind}"
+        why = f"{defender.name} is {' and '.join(unable)} and cannot {kind}"
         return "landed", {"kind": kind, "rolled": False, "why": why}, None
     roll = tray.roll("defense", 3, 6)
     result = rules.check(roll.total, int(defender.sheet[kind]))

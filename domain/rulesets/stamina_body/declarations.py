@@ -13,21 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.dice import DiceTray
-from domain.rulesets.base import Awaiting, CombatantView, EncounterView
+from domain.rulesets.base import Awaiting, EncounterView
 from domain.rulesets.stamina_body import rules
-from domain.rulesets.stamina_body.combat import Attack, weapon_of
+from domain.rulesets.stamina_body.combat import Attack, unable_to_answer, weapon_of
 from domain.validation import validate
 
 CHOICES = ("parry", "dodge", "none")
-
-
-def why_no_choice(defender: CombatantView, options: Mapping[str, Any]) -> str | None:
-    unable = [c for c in defender.conditions if c in ("unconscious", "cannot_act")]
-    if unable:
-        return f"{defender.name} is {' and '.join(unable)}"
-    if "stunned" in defender.conditions and not options.get("stunned_may_defend", False):
-        return f"{defender.name} is stunned"
-    return None
 
 
 def awaiting_defense(
@@ -40,8 +31,8 @@ def awaiting_defense(
     defender = view.combatants.get(attack.target)
     if defender is None or defender.id == attacker.id:
         return None  # the resolver refuses it with its own message
-    if why_no_choice(defender, view.options) is not None:
-        return None
+    if unable_to_answer(defender, bool(view.options.get("stunned_may_defend", False))):
+        return None  # the attack resolves at once and its breakdown says why
     weapon = weapon_of(attacker, attack.weapon)
     hit = rules.check(tray.roll("hit", 3, 6).total, int(weapon["skill"]))
     if not hit.success:

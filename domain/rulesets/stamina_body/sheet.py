@@ -26,7 +26,9 @@ class Weapon(Frozen):
     )
     damage_class: StrictInt = Field(ge=1, le=20, description="d6 rolled for damage on a hit")
     damage_type: Literal["impact", "piercing"]
-    skill: StrictInt = Field(ge=3, le=30, description="the weapon skill the hit is rolled against")
+    skill: StrictInt = Field(
+        ge=0, le=30, description="the weapon skill the hit is rolled against (S1: 3 always hits)"
+    )
 
     @field_validator("name")
     @classmethod
@@ -49,7 +51,7 @@ class StaminaBodySheet(Frozen):
     )
     parry: StrictInt = Field(default=0, ge=0, le=30)
     dodge: StrictInt = Field(default=0, ge=0, le=30)
-    unarmed_skill: StrictInt = Field(default=10, ge=3, le=30)
+    unarmed_skill: StrictInt = Field(default=10, ge=0, le=30)
     stamina_max: StrictInt = Field(ge=1, le=200)
     body_max: StrictInt = Field(ge=1, le=200)
     armour_resilience: StrictInt = Field(default=0, ge=0, le=50)
