@@ -74,8 +74,10 @@ def import_(
 ) -> None:
     """Add the events of an exported file to this store, then rebuild the views.
 
-    All or nothing, in one transaction; refused if the store already holds any of
-    the file's aggregates. Events keep their ids, versions and timestamps.
+    All or nothing: every event is decoded and every aggregate replayed before
+    anything is written (a damaged file is refused, naming its first bad event),
+    then one transaction; refused if the store already holds any of the file's
+    aggregates. Events keep their ids, versions and timestamps.
     """
     with fails_cleanly():
         if not file.is_file():

@@ -10,8 +10,10 @@ Snapshots are not exported: aggregates replay from their events.
 
 Export reads the store through its recorder in batches up to the last event
 recorded when it began, so it can run beside a live server and writes a
-consistent cut. Import is one ``insert_events`` call, hence one transaction: all
-or nothing, and an aggregate already in the store refuses the whole file.
+consistent cut. Import first decodes and replays every aggregate of the file
+(skald/replay_check.py), so a damaged file is refused before anything is written;
+then it is one ``insert_events`` call, hence one transaction: all or nothing, and
+an aggregate already in the store refuses the whole file.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from eventsourcing.utils import get_topic
 
 from domain.encounter import Encounter
 from domain.idempotency import IdempotentRequest
+from skald.replay_check import ReplayError, check_replays
 
 FORMAT = "skald-events"
 VERSION = 1
@@ -236,6 +239,10 @@ def import_events(
         events = list(read_events(file, mapper, progress, size))
     if progress:
         progress(size, size)
+    try:
+        check_replays(events, mapper)  # before anything is written
+    except ReplayError as error:
+        raise ExchangeError(f"{error}; nothing was imported") from None
     aggregates = {e.originator_id for e in events}
     try:
         recorder.insert_events(events)  # one transaction: every event or none
