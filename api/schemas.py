@@ -97,6 +97,11 @@ class CharacterOut(BaseModel):
     conditions: list[str]
     state: dict[str, Any]
     derived: dict[str, Any]
+    equipment: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the gear the sheet names, with its table columns (d20: the armor's and "
+        "shield's cost in sp and encumbrance in cn); empty for rulesets without such tables",
+    )
     in_encounter: str | None
 
 

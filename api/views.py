@@ -32,6 +32,7 @@ def character_out(campaign: Campaign, character_id: str) -> CharacterOut:
         conditions=list(rules.conditions(c["sheet"], c["tracks"], c["state"])),
         state=c["state"],
         derived=rules.derived_ratings(c["sheet"], c["state"]),
+        equipment=rules.equipment(c["sheet"]),
         in_encounter=c["in_encounter"],
     )
 

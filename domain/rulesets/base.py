@@ -193,6 +193,10 @@ class Ruleset(ABC):
         """Ratings the character view shows beside the sheet, each with its terms."""
         return {}
 
+    def equipment(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        """What the character view shows of the gear the sheet names (none by default)."""
+        return {}
+
     # The calendar: a ruleset with between-fight rules names its day plan (how a
     # character spent the day) and applies it; one without leaves both unset.
     day_plan_model: ClassVar[type[Frozen] | None] = None

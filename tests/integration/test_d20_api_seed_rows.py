@@ -75,6 +75,12 @@ def test_every_armor_row_through_the_character_view_and_a_hit(
     assert derived["fd"]["value"] == 10 + fd_bonus
     assert {"name": f"armor FD bonus ({name})", "value": fd_bonus} in derived["fd"]["terms"]
     assert derived["ac"]["value"] == 11  # "Armor type does not affect AC"
+    assert knight["equipment"]["armor"] == {
+        "id": armor,
+        "name": name,
+        "cost_sp": cost,
+        "encumbrance_cn": weight,
+    }
     # 12 damage: 1 penetrates, the remaining 11 less the AV; a missile meets AV vs missiles.
     blow = fight.act(
         "attack", "Archer", {"hit": [11], "damage": [12]}, target="Knight", weapon="Maul"
@@ -86,6 +92,25 @@ def test_every_armor_row_through_the_character_view_and_a_hit(
     assert shot["action"]["breakdown"]["damage"]["dealt"] == 1 + (11 - av_missiles)
     hp = 20 - (1 + 11 - av) - (1 + 11 - av_missiles)
     assert fight.combatant(shot, "Knight")["tracks"] == {"hp": hp}
+
+
+def test_no_armor_and_no_shield_have_no_cost_and_no_weight(client: TestClient) -> None:
+    fight = Fight(client, Bare=d20_sheet())
+    bare = view(fight, "Bare")
+    assert bare["equipment"] == {
+        "armor": {"id": "none", "name": "No armor", "cost_sp": None, "encumbrance_cn": None},
+        "shield": {"id": "none", "name": "No shield", "cost_sp": None, "encumbrance_cn": None},
+    }
+    assert (bare["derived"]["fd"]["value"], bare["derived"]["av"]["melee"]["value"]) == (10, 0)
+
+
+def test_a_stamina_body_character_has_no_equipment_columns(client: TestClient) -> None:
+    from tests.helpers import enrol, new_campaign
+
+    cid = new_campaign(client, "stamina-body")
+    sheet = {"st": 10, "con": 10, "stamina_max": 10, "body_max": 10}
+    chid = enrol(client, cid, "Hero", sheet)
+    assert ok(client.get(f"/campaigns/{cid}/characters/{chid}"))["equipment"] == {}
 
 
 # -- shields: AC bonus, FD +2, cost and encumbrance, no grapple, -4 wrestling ----------------
@@ -103,6 +128,12 @@ def test_every_shield_row(
     shielded = view(fight, "Shielded")
     assert shielded["derived"]["ac"]["value"] == 11 + ac_bonus
     assert shielded["derived"]["fd"]["value"] == 10 + 2
+    assert shielded["equipment"]["shield"] == {
+        "id": shield,
+        "name": name,
+        "cost_sp": cost,
+        "encumbrance_cn": weight,
+    }
     # d20 + HR 0 against AC 11 + the bonus: one short misses, the AC itself hits.
     short = fight.act("attack", "A", {"hit": [10 + ac_bonus]}, target="Shielded", weapon="Longbow")
     assert (

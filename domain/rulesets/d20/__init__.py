@@ -48,6 +48,9 @@ class D20(Ruleset):
     def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
         return ratings.derived_ratings(D20Sheet.model_validate(dict(sheet)))
 
+    def equipment(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        return ratings.equipment(D20Sheet.model_validate(dict(sheet)))
+
     def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """The state a character takes back to the roster when an encounter ends.
 

@@ -194,3 +194,22 @@ def derived_ratings(sheet: D20Sheet) -> dict[str, Any]:
         "insight_defense": insight_defense(sheet).as_dict(),
         "shove_resist": shove_resist(sheet).as_dict(),
     }
+
+
+def equipment(sheet: D20Sheet) -> dict[str, Any]:
+    """The armor and shield rows' cost (sp) and encumbrance (cn); null for wearing none."""
+    armor, shield = ARMOR[sheet.armor], SHIELDS[sheet.shield]
+    return {
+        "armor": {
+            "id": sheet.armor,
+            "name": armor.name,
+            "cost_sp": armor.cost_sp,
+            "encumbrance_cn": armor.encumbrance_cn,
+        },
+        "shield": {
+            "id": sheet.shield,
+            "name": shield.name,
+            "cost_sp": shield.cost_sp,
+            "encumbrance_cn": shield.encumbrance_cn,
+        },
+    }
