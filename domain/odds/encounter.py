@@ -11,7 +11,10 @@ from domain.encounter import Encounter
 from domain.errors import ActionRefused, DomainError
 from domain.odds.explore import TooLarge
 from domain.odds.odds import RUN_BUDGET, action_odds
-from domain.rulesets.base import CombatantView
+from domain.rulesets.base import CombatantView, read_sheet
+from domain.rulesets.d20.sheet import D20Sheet
+from domain.rulesets.margin.sheet import MarginSheet
+from domain.rulesets.stamina_body.sheet import sheet_of as stamina_body_sheet
 
 
 def _open(encounter: Encounter) -> None:
@@ -42,15 +45,10 @@ class Choice:
     params: dict[str, Any]
 
 
-def _names(sheet: Mapping[str, Any], field: str) -> list[str]:
-    return [str(item["name"]) for item in sheet.get(field) or ()]
-
-
 def attack_choices(
     ruleset_id: str, attacker: CombatantView, target: str, effort: int
 ) -> list[Choice]:
     """Every attack a combatant can make on one opponent, as the action it would be."""
-    sheet = attacker.sheet
     if ruleset_id == "stamina-body":
         return [
             Choice(
@@ -58,23 +56,24 @@ def attack_choices(
                 "attack",
                 {"target": target, "weapon": weapon, "defense": defense},
             )
-            for weapon in [*_names(sheet, "weapons"), "unarmed"]
+            for weapon in [*(w.name for w in stamina_body_sheet(attacker).weapons), "unarmed"]
             for defense in ("none", "parry", "dodge")
         ]
     if ruleset_id == "margin":
-        weapons = _names(sheet, "weapons")
+        sheet = read_sheet(MarginSheet, attacker.sheet)
+        weapons = [w.name for w in sheet.weapons]
         strikes = [*weapons, *(["fists"] if "fists" not in weapons else [])]
         return [
             Choice(name, "attack", {"target": target, "weapon": name, "effort": effort})
             for name in strikes
         ] + [
             Choice(name, "cast", {"target": target, "spell": name, "effort": effort})
-            for name in _names(sheet, "spells")
+            for name in (s.name for s in sheet.spells)
         ]
     if ruleset_id == "d20":
         return [
             Choice(name, "attack", {"target": target, "weapon": name})
-            for name in _names(sheet, "weapons")
+            for name in (w.name for w in read_sheet(D20Sheet, attacker.sheet).weapons)
         ] + [Choice("shove", "shove", {"target": target})]
     return []
 

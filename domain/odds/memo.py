@@ -18,7 +18,8 @@ from domain.odds.readers import shift_luck
 from domain.rulesets.base import EncounterView
 from domain.rulesets.margin.pools import read_faces
 from domain.rulesets.stamina_body import rules as sb_rules
-from domain.rulesets.stamina_body.combat import weapon_of
+from domain.rulesets.stamina_body.combat import armed_with
+from domain.rulesets.stamina_body.sheet import sheet_of
 
 
 def _luck_owner(roll: str, attacker: str) -> str | None:
@@ -96,9 +97,10 @@ def stamina_body_attack_key(
     try:
         attacker = view.combatants[str(actor)]
         defender = view.combatants[str(params["target"])]
-        skill = int(weapon_of(attacker, str(params.get("weapon", "unarmed")))["skill"])
+        skill = armed_with(attacker, str(params.get("weapon", "unarmed"))).skill
         kind = str(params.get("defense", "none"))
-        score = int(defender.sheet[kind]) if kind in ("parry", "dodge") else 0
+        sheet = sheet_of(defender)
+        score = sheet.parry if kind == "parry" else sheet.dodge if kind == "dodge" else 0
     except Exception:  # the resolver refuses such a request itself, with its own words
         return None
 
@@ -132,7 +134,7 @@ def stamina_body_damage_type(
             return str(params["damage_type"])
         if kind == "attack":
             attacker = view.combatants[str(actor)]
-            return str(weapon_of(attacker, str(params.get("weapon", "unarmed")))["damage_type"])
+            return armed_with(attacker, str(params.get("weapon", "unarmed"))).damage_type
     except Exception:  # the resolver refuses such a request itself, with its own words
         return None
     return None

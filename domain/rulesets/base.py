@@ -10,9 +10,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput, NotFound
@@ -25,6 +25,69 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# A sheet as events, snapshots and views carry it: the JSON object validate_sheet wrote.
+StoredSheet = Mapping[str, object]
+# What a ruleset's methods take: the typed sheet, or the stored JSON they read once.
+SheetLike = Frozen | StoredSheet
+SheetT = TypeVar("SheetT", bound=Frozen, covariant=True)
+S = TypeVar("S", bound=Frozen)
+
+# Stored sheet -> its typed sheet, by the stored object's identity. The aggregates keep
+# each stored sheet as one object for as long as they hold it (nothing edits a sheet in
+# place: an amendment is a new sheet), so a sheet is read once, not once per action or
+# condition check. Each entry holds its object, so no id is reused while it is here.
+_READ: dict[tuple[type[Frozen], int], tuple[object, Frozen]] = {}
+_READ_LIMIT = 4096
+
+
+def read_sheet(model: type[S], stored: object) -> S:
+    """The typed sheet of a stored one (or the typed sheet itself), read once."""
+    if type(stored) is model:
+        return stored
+    key = (model, id(stored))
+    known = _READ.get(key)
+    if known is not None and known[0] is stored:
+        return cast(S, known[1])
+    typed = _parse(model, stored)
+    remember_sheet(stored, typed)
+    return typed
+
+
+def remember_sheet(stored: object, typed: Frozen) -> None:
+    if len(_READ) >= _READ_LIMIT:
+        _READ.clear()  # a bound, not a policy: the live aggregates' sheets come back at once
+    _READ[(type(typed), id(stored))] = (stored, typed)
+
+
+def _parse(model: type[S], stored: object) -> S:
+    try:
+        return model.model_validate(stored)
+    except ValidationError:
+        # Stored sheets are forever: one that an older version wrote and today's bounds
+        # refuse is still read, as it was stored, rather than make its campaign unreadable.
+        return _construct(model, stored)
+
+
+def _construct(model: type[S], stored: object) -> S:
+    if not isinstance(stored, Mapping):
+        raise TypeError(f"a stored {model.__name__} is a JSON object, not {type(stored)}")
+    values = {
+        name: _nested(info.annotation, stored[name])
+        for name, info in model.model_fields.items()
+        if name in stored
+    }
+    return cast(S, model.model_construct(None, **values))
+
+
+def _nested(annotation: object, value: object) -> object:
+    if isinstance(annotation, type) and issubclass(annotation, Frozen):
+        return _construct(annotation, value)
+    if get_origin(annotation) is tuple and isinstance(value, list | tuple):
+        member = get_args(annotation)[0]
+        return tuple(_nested(member, item) for item in value)
+    return value
+
+
 @dataclass(frozen=True)
 class CombatantView:
     """One combatant as the rules see it at the moment an action resolves."""
@@ -33,7 +96,9 @@ class CombatantView:
     name: str
     side: str
     rank: int
-    sheet: Mapping[str, Any]
+    # The typed sheet of the combatant's ruleset; each ruleset reads it with read_sheet,
+    # so a view built by hand from stored JSON (a test, a tool) reads the same.
+    sheet: SheetLike
     tracks: Mapping[str, int]
     state: Mapping[str, Any]
     conditions: tuple[str, ...]
@@ -104,10 +169,13 @@ class ActionType:
     gm_only: bool = False  # a GM's tool (the Take-hit panel), not a character's action
 
 
-class Ruleset(ABC):
+class RulesetOf(ABC, Generic[SheetT]):
+    """A ruleset over its own typed sheet ``SheetT``: stored sheets are read into it once
+    (``sheet``), and the rules read its attributes, never the JSON's keys."""
+
     id: ClassVar[str]
     title: ClassVar[str]
-    sheet_model: ClassVar[type[Frozen]]
+    sheet_model: type[SheetT]
     options_model: ClassVar[type[Frozen]]
     actions: ClassVar[Mapping[str, ActionType]]
 
@@ -115,7 +183,7 @@ class Ruleset(ABC):
         options = validate(self.options_model, overrides or {}, "options")
         return options.model_dump(mode="json")
 
-    def under(self, options: Mapping[str, Any]) -> Ruleset:
+    def under(self, options: Mapping[str, Any]) -> RulesetOf[SheetT]:
         """This ruleset as a campaign with these validated options plays it.
 
         Sheets, conditions and days read the options through the ruleset this returns
@@ -125,7 +193,19 @@ class Ruleset(ABC):
         return self
 
     def validate_sheet(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
-        return validate(self.sheet_model, sheet, "sheet").model_dump(mode="json")
+        """The sheet's JSON as events store it (every default written out)."""
+        typed = self.complete_sheet(validate(self.sheet_model, sheet, "sheet"), sheet)
+        stored = typed.model_dump(mode="json")
+        remember_sheet(stored, typed)  # enrolment reads it next (maxima, start state)
+        return stored
+
+    def complete_sheet(self, typed: Frozen, given: Mapping[str, Any]) -> Frozen:
+        """A validated sheet with what the campaign's options fill in (margin's health)."""
+        return typed
+
+    def sheet(self, stored: SheetLike) -> SheetT:
+        """The typed sheet of a stored one: the one edge where JSON becomes a sheet."""
+        return read_sheet(self.sheet_model, stored)
 
     def action_type(self, kind: str) -> ActionType:
         try:
@@ -139,7 +219,7 @@ class Ruleset(ABC):
     def validate_params(self, kind: str, params: Mapping[str, Any]) -> Frozen:
         return validate(self.action_type(kind).params, params, kind)
 
-    def start_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+    def start_state(self, sheet: SheetLike) -> dict[str, Any]:
         """Ruleset-specific per-character state carried between encounters."""
         return {}
 
@@ -189,7 +269,7 @@ class Ruleset(ABC):
         """
         return None
 
-    def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+    def derived_ratings(self, sheet: SheetLike, state: Mapping[str, Any]) -> dict[str, Any]:
         """Ratings the character view shows beside the sheet, each with its terms."""
         return {}
 
@@ -204,7 +284,7 @@ class Ruleset(ABC):
 
     def daily(
         self,
-        sheet: Mapping[str, Any],
+        sheet: SheetLike,
         tracks: Mapping[str, int],
         state: Mapping[str, Any],
         plan: Any,
@@ -212,9 +292,14 @@ class Ruleset(ABC):
         raise NotImplementedError(f"the {self.id} ruleset has no between-fight rules")
 
     @abstractmethod
-    def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]: ...
+    def track_maxima(self, sheet: SheetLike) -> dict[str, int]: ...
 
     @abstractmethod
     def conditions(
-        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any]
+        self, sheet: SheetLike, tracks: Mapping[str, int], state: Mapping[str, Any]
     ) -> tuple[str, ...]: ...
+
+
+# Any ruleset, as the aggregates, projections and API hold one: they hand it stored
+# sheets and never need to know its sheet type.
+Ruleset = RulesetOf[Frozen]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from domain.rulesets.base import ActionType, Ruleset
+from domain.rulesets.base import ActionType, RulesetOf, SheetLike
 from domain.rulesets.d20 import ratings
 from domain.rulesets.d20.actions import ACTIONS
 from domain.rulesets.d20.actions.common import GRAPPLED_BY, GRAPPLING, PRONE, STANCE_ROUND
@@ -20,7 +20,7 @@ from domain.rulesets.d20.sheet import D20Options, D20Sheet
 ENCOUNTER_SCOPED_STATE = frozenset({STANCE_ROUND, PRONE, GRAPPLING, GRAPPLED_BY})
 
 
-class D20(Ruleset):
+class D20(RulesetOf[D20Sheet]):
     id = "d20"
     title = "d20 (seed 004)"
     sheet_model = D20Sheet
@@ -28,11 +28,11 @@ class D20(Ruleset):
     actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
     incapacitating = frozenset({"down"})
 
-    def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
-        return {"hp": int(sheet["hp"])}
+    def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
+        return {"hp": self.sheet(sheet).hp}
 
     def conditions(
-        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any]
+        self, sheet: SheetLike, tracks: Mapping[str, int], state: Mapping[str, Any]
     ) -> tuple[str, ...]:
         found: list[str] = []
         if tracks["hp"] <= 0:
@@ -45,8 +45,8 @@ class D20(Ruleset):
             found.append("grappling")
         return tuple(found)
 
-    def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
-        return ratings.derived_ratings(D20Sheet.model_validate(dict(sheet)))
+    def derived_ratings(self, sheet: SheetLike, state: Mapping[str, Any]) -> dict[str, Any]:
+        return ratings.derived_ratings(self.sheet(sheet))
 
     def equipment(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
         return ratings.equipment(D20Sheet.model_validate(dict(sheet)))

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from domain.rulesets.base import ActionType, DailyOutcome, Frozen, Ruleset
+from domain.rulesets.base import ActionType, DailyOutcome, Frozen, RulesetOf, SheetLike
 from domain.rulesets.margin.actions import ACTIONS
 from domain.rulesets.margin.daily import Rest, apply_day
 from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions, read_options
@@ -28,7 +28,7 @@ class MarginDayPlan(Frozen):
     rest: Rest = "full"
 
 
-class Margin(Ruleset):
+class Margin(RulesetOf[MarginSheet]):
     id = "margin"
     title = "Margin (seed 000)"
     sheet_model = MarginSheet
@@ -45,25 +45,25 @@ class Margin(Ruleset):
         # Options are JSON scalars, so their sorted items make a hashable key.
         return _configured(tuple(sorted(options.items())))
 
-    def validate_sheet(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
-        valid = super().validate_sheet(sheet)
-        if isinstance(sheet, Mapping) and sheet.get("health") is None:
+    def complete_sheet(self, typed: Frozen, given: Mapping[str, Any]) -> Frozen:
+        if isinstance(typed, MarginSheet) and given.get("health") is None:
             # M18: a sheet that states no health gets the campaign's default.
-            valid["health"] = self.campaign_options.default_health(valid["vigor"])
-        return valid
+            health = self.campaign_options.default_health(typed.vigor)
+            return typed.model_copy(update={"health": health})
+        return typed
 
-    def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
-        return {"health": int(sheet["health"])}
+    def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
+        return {"health": self.sheet(sheet).max_health}
 
-    def start_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
-        return CharacterState.start(MarginSheet.model_validate(dict(sheet))).as_json()
+    def start_state(self, sheet: SheetLike) -> dict[str, Any]:
+        return CharacterState.start(self.sheet(sheet)).as_json()
 
     def conditions(
-        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any]
+        self, sheet: SheetLike, tracks: Mapping[str, int], state: Mapping[str, Any]
     ) -> tuple[str, ...]:
         health = int(tracks["health"])
         found: list[str] = []
-        if self.campaign_options.is_wounded(health, int(sheet["health"])):
+        if self.campaign_options.is_wounded(health, self.sheet(sheet).max_health):
             found.append("wounded")
         if is_down(health):
             found.append("down")
@@ -72,19 +72,19 @@ class Margin(Ruleset):
     def turn_refusal(self, name: str, state: Mapping[str, Any], round: int) -> str | None:
         return m5_refusal(name, CharacterState.read(state), round)
 
-    def derived_ratings(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
-        return derived_ratings(MarginSheet.model_validate(dict(sheet)), CharacterState.read(state))
+    def derived_ratings(self, sheet: SheetLike, state: Mapping[str, Any]) -> dict[str, Any]:
+        return derived_ratings(self.sheet(sheet), CharacterState.read(state))
 
     day_plan_model = MarginDayPlan
 
     def daily(
         self,
-        sheet: Mapping[str, Any],
+        sheet: SheetLike,
         tracks: Mapping[str, int],
         state: Mapping[str, Any],
         plan: Any,
     ) -> DailyOutcome:
-        day = apply_day(sheet, state, plan.rest, self.campaign_options)
+        day = apply_day(self.sheet(sheet), state, plan.rest, self.campaign_options)
         breakdown = {
             "inputs": plan.model_dump(mode="json"),
             **day.breakdown,

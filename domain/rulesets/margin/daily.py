@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from domain.rulesets.base import SheetLike, read_sheet
 from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState
@@ -42,17 +43,17 @@ def _outcome(
 
 
 def full_rest(
-    sheet: Mapping[str, Any], state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+    sheet: SheetLike, state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
     """Fatigue cleared, luck refilled to the sheet value."""
     before = CharacterState.read(state)
-    luck = MarginSheet.model_validate(dict(sheet)).luck
+    luck = read_sheet(MarginSheet, sheet).luck
     after = replace(before.without_round_marks(), fatigue=0, luck=luck)
     return _outcome("full", state, before, after)
 
 
 def light_day(
-    sheet: Mapping[str, Any], state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+    sheet: SheetLike, state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
     """Fatigue halved (// light_day_fatigue_divisor), rounded down; luck untouched."""
     before = CharacterState.read(state)
@@ -62,15 +63,13 @@ def light_day(
 
 
 def no_rest(
-    sheet: Mapping[str, Any], state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+    sheet: SheetLike, state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
     before = CharacterState.read(state)
     return _outcome("none", state, before, before.without_round_marks())
 
 
-DAILY_RULES: dict[
-    str, Callable[[Mapping[str, Any], Mapping[str, Any], MarginOptions], DayOutcome]
-] = {
+DAILY_RULES: dict[str, Callable[[SheetLike, Mapping[str, Any], MarginOptions], DayOutcome]] = {
     "full": full_rest,
     "light": light_day,
     "none": no_rest,
@@ -78,7 +77,7 @@ DAILY_RULES: dict[
 
 
 def apply_day(
-    sheet: Mapping[str, Any],
+    sheet: SheetLike,
     state: Mapping[str, Any],
     rest: Rest,
     options: MarginOptions = DEFAULT_OPTIONS,

@@ -13,7 +13,8 @@ from domain.rulesets.base import (
     CombatantView,
     DailyOutcome,
     EncounterView,
-    Ruleset,
+    RulesetOf,
+    SheetLike,
 )
 from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
 from domain.rulesets.stamina_body.bleeding import (
@@ -40,7 +41,7 @@ from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
 
 
-class StaminaBody(Ruleset):
+class StaminaBody(RulesetOf[StaminaBodySheet]):
     id = "stamina-body"
     title = "Stamina and Body (seed 001)"
     sheet_model = StaminaBodySheet
@@ -113,15 +114,16 @@ class StaminaBody(Ruleset):
 
     def daily(
         self,
-        sheet: Mapping[str, Any],
+        sheet: SheetLike,
         tracks: Mapping[str, int],
         state: Mapping[str, Any],
         plan: Any,
     ) -> DailyOutcome:
-        heal = daily_heal(sheet, tracks, state, plan)
+        typed = self.sheet(sheet)
+        heal = daily_heal(typed, tracks, state, plan)
         wounds = {flag: bool(state.get(flag)) for flag in sorted(self.wound_flags)}
         breakdown = {
-            "inputs": {"plan": plan.model_dump(mode="json"), "con": sheet["con"], **wounds},
+            "inputs": {"plan": plan.model_dump(mode="json"), "con": typed.con, **wounds},
             "before": dict(tracks),
             **heal.breakdown(),
         }
@@ -154,11 +156,12 @@ class StaminaBody(Ruleset):
             lasting[STABILISED] = True
         return lasting
 
-    def track_maxima(self, sheet: Mapping[str, Any]) -> dict[str, int]:
-        return {"stamina": int(sheet["stamina_max"]), "body": int(sheet["body_max"])}
+    def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
+        typed = self.sheet(sheet)
+        return {"stamina": typed.stamina_max, "body": typed.body_max}
 
     def conditions(
-        self, sheet: Mapping[str, Any], tracks: Mapping[str, int], state: Mapping[str, Any]
+        self, sheet: SheetLike, tracks: Mapping[str, int], state: Mapping[str, Any]
     ) -> tuple[str, ...]:
         found: list[str] = []
         if tracks["stamina"] < 0:

@@ -11,6 +11,7 @@ from domain.errors import InvalidInput
 from domain.gm_calls import GM_CALL
 from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
 from domain.rulesets.stamina_body import rules
+from domain.rulesets.stamina_body.sheet import sheet_of
 
 
 class DamageOptions(Frozen):
@@ -73,9 +74,10 @@ def land_damage(
     """Roll and read the damage dice, soak them; return breakdown, new tracks, new state."""
     roll = tray.roll("damage", dice.count, 6)
     reading = rules.read_damage(roll.faces, damage_type)
+    sheet = sheet_of(target)
     resilience = rules.effective_resilience(
-        armour=int(target.sheet["armour_resilience"]),
-        shield=int(target.sheet["shield_resilience"]),
+        armour=sheet.armour_resilience,
+        shield=sheet.shield_resilience,
         shield_counts=shield.counts,
         ignore_armour=options.ignore_armour,
         ignore_shield=options.ignore_shield,

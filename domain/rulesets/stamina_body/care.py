@@ -11,6 +11,7 @@ from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput
 from domain.rulesets.base import EncounterView, Frozen, Outcome
 from domain.rulesets.stamina_body import rules
+from domain.rulesets.stamina_body.sheet import sheet_of
 
 
 class Recover(Frozen):
@@ -31,9 +32,10 @@ def resolve_recover(
     if actor is None:
         raise InvalidInput("recovery needs an actor: the combatant catching their breath")
     who = view.combatant(actor, "actor")
-    result = rules.check(tray.roll("recovery", 3, 6).total, int(who.sheet["con"]))
+    sheet = sheet_of(who)
+    result = rules.check(tray.roll("recovery", 3, 6).total, sheet.con)
     gain, why = recovery_gain(result)
-    maximum = int(who.sheet["stamina_max"])
+    maximum = sheet.stamina_max
     before = who.tracks["stamina"]
     after = max(before, min(maximum, before + gain))
     breakdown: dict[str, Any] = {

@@ -12,7 +12,7 @@ from domain.gm_calls import GM_CALL
 from domain.rulesets.base import CombatantView, EncounterView, Outcome
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.actions import DamageOptions, damage_summary, land_damage
-from domain.rulesets.stamina_body.sheet import UNARMED
+from domain.rulesets.stamina_body.sheet import UNARMED, Weapon, sheet_of
 
 
 class Attack(DamageOptions):
@@ -30,18 +30,18 @@ class Attack(DamageOptions):
     )
 
 
-def weapon_of(attacker: CombatantView, name: str) -> dict[str, Any]:
-    if name == UNARMED:
-        return {
-            "name": UNARMED,
-            "damage_class": rules.unarmed_damage_class(int(attacker.sheet["st"])),
-            "damage_type": "impact",
-            "skill": int(attacker.sheet["unarmed_skill"]),
-        }
-    for weapon in attacker.sheet["weapons"]:
-        if weapon["name"] == name:
-            return dict(weapon)
-    carried = ", ".join(w["name"] for w in attacker.sheet["weapons"]) or "none"
+def weapon_of(attacker: CombatantView, name: str) -> dict[str, str | int]:
+    """The weapon as the attack's breakdown records it."""
+    return armed_with(attacker, name).breakdown()
+
+
+def armed_with(attacker: CombatantView, name: str) -> Weapon:
+    """The attacker's weapon of that name (fists for 'unarmed'); refused if not carried."""
+    sheet = sheet_of(attacker)
+    weapon = sheet.weapon(name)
+    if weapon is not None:
+        return weapon
+    carried = ", ".join(w.name for w in sheet.weapons) or "none"
     raise InvalidInput(
         f"{attacker.name} has no weapon '{name}'; weapons on the sheet: {carried} (or '{UNARMED}')"
     )
@@ -61,7 +61,7 @@ def unable_to_answer(defender: CombatantView, stunned_may_defend: bool) -> tuple
 
 def defend(
     defender: CombatantView,
-    kind: str,
+    kind: Literal["parry", "dodge", "none"],
     hit: rules.Check,
     tray: DiceTray,
     *,
@@ -79,7 +79,7 @@ def defend(
         why = f"{defender.name} is {' and '.join(unable)} and cannot {kind}"
         return "landed", {"kind": kind, "rolled": False, "why": why}, None
     roll = tray.roll("defense", 3, 6)
-    result = rules.check(roll.total, int(defender.sheet[kind]))
+    result = rules.check(roll.total, sheet_of(defender).defense(kind))
     record: dict[str, Any] = {"kind": kind, "rolled": True, "check": result.breakdown()}
     if not result.success:
         record["why"] = f"the {kind} failed ({result.note})"
@@ -100,9 +100,9 @@ def resolve_attack(
     defender = view.combatant(params.target, "target")
     if defender.id == attacker.id:
         raise InvalidInput(f"{attacker.name} cannot attack themself")
-    weapon = weapon_of(attacker, params.weapon)
-    hit = rules.check(tray.roll("hit", 3, 6).total, int(weapon["skill"]))
-    breakdown: dict[str, Any] = {"weapon": weapon, "hit": hit.breakdown()}
+    weapon = armed_with(attacker, params.weapon)
+    hit = rules.check(tray.roll("hit", 3, 6).total, weapon.skill)
+    breakdown: dict[str, Any] = {"weapon": weapon.breakdown(), "hit": hit.breakdown()}
     if not hit.success:
         breakdown["result"] = "missed"
         return Outcome(f"{attacker.name} misses {defender.name}", breakdown)
@@ -125,7 +125,7 @@ def resolve_attack(
         parry_score=defense_check.margin if parried and defense_check else None,
     )
     dice = rules.damage_dice(
-        int(weapon["damage_class"]),
+        weapon.damage_class,
         per_option=int(view.options["extra_dice_per_option"]),
         set_weapon=params.set_weapon,
         charge=params.charge,
@@ -134,7 +134,7 @@ def resolve_attack(
     damage, tracks, state = land_damage(
         defender,
         tray,
-        damage_type=str(weapon["damage_type"]),
+        damage_type=weapon.damage_type,
         dice=dice,
         shield=shield,
         options=params,

@@ -15,7 +15,8 @@ from typing import Any
 from domain.dice import DiceTray
 from domain.rulesets.base import Awaiting, EncounterView
 from domain.rulesets.stamina_body import rules
-from domain.rulesets.stamina_body.combat import Attack, unable_to_answer, weapon_of
+from domain.rulesets.stamina_body.combat import Attack, armed_with, unable_to_answer
+from domain.rulesets.stamina_body.sheet import sheet_of
 from domain.validation import validate
 
 CHOICES = ("parry", "dodge", "none")
@@ -33,15 +34,15 @@ def awaiting_defense(
         return None  # the resolver refuses it with its own message
     if unable_to_answer(defender, bool(view.options.get("stunned_may_defend", False))):
         return None  # the attack resolves at once and its breakdown says why
-    weapon = weapon_of(attacker, attack.weapon)
-    hit = rules.check(tray.roll("hit", 3, 6).total, int(weapon["skill"]))
+    weapon = armed_with(attacker, attack.weapon)
+    hit = rules.check(tray.roll("hit", 3, 6).total, weapon.skill)
     if not hit.success:
         return None
     shown = {
         "attacker": attacker.name,
-        "weapon": weapon["name"],
+        "weapon": weapon.name,
         "hit": hit.breakdown(),
         "hit_score": hit.margin,
-        "scores": {"parry": int(defender.sheet["parry"]), "dodge": int(defender.sheet["dodge"])},
+        "scores": {"parry": sheet_of(defender).parry, "dodge": sheet_of(defender).dodge},
     }
     return Awaiting(defender.id, "defense", CHOICES, shown)

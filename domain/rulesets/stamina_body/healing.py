@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from pydantic import StrictBool
 
-from domain.rulesets.base import Frozen
+from domain.rulesets.base import Frozen, SheetLike, read_sheet
+from domain.rulesets.stamina_body.sheet import StaminaBodySheet
 
 Rest = Literal["full", "light", "none"]
 
@@ -74,12 +75,13 @@ def body_rate(
 
 
 def daily_heal(
-    sheet: Mapping[str, Any],
+    stored: SheetLike,
     tracks: Mapping[str, int],
     state: Mapping[str, Any],
     plan: DayPlan,
 ) -> DailyHeal:
-    stamina_max, body_max = int(sheet["stamina_max"]), int(sheet["body_max"])
+    sheet = read_sheet(StaminaBodySheet, stored)
+    stamina_max, body_max = sheet.stamina_max, sheet.body_max
     stamina, body = int(tracks["stamina"]), int(tracks["body"])
     lost = max(0, stamina_max - stamina)
     stamina_gain, stamina_step = stamina_for_rest(lost, plan.rest)
@@ -89,7 +91,7 @@ def daily_heal(
         steps.append("no rest: Body does not heal")
     else:
         rate, rate_steps = body_rate(
-            int(sheet["con"]),
+            sheet.con,
             plan,
             piercing_wound=bool(state.get("piercing_wound")),
             slowed=bool(state.get("broken_bones") or state.get("severe_bruising")),

@@ -10,7 +10,8 @@ from typing import Literal
 
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
-from domain.rulesets.base import Frozen
+from domain.rulesets.base import CombatantView, Frozen, read_sheet
+from domain.rulesets.stamina_body.rules import unarmed_damage_class
 from domain.turns import actions_per_round_field
 
 # Fists are always at hand under this name (S11), so no sheet weapon may take it.
@@ -40,6 +41,25 @@ class Weapon(Frozen):
             )
         return name
 
+    def breakdown(self) -> dict[str, str | int]:
+        """The weapon as an attack's breakdown records it (the sheet's JSON of it)."""
+        return {
+            "name": self.name,
+            "damage_class": self.damage_class,
+            "damage_type": self.damage_type,
+            "skill": self.skill,
+        }
+
+
+def fists(st: int, unarmed_skill: int) -> Weapon:
+    """S11: fists, always at hand (constructed: the name is reserved on sheets)."""
+    return Weapon.model_construct(
+        name=UNARMED,
+        damage_class=unarmed_damage_class(st),
+        damage_type="impact",
+        skill=unarmed_skill,
+    )
+
 
 class StaminaBodySheet(Frozen):
     """A stamina-body character (S2). Numbers are JSON integers written without a decimal
@@ -67,6 +87,20 @@ class StaminaBodySheet(Frozen):
         if duplicated:
             raise ValueError(f"weapon names must be unique; repeated: {', '.join(duplicated)}")
         return self
+
+    def weapon(self, name: str) -> Weapon | None:
+        """The weapon of that name on the sheet, fists for 'unarmed', or None."""
+        if name == UNARMED:
+            return fists(self.st, self.unarmed_skill)
+        return next((weapon for weapon in self.weapons if weapon.name == name), None)
+
+    def defense(self, kind: Literal["parry", "dodge"]) -> int:
+        return self.parry if kind == "parry" else self.dodge
+
+
+def sheet_of(combatant: CombatantView) -> StaminaBodySheet:
+    """The combatant's typed sheet (read once from its stored JSON)."""
+    return read_sheet(StaminaBodySheet, combatant.sheet)
 
 
 class StaminaBodyOptions(Frozen):
