@@ -3,7 +3,8 @@ Content-Length), and the request rate per key and per address.
 
 The body is read here, in full, before the app sees it: a chunked body has no
 Content-Length, and an error raised from inside the framework's own body parsing
-would be turned into its generic 400 instead of our 413.
+would be turned into its generic 400 instead of our 413. A JSON body is checked
+here too (api/json_body.py), before the action fast path and every route.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.errors import error_body
+from api.json_body import json_problem, read_as_json
+
 MAX_BODY_BYTES = 256 * 1024
 
 
@@ -33,7 +37,8 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             await self._refuse(send)
             return
@@ -51,7 +56,13 @@ class BodyLimit:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        await self.app(scope, replaying(b"".join(chunks), receive), send)
+        body = b"".join(chunks)
+        if body and read_as_json(headers.get(b"content-type")):
+            problem = json_problem(body)
+            if problem is not None:  # before the fast path and every route alike
+                await send_json(send, 422, error_body("malformed_json", problem))
+                return
+        await self.app(scope, replaying(body, receive), send)
 
     async def _refuse(self, send: Send) -> None:
         message = f"the request body is over the limit of {self.max_bytes} bytes"

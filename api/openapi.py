@@ -234,7 +234,10 @@ def sample(schema: dict[str, Any], components: dict[str, Any]) -> Any:
         return text[: schema.get("maxLength", len(text))]
     if kind in ("integer", "number"):
         low = schema.get("minimum", schema.get("exclusiveMinimum", 0) + 1)
-        return min(low, schema.get("maximum", low))
+        value = min(low, schema.get("maximum", low))
+        # FastAPI's OpenAPI model keeps every bound as a float; 1.0 is no integer to a
+        # strictly typed body.
+        return int(value) if kind == "integer" else value
     if kind == "boolean":
         return True
     return {}

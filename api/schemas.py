@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    model_validator,
+)
 
 from domain.validation import refuse_hidden_characters
 
@@ -44,7 +52,7 @@ class EnrolCharacterBody(Body):
 class CombatantBody(Body):
     character_id: str = Field(max_length=64)
     side: str = Field(min_length=1, max_length=40, description="e.g. party, foes")
-    rank: int = Field(default=1, ge=1, le=20, description="1 is the front rank")
+    rank: StrictInt = Field(default=1, ge=1, le=20, description="1 is the front rank")
 
 
 class StartEncounterBody(Body):
@@ -190,7 +198,9 @@ class RerollBody(VoidBody):
 
 
 class RewindBody(VoidBody):
-    to_version: int = Field(ge=1, le=MAX_VERSION, description="the encounter version to go back to")
+    to_version: StrictInt = Field(
+        ge=1, le=MAX_VERSION, description="the encounter version to go back to"
+    )
 
 
 class CorrectionOut(BaseModel):
@@ -215,7 +225,7 @@ class DiffOut(BaseModel):
 
 
 class AdvanceDaysBody(Body):
-    days: int = Field(default=1, ge=1, le=365)
+    days: StrictInt = Field(default=1, ge=1, le=365)
     default: dict[str, Any] = Field(
         default_factory=dict,
         description="the day plan for everyone (the ruleset's defaults fill the rest)",
@@ -234,7 +244,7 @@ class AdvanceDaysOut(BaseModel):
 
 class WoundBody(Body):
     wound: str = Field(max_length=40, description="e.g. piercing_wound, broken_bones")
-    present: bool = Field(default=True, description="false: treated or ended")
+    present: StrictBool = Field(default=True, description="false: treated or ended")
     reason: str = Field(min_length=1, max_length=500)
 
 

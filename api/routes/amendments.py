@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from api.deps import GM, App, Idempotency
 from api.routes.encounters import settled
@@ -27,7 +27,7 @@ from domain.commands import (
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["amendments"])
 Reason = Annotated[str, Field(min_length=1, max_length=500, description="why; it stays on record")]
-TrackValues = Annotated[dict[str, int], Field(max_length=20)]
+TrackValues = Annotated[dict[str, StrictInt], Field(max_length=20)]
 
 
 class AmendSheetBody(Body):
@@ -57,7 +57,7 @@ class ChangedOut(BaseModel):
 class AddCombatantBody(Body):
     character_id: str = Field(max_length=64)
     side: str = Field(min_length=1, max_length=40)
-    rank: int = Field(default=1, ge=1, le=20)
+    rank: StrictInt = Field(default=1, ge=1, le=20)
     reason: Reason
 
 
@@ -66,7 +66,7 @@ class LeaveBody(Body):
 
 
 class MoveBody(Body):
-    rank: int = Field(ge=1, le=20, description="1 is the front rank")
+    rank: StrictInt = Field(ge=1, le=20, description="1 is the front rank")
     reason: Reason
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from api.deps import GM, App, Idempotency
 from api.schemas import MAX_VERSION, Body, CampaignOut, Dice
@@ -33,7 +33,7 @@ class RerollPreviewBody(PreviewBody):
 
 
 class RewindPreviewBody(PreviewBody):
-    to_version: int = Field(ge=1, le=MAX_VERSION)
+    to_version: StrictInt = Field(ge=1, le=MAX_VERSION)
 
 
 class PlanPreviewBody(Body):
