@@ -1,4 +1,5 @@
-"""What the three projections share: their view, event names, the tracks/state contract."""
+"""What the three projections share: their view, the facts of an event, the tracks/state
+contract."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any, NamedTuple
 import redis
 from eventsourcing.projection import Projection
 
+from domain.events import CampaignEvent, EncounterEvent, EncounterStarted
 from domain.rulesets import get_ruleset
 from projections.keys import ViewKeys
 from projections.staging import StagedViews
@@ -34,28 +36,23 @@ class ViewProjection(Projection[ProjectionView]):
     def campaign_of(self, event: Any, known: Facts, index_key: str) -> str | None:
         """The campaign an event belongs to. Encounter events do not name it, so each
         projection remembers it under ``index_key`` when the encounter starts."""
-        staged = self.view.staged
-        if known.name.startswith("Campaign."):
+        staged, kind = self.view.staged, type(event)
+        if issubclass(kind, CampaignEvent):
             return known.aggregate_id
-        if known.name == "Encounter.Started":
+        if kind is EncounterStarted:
             campaign_id = str(event.campaign_id)
             staged.put(index_key, campaign_id)
             return campaign_id
-        if known.name.startswith("Encounter."):
+        if issubclass(kind, EncounterEvent):
             found: str | None = staged.get(index_key)
             return found
         return None
 
 
-def event_name(event: Any) -> str:
-    """'Campaign.CharacterEnrolled', 'Encounter.ActionResolved', ... (the topic's class part)."""
-    return type(event).__qualname__
-
-
 class Facts(NamedTuple):
     """What every projection wants to know about an event, worked out once for all three."""
 
-    name: str
+    name: str  # 'Campaign.CharacterEnrolled': what the audit log calls it (never dispatched on)
     aggregate_id: str
     tracks: dict[str, dict[str, Any]]
     state: dict[str, dict[str, Any]]

@@ -3,11 +3,29 @@ conditions, and the last actions, one JSON document per encounter."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from eventsourcing.persistence import Tracking
 
+from domain.events import (
+    CAMPAIGN_EVENTS,
+    REQUEST_EVENTS,
+    ActionResolved,
+    Corrected,
+    DefenseDeclared,
+    EncounterEnded,
+    EncounterStarted,
+    EventHandlers,
+    ExchangeOpened,
+    ExchangeWithdrawn,
+    GMChanged,
+    OrderSet,
+    Recomputed,
+    RoundStarted,
+    TurnAdvanced,
+    TurnOverridden,
+)
 from projections.base import ViewProjection, conditions, facts, maxima
 
 LAST_ACTIONS = 10
@@ -26,58 +44,32 @@ def action_line(record: Any) -> dict[str, Any]:
     }
 
 
-def table_event(board: dict[str, Any], name: str, event: Any) -> None:
-    """Turn order and exchanges waiting for a declaration (issue 13's events)."""
-    pending: list[dict[str, Any]] = board.setdefault("pending", [])
-    match name:
-        case "Encounter.OrderSet":
-            board["order"] = list(event.order)
-            board["turn"] = 0
-        case "Encounter.TurnAdvanced":
-            board["turn"] = event.turn
-        case "Encounter.RoundStarted":
-            board["turn"] = 0 if board.get("order") else None
-        case "Encounter.ExchangeOpened":
-            x = event.exchange
-            pending.append(
-                {
-                    "number": x["number"],
-                    "actor": x["actor"],
-                    "defender": x["defender"],
-                    "awaiting": x["awaiting"],
-                    "summary": event.summary,
-                }
-            )
-        case "Encounter.DefenseDeclared" | "Encounter.ExchangeWithdrawn":
-            board["pending"] = [p for p in pending if p["number"] != event.number]
+Board = dict[str, Any]  # one encounter's board document
+# What an event of one class changes on the board beyond the tracks/state contract.
+OwnChange = Callable[[Board, Any], None]
+CHANGES = EventHandlers[OwnChange]("the board projection")
 
 
 class BoardProjection(ViewProjection):
     name = "board"
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        event, known = domain_event, facts(domain_event)
-        name = known.name
-        if not name.startswith("Encounter."):
+        own_change = CHANGES(type(domain_event))
+        if own_change is None:
             return
+        event, known = domain_event, facts(domain_event)
         staged = self.view.staged
         key = self.view.keys.board(known.aggregate_id)
-        if name == "Encounter.Started":
+        if type(event) is EncounterStarted:  # the encounter's first event opens its board
             board: Any = self._started(event)
         else:
             board = staged.get(key)
             if board is None:
                 return
+        # Boards written before turn order and exchanges (issue 13) gain their list here.
+        board.setdefault("pending", [])
+        own_change(board, event)
         combatants = board["combatants"]
-        if name == "Encounter.GMChanged":  # a join, leave, move or amendment: the whole entry
-            for combatant_id, c in event.record["effects"]["combatants"].items():
-                combatants[combatant_id] = self._entry(
-                    board["ruleset"], combatant_id, c, board.get("options")
-                )
-            board["actions"] += 1
-            board["last_actions"] = [*board["last_actions"], action_line(event.record)][
-                -LAST_ACTIONS:
-            ]
         tracks, state = known.tracks, known.state
         for combatant_id in set(tracks) | set(state):
             combatant = combatants.get(combatant_id)
@@ -94,18 +86,6 @@ class BoardProjection(ViewProjection):
             )
         if isinstance(getattr(event, "round", None), int):
             board["round"] = event.round
-        if name == "Encounter.ActionResolved":
-            board["actions"] += 1
-            last_actions = board["last_actions"]
-            last_actions.append(action_line(vars(event)))
-            del last_actions[:-LAST_ACTIONS]
-        elif isinstance(getattr(event, "actions", None), list):
-            # A correction carries the whole rewritten list of actions.
-            board["actions"] = len(event.actions)
-            board["last_actions"] = [action_line(r) for r in event.actions[-LAST_ACTIONS:]]
-        elif name == "Encounter.Ended":
-            board["ended"] = True
-        table_event(board, name, event)
         board["events"] += 1
         board["version"] = event.originator_version
         board["position"] = tracking.notification_id
@@ -160,3 +140,84 @@ class BoardProjection(ViewProjection):
             "pending": [],
             "events": 0,
         }
+
+
+@CHANGES.register(GMChanged)
+def _gm_changed(board: Board, event: Any) -> None:
+    """A join, leave, move or amendment: the whole entry of each combatant it names."""
+    combatants = board["combatants"]
+    for combatant_id, c in event.record["effects"]["combatants"].items():
+        combatants[combatant_id] = BoardProjection._entry(
+            board["ruleset"], combatant_id, c, board.get("options")
+        )
+    board["actions"] += 1
+    board["last_actions"] = [*board["last_actions"], action_line(event.record)][-LAST_ACTIONS:]
+
+
+@CHANGES.register(ActionResolved)
+def _action_resolved(board: Board, event: Any) -> None:
+    board["actions"] += 1
+    last_actions = board["last_actions"]
+    last_actions.append(action_line(vars(event)))
+    del last_actions[:-LAST_ACTIONS]
+
+
+@CHANGES.register(Corrected, Recomputed)
+def _actions_rewritten(board: Board, event: Any) -> None:
+    """A correction carries the whole rewritten list of actions."""
+    if isinstance(getattr(event, "actions", None), list):
+        board["actions"] = len(event.actions)
+        board["last_actions"] = [action_line(r) for r in event.actions[-LAST_ACTIONS:]]
+
+
+@CHANGES.register(EncounterEnded)
+def _ended(board: Board, _: Any) -> None:
+    board["ended"] = True
+
+
+# Turn order and exchanges waiting for a declaration (issue 13's events).
+
+
+@CHANGES.register(OrderSet)
+def _order_set(board: Board, event: Any) -> None:
+    board["order"] = list(event.order)
+    board["turn"] = 0
+
+
+@CHANGES.register(TurnAdvanced)
+def _turn_advanced(board: Board, event: Any) -> None:
+    board["turn"] = event.turn
+
+
+@CHANGES.register(RoundStarted)
+def _round_started(board: Board, _: Any) -> None:
+    board["turn"] = 0 if board.get("order") else None
+
+
+@CHANGES.register(ExchangeOpened)
+def _exchange_opened(board: Board, event: Any) -> None:
+    x = event.exchange
+    board["pending"].append(
+        {
+            "number": x["number"],
+            "actor": x["actor"],
+            "defender": x["defender"],
+            "awaiting": x["awaiting"],
+            "summary": event.summary,
+        }
+    )
+
+
+@CHANGES.register(DefenseDeclared, ExchangeWithdrawn)
+def _exchange_settled(board: Board, event: Any) -> None:
+    board["pending"] = [p for p in board["pending"] if p["number"] != event.number]
+
+
+@CHANGES.register(EncounterStarted, TurnOverridden)
+def _contract_only(board: Board, event: Any) -> None:
+    """The board is made from the Started event itself; an overridden turn changes
+    only what the contract and the round carry."""
+
+
+CHANGES.ignore(CAMPAIGN_EVENTS)  # the campaign's own events: the vitals and the audit's
+CHANGES.ignore(REQUEST_EVENTS)  # the idempotency records: no encounter's

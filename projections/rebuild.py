@@ -25,13 +25,14 @@ from uuid import UUID, uuid4
 import orjson
 import redis
 from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification, Tracking
+from eventsourcing.utils import resolve_topic
 
+from domain.events import EncounterStarted
 from projections.engine import PROJECTIONS, Decoded, ProjectionEngine
 from projections.keys import Generations, ViewKeys, delete_root
 from projections.staging import CACHE_LIMIT
 
 Progress = Callable[[int, int], None]  # (events read so far, events to read)
-ENCOUNTER_STARTED = ":Encounter.Started"
 
 _SWAP = """
 -- KEYS: pointer, epoch, tracking keys (n), live keys to clear (d), scratch/live pairs (s)
@@ -257,7 +258,7 @@ class CampaignSelector:
         for notification in notifications:
             if notification.originator_id in self.ids:
                 event = self.mapper.to_domain_event(notification)
-            elif notification.topic.endswith(ENCOUNTER_STARTED):
+            elif resolve_topic(notification.topic) is EncounterStarted:  # cached by the library
                 event = self.mapper.to_domain_event(notification)
                 if getattr(event, "campaign_id", None) != self.campaign_id:
                     continue
