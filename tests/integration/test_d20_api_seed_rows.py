@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.helpers import ok
+from tests.helpers import event_count, ok
 from tests.integration.test_d20_api_rulings import Fight, d20_sheet
 
 # Armor Type and Armor Value Table, and the Armor FD Bonus table, row for row:
@@ -339,3 +339,54 @@ def test_a_trip_far_past_fd_is_still_only_prone(client: TestClient) -> None:
     result = fight.act("trip", "Tripper", {"trip": [20]}, target="Foe")
     assert result["action"]["summary"] == "Tripper trips Foe, who falls prone (30 >= FD 10)"
     assert fight.combatant(result, "Foe")["state"] == {"prone": True}
+
+
+# -- D11a: a held character acts only against the holder ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "params"),
+    [
+        ("attack", {"weapon": "Sword +2"}),
+        ("shove", {}),
+        ("trip", {}),
+        ("grapple", {}),
+    ],
+)
+def test_a_held_character_is_refused_anything_against_a_third(
+    client: TestClient, kind: str, params: dict[str, Any]
+) -> None:
+    fight = Fight(client, Holder=d20_sheet(), Held=d20_sheet(), Third=d20_sheet())
+    fight.act("grapple", "Holder", {"grapple": [20]}, target="Held")
+    before = event_count(client)
+    refused = fight.refused(kind, "Held", target="Third", **params)
+    assert refused.status_code == 409
+    assert refused.json()["message"] == (
+        f"Held is held by Holder and may escape or act against them, never {kind} a third (D11)"
+    )
+    assert event_count(client) == before
+    odds = client.post(
+        f"/campaigns/{fight.cid}/encounters/{fight.eid}/odds",
+        json={
+            "kind": kind,
+            "actor": fight.ids["Held"],
+            "params": {"target": fight.ids["Third"], **params},
+        },
+    )
+    assert odds.status_code == 409
+    assert "held by Holder" in odds.json()["message"]
+
+
+def test_a_held_character_may_still_strike_and_escape_the_holder(client: TestClient) -> None:
+    fight = Fight(client, Holder=d20_sheet(), Held=d20_sheet(), Third=d20_sheet())
+    fight.act("grapple", "Holder", {"grapple": [20]}, target="Held")
+    struck = fight.act(
+        "attack", "Held", {"hit": [11], "damage": [4]}, target="Holder", weapon="Sword +2"
+    )
+    assert fight.combatant(struck, "Holder")["tracks"] == {"hp": 16}
+    escaped = fight.act("escape", "Held", {"escape": [8]})  # 8 + Slippery 2 = 10 >= FD 10
+    assert escaped["action"]["summary"] == "Held escapes Holder (10 >= FD 10)"
+    free = fight.act(
+        "attack", "Held", {"hit": [11], "damage": [4]}, target="Third", weapon="Sword +2"
+    )
+    assert fight.combatant(free, "Third")["tracks"] == {"hp": 16}

@@ -370,12 +370,58 @@ def test_a_held_character_never_grapples_a_third() -> None:
     assert table.state(ids["Third"]) == {}
 
 
-def test_a_held_character_may_still_strike_a_third() -> None:
+@pytest.mark.parametrize(
+    ("kind", "dice", "params", "doing"),
+    [
+        ("attack", {"hit": [15], "damage": [3]}, {"weapon": "Longsword"}, "attack"),
+        ("shove", {"shove": [20]}, {}, "shove"),
+        ("trip", {"trip": [20]}, {}, "trip"),
+    ],
+)
+def test_a_held_character_never_acts_against_a_third(
+    kind: str, dice: dict[str, list[int]], params: dict[str, Any], doing: str
+) -> None:
+    """D11a (it may still strike a third before the ruling; now only the holder)."""
     table, ids = held_fight()
-    record = table.act(
-        "attack", ids["Held"], {"hit": [15], "damage": [3]}, target=ids["Third"], weapon="Longsword"
+    with pytest.raises(ActionRefused) as refused:
+        table.act(kind, ids["Held"], dice, target=ids["Third"], **params)
+    assert refused.value.message == (
+        f"Held is held by Holder and may escape or act against them, never {doing} a third (D11)"
     )
-    assert record["breakdown"]["damage"]["dealt"] == 3
+    assert table.state(ids["Third"]) == {}
+    assert table.state(ids["Held"]) == {"grappled_by": ids["Holder"]}
+
+
+def test_a_held_character_may_strike_shove_and_trip_the_holder() -> None:
+    table, ids = held_fight()
+    struck = table.act(
+        "attack",
+        ids["Held"],
+        {"hit": [15], "damage": [3]},
+        target=ids["Holder"],
+        weapon="Longsword",
+    )
+    assert struck["breakdown"]["damage"]["dealt"] == 3
+    tripped = table.act("trip", ids["Held"], {"trip": [20]}, target=ids["Holder"])
+    assert tripped["breakdown"]["prone"] is True
+    shoved = table.act("shove", ids["Held"], {"shove": [11]}, target=ids["Holder"])
+    assert shoved["breakdown"]["hold"] == "broken: moved by a shove (D11)"
+
+
+def test_a_held_holder_neither_maintains_nor_throws_the_one_it_holds_but_may_let_go() -> None:
+    """D11a: Holder holds Held, then Third holds Holder; Held is a third to Holder now."""
+    table, ids = held_fight()
+    table.act("grapple", ids["Third"], {"grapple": [20]}, target=ids["Holder"])
+    for move in ("maintain", "throw"):
+        with pytest.raises(ActionRefused) as refused:
+            table.act(move, ids["Holder"], {move: [20]})
+        assert refused.value.message == (
+            f"Holder is held by Third and may escape or act against them, never {move} a third "
+            "(D11)"
+        )
+    let_go = table.act("release", ids["Holder"], None)
+    assert let_go["summary"] == "Holder lets go of Held"
+    assert table.state(ids["Holder"]) == {"grappled_by": ids["Third"]}
 
 
 def test_a_thrown_holder_lets_go_of_whoever_it_held() -> None:

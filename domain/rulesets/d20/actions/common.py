@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from domain.errors import InvalidInput
+from domain.errors import ActionRefused, InvalidInput
 from domain.gm_calls import GM_CALL
 from domain.rulesets.base import CombatantView, EncounterView
 from domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
@@ -66,7 +66,20 @@ def opponent(
     target = view.combatant(target_id, "target")
     if target.id == actor.id:
         raise InvalidInput(f"{actor.name} cannot {doing} themself; name another combatant")
+    refuse_a_third(view, actor, target, doing)
     return target
+
+
+def refuse_a_third(
+    view: EncounterView, actor: CombatantView, target: CombatantView, doing: str
+) -> None:
+    """D11a: a held character may escape or act against the holder, and only the holder."""
+    holder = held_by(view, actor)
+    if holder is not None and holder.id != target.id:
+        raise ActionRefused(
+            f"{actor.name} is held by {holder.name} and may escape or act against them, "
+            f"never {doing} a third (D11)"
+        )
 
 
 def in_defensive_stance(combatant: CombatantView, round_number: int) -> bool:

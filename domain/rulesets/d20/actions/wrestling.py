@@ -27,6 +27,7 @@ from domain.rulesets.d20.actions.common import (
     holding,
     opponent,
     options_of,
+    refuse_a_third,
     released,
     require_actor,
     sheet_of,
@@ -95,6 +96,8 @@ def _the_hold(view: EncounterView, actor: CombatantView, move: str) -> Combatant
         raise ActionRefused(
             f"{actor.name} holds nobody, so there is nothing to {move}; grapple first"
         )
+    if move != "release":  # letting go is no act against anyone
+        refuse_a_third(view, actor, held, move)
     return held
 
 
@@ -115,11 +118,7 @@ def resolve_grapple(
             f"{actor.name} is held by {target.name}, and two characters never hold each other "
             "(D11); escape instead"
         )
-    if own_holder is not None:
-        raise ActionRefused(
-            f"{actor.name} is held by {own_holder.name} and may escape or act against them, "
-            f"never grapple a third (D11)"
-        )
+    # A third is refused by ``opponent`` (D11a), whatever the move.
     why = rules.grapple_refusal(sheet_of(actor))
     if why is not None:
         return _refused(actor, "grapple", target, why)
