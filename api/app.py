@@ -56,6 +56,7 @@ def create_app(build_backend: BackendFactory, fast_actions: bool = True) -> Fast
     app.add_middleware(ActionFastPath, enabled=fast_actions)
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit)  # before the body is read: a refused caller costs little
+    app.add_middleware(errors.UnexpectedErrors)  # a JSON 500, the connection kept
     app.add_middleware(SecurityHeaders)
     app.include_router(campaigns.router)
     app.include_router(encounters.router)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import redis
@@ -9,10 +10,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.access import Forbidden, Unauthenticated
 from domain.errors import ActionRefused, ConcurrentWrite, DomainError, InvalidInput, NotFound
 from domain.validation import InvalidFields
+
+log = logging.getLogger("skald.api")
 
 STATUS: list[tuple[type[DomainError], int, str]] = [
     (Unauthenticated, 401, "unauthenticated"),
@@ -92,6 +96,45 @@ def _views_unavailable(request: Request, error: Exception) -> JSONResponse:
         status_code=503,
         headers={"Retry-After": str(VIEWS_RETRY_AFTER_SECONDS)},
     )
+
+
+UNEXPECTED = (
+    "the server met an unexpected error answering this request (it is logged with its "
+    "traceback); a write it did not finish was not recorded, and a retry with the same "
+    "Idempotency-Key is safe"
+)
+
+
+class UnexpectedErrors:
+    """Whatever no handler maps becomes a JSON 500, and the connection stays open.
+
+    An exception that reaches Starlette's outermost layer gets a text/plain 500 and is
+    raised on to the server, which then closes the connection under the client's next
+    request. Caught here, inside the security headers, it is logged once with its
+    traceback and answered like every other error."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            log.exception("unexpected error answering %s %s", scope["method"], scope["path"])
+            if started:  # part of an answer is out: nothing else can be said on it
+                raise
+            response = JSONResponse(error_body("internal_error", UNEXPECTED), status_code=500)
+            await response(scope, receive, send)
 
 
 def install(app: FastAPI) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from domain.dice import DiceTray, Roller
 from domain.errors import DomainError
-from domain.gm_changes import GM_KINDS, apply_gm_record
+from domain.gm_changes import GM_KINDS, JOIN, apply_gm_record
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets.base import Ruleset
 
@@ -103,7 +103,21 @@ def replay(
             recorded = {r["name"]: r["faces"] for r in record["rolls"]}
             tray = DiceTray(roller, recorded, refitting=True)
             state.records.append(_resolve_record(rules, options, record, state, tray, False))
+        if record["kind"] == JOIN:
+            _out_if_struck(state, state.records[-1])
     return state
+
+
+def _out_if_struck(state: Replay, record: dict[str, Any]) -> None:
+    """A mid-fight join that the correction struck out (a rewind to before it, a void of
+    it) leaves the joiner listed as out of the fight with the values they joined with:
+    the encounter still names them, so its end hands them back to the roster as they
+    came (and frees them for another fight), and what happened to them after the join
+    is undone with the rest."""
+    target = str(record["params"]["target"])
+    if record["status"] != ACTIVE and target not in state.combatants:
+        joined = copy.deepcopy(record["params"]["combatant"])
+        state.combatants[target] = {**joined, "present": False}
 
 
 def _resolve_record(

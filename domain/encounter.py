@@ -512,6 +512,9 @@ class Encounter(Aggregate):
         for cid in self.combatants:
             self.combatants[cid]["tracks"] = tracks[cid]
             self.combatants[cid]["state"] = state[cid]
+        for record in actions:  # a join the correction struck out: out of the fight again
+            if record["kind"] == JOIN and record["status"] != ACTIVE:
+                self.combatants[str(record["params"]["target"])]["present"] = False
         self.round = round
         self.corrections.append({**correction, "version": self.version + 1})
 
