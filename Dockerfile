@@ -2,6 +2,7 @@ FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY domain domain
+COPY application application
 COPY projections projections
 COPY api api
 COPY workers workers

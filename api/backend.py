@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from api.keys import KeyMaker
 from api.limits import ApiPolicy
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
 from projections.reader import ViewReader
 
 

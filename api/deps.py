@@ -21,8 +21,8 @@ from pydantic import BaseModel
 from api.backend import Backend
 from api.idempotency import claim
 from api.keys import KeyMaker
+from application.application import SkaldApplication
 from domain.access import Access, Forbidden, Unauthenticated
-from domain.application import SkaldApplication
 from domain.idempotency import Claim
 from projections.reader import ViewReader
 

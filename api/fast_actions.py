@@ -29,9 +29,9 @@ from api.keys import KeyMaker
 from api.limits import replaying
 from api.routes.encounters import action_answer, action_command
 from api.schemas import ActionBody
+from application.application import SkaldApplication
+from application.commands import PerformAction
 from domain.access import Access
-from domain.application import SkaldApplication
-from domain.commands import PerformAction
 from domain.errors import DomainError
 
 ACTION_PATH = re.compile(r"^/campaigns/([0-9a-f-]{36})/encounters/([0-9a-f-]{36})/actions$")

@@ -16,8 +16,8 @@ import sys
 import tempfile
 import time
 
-from domain.application import SkaldApplication
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     AdvanceDays,
     Combatant,
     CorrectEncounter,

@@ -10,8 +10,8 @@ import sys
 import tempfile
 import time
 
-from domain.application import SkaldApplication
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     Combatant,
     CreateCampaign,
     EnrolCharacter,

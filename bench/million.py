@@ -26,8 +26,14 @@ def build_store(data_dir: Path, events: int, per_stream: int = 1000) -> float:
     server's views catch up in seconds rather than projecting 10^6 audit entries."""
     from eventsourcing.persistence import StoredEvent
 
-    from domain.application import SkaldApplication
-    from domain.commands import Combatant, CreateCampaign, EnrolCharacter, NextRound, StartEncounter
+    from application.application import SkaldApplication
+    from application.commands import (
+        Combatant,
+        CreateCampaign,
+        EnrolCharacter,
+        NextRound,
+        StartEncounter,
+    )
     from skald.settings import Settings
     from skald.store import persistence_env
 

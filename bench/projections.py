@@ -52,8 +52,8 @@ from uuid import UUID
 
 import redis
 
-from domain.application import SkaldApplication
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     Combatant,
     CreateCampaign,
     EndEncounter,

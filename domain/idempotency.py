@@ -9,7 +9,6 @@ version the write produced; the response is that version, read again.
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from dataclasses import dataclass
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -61,6 +60,3 @@ class IdempotentRequest(Aggregate):
                 "use a new key for a new request"
             )
         return Replayed(self.subject_id, self.subject_version)
-
-
-current_claim: ContextVar[Claim | None] = ContextVar("current_claim", default=None)

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, PersistenceError
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
 from skald.settings import Settings
 from skald.store import SQLITE_FILE, SettingsError, persistence_env
 

@@ -10,7 +10,7 @@ from uuid import UUID
 
 from eventsourcing.utils import get_topic
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
 from domain.campaign import Campaign
 
 CAMPAIGN_CREATED = get_topic(Campaign.Created)

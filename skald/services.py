@@ -14,7 +14,7 @@ import redis
 
 from api.keys import KeyMaker
 from api.limits import ApiPolicy
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
 from projections.reader import ViewReader
 from skald.database import open_application
 from skald.embedded_redis import EmbeddedRedis
@@ -140,7 +140,7 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         if lock is not None:
             os.close(lock)
         raise
-    application.start_group_commit()  # one writer per process: see domain/group_commit.py
+    application.start_group_commit()  # one writer per process: see application/group_commit.py
     services = Services(
         application,
         client,

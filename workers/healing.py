@@ -15,9 +15,9 @@ from typing import Any
 import redis
 from eventsourcing.utils import get_topic
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
+from application.commands import HealThrough
 from domain.campaign import Campaign
-from domain.commands import HealThrough
 
 log = logging.getLogger("skald.workers.healing")
 DAY_ADVANCED = get_topic(Campaign.DayAdvanced)

@@ -16,8 +16,8 @@ from api.deps import GM, App, Idempotency
 from api.routes.encounters import settled
 from api.schemas import Body, CharacterOut, EncounterOut
 from api.views import character_out, encounter_out
-from domain.application import SkaldApplication
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     AddCombatant,
     AdjustTracks,
     AmendSheet,

@@ -9,9 +9,9 @@ from fastapi import APIRouter
 from api.deps import GM, App, Idempotency
 from api.schemas import AdvanceDaysBody, AdvanceDaysOut, CharacterOut, WoundBody
 from api.views import campaign_out, character_out
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
+from application.commands import AdvanceDays, MarkWound
 from domain.campaign import Campaign
-from domain.commands import AdvanceDays, MarkWound
 from domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["calendar"])

@@ -19,8 +19,8 @@ from api.schemas import (
     RulesetOut,
 )
 from api.views import campaign_out, character_out, ruleset_out
-from domain.application import SkaldApplication
-from domain.commands import CreateCampaign, EnrolCharacter
+from application.application import SkaldApplication
+from application.commands import CreateCampaign, EnrolCharacter
 from domain.errors import InvalidInput
 from domain.idempotency import Replayed
 from domain.rulesets import RULESETS, get_ruleset

@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field, StrictInt
 from api.deps import GM, App, Idempotency
 from api.schemas import MAX_VERSION, Body, CampaignOut, Dice
 from api.views import campaign_out
-from domain.application import SkaldApplication
-from domain.commands import CorrectDayPlan, CorrectEncounter
+from application.application import SkaldApplication
+from application.commands import CorrectDayPlan, CorrectEncounter
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["corrections"])
 Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number")]

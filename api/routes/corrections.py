@@ -11,7 +11,7 @@ from api.deps import GM, App, Idempotency
 from api.routes.encounters import settled
 from api.schemas import CorrectionOut, RerollBody, RewindBody, VoidBody
 from api.views import encounter_out
-from domain.commands import RerollAction, RewindEncounter, VoidAction
+from application.commands import RerollAction, RewindEncounter, VoidAction
 from domain.encounter import Encounter
 
 router = APIRouter(

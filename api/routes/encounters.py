@@ -13,9 +13,9 @@ from fastapi.concurrency import run_in_threadpool
 from api.deps import GM, App, Idempotency, Reader
 from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
 from api.views import encounter_out, outcome_out
+from application.application import SkaldApplication
+from application.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
 from domain.access import Access
-from domain.application import SkaldApplication
-from domain.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
 from domain.idempotency import Replayed

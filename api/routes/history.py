@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query
 
 from api.deps import App, Reader
 from api.schemas import MAX_VERSION, AuditPage, DiffOut
-from domain.history import action_kind, mentions
+from application.history import action_kind, mentions
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["history"])
 

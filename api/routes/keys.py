@@ -10,7 +10,7 @@ from fastapi import APIRouter, Path
 from api.deps import GM, App, Idempotency, Keys
 from api.routes.calendar import settled
 from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut
-from domain.commands import IssueKey, RevokeKey
+from application.commands import IssueKey, RevokeKey
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/keys", tags=["keys"])
 KeyId = Annotated[str, Path(min_length=1, max_length=32)]

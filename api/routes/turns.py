@@ -18,7 +18,7 @@ from api.schemas import (
     WithdrawBody,
 )
 from api.views import encounter_out, outcome_out
-from domain.table_commands import DeclareDefense, NextTurn, SetTurnOrder, WithdrawExchange
+from application.table_commands import DeclareDefense, NextTurn, SetTurnOrder, WithdrawExchange
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["table"])
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
 from domain.dice import Roller
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings

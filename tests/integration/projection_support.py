@@ -13,8 +13,8 @@ import orjson
 import redis
 from eventsourcing.application import Application
 
-from domain.application import SkaldApplication
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     Combatant,
     CreateCampaign,
     EndEncounter,

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from domain import application as application_module
+from application import application as application_module
+from application.commands import IssueKey, RevokeKey
 from domain.access import Unauthenticated
-from domain.commands import IssueKey, RevokeKey
 from tests.integration.test_store import open_app, setup_fight, store_env
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from domain.application import SkaldApplication
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     AdvanceDays,
     Combatant,
     CorrectEncounter,

@@ -8,9 +8,8 @@ from uuid import UUID
 
 import pytest
 
-from domain.application import SkaldApplication
-from domain.campaign import Campaign
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     AdvanceDays,
     Combatant,
     CorrectDayPlan,
@@ -23,6 +22,7 @@ from domain.commands import (
     PerformAction,
     StartEncounter,
 )
+from domain.campaign import Campaign
 from domain.errors import ActionRefused, ConcurrentWrite
 from domain.timeline import Seed, Walk
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 import api.fast_actions as fast_actions
 from api.app import create_app
-from domain import application as application_module
+from application import application as application_module
 from skald.services import build_services
 from skald.settings import Settings
 

@@ -9,9 +9,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
+from application.idempotency import current_claim
 from domain.errors import ActionRefused, DomainError
-from domain.idempotency import AlreadyDone, Claim, Replayed, current_claim
+from domain.idempotency import AlreadyDone, Claim, Replayed
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py

@@ -18,9 +18,8 @@ from eventsourcing.utils import get_topic
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.application import SkaldApplication
-from domain.campaign import Campaign
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     AdvanceDays,
     Combatant,
     CreateCampaign,
@@ -30,6 +29,7 @@ from domain.commands import (
     PerformAction,
     StartEncounter,
 )
+from domain.campaign import Campaign
 from domain.errors import ActionRefused
 from workers.healing import HealingWorker
 

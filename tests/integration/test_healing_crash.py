@@ -16,9 +16,8 @@ import psycopg
 import pytest
 from eventsourcing.utils import get_topic
 
-from domain.application import SkaldApplication
-from domain.campaign import Campaign
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     AdvanceDays,
     Combatant,
     CreateCampaign,
@@ -27,6 +26,7 @@ from domain.commands import (
     PerformAction,
     StartEncounter,
 )
+from domain.campaign import Campaign
 from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings

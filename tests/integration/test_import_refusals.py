@@ -14,7 +14,7 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
 from skald.settings import Settings
 from skald.store import persistence_env
 from tests.helpers import act, enrol, new_campaign, ok, start

@@ -13,7 +13,7 @@ import psycopg
 import pytest
 import redis
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
 from projections.rebuild import Rebuilder
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
 from skald.embedded_redis import EmbeddedRedis
 from skald.services import SQLITE_RECORDER
 from skald.settings import Settings

@@ -12,8 +12,14 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from domain.application import SkaldApplication
-from domain.commands import Combatant, CreateCampaign, EnrolCharacter, PerformAction, StartEncounter
+from application.application import SkaldApplication
+from application.commands import (
+    Combatant,
+    CreateCampaign,
+    EnrolCharacter,
+    PerformAction,
+    StartEncounter,
+)
 from domain.errors import ConcurrentWrite
 from skald.settings import Settings
 from skald.store import persistence_env

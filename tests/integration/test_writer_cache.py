@@ -11,9 +11,9 @@ from uuid import UUID
 
 import pytest
 
-from domain.application import SkaldApplication
+from application.application import SkaldApplication
+from application.writer_cache import WriterCache
 from domain.errors import DomainError
-from domain.writer_cache import WriterCache
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.application import SkaldApplication
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     Combatant,
     CreateCampaign,
     EndEncounter,

@@ -5,8 +5,14 @@ from __future__ import annotations
 import copy
 import random
 
-from domain.application import SkaldApplication
-from domain.commands import Combatant, CreateCampaign, EnrolCharacter, PerformAction, StartEncounter
+from application.application import SkaldApplication
+from application.commands import (
+    Combatant,
+    CreateCampaign,
+    EnrolCharacter,
+    PerformAction,
+    StartEncounter,
+)
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 20, "body_max": 20}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
-from domain.group_commit import BATCH_ATTEMPTS, GroupCommitWriter
+from application.group_commit import BATCH_ATTEMPTS, GroupCommitWriter
 
 
 class Store:

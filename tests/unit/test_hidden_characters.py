@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.application import check_reason
+from application.application import check_reason
 from domain.campaign import check_name
 from domain.validation import InvalidFields, hidden_character, refuse_hidden_characters
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from domain.commands import PerformAction
+from application.commands import PerformAction
 from domain.corrections import VOID, correction_plan, replay
 from domain.dice import DiceTray
 from domain.errors import ActionRefused

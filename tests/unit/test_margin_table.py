@@ -16,8 +16,8 @@ from uuid import UUID
 
 import pytest
 
-from domain.application import SkaldApplication
-from domain.commands import (
+from application.application import SkaldApplication
+from application.commands import (
     Combatant,
     CreateCampaign,
     EnrolCharacter,

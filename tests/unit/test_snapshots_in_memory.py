@@ -9,10 +9,16 @@ from typing import Any
 import pytest
 from eventsourcing.application import Application
 
-from domain.application import SkaldApplication
-from domain.commands import Combatant, CreateCampaign, EnrolCharacter, PerformAction, StartEncounter
+from application.application import SkaldApplication
+from application.commands import (
+    Combatant,
+    CreateCampaign,
+    EnrolCharacter,
+    PerformAction,
+    StartEncounter,
+)
+from application.writes import snapshot_due
 from domain.encounter import Encounter
-from domain.writes import snapshot_due
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 200, "body_max": 200}
 

@@ -10,12 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from uuid import UUID
 
+from application.commands import (
+    AddCombatant,
+    AdjustTracks,
+    AmendSheet,
+    MoveCombatant,
+    RemoveCombatant,
+)
+from application.writes import WriteRunner
 from domain.campaign import Campaign, check_name
-from domain.commands import AddCombatant, AdjustTracks, AmendSheet, MoveCombatant, RemoveCombatant
 from domain.encounter import Encounter
 from domain.gm_changes import ADJUST, AMEND, JOIN, LEAVE, MOVE, check_adjustment
 from domain.reasons import check_reason
-from domain.writes import WriteRunner
 
 Changed = tuple[Campaign, Encounter | None]
 

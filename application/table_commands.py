@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from application.writes import WriteRunner
 from domain.access import Access
 from domain.dice import Roller
 from domain.encounter import Encounter
 from domain.errors import ActionRefused
 from domain.roll_preview import preview
-from domain.writes import WriteRunner
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The writer thread's own aggregates: kept as saved, read without a copy or a query.
 
-Every command of this process runs on the one writer thread (domain/group_commit.py),
+Every command of this process runs on the one writer thread (application/group_commit.py),
 so the aggregates it saved are exactly as the store holds them, unless something else
 wrote since: another process, or a write that did not go through the writer. The
 library's cache cannot know that, so on every read it copies the cached aggregate and

@@ -18,10 +18,11 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, Recording
 
+from application.group_commit import GroupCommitWriter
+from application.idempotency import current_claim
+from application.writer_cache import WriterCache
 from domain.errors import ConcurrentWrite
-from domain.group_commit import GroupCommitWriter
-from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed, current_claim
-from domain.writer_cache import WriterCache
+from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
 
 T = TypeVar("T")
 
@@ -66,8 +67,8 @@ class WriteRunner(Application[UUID]):
 
     def start_group_commit(self) -> None:
         """One writer for this process: commands queue instead of racing, and those that
-        arrive together commit together (see domain/group_commit.py); the writer keeps
-        the aggregates it saved (domain/writer_cache.py)."""
+        arrive together commit together (see application/group_commit.py); the writer keeps
+        the aggregates it saved (application/writer_cache.py)."""
         if self.writer is None:
             cache = (
                 WriterCache(originators=self._originators)

@@ -12,8 +12,9 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from application.commands import CorrectDayPlan, CorrectEncounter
+from application.writes import WriteRunner
 from domain.campaign import Campaign
-from domain.commands import CorrectDayPlan, CorrectEncounter
 from domain.corrections import ACTIVE, KEEP, SUPERSEDE, VOID, Reroll, correction_plan
 from domain.dice import seeded_roller
 from domain.encounter import Encounter
@@ -22,7 +23,6 @@ from domain.gm_changes import GM_KINDS
 from domain.reasons import check_reason
 from domain.timeline import Seed, Walk, walk
 from domain.validation import validate
-from domain.writes import WriteRunner
 
 Carried = tuple[Campaign, list[Encounter], Walk, dict[str, Any]]
 

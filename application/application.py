@@ -16,11 +16,9 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
-from domain.access import Access
-from domain.amending import AmendingCommands
-from domain.campaign import Campaign, check_name
-from domain.carrying import CarryingCommands
-from domain.commands import (
+from application.amending import AmendingCommands
+from application.carrying import CarryingCommands
+from application.commands import (
     AdvanceDays,
     CorrectEncounter,
     CreateCampaign,
@@ -37,12 +35,14 @@ from domain.commands import (
     StartEncounter,
     VoidAction,
 )
+from application.history import event_record, version_at
+from application.table_commands import TableCommands
+from domain.access import Access
+from domain.campaign import Campaign, check_name
 from domain.dice import Roller, seeded_roller
 from domain.encounter import Encounter
 from domain.errors import InvalidInput, NotFound
-from domain.history import event_record, version_at
 from domain.reasons import check_reason as check_reason
-from domain.table_commands import TableCommands
 
 T = TypeVar("T")
 A = TypeVar("A", bound=Aggregate)
