@@ -19,6 +19,13 @@ from domain.corrections import ACTIVE, KEEP, SUPERSEDE, VOID, Reroll, correction
 from domain.dice import seeded_roller
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.events import (
+    CharacterHealed,
+    EncounterClosed,
+    EncounterOpened,
+    EventClass,
+    of_class,
+)
 from domain.gm_changes import GM_KINDS
 from domain.reasons import check_reason
 from domain.timeline import Seed, Walk, walk
@@ -70,9 +77,9 @@ class CarryingCommands(WriteRunner):
         return found, encounters
 
     @staticmethod
-    def _version_of(campaign_events: list[Any], name: str, encounter_id: str) -> int | None:
-        for event in campaign_events:
-            if type(event).__qualname__ == name and event.encounter_id == encounter_id:
+    def _version_of(campaign_events: list[Any], cls: EventClass, encounter_id: str) -> int | None:
+        for event in of_class(campaign_events, cls):
+            if event.encounter_id == encounter_id:
                 return int(event.originator_version)
         return None
 
@@ -82,8 +89,8 @@ class CarryingCommands(WriteRunner):
         encounter = self.encounter(command.campaign_id, command.encounter_id)
         eid = str(encounter.id)
         events = self._events_of(campaign)
-        closed = self._version_of(events, "Campaign.EncounterClosed", eid)
-        start = closed or self._version_of(events, "Campaign.EncounterOpened", eid) or 1
+        closed = self._version_of(events, EncounterClosed, eid)
+        start = closed or self._version_of(events, EncounterOpened, eid) or 1
         if command.kind == "rewind":
             if command.to_version is None:
                 raise InvalidInput("a rewind names the version to go back to")
@@ -204,11 +211,10 @@ class CarryingCommands(WriteRunner):
         current = day_plans[command.character_id]
         plan = validate(model, {**current, **command.plan}, "plan").model_dump(mode="json")
         events = self._events_of(campaign)
-        heals: list[Any] = [e for e in events if type(e).__qualname__ == "Campaign.CharacterHealed"]
         healed = next(
             (
                 int(e.originator_version)
-                for e in heals
+                for e in of_class(events, CharacterHealed)
                 if e.character_id == command.character_id and e.day == command.day
             ),
             campaign.version + 1,  # not healed yet: the worker will use the new plan

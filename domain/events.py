@@ -10,7 +10,7 @@ mypy's "unused ignore" errors and these lines become plain re-exports.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, Generic, TypeVar
 
 from eventsourcing.domain import Aggregate
@@ -89,6 +89,11 @@ REQUEST_EVENTS: Final = (RequestCreated, RequestRecorded)
 # The library gives every aggregate a "Created" class; an encounter is created by its
 # Started event instead, so Encounter.Created is never recorded.
 NEVER_RECORDED: Final = (Encounter.Created,)
+
+
+def of_class(events: Iterable[Any], cls: EventClass) -> Iterator[Any]:
+    """The events of exactly this class, in their order."""
+    return (event for event in events if type(event) is cls)
 
 
 class UnhandledEvent(TypeError):

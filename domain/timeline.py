@@ -25,11 +25,27 @@ from typing import Any
 
 from domain.corrections import Plan, Replay, replay, resolve_all
 from domain.dice import Roller
+from domain.events import (
+    CampaignCreated,
+    CharacterEnrolled,
+    CharacterHealed,
+    CharacterJoined,
+    CorrectionCarried,
+    DayAdvanced,
+    EncounterClosed,
+    EncounterOpened,
+    EventHandlers,
+    KeyIssued,
+    KeyRevoked,
+    SheetAmended,
+    TracksAdjusted,
+    WoundMarked,
+    of_class,
+)
 from domain.gm_changes import JOIN, adjust, amend
 from domain.rulesets.base import Ruleset
 
 Entry = dict[str, Any]  # a character as the roster holds it: name, sheet, tracks, state
-CARRIED = "Campaign.CorrectionCarried"
 
 
 @dataclass(frozen=True)
@@ -63,10 +79,9 @@ class Walk:
 def carried_overrides(events: Iterable[Any]) -> dict[int, dict[str, Entry]]:
     """What earlier carried corrections said each step's result is now (latest wins)."""
     found: dict[int, dict[str, Entry]] = {}
-    for event in events:
-        if type(event).__qualname__ == CARRIED:
-            for version, results in event.steps.items():
-                found.setdefault(int(version), {}).update(results)
+    for event in of_class(events, CorrectionCarried):
+        for version, results in event.steps.items():
+            found.setdefault(int(version), {}).update(results)
     return found
 
 
@@ -80,17 +95,38 @@ def walk(
     roller: Roller,
 ) -> Walk:
     """Walk the campaign's events, believed and corrected side by side (see the module)."""
-    overrides = carried_overrides(events)
-    state = Walk()
-    opened: dict[str, dict[str, Entry]] = {}
-    joined: dict[str, dict[str, Entry]] = {}
-    closed: set[str] = set()
-    plan_model = rules.day_plan_model
+    walker = Walker(rules, options, calendar, encounters, seed, roller, carried_overrides(events))
+    for event in events:
+        take = STEPS(type(event))
+        if take is not None:
+            take(walker, event, event.originator_version)
+    for eid in walker.opened:
+        if eid not in walker.closed:
+            _close(walker, eid, None)
+    return walker.state
 
-    def believed_after(version: int, cid: str, recorded: Entry) -> Entry:
-        return {**recorded, **overrides.get(version, {}).get(cid, {})}
+
+@dataclass
+class Walker:
+    """The walk as it goes: both rosters, and the encounters seen opening, joined, closed."""
+
+    rules: Ruleset
+    options: Mapping[str, Any]
+    calendar: Mapping[str, Mapping[str, Any]]
+    encounters: Mapping[str, Any]
+    seed: Seed
+    roller: Roller
+    overrides: dict[int, dict[str, Entry]]
+    state: Walk = field(default_factory=Walk)
+    opened: dict[str, dict[str, Entry]] = field(default_factory=dict)
+    joined: dict[str, dict[str, Entry]] = field(default_factory=dict)
+    closed: set[str] = field(default_factory=set)
+
+    def believed_after(self, version: int, cid: str, recorded: Entry) -> Entry:
+        return {**recorded, **self.overrides.get(version, {}).get(cid, {})}
 
     def step(
+        self,
         version: int,
         cid: str,
         what: dict[str, Any],
@@ -98,108 +134,126 @@ def walk(
         work: Callable[[Entry], Entry],
         forced: bool = False,
     ) -> None:
+        state = self.state
         before = state.roster[cid]
-        believed = believed_after(version, cid, recorded)
+        believed = self.believed_after(version, cid, recorded)
         same_inputs = _same(before, state.believed[cid])
         after = believed if same_inputs and not forced else work(before)
         state.believed[cid] = believed
         state.roster[cid] = after
         if not _same(after, believed):
             state.step_results.setdefault(str(version), {})[cid] = _result(after)
-            state.steps.append(_diff(rules, version, cid, what, believed, after))
-
-    for event in events:
-        name = type(event).__qualname__
-        version = event.originator_version
-        if name == "Campaign.CharacterEnrolled":
-            entry = {
-                "name": event.name,
-                "sheet": event.sheet,
-                "tracks": dict(event.tracks),
-                "state": dict(event.state),
-            }
-            state.roster[event.character_id] = copy.deepcopy(entry)
-            state.believed[event.character_id] = copy.deepcopy(entry)
-        elif name == "Campaign.CharacterHealed" and plan_model is not None:
-            cid, day = event.character_id, event.day
-            day_plan = seed.plans.get(str(day), {}).get(cid, calendar[str(day)][cid])
-            forced = version >= seed.version and cid in seed.plans.get(str(day), {})
-
-            def heal(entry: Entry, day_plan: Any = day_plan) -> Entry:
-                daily = rules.daily(
-                    entry["sheet"],
-                    entry["tracks"],
-                    entry["state"],
-                    plan_model.model_validate(day_plan),
-                )
-                return {**entry, "tracks": daily.tracks, "state": daily.state}
-
-            recorded = {"tracks": event.tracks[cid], "state": event.state[cid]}
-            what = {"kind": "heal", "day": day}
-            step(version, cid, what, {**state.believed[cid], **recorded}, heal, forced)
-        elif name == "Campaign.WoundMarked":
-            cid = event.character_id
-
-            def wound(entry: Entry, w: str = event.wound, present: bool = event.present) -> Entry:
-                return {**entry, "state": {**entry["state"], w: present}}
-
-            recorded = {**state.believed[cid], "state": event.state[cid]}
-            step(version, cid, {"kind": "wound", "wound": event.wound}, recorded, wound)
-        elif name == "Campaign.SheetAmended":
-            cid = event.character_id
-
-            def amended(entry: Entry, sheet: dict[str, Any] = event.sheet) -> Entry:
-                return amend(rules, entry, sheet).entry
-
-            recorded = {
-                **state.believed[cid],
-                "sheet": event.sheet,
-                "tracks": event.tracks[cid],
-                "state": event.state[cid],
-            }
-            step(version, cid, {"kind": "amendment", "reason": event.reason}, recorded, amended)
-        elif name == "Campaign.TracksAdjusted":
-            cid = event.character_id
-
-            def adjusted(entry: Entry, changes: Any = event.changes) -> Entry:
-                return adjust(rules, entry, changes).entry
-
-            recorded = {**state.believed[cid], "tracks": event.tracks[cid]}
-            step(version, cid, {"kind": "adjustment", "reason": event.reason}, recorded, adjusted)
-        elif name == "Campaign.EncounterOpened":
-            opened[event.encounter_id] = {
-                cid: copy.deepcopy(state.roster[cid]) for cid in event.character_ids
-            }
-        elif name == "Campaign.CharacterJoined":
-            joined.setdefault(event.encounter_id, {})[event.character_id] = copy.deepcopy(
-                state.roster[event.character_id]
-            )
-        elif name == "Campaign.EncounterClosed":
-            eid = event.encounter_id
-            closed.add(eid)
-            _close(
-                rules, options, state, encounters[eid], eid, version, opened, joined, seed, roller
-            )
-    for eid in opened:
-        if eid not in closed:
-            _close(rules, options, state, encounters[eid], eid, None, opened, joined, seed, roller)
-    return state
+            state.steps.append(_diff(self.rules, version, cid, what, believed, after))
 
 
-def _close(
-    rules: Ruleset,
-    options: Mapping[str, Any],
-    state: Walk,
-    encounter: Any,
-    eid: str,
-    version: int | None,
-    opened: Mapping[str, Mapping[str, Entry]],
-    joined: Mapping[str, Mapping[str, Entry]],
-    seed: Seed,
-    roller: Roller,
-) -> None:
+# How one event of the campaign is taken again: (the walk, the event, its version).
+Step = Callable[[Walker, Any, int], None]
+STEPS = EventHandlers[Step]("the campaign's timeline")
+
+
+@STEPS.register(CharacterEnrolled)
+def _enrolled(w: Walker, event: Any, _: int) -> None:
+    entry = {
+        "name": event.name,
+        "sheet": event.sheet,
+        "tracks": dict(event.tracks),
+        "state": dict(event.state),
+    }
+    w.state.roster[event.character_id] = copy.deepcopy(entry)
+    w.state.believed[event.character_id] = copy.deepcopy(entry)
+
+
+@STEPS.register(CharacterHealed)
+def _healed(w: Walker, event: Any, version: int) -> None:
+    rules, plan_model, seed = w.rules, w.rules.day_plan_model, w.seed
+    if plan_model is None:
+        return
+    cid, day = event.character_id, event.day
+    day_plan = seed.plans.get(str(day), {}).get(cid, w.calendar[str(day)][cid])
+    forced = version >= seed.version and cid in seed.plans.get(str(day), {})
+
+    def heal(entry: Entry) -> Entry:
+        daily = rules.daily(
+            entry["sheet"],
+            entry["tracks"],
+            entry["state"],
+            plan_model.model_validate(day_plan),
+        )
+        return {**entry, "tracks": daily.tracks, "state": daily.state}
+
+    recorded = {"tracks": event.tracks[cid], "state": event.state[cid]}
+    what = {"kind": "heal", "day": day}
+    w.step(version, cid, what, {**w.state.believed[cid], **recorded}, heal, forced)
+
+
+@STEPS.register(WoundMarked)
+def _wound_marked(w: Walker, event: Any, version: int) -> None:
+    cid = event.character_id
+
+    def wound(entry: Entry, flag: str = event.wound, present: bool = event.present) -> Entry:
+        return {**entry, "state": {**entry["state"], flag: present}}
+
+    recorded = {**w.state.believed[cid], "state": event.state[cid]}
+    w.step(version, cid, {"kind": "wound", "wound": event.wound}, recorded, wound)
+
+
+@STEPS.register(SheetAmended)
+def _sheet_amended(w: Walker, event: Any, version: int) -> None:
+    cid, rules = event.character_id, w.rules
+
+    def amended(entry: Entry, sheet: dict[str, Any] = event.sheet) -> Entry:
+        return amend(rules, entry, sheet).entry
+
+    recorded = {
+        **w.state.believed[cid],
+        "sheet": event.sheet,
+        "tracks": event.tracks[cid],
+        "state": event.state[cid],
+    }
+    w.step(version, cid, {"kind": "amendment", "reason": event.reason}, recorded, amended)
+
+
+@STEPS.register(TracksAdjusted)
+def _tracks_adjusted(w: Walker, event: Any, version: int) -> None:
+    cid, rules = event.character_id, w.rules
+
+    def adjusted(entry: Entry, changes: Any = event.changes) -> Entry:
+        return adjust(rules, entry, changes).entry
+
+    recorded = {**w.state.believed[cid], "tracks": event.tracks[cid]}
+    w.step(version, cid, {"kind": "adjustment", "reason": event.reason}, recorded, adjusted)
+
+
+@STEPS.register(EncounterOpened)
+def _encounter_opened(w: Walker, event: Any, _: int) -> None:
+    w.opened[event.encounter_id] = {
+        cid: copy.deepcopy(w.state.roster[cid]) for cid in event.character_ids
+    }
+
+
+@STEPS.register(CharacterJoined)
+def _character_joined(w: Walker, event: Any, _: int) -> None:
+    w.joined.setdefault(event.encounter_id, {})[event.character_id] = copy.deepcopy(
+        w.state.roster[event.character_id]
+    )
+
+
+@STEPS.register(EncounterClosed)
+def _encounter_closed(w: Walker, event: Any, version: int) -> None:
+    w.closed.add(event.encounter_id)
+    _close(w, event.encounter_id, version)
+
+
+# Not steps: they change no character's sheet, tracks or state (a carried correction's
+# results are read beforehand, by carried_overrides).
+STEPS.ignore([CampaignCreated, KeyIssued, KeyRevoked, DayAdvanced, CorrectionCarried])
+
+
+def _close(w: Walker, eid: str, version: int | None) -> None:
     """Work an encounter out again if its line-up changed or it is the corrected one; its
     final tracks (and sheets) go to the roster when it has closed."""
+    rules, state, seed, opened, joined = w.rules, w.state, w.seed, w.opened, w.joined
+    encounter = w.encounters[eid]
     initial = {
         cid: {**c, **_values(opened[eid].get(cid, c))}
         for cid, c in encounter.initial_combatants.items()
@@ -209,7 +263,7 @@ def _close(
     corrected = eid == seed.encounter_id
     if corrected or initial != encounter.initial_combatants or records != encounter.actions:
         plan = seed.plan if corrected and seed.plan is not None else resolve_all
-        result = replay(rules, options, initial, records, plan, roller)
+        result = replay(rules, w.options, initial, records, plan, w.roller)
         state.encounters[eid] = EncounterResult(initial, result)
         state.actions.extend(
             {**entry, "encounter_id": eid, "encounter": encounter.name} for entry in result.changed

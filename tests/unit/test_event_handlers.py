@@ -15,6 +15,7 @@ from domain.campaign import Campaign
 from domain.encounter import Encounter
 from domain.events import EventHandlers, UnhandledEvent
 from domain.idempotency import IdempotentRequest
+from domain.timeline import STEPS
 from projections.audit import SUMMARIES, AuditProjection
 from projections.base import ProjectionView
 from projections.board import CHANGES as BOARD
@@ -69,6 +70,20 @@ def test_each_projection_has_a_place_for_every_event_class(
 ) -> None:
     assert registry.handled == handled
     assert registry.ignored == ignored
+
+
+def test_the_timeline_has_a_place_for_every_campaign_event_class() -> None:
+    # The walk reads only the campaign's own events; those that change no character
+    # are listed, so a new event that does cannot be passed over by a correction.
+    not_steps = {
+        events.CampaignCreated,
+        events.KeyIssued,
+        events.KeyRevoked,
+        events.DayAdvanced,
+        events.CorrectionCarried,
+    }
+    assert STEPS.handled == CAMPAIGN - not_steps
+    assert STEPS.ignored == not_steps
 
 
 class Stray(Campaign.Event):
