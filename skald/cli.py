@@ -101,6 +101,7 @@ def _serve(
 
     from api.app import create_app
     from skald.announce import AnnouncingServer, describe_services
+    from skald.http_protocol import http_protocol
     from skald.logs import install_redaction
 
     with fails_cleanly(), ExitStack() as stack:
@@ -113,7 +114,16 @@ def _serve(
         api = create_app(lambda: nullcontext(services))
         # uvicorn's "auto" picks httptools and uvloop (dependencies): the event loop thread
         # was the bound under load, and h11's pure-Python parsing its largest share.
-        config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="info")
+        # Our subclass of that httptools protocol bounds a request's head and the time
+        # to receive it (skald/http_protocol.py); uvicorn closes idle kept-alive
+        # connections after its timeout_keep_alive (5 s).
+        config = uvicorn.Config(
+            api,
+            host=settings.host,
+            port=settings.port,
+            log_level="info",
+            http=http_protocol(settings.max_header_bytes, settings.request_timeout),
+        )
         server = AnnouncingServer(config)
         install_redaction()  # after uvicorn configured its loggers, before any request
         for line in describe_services(settings, services):

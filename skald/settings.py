@@ -9,6 +9,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from api.limits import DEFAULT_PER_ADDRESS, DEFAULT_PER_KEY, RATE
 
+# Bounds on receiving a request (skald/http_protocol.py): the request line and headers
+# as received, and the seconds from a request's first byte (or the connection) to its end.
+MAX_HEAD_BYTES = 16 * 1024
+REQUEST_TIMEOUT = 20.0
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SKALD_")
@@ -48,6 +53,16 @@ class Settings(BaseSettings):
         default=None,
         description="the bearer key POST /campaigns needs; unset: creation is open on the "
         "embedded default (SQLite) and turned off on PostgreSQL",
+    )
+    max_header_bytes: int = Field(
+        default=MAX_HEAD_BYTES,
+        ge=1024,
+        description="the most bytes a request's line and headers may take (431 beyond)",
+    )
+    request_timeout: float = Field(
+        default=REQUEST_TIMEOUT,
+        gt=0,
+        description="seconds to receive a request's line, headers and body (408 beyond)",
     )
     rate_limit_per_key: str = Field(
         default=DEFAULT_PER_KEY, pattern=RATE, description="requests per bearer key, e.g. 20/second"
