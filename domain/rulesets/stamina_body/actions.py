@@ -133,11 +133,7 @@ def take_hit_shield(params: TakeHit) -> rules.ShieldDecision:
             "parried: true needs the hit score and the parry score to check the shield rule "
             f"(hit score - parry score <= 2); missing: {', '.join(missing)}"
         )
-    if parry >= hit:
-        raise InvalidInput(
-            f"parry score {parry} >= hit score {hit}: that parry stopped the blow, "
-            "so there is no hit to take"
-        )
+    # A parry at least the hit score stopped the blow: ``TakeHit`` refuses it on arrival.
     return rules.shield_decision(parried=True, hit_score=hit, parry_score=parry)
 
 
