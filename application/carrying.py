@@ -21,6 +21,7 @@ from domain.encounter import Encounter
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.events import (
     CharacterHealed,
+    CorrectionCarried,
     EncounterClosed,
     EncounterOpened,
     EventClass,
@@ -46,6 +47,17 @@ class CarryingCommands(WriteRunner):
         def encounter(
             self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
         ) -> Encounter: ...
+
+    def last_correction_carried(self, campaign_id: UUID) -> dict[str, Any]:
+        """The record of the campaign's latest carried correction: what a retried
+        commit of a day plan answers again."""
+        last: Any = None
+        for event in of_class(self.events.get(campaign_id), CorrectionCarried):
+            last = event
+        if last is None:
+            raise NotFound(f"campaign {campaign_id} has carried no correction")
+        found: dict[str, Any] = last.correction
+        return found
 
     # -- working it out -----------------------------------------------------------
 

@@ -124,9 +124,8 @@ def correct_day_plan(
     if isinstance(outcome, tuple):
         return PlanCorrectedOut(preview=PreviewOut(**outcome[1]), campaign=campaign_out(outcome[0]))
     campaign = app.campaign(campaign_id)
-    history = app.history(campaign_id)
-    last = next(e for e in reversed(history) if e["event"] == "CorrectionCarried")
-    preview = {**last["correction"]["carried"], "correction": last["correction"]}
+    carried = app.last_correction_carried(campaign_id)
+    preview = {**carried["carried"], "correction": carried}
     return PlanCorrectedOut(
         preview=PreviewOut(
             **preview,
