@@ -32,16 +32,17 @@ SheetLike = Frozen | StoredSheet
 SheetT = TypeVar("SheetT", bound=Frozen, covariant=True)
 S = TypeVar("S", bound=Frozen)
 
-# Stored sheet -> its typed sheet, by the stored object's identity. The aggregates keep
-# each stored sheet as one object for as long as they hold it (nothing edits a sheet in
-# place: an amendment is a new sheet), so a sheet is read once, not once per action or
-# condition check. Each entry holds its object, so no id is reused while it is here.
+# Stored JSON -> its typed record, by the stored object's identity. The aggregates keep
+# each stored sheet (and a campaign's options) as one object for as long as they hold it
+# (nothing edits one in place: an amendment is a new sheet), so each is read once, not
+# once per action or condition check. Each entry holds its object, so no id is reused
+# while it is here.
 _READ: dict[tuple[type[Frozen], int], tuple[object, Frozen]] = {}
 _READ_LIMIT = 4096
 
 
-def read_sheet(model: type[S], stored: object) -> S:
-    """The typed sheet of a stored one (or the typed sheet itself), read once."""
+def read_stored(model: type[S], stored: object) -> S:
+    """The typed record of stored JSON (or the typed record itself), read once."""
     if type(stored) is model:
         return stored
     key = (model, id(stored))
@@ -51,6 +52,10 @@ def read_sheet(model: type[S], stored: object) -> S:
     typed = _parse(model, stored)
     remember_sheet(stored, typed)
     return typed
+
+
+# The sheet edge: a combatant's or character's stored sheet as its ruleset's sheet model.
+read_sheet = read_stored
 
 
 def remember_sheet(stored: object, typed: Frozen) -> None:
@@ -273,7 +278,7 @@ class RulesetOf(ABC, Generic[SheetT]):
         """Ratings the character view shows beside the sheet, each with its terms."""
         return {}
 
-    def equipment(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+    def equipment(self, sheet: SheetLike) -> dict[str, Any]:
         """What the character view shows of the gear the sheet names (none by default)."""
         return {}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.rulesets.base import CombatantView, EncounterView, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, Outcome, read_sheet
 from domain.rulesets.margin.options import MarginOptions, read_options
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState, Posture
@@ -36,7 +36,7 @@ class Ledger:
 
     def sheet(self, cid: str) -> MarginSheet:
         if cid not in self._sheets:
-            self._sheets[cid] = MarginSheet.model_validate(dict(self.view.combatants[cid].sheet))
+            self._sheets[cid] = read_sheet(MarginSheet, self.view.combatants[cid].sheet)
         return self._sheets[cid]
 
     def state(self, cid: str) -> CharacterState:

@@ -8,12 +8,13 @@ bounded so that every accepted campaign computes (M18).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field, StrictInt, model_validator
 
-from domain.rulesets.base import Frozen
+from domain.rulesets.base import Frozen, read_stored
 from domain.rulesets.margin.exact import Bounds, ExactNumber
 from domain.turns import actions_per_round_field
 
@@ -133,6 +134,7 @@ class MarginOptions(Frozen):
 DEFAULT_OPTIONS = MarginOptions()
 
 
-def read_options(options: Any) -> MarginOptions:
-    """The campaign's recorded options (JSON) back as exact values."""
-    return MarginOptions.model_validate(dict(options))
+def read_options(options: Mapping[str, object]) -> MarginOptions:
+    """The campaign's recorded options (JSON) back as exact values (read once per
+    recorded object: an encounter hands the same options to every action)."""
+    return read_stored(MarginOptions, options)
