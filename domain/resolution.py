@@ -33,19 +33,24 @@ def build_view(
         options=options,
         turn_overridden=turn_overridden,
         combatants={
-            cid: CombatantView(
-                id=cid,
-                name=c["name"],
-                side=c["side"],
-                rank=c["rank"],
-                sheet=c["sheet"],
-                tracks=dict(c["tracks"]),
-                state=dict(c["state"]),
-                conditions=rules.conditions(c["sheet"], c["tracks"], c["state"]),
-            )
+            cid: combatant_view(rules, cid, c)
             for cid, c in combatants.items()
             if c.get("present", True)  # one who left the fight (domain/gm_changes.py) is gone
         },
+    )
+
+
+def combatant_view(rules: Ruleset, cid: str, c: Mapping[str, Any]) -> CombatantView:
+    sheet = rules.sheet(c["sheet"])  # the typed sheet, read once per stored sheet
+    return CombatantView(
+        id=cid,
+        name=c["name"],
+        side=c["side"],
+        rank=c["rank"],
+        sheet=sheet,
+        tracks=dict(c["tracks"]),
+        state=dict(c["state"]),
+        conditions=rules.conditions(sheet, c["tracks"], c["state"]),
     )
 
 

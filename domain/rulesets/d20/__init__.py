@@ -48,8 +48,8 @@ class D20(RulesetOf[D20Sheet]):
     def derived_ratings(self, sheet: SheetLike, state: Mapping[str, Any]) -> dict[str, Any]:
         return ratings.derived_ratings(self.sheet(sheet))
 
-    def equipment(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
-        return ratings.equipment(D20Sheet.model_validate(dict(sheet)))
+    def equipment(self, sheet: SheetLike) -> dict[str, Any]:
+        return ratings.equipment(self.sheet(sheet))
 
     def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """The state a character takes back to the roster when an encounter ends.

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from domain.errors import ActionRefused, InvalidInput
 from domain.gm_calls import GM_CALL
-from domain.rulesets.base import CombatantView, EncounterView
+from domain.rulesets.base import CombatantView, EncounterView, read_sheet, read_stored
 from domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
 from domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
 
@@ -46,12 +46,13 @@ class Params(Strict):
 
 
 def sheet_of(combatant: CombatantView) -> D20Sheet:
-    # Sheets were validated at enrolment; re-reading gives typed access to them.
-    return D20Sheet.model_validate(dict(combatant.sheet))
+    """The combatant's typed sheet (read once from its stored JSON)."""
+    return read_sheet(D20Sheet, combatant.sheet)
 
 
 def options_of(view: EncounterView) -> D20Options:
-    return D20Options.model_validate(dict(view.options))
+    """The encounter's options, typed (read once per recorded options object)."""
+    return read_stored(D20Options, view.options)
 
 
 def require_actor(view: EncounterView, actor: str | None, doing: str) -> CombatantView:
