@@ -16,6 +16,7 @@ from typing import Any
 from domain.dice import DiceTray, Roller
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.resolution import Resolved, resolve
+from domain.roll_preview import refuse_unknown_rolls
 from domain.rulesets.base import EncounterView, Ruleset
 
 PENDING = "pending"
@@ -48,6 +49,7 @@ def lenient_resolve(
     """
     aliases = aliases or {}
     resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False)
+    refuse_unknown_rolls(rules, view, kind, actor, params, tray.unused(), aliases)
     first = {str(r["name"]): dict(r) for r in already}
     rolls = [first.get(r["name"], r) for r in resolved.rolls]
     unused = {aliases.get(name, name): faces for name, faces in tray.unused().items()}
@@ -81,6 +83,9 @@ def open_or_resolve(
         again = DiceTray(roller, supplied)
         resolved = lenient_resolve(rules, view, kind, actor, params, again, lead, aliases)
         return Opening(resolved, None)
+    # The dice not rolled yet wait with the exchange: refuse now what none of its
+    # choices would ever roll, before the exchange is recorded.
+    refuse_unknown_rolls(rules, view, kind, actor, params, tray.unused(), aliases)
     defender = view.combatants[waiting.defender]
     attacker = view.combatants[actor].name if actor is not None else "the GM"
     exchange = {

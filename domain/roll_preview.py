@@ -10,12 +10,12 @@ needed, the others may follow. Nothing is recorded and nothing is rolled for rea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from domain.dice import DiceTray, Roll
-from domain.errors import DomainError
+from domain.errors import DiceError, DomainError
 from domain.resolution import resolve
 from domain.rulesets.base import Awaiting, EncounterView, Ruleset
 
@@ -204,3 +204,41 @@ def technical_dice(
     by_human = {r["name"]: r["roll"] for r in [*shown["rolls"], *shown["may_follow"]]}
     renamed = {by_human.get(name, name): faces for name, faces in dice.items()}
     return renamed, {by_human[name]: name for name in dice if name in by_human}
+
+
+def refuse_unknown_rolls(
+    rules: Ruleset,
+    view: EncounterView,
+    kind: str,
+    actor: str | None,
+    params: Mapping[str, Any],
+    names: Iterable[str],
+    aliases: Mapping[str, str] | None = None,
+) -> None:
+    """Refuse dice supplied under a name this action never rolls, on any branch of the
+    dice ('Damage' for 'damage', a typo): left unused, the server would roll its own
+    and the table would never know. Dice for a roll that may follow but did not (damage
+    after a miss) stay allowed. The message names each unknown roll as the caller did,
+    and the rolls the action takes."""
+    unused = list(names)
+    if not unused:
+        return
+    try:
+        shown = preview(rules, view, kind, actor, params)
+    except DomainError:
+        return  # the action itself is refused, and says why
+    rolls = [*shown["rolls"], *shown["may_follow"]]
+    # The roll named after the action (d20's moves: grapple, trip, shove...) is its own
+    # even where the rules refuse it before any die (a grapple with a shield in hand):
+    # the table may have rolled it, and it is noted as unused rather than refused.
+    known = {r["roll"] for r in rolls} | {r["name"] for r in rolls} | {kind}
+    unknown = [name for name in unused if name not in known]
+    if not unknown:
+        return
+    said = ", ".join(f"'{(aliases or {}).get(name, name)}'" for name in unknown)
+    named = (f"{r['roll']} ({r['name']})" for r in rolls)  # the rule's name, the table's
+    takes = ", ".join(dict.fromkeys(named)) or "none"
+    raise DiceError(
+        f"dice were supplied for {said}, which this {kind.replace('_', ' ')} never rolls; "
+        f"the rolls it takes: {takes}"
+    )
