@@ -23,6 +23,7 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
+from domain.events import CampaignEvent, CharacterEnrolled, EncounterEvent, EncounterStarted
 from projections.keys import Generations, ViewKeys
 
 SHEET = {"st": 12, "con": 12, "stamina_max": 30, "body_max": 20, "armour_resilience": 1}
@@ -127,19 +128,19 @@ def expected_counters(app: Application[Any]) -> dict[str, Any]:
     changes: Counter[str] = Counter()
     for notification in app.recorder.select_notifications(start=1, limit=1_000_000):
         event: Any = app.mapper.to_domain_event(notification)
-        name = type(event).__qualname__
+        kind = type(event)
         aggregate = str(event.originator_id)
-        if name == "Encounter.Started":
+        if kind is EncounterStarted:
             campaign_of[aggregate] = str(event.campaign_id)
-        if name.startswith("Campaign."):
+        if issubclass(kind, CampaignEvent):
             campaign = aggregate
-        elif name.startswith("Encounter."):
+        elif issubclass(kind, EncounterEvent):
             campaign = campaign_of[aggregate]
             per_encounter[aggregate] += 1
         else:
             continue
         events_of.setdefault(campaign, []).append(notification.id)
-        if name == "Campaign.CharacterEnrolled":
+        if kind is CharacterEnrolled:
             changes[event.character_id] += 1
         touched: set[str] = set()
         for attribute in ("tracks", "state"):

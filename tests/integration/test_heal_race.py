@@ -31,6 +31,7 @@ from application.commands import (
 )
 from domain.campaign import Campaign
 from domain.errors import ActionRefused
+from domain.events import CharacterEnrolled, CharacterHealed, EncounterClosed
 from workers.healing import HealingWorker
 
 HEALED = get_topic(Campaign.CharacterHealed)  # type: ignore[attr-defined]
@@ -191,12 +192,12 @@ def expected_tracks(app: SkaldApplication, campaign_id: UUID) -> dict[str, dict[
             expected[character_id][track] += value - before[track]
 
     for event in app.events.get(campaign_id):
-        name = type(event).__qualname__
-        if name == "Campaign.CharacterEnrolled":
+        kind = type(event)
+        if kind is CharacterEnrolled:
             expected[event.character_id] = dict(event.tracks)
-        elif name == "Campaign.CharacterHealed":
+        elif kind is CharacterHealed:
             add(event.character_id, event.tracks[event.character_id], event.breakdown["before"])
-        elif name == "Campaign.EncounterClosed":
+        elif kind is EncounterClosed:
             started: Any = next(iter(app.events.get(UUID(event.encounter_id))))
             for character_id, after in event.tracks.items():
                 add(character_id, after, started.combatants[character_id]["tracks"])
