@@ -16,6 +16,7 @@ from typing import Any
 from domain.odds.explore import Memo, Script
 from domain.odds.readers import shift_luck
 from domain.rulesets.base import EncounterView
+from domain.rulesets.margin.options import read_options
 from domain.rulesets.margin.pools import read_faces
 from domain.rulesets.stamina_body import rules as sb_rules
 from domain.rulesets.stamina_body.combat import armed_with
@@ -148,7 +149,7 @@ def memo_for(
     params: Mapping[str, Any],
 ) -> Memo | None:
     if ruleset_id == "margin" and kind in ("attack", "cast") and actor is not None:
-        return margin_memo(int(view.options["success_on"]), actor)
+        return margin_memo(read_options(view.options).success_on, actor)
     if ruleset_id == "stamina-body" and kind == "attack":
         return stamina_body_attack_key(view, actor, params)
     return None

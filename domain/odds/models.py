@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from domain.odds.faces import MULTISET, TOTAL, FaceKey, FaceModel, Faces
+from domain.rulesets.margin.options import read_options
 from domain.rulesets.margin.pools import read_faces
 from domain.rulesets.stamina_body.rules import DAMAGE_TABLES, read_damage
 
@@ -54,7 +55,7 @@ def face_model(
     ruleset_id: str, options: Mapping[str, Any], roll_name: str, damage_type: str | None = None
 ) -> FaceModel:
     if ruleset_id == "margin":
-        success_on = int(options["success_on"])
+        success_on = read_options(options).success_on
         return FaceModel(f"pool total (success on {success_on}+)", key=_pool_total(success_on))
     if ruleset_id == "stamina-body":
         return stamina_damage_model(damage_type) if roll_name == "damage" else TOTAL

@@ -11,7 +11,7 @@ from domain.errors import InvalidInput
 from domain.gm_calls import GM_CALL
 from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
 from domain.rulesets.stamina_body import rules
-from domain.rulesets.stamina_body.sheet import sheet_of
+from domain.rulesets.stamina_body.sheet import options_of, sheet_of
 
 
 class DamageOptions(Frozen):
@@ -143,7 +143,7 @@ def resolve_take_hit(
     target = view.combatant(params.target, "target")
     dice = rules.damage_dice(
         params.damage_class,
-        per_option=int(view.options["extra_dice_per_option"]),
+        per_option=options_of(view).extra_dice_per_option,
         set_weapon=params.set_weapon,
         charge=params.charge,
         extra_strength=params.extra_strength,

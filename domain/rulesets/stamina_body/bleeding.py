@@ -8,7 +8,6 @@ other action; another combatant spends their action to ``stabilise``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import Field
@@ -16,19 +15,15 @@ from pydantic import Field
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput
 from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
+from domain.rulesets.stamina_body.sheet import options_of
 
-DEFAULT_BLEED = 1
 STABILISED = "stabilised"
 BLED_ROUND = "bled_round"  # the round whose bleeding was taken: at most once a round
 
 
-def bleed_per_round(options: Mapping[str, Any]) -> int:
-    return int(options.get("bleed_per_round", DEFAULT_BLEED))
-
-
 def bleeding(view: EncounterView) -> list[CombatantView]:
     """Who loses Body now: unconscious, not stabilised, not yet bled this round."""
-    if bleed_per_round(view.options) <= 0:
+    if options_of(view).bleed_per_round <= 0:
         return []
     return [
         c
@@ -44,7 +39,7 @@ class Bleed(Frozen):
 
 
 def resolve_bleed(view: EncounterView, actor: str | None, params: Bleed, tray: DiceTray) -> Outcome:
-    loss = bleed_per_round(view.options)
+    loss = options_of(view).bleed_per_round
     who = bleeding(view)
     if not who:
         raise ActionRefused(

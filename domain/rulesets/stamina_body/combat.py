@@ -12,7 +12,7 @@ from domain.gm_calls import GM_CALL
 from domain.rulesets.base import CombatantView, EncounterView, Outcome
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.actions import DamageOptions, damage_summary, land_damage
-from domain.rulesets.stamina_body.sheet import UNARMED, Weapon, sheet_of
+from domain.rulesets.stamina_body.sheet import UNARMED, Weapon, options_of, sheet_of
 
 
 class Attack(DamageOptions):
@@ -111,7 +111,7 @@ def resolve_attack(
         params.defense,
         hit,
         tray,
-        stunned_may_defend=bool(view.options.get("stunned_may_defend", False)),
+        stunned_may_defend=options_of(view).stunned_may_defend,
     )
     breakdown["hit_score"] = hit.margin
     breakdown["defense"] = defense
@@ -126,7 +126,7 @@ def resolve_attack(
     )
     dice = rules.damage_dice(
         weapon.damage_class,
-        per_option=int(view.options["extra_dice_per_option"]),
+        per_option=options_of(view).extra_dice_per_option,
         set_weapon=params.set_weapon,
         charge=params.charge,
         extra_strength=params.extra_strength,

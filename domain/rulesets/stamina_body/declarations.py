@@ -16,7 +16,7 @@ from domain.dice import DiceTray
 from domain.rulesets.base import Awaiting, EncounterView
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.combat import Attack, armed_with, unable_to_answer
-from domain.rulesets.stamina_body.sheet import sheet_of
+from domain.rulesets.stamina_body.sheet import options_of, sheet_of
 from domain.validation import validate
 
 CHOICES = ("parry", "dodge", "none")
@@ -32,7 +32,7 @@ def awaiting_defense(
     defender = view.combatants.get(attack.target)
     if defender is None or defender.id == attacker.id:
         return None  # the resolver refuses it with its own message
-    if unable_to_answer(defender, bool(view.options.get("stunned_may_defend", False))):
+    if unable_to_answer(defender, options_of(view).stunned_may_defend):
         return None  # the attack resolves at once and its breakdown says why
     weapon = armed_with(attacker, attack.weapon)
     hit = rules.check(tray.roll("hit", 3, 6).total, weapon.skill)

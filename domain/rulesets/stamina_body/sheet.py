@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
-from domain.rulesets.base import CombatantView, Frozen, read_sheet
+from domain.rulesets.base import CombatantView, EncounterView, Frozen, read_sheet, read_stored
 from domain.rulesets.stamina_body.rules import unarmed_damage_class
 from domain.turns import actions_per_round_field
 
@@ -124,3 +124,9 @@ class StaminaBodyOptions(Frozen):
         description="S10: Body an unconscious, unstabilised combatant loses as each new "
         "round starts (0 turns bleeding off)",
     )
+
+
+def options_of(view: EncounterView) -> StaminaBodyOptions:
+    """The campaign's options, typed (read once per recorded options object; a campaign
+    recorded before an option existed reads its default)."""
+    return read_stored(StaminaBodyOptions, view.options)
