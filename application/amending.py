@@ -7,7 +7,6 @@ because the encounter owns their tracks until it ends (docs/calendar.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from uuid import UUID
 
 from application.commands import (
@@ -17,7 +16,7 @@ from application.commands import (
     MoveCombatant,
     RemoveCombatant,
 )
-from application.writes import WriteRunner
+from application.store import Commands
 from domain.campaign import Campaign, check_name
 from domain.encounter import Encounter
 from domain.gm_changes import ADJUST, AMEND, JOIN, LEAVE, MOVE, check_adjustment
@@ -26,42 +25,34 @@ from domain.reasons import check_reason
 Changed = tuple[Campaign, Encounter | None]
 
 
-class AmendingCommands(WriteRunner):
-    if TYPE_CHECKING:
-
-        def campaign(self, campaign_id: UUID, version: int | None = None) -> Campaign: ...
-
-        def encounter(
-            self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
-        ) -> Encounter: ...
-
+class Amendments(Commands):
     def _holding(self, campaign: Campaign, character_id: str) -> Encounter | None:
         """The open encounter that owns the character's tracks now, if any."""
         held = campaign.character(character_id)["in_encounter"]
-        return None if held is None else self.encounter(campaign.id, UUID(held))
+        return None if held is None else self.store.encounter(campaign.id, UUID(held))
 
     def amend_sheet(self, command: AmendSheet) -> Changed:
         reason = check_reason(command.reason)
 
         def attempt() -> Changed:
-            campaign = self.campaign(command.campaign_id)
+            campaign = self.store.campaign(command.campaign_id)
             encounter = self._holding(campaign, command.character_id)
             if encounter is None:
                 campaign.amend_sheet(command.character_id, command.changes, reason, command.by)
-                self.save(campaign)
+                self.store.save(campaign)
                 return campaign, None
             changes = {"changes": command.changes}
             encounter.gm_change(AMEND, command.character_id, changes, reason, command.by)
-            self.save(encounter)
+            self.store.save(encounter)
             return campaign, encounter
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def adjust_tracks(self, command: AdjustTracks) -> Changed:
         reason = check_reason(command.reason)
 
         def attempt() -> Changed:
-            campaign = self.campaign(command.campaign_id)
+            campaign = self.store.campaign(command.campaign_id)
             encounter = self._holding(campaign, command.character_id)
             sheet = (
                 campaign.character(command.character_id)["sheet"]
@@ -71,22 +62,22 @@ class AmendingCommands(WriteRunner):
             changes = check_adjustment(campaign.rules, sheet, command.set, command.adjust)
             if encounter is None:
                 campaign.adjust_tracks(command.character_id, changes, reason, command.by)
-                self.save(campaign)
+                self.store.save(campaign)
                 return campaign, None
             params = {"changes": changes}
             encounter.gm_change(ADJUST, command.character_id, params, reason, command.by)
-            self.save(encounter)
+            self.store.save(encounter)
             return campaign, encounter
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def add_combatant(self, command: AddCombatant) -> Encounter:
         reason = check_reason(command.reason)
         side = check_name(command.side, "side")
 
         def attempt() -> Encounter:
-            campaign = self.campaign(command.campaign_id)
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            campaign = self.store.campaign(command.campaign_id)
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             campaign.join_encounter(str(encounter.id), command.character_id, command.by)
             character = campaign.character(command.character_id)
             combatant = {
@@ -99,30 +90,30 @@ class AmendingCommands(WriteRunner):
             }
             params = {"combatant": combatant}
             encounter.gm_change(JOIN, command.character_id, params, reason, command.by)
-            self.save(encounter, campaign)
+            self.store.save(encounter, campaign)
             return encounter
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def remove_combatant(self, command: RemoveCombatant) -> Encounter:
         reason = check_reason(command.reason)
 
         def attempt() -> Encounter:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             encounter.gm_change(LEAVE, command.character_id, {}, reason, command.by)
-            self.save(encounter)
+            self.store.save(encounter)
             return encounter
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def move_combatant(self, command: MoveCombatant) -> Encounter:
         reason = check_reason(command.reason)
 
         def attempt() -> Encounter:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             params = {"rank": command.rank}
             encounter.gm_change(MOVE, command.character_id, params, reason, command.by)
-            self.save(encounter)
+            self.store.save(encounter)
             return encounter
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)

@@ -1,4 +1,8 @@
-"""The Skald application: one method per command, aggregates in, events out.
+"""The Skald application: the store, and the groups of commands composed over it.
+
+Each group (campaign, encounter, table, amendments, corrections) is its own object
+holding the one store (application/store.py); this class is the surface the api,
+the workers and the CLI call, one method per command, each handed to its group.
 
 Persistence (SQLite, PostgreSQL, transcoder) is chosen by the composition root
 through the eventsourcing environment; nothing here knows which.
@@ -7,19 +11,22 @@ through the eventsourcing environment; nothing here knows which.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.domain import Aggregate
 
-from application.amending import AmendingCommands
-from application.carrying import CarryingCommands
+from application.amending import Amendments, Changed
+from application.campaigns import CampaignCommands
+from application.carrying import Carrying
 from application.commands import (
+    AddCombatant,
+    AdjustTracks,
     AdvanceDays,
+    AmendSheet,
+    CorrectDayPlan,
     CorrectEncounter,
     CreateCampaign,
     EndEncounter,
@@ -27,36 +34,44 @@ from application.commands import (
     HealThrough,
     IssueKey,
     MarkWound,
+    MoveCombatant,
     NextRound,
     PerformAction,
+    RemoveCombatant,
     RerollAction,
     RevokeKey,
     RewindEncounter,
     StartEncounter,
     VoidAction,
 )
+from application.corrections import Corrected, Corrections
+from application.encounters import EncounterCommands
 from application.history import event_record, version_at
-from application.table_commands import TableCommands
+from application.store import Store
+from application.table_commands import (
+    DeclareDefense,
+    NextTurn,
+    SetTurnOrder,
+    TableCommands,
+    WithdrawExchange,
+)
 from domain.access import Access
-from domain.campaign import Campaign, check_name
-from domain.dice import Roller, seeded_roller
+from domain.campaign import Campaign
+from domain.dice import Roller
 from domain.encounter import Encounter
 from domain.errors import InvalidInput, NotFound
 from domain.reasons import check_reason as check_reason
 
-T = TypeVar("T")
-A = TypeVar("A", bound=Aggregate)
-MAX_COMBATANTS = 50
 # How long a campaign read for an access check stands without asking the store again,
 # unless this process saved it since (then at once): another process's key changes are
 # seen within this.
 ACCESS_RECHECK_SECONDS = 0.25
 
 
-class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
+class SkaldApplication(Store):
+    # The store's tables and the environment's prefixes are named after this (the
+    # library names every subclass after itself unless told): never change it.
     name = "Skald"
-    snapshotting_intervals = {Campaign: 100, Encounter: 100}
-    env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
 
     def __init__(
         self,
@@ -65,44 +80,16 @@ class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
         write_attempts: int = 5,
         snapshot_interval: int = 100,
     ) -> None:
-        # Per instance, so a deployment can tune it; the class value switches snapshots on.
-        self.snapshotting_intervals = {Campaign: snapshot_interval, Encounter: snapshot_interval}  # type: ignore[misc]
-        super().__init__(env)
+        super().__init__(env, roller, write_attempts, snapshot_interval)
         self._access_checked: dict[UUID, tuple[float, int]] = {}
-        self.roller = roller or seeded_roller()
-        self.write_attempts = write_attempts
+        self.campaign_commands = CampaignCommands(self)
+        self.encounter_commands = EncounterCommands(self)
+        self.table_commands = TableCommands(self)
+        self.amendments = Amendments(self)
+        self.carrying = Carrying(self)
+        self.corrections = Corrections(self, self.carrying)
 
     # -- reads ---------------------------------------------------------------
-
-    def campaign(self, campaign_id: UUID, version: int | None = None) -> Campaign:
-        return self._get(Campaign, campaign_id, version, "campaign")
-
-    def encounter(
-        self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
-    ) -> Encounter:
-        encounter = self._get(Encounter, encounter_id, version, "encounter")
-        if encounter.campaign_id != campaign_id:
-            raise NotFound(f"encounter {encounter_id} does not belong to campaign {campaign_id}")
-        return encounter
-
-    def _get(self, cls: type[A], aggregate_id: UUID, version: int | None, what: str) -> A:
-        if version is not None and version < 1:
-            raise InvalidInput(f"version must be 1 or more, not {version}")
-        try:
-            aggregate: object = (
-                self.repository.get(aggregate_id, version=version)
-                if version is not None
-                else self._batched_get(aggregate_id, lambda: self.repository.get(aggregate_id))
-            )
-        except AggregateNotFoundError:
-            raise NotFound(f"no {what} with id {aggregate_id}") from None
-        if not isinstance(aggregate, cls):
-            raise NotFound(f"no {what} with id {aggregate_id}")
-        if version is not None and aggregate.version < version:
-            raise NotFound(
-                f"{what} {aggregate_id} has no version {version}; its latest is {aggregate.version}"
-            )
-        return aggregate
 
     def history(self, aggregate_id: UUID) -> list[dict[str, Any]]:
         """Every event of one aggregate, oldest first, as the audit trail shows it."""
@@ -112,131 +99,6 @@ class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
         if at.tzinfo is None:
             raise InvalidInput("give the instant with its time zone, e.g. 2026-11-30T18:00:00Z")
         return version_at(self.events.get(aggregate_id), at, what)
-
-    # -- commands ------------------------------------------------------------
-
-    def create_campaign(self, command: CreateCampaign) -> Campaign:
-        def attempt() -> Campaign:
-            campaign = Campaign.create(
-                command.name,
-                command.ruleset,
-                command.options,
-                command.by,
-                command.gm_key_id,
-                command.gm_key_hash,
-            )
-            self.save(campaign)
-            return campaign
-
-        return self._with_retries(attempt)
-
-    def enrol_character(self, command: EnrolCharacter) -> tuple[Campaign, str]:
-        def attempt() -> tuple[Campaign, str]:
-            campaign = self.campaign(command.campaign_id)
-            character_id = campaign.enrol(command.name, command.sheet, command.by)
-            self.save(campaign)
-            return campaign, character_id
-
-        return self._with_retries(attempt)
-
-    def start_encounter(self, command: StartEncounter) -> Encounter:
-        if not command.combatants:
-            raise InvalidInput("an encounter needs at least one combatant")
-        if len(command.combatants) > MAX_COMBATANTS:
-            raise InvalidInput(f"at most {MAX_COMBATANTS} combatants may take part")
-        ids = [c.character_id for c in command.combatants]
-        if len(set(ids)) != len(ids):
-            raise InvalidInput("a character may appear only once among the combatants")
-        for c in command.combatants:
-            check_name(c.side, "side")
-            if not 1 <= c.rank <= 20:
-                raise InvalidInput(f"rank must be between 1 (the front) and 20, not {c.rank}")
-        name = check_name(command.name, "encounter name")
-
-        def attempt() -> Encounter:
-            campaign = self.campaign(command.campaign_id)
-            # Owed heals first, saved with the opening: the encounter starts from them.
-            campaign.heal_before_joining(ids)
-            combatants = {}
-            for c in command.combatants:
-                character = campaign.character(c.character_id)
-                combatants[c.character_id] = {
-                    "name": character["name"],
-                    "side": c.side.strip(),
-                    "rank": c.rank,
-                    "sheet": character["sheet"],
-                    "tracks": dict(character["tracks"]),
-                    "state": dict(character["state"]),
-                }
-            encounter = Encounter(
-                campaign.id,
-                name,
-                campaign.ruleset_id,
-                campaign.options,
-                combatants,
-                command.by,
-                campaign.day,
-            )
-            campaign.open_encounter(str(encounter.id), name, ids)
-            self.save(encounter, campaign)
-            return encounter
-
-        return self._with_retries(attempt)
-
-    def perform_action(self, command: PerformAction) -> tuple[Encounter, dict[str, Any]]:
-        return self._with_retries(self._performing(command))
-
-    def perform_action_later(
-        self, command: PerformAction
-    ) -> Future[tuple[Encounter, dict[str, Any]]]:
-        """`perform_action` queued for the writer: an async route awaits its future."""
-        return self._later(self._performing(command))
-
-    def _performing(self, command: PerformAction) -> Callable[[], tuple[Encounter, dict[str, Any]]]:
-        def attempt() -> tuple[Encounter, dict[str, Any]]:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
-            record = encounter.act(
-                command.kind,
-                command.actor,
-                command.params,
-                command.dice,
-                self.roller,
-                command.by,
-                role=command.role,
-                override_reason=command.override_reason,
-            )
-            self.save(encounter)
-            return encounter, record
-
-        return attempt
-
-    def next_round(self, command: NextRound) -> Encounter:
-        def attempt() -> Encounter:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
-            encounter.next_round(command.by)
-            self.save(encounter)
-            return encounter
-
-        return self._with_retries(attempt)
-
-    def end_encounter(self, command: EndEncounter) -> Encounter:
-        def attempt() -> Encounter:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
-            campaign = self.campaign(command.campaign_id)
-            encounter.end(command.by)
-            campaign.carry_over(
-                str(encounter.id),
-                {cid: dict(c["tracks"]) for cid, c in encounter.combatants.items()},
-                {cid: dict(c["state"]) for cid, c in encounter.combatants.items()},
-                command.by,
-                {cid: c["sheet"] for cid, c in encounter.combatants.items()},
-            )
-            self.save(encounter, campaign)
-            return encounter
-
-        return self._with_retries(attempt)
-
-    # -- keys --------------------------------------------------------------------
 
     def access(self, campaign_id: UUID, key_id: str, key_hash: str) -> Access:
         """Every request asks this. It only reads, so it takes the cached campaign without
@@ -277,123 +139,109 @@ class SkaldApplication(AmendingCommands, CarryingCommands, TableCommands):
             return None
         return cached.access_for(key_id, key_hash) if isinstance(cached, Campaign) else None
 
-    def issue_key(self, command: IssueKey) -> Campaign:
-        def attempt() -> Campaign:
-            campaign = self.campaign(command.campaign_id)
-            campaign.issue_key(
-                command.key_id,
-                command.key_hash,
-                command.role,
-                list(command.characters),
-                command.label,
-                command.by,
-            )
-            self.save(campaign)
-            return campaign
+    # -- the campaign (application/campaigns.py) ----------------------------------------
 
-        return self._with_retries(attempt)
+    def create_campaign(self, command: CreateCampaign) -> Campaign:
+        return self.campaign_commands.create_campaign(command)
+
+    def enrol_character(self, command: EnrolCharacter) -> tuple[Campaign, str]:
+        return self.campaign_commands.enrol_character(command)
+
+    def issue_key(self, command: IssueKey) -> Campaign:
+        return self.campaign_commands.issue_key(command)
 
     def revoke_key(self, command: RevokeKey) -> Campaign:
-        def attempt() -> Campaign:
-            campaign = self.campaign(command.campaign_id)
-            campaign.revoke_key(command.key_id, command.by)
-            self.save(campaign)
-            return campaign
-
-        return self._with_retries(attempt)
-
-    # -- the calendar ------------------------------------------------------------
+        return self.campaign_commands.revoke_key(command)
 
     def advance_days(self, command: AdvanceDays) -> Campaign:
-        def attempt() -> Campaign:
-            campaign = self.campaign(command.campaign_id)
-            campaign.advance_days(command.days, command.default, command.characters, command.by)
-            self.save(campaign)
-            return campaign
-
-        return self._with_retries(attempt)
+        return self.campaign_commands.advance_days(command)
 
     def heal_through(self, command: HealThrough) -> int:
-        """Idempotent: a day already healed for a character is never healed again."""
-
-        def attempt() -> int:
-            campaign = self.campaign(command.campaign_id)
-            healed = campaign.heal_through(command.day)
-            if healed:
-                self.save(campaign)
-            return healed
-
-        return self._with_retries(attempt)
+        return self.campaign_commands.heal_through(command)
 
     def mark_wound(self, command: MarkWound) -> Campaign:
-        reason = check_reason(command.reason)
+        return self.campaign_commands.mark_wound(command)
 
-        def attempt() -> Campaign:
-            campaign = self.campaign(command.campaign_id)
-            campaign.mark_wound(
-                command.character_id, command.wound, command.present, reason, command.by
-            )
-            self.save(campaign)
-            return campaign
+    # -- a fight's course (application/encounters.py, table_commands.py) ----------------
 
-        return self._with_retries(attempt)
+    def start_encounter(self, command: StartEncounter) -> Encounter:
+        return self.encounter_commands.start_encounter(command)
 
-    # -- corrections -----------------------------------------------------------
+    def perform_action(self, command: PerformAction) -> tuple[Encounter, dict[str, Any]]:
+        return self.encounter_commands.perform_action(command)
 
-    def void_action(self, command: VoidAction) -> tuple[Encounter, list[dict[str, Any]]]:
-        reason = check_reason(command.reason)
-        if self.encounter(command.campaign_id, command.encounter_id).ended:
-            c = command  # an ended encounter's correction is carried through the campaign
-            return self.correct_ended(
-                CorrectEncounter(c.campaign_id, c.encounter_id, "void", c.reason, c.number, by=c.by)
-            )
+    def perform_action_later(
+        self, command: PerformAction
+    ) -> Future[tuple[Encounter, dict[str, Any]]]:
+        return self.encounter_commands.perform_action_later(command)
 
-        def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
-            report = encounter.void(command.number, reason, command.by, self.roller)
-            self.save(encounter)
-            return encounter, report
+    def next_round(self, command: NextRound) -> Encounter:
+        return self.encounter_commands.next_round(command)
 
-        return self._with_retries(attempt)
+    def end_encounter(self, command: EndEncounter) -> Encounter:
+        return self.encounter_commands.end_encounter(command)
 
-    def reroll_action(self, command: RerollAction) -> tuple[Encounter, list[dict[str, Any]]]:
-        reason = check_reason(command.reason)
-        if self.encounter(command.campaign_id, command.encounter_id).ended:
-            c = command  # an ended encounter's correction is carried through the campaign
-            return self.correct_ended(
-                CorrectEncounter(
-                    c.campaign_id, c.encounter_id, "reroll", c.reason, c.number, c.dice, by=c.by
-                )
-            )
+    def set_turn_order(self, command: SetTurnOrder) -> Encounter:
+        return self.table_commands.set_turn_order(command)
 
-        def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
-            report = encounter.reroll(command.number, command.dice, reason, command.by, self.roller)
-            self.save(encounter)
-            return encounter, report
+    def next_turn(self, command: NextTurn) -> Encounter:
+        return self.table_commands.next_turn(command)
 
-        return self._with_retries(attempt)
+    def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, dict[str, Any]]:
+        return self.table_commands.declare_defense(command)
 
-    def rewind_encounter(self, command: RewindEncounter) -> tuple[Encounter, list[dict[str, Any]]]:
-        reason = check_reason(command.reason)
-        if self.encounter(command.campaign_id, command.encounter_id).ended:
-            c = command  # an ended encounter's correction is carried through the campaign
-            return self.correct_ended(
-                CorrectEncounter(
-                    c.campaign_id,
-                    c.encounter_id,
-                    "rewind",
-                    c.reason,
-                    to_version=c.to_version,
-                    by=c.by,
-                )
-            )
+    def withdraw_exchange(self, command: WithdrawExchange) -> Encounter:
+        return self.table_commands.withdraw_exchange(command)
 
-        def attempt() -> tuple[Encounter, list[dict[str, Any]]]:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
-            past = self.encounter(command.campaign_id, command.encounter_id, command.to_version)
-            report = encounter.rewind(past, reason, command.by)
-            self.save(encounter)
-            return encounter, report
+    def preview_action(
+        self,
+        campaign_id: UUID,
+        encounter_id: UUID,
+        kind: str,
+        actor: str | None,
+        params: dict[str, Any],
+    ) -> dict[str, Any]:
+        return self.table_commands.preview_action(campaign_id, encounter_id, kind, actor, params)
 
-        return self._with_retries(attempt)
+    # -- the GM's changes (application/amending.py) -------------------------------------
+
+    def amend_sheet(self, command: AmendSheet) -> Changed:
+        return self.amendments.amend_sheet(command)
+
+    def adjust_tracks(self, command: AdjustTracks) -> Changed:
+        return self.amendments.adjust_tracks(command)
+
+    def add_combatant(self, command: AddCombatant) -> Encounter:
+        return self.amendments.add_combatant(command)
+
+    def remove_combatant(self, command: RemoveCombatant) -> Encounter:
+        return self.amendments.remove_combatant(command)
+
+    def move_combatant(self, command: MoveCombatant) -> Encounter:
+        return self.amendments.move_combatant(command)
+
+    # -- corrections (application/corrections.py, carrying.py) --------------------------
+
+    def void_action(self, command: VoidAction) -> Corrected:
+        return self.corrections.void_action(command)
+
+    def reroll_action(self, command: RerollAction) -> Corrected:
+        return self.corrections.reroll_action(command)
+
+    def rewind_encounter(self, command: RewindEncounter) -> Corrected:
+        return self.corrections.rewind_encounter(command)
+
+    def preview_correction(self, command: CorrectEncounter) -> dict[str, Any]:
+        return self.carrying.preview_correction(command)
+
+    def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, dict[str, Any]]:
+        return self.carrying.commit_correction(command)
+
+    def preview_day_plan(self, command: CorrectDayPlan) -> dict[str, Any]:
+        return self.carrying.preview_day_plan(command)
+
+    def commit_day_plan(self, command: CorrectDayPlan) -> tuple[Campaign, dict[str, Any]]:
+        return self.carrying.commit_day_plan(command)
+
+    def last_correction_carried(self, campaign_id: UUID) -> dict[str, Any]:
+        return self.carrying.last_correction_carried(campaign_id)

@@ -8,15 +8,13 @@ later encounter it reached, the campaign) in one transaction.
 
 from __future__ import annotations
 
-import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from application.commands import CorrectDayPlan, CorrectEncounter
-from application.writes import WriteRunner
+from application.store import Commands
 from domain.campaign import Campaign
 from domain.corrections import ACTIVE, KEEP, SUPERSEDE, VOID, Reroll, correction_plan
-from domain.dice import seeded_roller
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.events import (
@@ -29,7 +27,7 @@ from domain.events import (
 )
 from domain.gm_changes import GM_KINDS
 from domain.reasons import check_reason
-from domain.timeline import Seed, Walk, walk
+from domain.timeline import Seed, Walk
 from domain.validation import validate
 
 Carried = tuple[Campaign, list[Encounter], Walk, dict[str, Any]]
@@ -39,20 +37,14 @@ def _values(entry: Any) -> dict[str, Any]:
     return {"sheet": entry["sheet"], "tracks": entry["tracks"], "state": entry["state"]}
 
 
-class CarryingCommands(WriteRunner):
-    if TYPE_CHECKING:
-
-        def campaign(self, campaign_id: UUID, version: int | None = None) -> Campaign: ...
-
-        def encounter(
-            self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
-        ) -> Encounter: ...
+class Carrying(Commands):
+    """Corrections of an ended fight, and of a day's plan, carried through the campaign."""
 
     def last_correction_carried(self, campaign_id: UUID) -> dict[str, Any]:
         """The record of the campaign's latest carried correction: what a retried
         commit of a day plan answers again."""
         last: Any = None
-        for event in of_class(self.events.get(campaign_id), CorrectionCarried):
+        for event in of_class(self.store.events.get(campaign_id), CorrectionCarried):
             last = event
         if last is None:
             raise NotFound(f"campaign {campaign_id} has carried no correction")
@@ -60,33 +52,6 @@ class CarryingCommands(WriteRunner):
         return found
 
     # -- working it out -----------------------------------------------------------
-
-    def _events_of(self, campaign: Campaign) -> list[Any]:
-        """The campaign's events up to the version read, read once per version."""
-        key = (campaign.id, campaign.version)
-        cached: tuple[Any, list[Any]] | None = getattr(self, "_campaign_events", None)
-        if cached is None or cached[0] != key:
-            cached = (key, list(self.events.get(campaign.id, lte=campaign.version)))
-            self._campaign_events = cached
-        return cached[1]
-
-    def _walk(self, campaign: Campaign, seed: Seed, salt: str) -> tuple[Walk, dict[str, Any]]:
-        events = self._events_of(campaign)
-        encounters = {eid: self.encounter(campaign.id, UUID(eid)) for eid in campaign.encounters}
-        # Dice the original never rolled are rolled from a seed the correction fixes, so
-        # the commit rolls what the preview showed.
-        digest = hashlib.sha256(f"{campaign.id}:{campaign.version}:{salt}".encode()).digest()
-        roller = seeded_roller(int.from_bytes(digest[:8], "big"))
-        found = walk(
-            campaign.rules,
-            campaign.options,
-            events,
-            campaign.calendar,
-            encounters,
-            seed,
-            roller,
-        )
-        return found, encounters
 
     @staticmethod
     def _version_of(campaign_events: list[Any], cls: EventClass, encounter_id: str) -> int | None:
@@ -98,15 +63,17 @@ class CarryingCommands(WriteRunner):
     def _encounter_seed(
         self, campaign: Campaign, command: CorrectEncounter
     ) -> tuple[Seed, Encounter, int]:
-        encounter = self.encounter(command.campaign_id, command.encounter_id)
+        encounter = self.store.encounter(command.campaign_id, command.encounter_id)
         eid = str(encounter.id)
-        events = self._events_of(campaign)
+        events = self.store.campaign_events(campaign)
         closed = self._version_of(events, EncounterClosed, eid)
         start = closed or self._version_of(events, EncounterOpened, eid) or 1
         if command.kind == "rewind":
             if command.to_version is None:
                 raise InvalidInput("a rewind names the version to go back to")
-            past = self.encounter(command.campaign_id, command.encounter_id, command.to_version)
+            past = self.store.encounter(
+                command.campaign_id, command.encounter_id, command.to_version
+            )
             if past.version >= encounter.version:
                 raise InvalidInput(
                     f"rewind needs an earlier version than the current {encounter.version}, "
@@ -138,7 +105,7 @@ class CarryingCommands(WriteRunner):
     def _work_out(
         self, campaign: Campaign, seed: Seed, salt: str, correction: dict[str, Any]
     ) -> Carried:
-        found, encounters = self._walk(campaign, seed, salt)
+        found, encounters = self.store._walk(campaign, seed, salt)
         preview = summarise(campaign, found, encounters, correction)
         touched = [encounters[eid] for eid in found.encounters]
         return campaign, touched, found, preview
@@ -147,7 +114,7 @@ class CarryingCommands(WriteRunner):
 
     def preview_correction(self, command: CorrectEncounter) -> dict[str, Any]:
         """What a correction would change through the whole campaign; nothing is written."""
-        campaign = self.campaign(command.campaign_id)
+        campaign = self.store.campaign(command.campaign_id)
         seed, _, _ = self._encounter_seed(campaign, command)
         correction = self._correction(command, command.reason.strip() or None)
         return self._work_out(campaign, seed, _salt(command), correction)[3]
@@ -157,7 +124,7 @@ class CarryingCommands(WriteRunner):
         reason = check_reason(command.reason)
 
         def attempt() -> tuple[Encounter, dict[str, Any]]:
-            campaign = self.campaign(command.campaign_id)
+            campaign = self.store.campaign(command.campaign_id)
             seed, corrected, round = self._encounter_seed(campaign, command)
             correction = self._correction(command, reason)
             _, touched, found, preview = self._work_out(campaign, seed, _salt(command), correction)
@@ -183,10 +150,10 @@ class CarryingCommands(WriteRunner):
                 )
             roster = _roster_now(campaign, found)
             campaign.carry_correction(carried, found.step_results, roster, {}, command.by)
-            self.save(corrected, *others, campaign)
+            self.store.save(corrected, *others, campaign)
             return corrected, preview
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def correct_ended(self, command: CorrectEncounter) -> tuple[Encounter, list[dict[str, Any]]]:
         """Commit, answering as the encounter's own corrections do: the encounter, the report."""
@@ -222,7 +189,7 @@ class CarryingCommands(WriteRunner):
             raise NotFound(f"day {command.day} has no plan for {character['name']}")
         current = day_plans[command.character_id]
         plan = validate(model, {**current, **command.plan}, "plan").model_dump(mode="json")
-        events = self._events_of(campaign)
+        events = self.store.campaign_events(campaign)
         healed = next(
             (
                 int(e.originator_version)
@@ -235,7 +202,7 @@ class CarryingCommands(WriteRunner):
         return Seed(healed, plans=plans), plans
 
     def preview_day_plan(self, command: CorrectDayPlan) -> dict[str, Any]:
-        campaign = self.campaign(command.campaign_id)
+        campaign = self.store.campaign(command.campaign_id)
         seed, _ = self._plan_seed(campaign, command)
         correction = self._plan_correction(command, command.reason.strip() or None)
         return self._work_out(campaign, seed, _plan_salt(command), correction)[3]
@@ -244,7 +211,7 @@ class CarryingCommands(WriteRunner):
         reason = check_reason(command.reason)
 
         def attempt() -> tuple[Campaign, dict[str, Any]]:
-            campaign = self.campaign(command.campaign_id)
+            campaign = self.store.campaign(command.campaign_id)
             seed, plans = self._plan_seed(campaign, command)
             correction = self._plan_correction(command, reason)
             _, touched, found, preview = self._work_out(
@@ -269,10 +236,10 @@ class CarryingCommands(WriteRunner):
                 )
             roster = _roster_now(campaign, found)
             campaign.carry_correction(carried, found.step_results, roster, plans, command.by)
-            self.save(campaign, *touched)
+            self.store.save(campaign, *touched)
             return campaign, preview
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     @staticmethod
     def _plan_correction(command: CorrectDayPlan, reason: str | None) -> dict[str, Any]:

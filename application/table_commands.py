@@ -1,17 +1,16 @@
 """Commands of the table: turn order, next turn, declarations and withdrawals.
 
-Kept beside the application so the shared ``application.py`` only inherits them.
+One of the groups of commands the application is composed of (application/application.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
-from application.writes import WriteRunner
+from application.store import Commands
 from domain.access import Access
-from domain.dice import Roller
 from domain.encounter import Encounter
 from domain.errors import ActionRefused
 from domain.roll_preview import preview
@@ -51,54 +50,46 @@ class WithdrawExchange:
     by: str = "gm"
 
 
-class TableCommands(WriteRunner):
-    roller: Roller
-
-    if TYPE_CHECKING:  # the application reads encounters
-
-        def encounter(
-            self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
-        ) -> Encounter: ...
-
+class TableCommands(Commands):
     def set_turn_order(self, command: SetTurnOrder) -> Encounter:
         def attempt() -> Encounter:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             encounter.set_order(list(command.order), command.by)
-            self.save(encounter)
+            self.store.save(encounter)
             return encounter
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def next_turn(self, command: NextTurn) -> Encounter:
         def attempt() -> Encounter:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             encounter.next_turn(command.by)
-            self.save(encounter)
+            self.store.save(encounter)
             return encounter
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, dict[str, Any]]:
         def attempt() -> tuple[Encounter, dict[str, Any]]:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             record = encounter.declare(
-                command.exchange, command.choice, command.dice, self.roller, command.access
+                command.exchange, command.choice, command.dice, self.store.roller, command.access
             )
-            self.save(encounter)
+            self.store.save(encounter)
             return encounter, record
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def withdraw_exchange(self, command: WithdrawExchange) -> Encounter:
         reason = command.reason.strip()
 
         def attempt() -> Encounter:
-            encounter = self.encounter(command.campaign_id, command.encounter_id)
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             encounter.withdraw(command.exchange, reason, command.by)
-            self.save(encounter)
+            self.store.save(encounter)
             return encounter
 
-        return self._with_retries(attempt)
+        return self.store.run_command(attempt)
 
     def preview_action(
         self,
@@ -109,7 +100,7 @@ class TableCommands(WriteRunner):
         params: dict[str, Any],
     ) -> dict[str, Any]:
         """The rolls an action would need now, by human name; nothing is written."""
-        encounter = self.encounter(campaign_id, encounter_id)
+        encounter = self.store.encounter(campaign_id, encounter_id)
         if encounter.ended:
             raise ActionRefused(f"encounter '{encounter.name}' has ended")
         return preview(encounter.rules, encounter.view(), kind, actor, params)

@@ -248,13 +248,15 @@ class WriteRunner(Application[UUID]):
             return
         raise AlreadyDone(record.replay_for(claim))
 
-    def _with_retries(self, attempt: Callable[[], T]) -> T:
+    def run_command(self, attempt: Callable[[], T]) -> T:
+        """Run a command (a re-runnable attempt that reads, changes and saves aggregates):
+        on the writer when there is one, else here, with retries either way."""
         if self.writer is not None:
             result: T = self.writer.submit(attempt)
             return result
         return self._retrying(attempt)
 
-    def _later(self, attempt: Callable[[], T]) -> Future[T]:
+    def run_command_later(self, attempt: Callable[[], T]) -> Future[T]:
         """The command queued for the writer; without one, run now (its future done)."""
         if self.writer is not None:
             queued: Future[T] = self.writer.enqueue(attempt)

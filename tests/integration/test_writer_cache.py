@@ -119,7 +119,7 @@ def test_a_command_that_fails_half_way_leaves_the_kept_encounter_as_stored(
             raise DomainError("refused after changing the encounter")
 
         with pytest.raises(DomainError):
-            app._with_retries(half_then_fail)
+            app.run_command(half_then_fail)
         encounter, record = app.perform_action(hit(cid, eid, hero, 2))
         assert record["number"] == 2  # the failed command's action 2 was never kept
         assert encounter.combatants[hero]["tracks"]["stamina"] == 198  # 1 and 1, not the 5

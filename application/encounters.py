@@ -1,0 +1,114 @@
+"""Commands of a fight's course: opening it, actions, rounds, ending it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+from application.commands import EndEncounter, NextRound, PerformAction, StartEncounter
+from application.store import Commands
+from domain.campaign import check_name
+from domain.encounter import Encounter
+from domain.errors import InvalidInput
+
+MAX_COMBATANTS = 50
+
+
+class EncounterCommands(Commands):
+    def start_encounter(self, command: StartEncounter) -> Encounter:
+        if not command.combatants:
+            raise InvalidInput("an encounter needs at least one combatant")
+        if len(command.combatants) > MAX_COMBATANTS:
+            raise InvalidInput(f"at most {MAX_COMBATANTS} combatants may take part")
+        ids = [c.character_id for c in command.combatants]
+        if len(set(ids)) != len(ids):
+            raise InvalidInput("a character may appear only once among the combatants")
+        for c in command.combatants:
+            check_name(c.side, "side")
+            if not 1 <= c.rank <= 20:
+                raise InvalidInput(f"rank must be between 1 (the front) and 20, not {c.rank}")
+        name = check_name(command.name, "encounter name")
+
+        def attempt() -> Encounter:
+            campaign = self.store.campaign(command.campaign_id)
+            # Owed heals first, saved with the opening: the encounter starts from them.
+            campaign.heal_before_joining(ids)
+            combatants = {}
+            for c in command.combatants:
+                character = campaign.character(c.character_id)
+                combatants[c.character_id] = {
+                    "name": character["name"],
+                    "side": c.side.strip(),
+                    "rank": c.rank,
+                    "sheet": character["sheet"],
+                    "tracks": dict(character["tracks"]),
+                    "state": dict(character["state"]),
+                }
+            encounter = Encounter(
+                campaign.id,
+                name,
+                campaign.ruleset_id,
+                campaign.options,
+                combatants,
+                command.by,
+                campaign.day,
+            )
+            campaign.open_encounter(str(encounter.id), name, ids)
+            self.store.save(encounter, campaign)
+            return encounter
+
+        return self.store.run_command(attempt)
+
+    def perform_action(self, command: PerformAction) -> tuple[Encounter, dict[str, Any]]:
+        return self.store.run_command(self._performing(command))
+
+    def perform_action_later(
+        self, command: PerformAction
+    ) -> Future[tuple[Encounter, dict[str, Any]]]:
+        """`perform_action` queued for the writer: an async route awaits its future."""
+        return self.store.run_command_later(self._performing(command))
+
+    def _performing(self, command: PerformAction) -> Callable[[], tuple[Encounter, dict[str, Any]]]:
+        def attempt() -> tuple[Encounter, dict[str, Any]]:
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+            record = encounter.act(
+                command.kind,
+                command.actor,
+                command.params,
+                command.dice,
+                self.store.roller,
+                command.by,
+                role=command.role,
+                override_reason=command.override_reason,
+            )
+            self.store.save(encounter)
+            return encounter, record
+
+        return attempt
+
+    def next_round(self, command: NextRound) -> Encounter:
+        def attempt() -> Encounter:
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+            encounter.next_round(command.by)
+            self.store.save(encounter)
+            return encounter
+
+        return self.store.run_command(attempt)
+
+    def end_encounter(self, command: EndEncounter) -> Encounter:
+        def attempt() -> Encounter:
+            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+            campaign = self.store.campaign(command.campaign_id)
+            encounter.end(command.by)
+            campaign.carry_over(
+                str(encounter.id),
+                {cid: dict(c["tracks"]) for cid, c in encounter.combatants.items()},
+                {cid: dict(c["state"]) for cid, c in encounter.combatants.items()},
+                command.by,
+                {cid: c["sheet"] for cid, c in encounter.combatants.items()},
+            )
+            self.store.save(encounter, campaign)
+            return encounter
+
+        return self.store.run_command(attempt)

@@ -1,0 +1,113 @@
+"""The store Skald's commands work on: the eventsourcing application and its reads.
+
+Every group of commands (application/campaigns.py, encounters.py, table_commands.py,
+amending.py, corrections.py) is handed this one object: it reads aggregates, saves
+them and runs each command on the writer (application/writes.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+
+from application.writes import WriteRunner
+from domain.campaign import Campaign
+from domain.dice import Roller, seeded_roller
+from domain.encounter import Encounter
+from domain.errors import InvalidInput, NotFound
+from domain.timeline import Seed, Walk, walk
+
+A = TypeVar("A", bound=Aggregate)
+
+
+class Store(WriteRunner):
+    snapshotting_intervals = {Campaign: 100, Encounter: 100}
+    env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}
+
+    def __init__(
+        self,
+        env: dict[str, str] | None = None,
+        roller: Roller | None = None,
+        write_attempts: int = 5,
+        snapshot_interval: int = 100,
+    ) -> None:
+        # Per instance, so a deployment can tune it; the class value switches snapshots on.
+        self.snapshotting_intervals = {Campaign: snapshot_interval, Encounter: snapshot_interval}  # type: ignore[misc]
+        super().__init__(env)
+        self.roller = roller or seeded_roller()
+        self.write_attempts = write_attempts
+        self._campaign_events: tuple[tuple[UUID, int], list[Any]] | None = None
+
+    # -- aggregates ---------------------------------------------------------------------
+
+    def campaign(self, campaign_id: UUID, version: int | None = None) -> Campaign:
+        return self._get(Campaign, campaign_id, version, "campaign")
+
+    def encounter(
+        self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
+    ) -> Encounter:
+        encounter = self._get(Encounter, encounter_id, version, "encounter")
+        if encounter.campaign_id != campaign_id:
+            raise NotFound(f"encounter {encounter_id} does not belong to campaign {campaign_id}")
+        return encounter
+
+    def _get(self, cls: type[A], aggregate_id: UUID, version: int | None, what: str) -> A:
+        if version is not None and version < 1:
+            raise InvalidInput(f"version must be 1 or more, not {version}")
+        try:
+            aggregate: object = (
+                self.repository.get(aggregate_id, version=version)
+                if version is not None
+                else self._batched_get(aggregate_id, lambda: self.repository.get(aggregate_id))
+            )
+        except AggregateNotFoundError:
+            raise NotFound(f"no {what} with id {aggregate_id}") from None
+        if not isinstance(aggregate, cls):
+            raise NotFound(f"no {what} with id {aggregate_id}")
+        if version is not None and aggregate.version < version:
+            raise NotFound(
+                f"{what} {aggregate_id} has no version {version}; its latest is {aggregate.version}"
+            )
+        return aggregate
+
+    # -- the campaign's timeline --------------------------------------------------------
+
+    def campaign_events(self, campaign: Campaign) -> list[Any]:
+        """The campaign's events up to the version read, read once per version."""
+        key = (campaign.id, campaign.version)
+        cached = self._campaign_events
+        if cached is None or cached[0] != key:
+            cached = (key, list(self.events.get(campaign.id, lte=campaign.version)))
+            self._campaign_events = cached
+        return cached[1]
+
+    def _walk(self, campaign: Campaign, seed: Seed, salt: str) -> tuple[Walk, dict[str, Encounter]]:
+        """Walk the campaign from the seed (domain/timeline.py): what a correction changes
+        in every encounter and day after it. Returns the walk and the encounters read."""
+        events = self.campaign_events(campaign)
+        encounters = {eid: self.encounter(campaign.id, UUID(eid)) for eid in campaign.encounters}
+        # Dice the original never rolled are rolled from a seed the correction fixes, so
+        # the commit rolls what the preview showed.
+        digest = hashlib.sha256(f"{campaign.id}:{campaign.version}:{salt}".encode()).digest()
+        roller = seeded_roller(int.from_bytes(digest[:8], "big"))
+        found = walk(
+            campaign.rules,
+            campaign.options,
+            events,
+            campaign.calendar,
+            encounters,
+            seed,
+            roller,
+        )
+        return found, encounters
+
+
+class Commands:
+    """A group of commands, composed into the application over one shared store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store

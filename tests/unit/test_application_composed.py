@@ -1,0 +1,62 @@
+"""The application is composed of groups of commands over one store, not of mixins."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from application.application import SkaldApplication
+from application.store import Commands
+
+APPLICATION = Path(__file__).resolve().parents[2] / "application"
+
+
+def test_no_module_of_the_application_declares_type_checking_stubs() -> None:
+    found = {
+        str(path.relative_to(APPLICATION.parent))
+        for path in APPLICATION.rglob("*.py")
+        if "TYPE_CHECKING" in path.read_text()
+    }
+    assert found == set()
+
+
+def test_skald_application_inherits_from_no_group_of_commands() -> None:
+    assert not any(issubclass(base, Commands) for base in SkaldApplication.__mro__)
+
+
+def test_the_store_keeps_its_name_so_existing_tables_are_read() -> None:
+    # The library names each subclass after itself unless told; the tables are "skald_...".
+    assert SkaldApplication.name == "Skald"
+
+
+def test_every_group_shares_the_one_store() -> None:
+    app = SkaldApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    try:
+        groups = [value for value in vars(app).values() if isinstance(value, Commands)]
+        assert {type(group).__name__ for group in groups} == {
+            "CampaignCommands",
+            "EncounterCommands",
+            "TableCommands",
+            "Amendments",
+            "Carrying",
+            "Corrections",
+        }
+        assert all(group.store is app for group in groups)
+    finally:
+        app.close()
+
+
+def test_every_public_command_of_the_application_is_handed_to_a_group() -> None:
+    """Each command method is one line calling its group: no logic sits in the facade."""
+    source = (APPLICATION / "application.py").read_text()
+    tree = ast.parse(source)
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "SkaldApplication"]
+    reads = {"__init__", "history", "version_at", "access", "access_if_fresh"}
+    for method in cls.body:
+        if isinstance(method, ast.FunctionDef) and method.name not in reads:
+            (statement,) = method.body
+            assert isinstance(statement, ast.Return), method.name
+            call = statement.value
+            assert isinstance(call, ast.Call), method.name
+            assert isinstance(call.func, ast.Attribute), method.name
+            assert call.func.attr == method.name, method.name
