@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
+import fastapi.routing
 import redis
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -75,11 +77,28 @@ def _validation_error(request: Request, error: Exception) -> JSONResponse:
 
 def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, HTTPException)
+    headers = dict(getattr(error, "headers", None) or {})
+    if error.status_code == 405:
+        headers["Allow"] = ", ".join(allowed_methods(request))
     return JSONResponse(
         error_body("http_error", str(error.detail)),
         status_code=error.status_code,
-        headers=getattr(error, "headers", None),
+        headers=headers or None,
     )
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes on this path. Starlette's 405 names only the first
+    route whose path matched (for /keys: POST, though GET is there too). Newer FastAPI
+    keeps an included router's routes behind contexts that read like the route."""
+    contexts = getattr(fastapi.routing, "iter_route_contexts", None)
+    routes: Iterable[Any] = contexts(request.app.routes) if contexts else request.app.routes
+    methods: set[str] = set()
+    for route in routes:
+        regex, taken = getattr(route, "path_regex", None), getattr(route, "methods", None)
+        if regex is not None and taken and regex.match(request.scope["path"]):
+            methods |= set(taken)
+    return sorted(methods)
 
 
 VIEWS_UNAVAILABLE = (

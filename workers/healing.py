@@ -18,6 +18,7 @@ from eventsourcing.utils import get_topic
 from application.application import SkaldApplication
 from application.commands import HealThrough
 from domain.campaign import Campaign
+from workers.retries import log_failure
 
 log = logging.getLogger("skald.workers.healing")
 DAY_ADVANCED = get_topic(Campaign.DayAdvanced)
@@ -68,12 +69,16 @@ class HealingWorker:
 
     def run(self, stop: threading.Event) -> None:
         log.info("healing worker started at notification %d", self.position())
+        failing = False
         while not stop.is_set():
             try:
-                if self.run_once():
-                    continue
-            except Exception:
+                handled = self.run_once()
+            except Exception as error:
                 # A store or Redis hiccup must not end the worker; it resumes from its position.
-                log.exception("healing worker failed a batch; retrying")
+                log_failure(log, failing, "healing worker failed a batch", error, 1.0)
+                failing = True
                 stop.wait(1.0)
-            stop.wait(self.poll_interval)
+                continue
+            failing = False
+            if not handled:
+                stop.wait(self.poll_interval)

@@ -20,6 +20,7 @@ import redis
 from eventsourcing.application import Application
 
 from projections.engine import ProjectionEngine
+from workers.retries import log_failure
 from workers.subscriptions import BATCH_LIMIT, subscribe_in_batches
 
 log = logging.getLogger("skald.workers.projections")
@@ -72,17 +73,20 @@ class Supervisor:
 
     def run(self, stop: threading.Event) -> None:
         pause = self.first_pause
+        failing = False  # in a run of failures: one traceback, then one line per retry
         while not stop.is_set():
             started = time.monotonic()
             try:
                 self.worker = self.make_worker()
                 self.worker.run(stop)
-            except Exception:
-                log.exception("%s failed; restarting in %.1f s", self.name, pause)
+            except Exception as error:
+                if time.monotonic() - started > self.healthy_after:
+                    failing = False  # it had been running fine: a new failure, not a loop
+                    pause = self.first_pause
+                log_failure(log, failing, f"{self.name} failed", error, pause)
+                failing = True
             else:
                 continue  # a clean return only happens when stopping
-            if time.monotonic() - started > self.healthy_after:
-                pause = self.first_pause  # it had been running fine: a new failure, not a loop
             self.restarts += 1
             stop.wait(pause)
             pause = min(pause * 2, self.longest_pause)
