@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput, NotFound
@@ -24,6 +24,11 @@ class Frozen(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+
+# JSON an event records as it is (a breakdown, a combatant's state), typed as JSON: a
+# value that JSON cannot carry is a type error where it is put in.
+JsonObject = dict[str, JsonValue]
+JsonMapping = Mapping[str, JsonValue]
 
 # A sheet as events, snapshots and views carry it: the JSON object validate_sheet wrote.
 StoredSheet = Mapping[str, object]

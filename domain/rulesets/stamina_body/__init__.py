@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused
@@ -13,6 +13,8 @@ from domain.rulesets.base import (
     CombatantView,
     DailyOutcome,
     EncounterView,
+    JsonMapping,
+    JsonObject,
     RulesetOf,
     SheetLike,
 )
@@ -107,7 +109,7 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         view: EncounterView,
         kind: str,
         actor: str | None,
-        params: Mapping[str, Any],
+        params: JsonMapping,
         tray: DiceTray,
     ) -> Awaiting | None:
         return awaiting_defense(view, kind, actor, params, tray)
@@ -116,15 +118,15 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         self,
         sheet: SheetLike,
         tracks: Mapping[str, int],
-        state: Mapping[str, Any],
-        plan: Any,
+        state: JsonMapping,
+        plan: DayPlan,
     ) -> DailyOutcome:
         typed = self.sheet(sheet)
         heal = daily_heal(typed, tracks, state, plan)
         wounds = {flag: bool(state.get(flag)) for flag in sorted(self.wound_flags)}
-        breakdown = {
+        breakdown: JsonObject = {
             "inputs": {"plan": plan.model_dump(mode="json"), "con": typed.con, **wounds},
-            "before": dict(tracks),
+            "before": {**tracks},
             **heal.breakdown(),
         }
         return DailyOutcome(heal.tracks, dict(state), breakdown)
@@ -143,12 +145,10 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
     def round_start_actions(self, view: EncounterView) -> tuple[str, ...]:
         return ("bleed",) if bleeding(view) else ()
 
-    def refuse_wound_mark(
-        self, name: str, state: Mapping[str, Any], wound: str, present: bool
-    ) -> None:
+    def refuse_wound_mark(self, name: str, state: JsonMapping, wound: str, present: bool) -> None:
         refuse_ending_an_absent_wound(name, state, wound, present)
 
-    def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
+    def state_after_encounter(self, state: JsonMapping) -> JsonObject:
         # Bleeding stops when the encounter ends (S10): whoever bled in it leaves it
         # stabilised (until they take Body damage again); a stabilised one stays so.
         lasting = {key: value for key, value in state.items() if key != BLED_ROUND}
@@ -161,7 +161,7 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         return {"stamina": typed.stamina_max, "body": typed.body_max}
 
     def conditions(
-        self, sheet: SheetLike, tracks: Mapping[str, int], state: Mapping[str, Any]
+        self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]:
         found: list[str] = []
         if tracks["stamina"] < 0:

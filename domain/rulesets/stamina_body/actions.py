@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
 from domain.dice import DiceTray
 from domain.errors import InvalidInput
 from domain.gm_calls import GM_CALL
-from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, Frozen, JsonObject, Outcome
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.sheet import options_of, sheet_of
 
@@ -70,8 +71,8 @@ def land_damage(
     dice: rules.DamageDice,
     shield: rules.ShieldDecision,
     options: DamageOptions,
-) -> tuple[dict[str, Any], dict[str, int], dict[str, Any]]:
-    """Roll and read the damage dice, soak them; return breakdown, new tracks, new state."""
+) -> Landed:
+    """Roll and read the damage dice, soak them: the breakdown, new tracks and state."""
     roll = tray.roll("damage", dice.count, 6)
     reading = rules.read_damage(roll.faces, damage_type)
     sheet = sheet_of(target)
@@ -93,7 +94,7 @@ def land_damage(
         state["piercing_wound"] = True
     if absorption.body > 0:
         state.pop("stabilised", None)  # S10: stabilised until they take Body damage again
-    breakdown = {
+    breakdown: JsonObject = {
         "damage_dice": {**dice.breakdown(), "faces": list(roll.faces)},
         "reading": reading.breakdown(),
         "shield": {"counts": shield.counts, "why": shield.reason},
@@ -110,16 +111,19 @@ def land_damage(
         },
         "piercing_wound": wounded,
     }
-    return breakdown, tracks, state
-
-
-def damage_summary(target: CombatantView, breakdown: dict[str, Any]) -> str:
-    net = breakdown["absorption"]["net"]
-    raw = breakdown["reading"]["raw"]
-    return (
-        f"{target.name} takes {net['stamina']} Stamina and {net['body']} Body "
-        f"({raw['stamina']}/{raw['body']} raw)"
+    summary = (
+        f"{target.name} takes {absorption.stamina} Stamina and {absorption.body} Body "
+        f"({reading.stamina}/{reading.body} raw)"
     )
+    return Landed(breakdown, tracks, state, summary)
+
+
+@dataclass(frozen=True)
+class Landed:
+    breakdown: JsonObject
+    tracks: dict[str, int]
+    state: JsonObject
+    summary: str  # "<name> takes 3 Stamina and 1 Body (4/1 raw)"
 
 
 def take_hit_shield(params: TakeHit) -> rules.ShieldDecision:
@@ -149,9 +153,9 @@ def resolve_take_hit(
         extra_strength=params.extra_strength,
     )
     shield = take_hit_shield(params)
-    breakdown, tracks, state = land_damage(
+    landed = land_damage(
         target, tray, damage_type=params.damage_type, dice=dice, shield=shield, options=params
     )
     return Outcome(
-        damage_summary(target, breakdown), breakdown, {target.id: tracks}, {target.id: state}
+        landed.summary, landed.breakdown, {target.id: landed.tracks}, {target.id: landed.state}
     )

@@ -8,13 +8,11 @@ other action; another combatant spends their action to ``stabilise``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, Frozen, JsonObject, Outcome
 from domain.rulesets.stamina_body.sheet import options_of
 
 STABILISED = "stabilised"
@@ -47,8 +45,8 @@ def resolve_bleed(view: EncounterView, actor: str | None, params: Bleed, tray: D
             "has yet to bleed this round"
         )
     tracks: dict[str, dict[str, int]] = {}
-    state: dict[str, dict[str, Any]] = {}
-    lines: list[dict[str, Any]] = []
+    state: dict[str, JsonObject] = {}
+    lines: list[JsonObject] = []
     for c in who:
         before = c.tracks["body"]
         tracks[c.id] = {"stamina": c.tracks["stamina"], "body": before - loss}

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, StrictBool
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import EncounterView, Frozen, Outcome
+from domain.rulesets.base import EncounterView, Frozen, JsonMapping, JsonObject, Outcome
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.sheet import sheet_of
 
@@ -38,7 +37,7 @@ def resolve_recover(
     maximum = sheet.stamina_max
     before = who.tracks["stamina"]
     after = max(before, min(maximum, before + gain))
-    breakdown: dict[str, Any] = {
+    breakdown: JsonObject = {
         "check": result.breakdown(),
         "gain": gain,
         "why": why,
@@ -63,9 +62,7 @@ class MarkWound(Frozen):
     reason: str = Field(default="", max_length=500)
 
 
-def refuse_ending_an_absent_wound(
-    name: str, state: Mapping[str, Any], wound: str, present: bool
-) -> None:
+def refuse_ending_an_absent_wound(name: str, state: JsonMapping, wound: str, present: bool) -> None:
     """Ending a wound the character does not have is refused, in a fight or between fights,
     as treat_wound refuses treating a piercing wound that is not there."""
     if present or state.get(wound):

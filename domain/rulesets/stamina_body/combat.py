@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from domain.dice import DiceTray
 from domain.errors import InvalidInput
 from domain.gm_calls import GM_CALL
-from domain.rulesets.base import CombatantView, EncounterView, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome
 from domain.rulesets.stamina_body import rules
-from domain.rulesets.stamina_body.actions import DamageOptions, damage_summary, land_damage
+from domain.rulesets.stamina_body.actions import DamageOptions, land_damage
 from domain.rulesets.stamina_body.sheet import UNARMED, Weapon, options_of, sheet_of
 
 
@@ -30,7 +30,7 @@ class Attack(DamageOptions):
     )
 
 
-def weapon_of(attacker: CombatantView, name: str) -> dict[str, str | int]:
+def weapon_of(attacker: CombatantView, name: str) -> JsonObject:
     """The weapon as the attack's breakdown records it."""
     return armed_with(attacker, name).breakdown()
 
@@ -66,7 +66,7 @@ def defend(
     tray: DiceTray,
     *,
     stunned_may_defend: bool = False,
-) -> tuple[str, dict[str, Any], rules.Check | None]:
+) -> tuple[str, JsonObject, rules.Check | None]:
     """Roll the defender's reaction; say whether it stopped the blow and why."""
     unable = unable_to_answer(defender, stunned_may_defend)
     if kind == "none" and unable:
@@ -80,7 +80,7 @@ def defend(
         return "landed", {"kind": kind, "rolled": False, "why": why}, None
     roll = tray.roll("defense", 3, 6)
     result = rules.check(roll.total, sheet_of(defender).defense(kind))
-    record: dict[str, Any] = {"kind": kind, "rolled": True, "check": result.breakdown()}
+    record: JsonObject = {"kind": kind, "rolled": True, "check": result.breakdown()}
     if not result.success:
         record["why"] = f"the {kind} failed ({result.note})"
         return "landed", record, result
@@ -102,7 +102,7 @@ def resolve_attack(
         raise InvalidInput(f"{attacker.name} cannot attack themself")
     weapon = armed_with(attacker, params.weapon)
     hit = rules.check(tray.roll("hit", 3, 6).total, weapon.skill)
-    breakdown: dict[str, Any] = {"weapon": weapon.breakdown(), "hit": hit.breakdown()}
+    breakdown: JsonObject = {"weapon": weapon.breakdown(), "hit": hit.breakdown()}
     if not hit.success:
         breakdown["result"] = "missed"
         return Outcome(f"{attacker.name} misses {defender.name}", breakdown)
@@ -131,7 +131,7 @@ def resolve_attack(
         charge=params.charge,
         extra_strength=params.extra_strength,
     )
-    damage, tracks, state = land_damage(
+    landed = land_damage(
         defender,
         tray,
         damage_type=weapon.damage_type,
@@ -139,6 +139,6 @@ def resolve_attack(
         shield=shield,
         options=params,
     )
-    breakdown["damage"] = damage
-    summary = f"{attacker.name} hits: " + damage_summary(defender, damage)
-    return Outcome(summary, breakdown, {defender.id: tracks}, {defender.id: state})
+    breakdown["damage"] = landed.breakdown
+    summary = f"{attacker.name} hits: " + landed.summary
+    return Outcome(summary, breakdown, {defender.id: landed.tracks}, {defender.id: landed.state})

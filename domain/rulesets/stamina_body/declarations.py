@@ -9,11 +9,8 @@ campaign's ``stunned_may_defend`` option says otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from domain.dice import DiceTray
-from domain.rulesets.base import Awaiting, EncounterView
+from domain.rulesets.base import Awaiting, EncounterView, JsonMapping
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.combat import Attack, armed_with, unable_to_answer
 from domain.rulesets.stamina_body.sheet import options_of, sheet_of
@@ -23,7 +20,7 @@ CHOICES = ("parry", "dodge", "none")
 
 
 def awaiting_defense(
-    view: EncounterView, kind: str, actor: str | None, params: Mapping[str, Any], tray: DiceTray
+    view: EncounterView, kind: str, actor: str | None, params: JsonMapping, tray: DiceTray
 ) -> Awaiting | None:
     if kind != "attack" or "defense" in params or actor is None or actor not in view.combatants:
         return None

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import StrictBool
 
-from domain.rulesets.base import Frozen, SheetLike, read_sheet
+from domain.rulesets.base import Frozen, JsonMapping, JsonObject, SheetLike, read_sheet
 from domain.rulesets.stamina_body.sheet import StaminaBodySheet
 
 Rest = Literal["full", "light", "none"]
@@ -29,11 +29,11 @@ class DailyHeal:
     tracks: dict[str, int]
     steps: tuple[str, ...]
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "stamina_gain": self.stamina_gain,
             "body_gain": self.body_gain,
-            "tracks": self.tracks,
+            "tracks": {**self.tracks},
             "steps": list(self.steps),
         }
 
@@ -77,7 +77,7 @@ def body_rate(
 def daily_heal(
     stored: SheetLike,
     tracks: Mapping[str, int],
-    state: Mapping[str, Any],
+    state: JsonMapping,
     plan: DayPlan,
 ) -> DailyHeal:
     sheet = read_sheet(StaminaBodySheet, stored)

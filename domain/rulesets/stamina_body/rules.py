@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from domain.rulesets.base import JsonObject
 
 DamageType = Literal["impact", "piercing"]
 
@@ -32,7 +34,7 @@ class DamageReading:
     def body(self) -> int:
         return sum(body for _, _, body in self.readings)
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "table": self.damage_type,
             "readings": [
@@ -59,7 +61,7 @@ class DamageDice:
     def count(self) -> int:
         return self.base + self.added
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "class": self.base,
             "options": list(self.options),
@@ -154,7 +156,7 @@ class Absorption:
     def absorbed(self) -> int:
         return len(self.steps)
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "resilience": self.resilience,
             "steps": [
@@ -192,7 +194,7 @@ class Check:
     margin: int
     note: str
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "roll": self.roll,
             "target": self.target,

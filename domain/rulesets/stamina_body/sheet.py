@@ -10,7 +10,14 @@ from typing import Literal
 
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
-from domain.rulesets.base import CombatantView, EncounterView, Frozen, read_sheet, read_stored
+from domain.rulesets.base import (
+    CombatantView,
+    EncounterView,
+    Frozen,
+    JsonObject,
+    read_sheet,
+    read_stored,
+)
 from domain.rulesets.stamina_body.rules import unarmed_damage_class
 from domain.turns import actions_per_round_field
 
@@ -41,7 +48,7 @@ class Weapon(Frozen):
             )
         return name
 
-    def breakdown(self) -> dict[str, str | int]:
+    def breakdown(self) -> JsonObject:
         """The weapon as an attack's breakdown records it (the sheet's JSON of it)."""
         return {
             "name": self.name,
