@@ -27,7 +27,7 @@ class Unreachable:
 def test_a_run_of_failures_logs_one_traceback_then_one_line_each(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    stop, runs = threading.Event(), []
+    stop, runs = threading.Event(), list[int]()
     supervisor = Supervisor(
         "projection runner",
         lambda: Unreachable(stop, runs),  # type: ignore[arg-type, return-value]
