@@ -19,7 +19,7 @@ from skald.database import open_application, require_sqlite_store
 from skald.embedded_redis import EmbeddedRedisError
 from skald.exchange import ExchangeError, export_events, import_events
 from skald.listing import list_campaigns
-from skald.services import build_services, server_secret
+from skald.services import build_services, configured_secret, server_secret
 from skald.settings import Settings
 from skald.store import SettingsError, persistence_env
 
@@ -45,7 +45,8 @@ def export(
     with fails_cleanly():
         settings = load_settings(data_dir=data_dir, database=database)
         require_sqlite_store(settings)
-        application = open_application(settings)
+        configured_secret(settings)  # a setting that cannot work: refused by every command
+        application = open_application(settings, create_tables=False)
         try:
             if campaign is not None:
                 application.campaign(campaign)  # refuse an unknown id before writing
@@ -135,7 +136,8 @@ def campaigns(data_dir: DataDir = None, database: Database = None) -> None:
     with fails_cleanly():
         settings = load_settings(data_dir=data_dir, database=database)
         require_sqlite_store(settings)
-        application = open_application(settings)
+        configured_secret(settings)  # a setting that cannot work: refused by every command
+        application = open_application(settings, create_tables=False)
         try:
             lines = list(list_campaigns(application))
         finally:

@@ -82,9 +82,34 @@ def schema_guard(env: dict[str, str]) -> Iterator[None]:
         yield
 
 
-def open_application(settings: Settings, env: dict[str, str] | None = None) -> SkaldApplication:
-    """The application on the configured store, tables created if missing."""
+def open_application(
+    settings: Settings, env: dict[str, str] | None = None, *, create_tables: bool = True
+) -> SkaldApplication:
+    """The application on the configured store, tables created if missing; or, for a
+    command that only reads (`skald export`, `skald campaigns`), never created: one
+    pointed at the wrong database must not leave an empty store's tables there."""
     env = persistence_env(settings) if env is None else env
+    if not create_tables:
+        application = _open(settings, {**env, "CREATE_TABLE": "false"})
+        try:
+            application.recorder.max_notification_id()
+        except PersistenceError:
+            application.close()
+            raise StoreUnavailable(no_store_there(settings, env)) from None
+        return application
+    return _open(settings, env)
+
+
+def no_store_there(settings: Settings, env: dict[str, str]) -> str:
+    if settings.database is None:
+        return f"no event store in {settings.data_dir.resolve()}: is --data-dir right?"
+    return (
+        f"{where(env)} (database '{env['POSTGRES_DBNAME']}') holds no Skald event store "
+        "(no tables): is SKALD_DATABASE right? `skald serve` or `skald import` creates one"
+    )
+
+
+def _open(settings: Settings, env: dict[str, str]) -> SkaldApplication:
     roller = random.Random(settings.dice_seed)
     try:
         if settings.database is None:

@@ -91,6 +91,21 @@ def server_secret(settings: Settings) -> bytes:
     Scale-out replicas share no data dir, so with a database configured the
     setting is required; every replica must derive the same keys.
     """
+    secret = configured_secret(settings)
+    if secret is not None:
+        return secret
+    path = settings.data_dir / "secret.key"
+    if not path.exists():
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(48))
+    return path.read_text().strip().encode()
+
+
+def configured_secret(settings: Settings) -> bytes | None:
+    """The secret setting, refused if it cannot work; None where the data dir's
+    generated one is used. Commands that only read check it too, writing nothing."""
     if settings.secret_key is not None:
         secret = settings.secret_key.get_secret_value().encode()
         if len(secret) < MIN_SECRET:
@@ -105,13 +120,7 @@ def server_secret(settings: Settings) -> bytes:
             "the same for every replica and worker "
             "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(48))')"
         )
-    path = settings.data_dir / "secret.key"
-    if not path.exists():
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w") as file:
-            file.write(secrets.token_urlsafe(48))
-    return path.read_text().strip().encode()
+    return None
 
 
 @contextmanager

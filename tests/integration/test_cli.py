@@ -83,7 +83,8 @@ COMMANDS = {
     "import": ["import", "{tmp}/in.jsonl"],
     "campaigns": ["campaigns"],
 }
-SECRET_USERS = ("serve", "healing worker", "projections worker", "rebuild", "import")
+SECRET_USERS = tuple(COMMANDS)  # every command refuses a secret that cannot work
+READ_ONLY = ("export", "campaigns")
 
 
 def one_line_refusal(
@@ -177,3 +178,40 @@ def test_a_setting_of_the_wrong_type_is_one_line() -> None:
     assert refused.stderr == (
         "skald: SKALD_PORT: Input should be a valid integer, unable to parse string as an integer\n"
     )
+
+
+@pytest.mark.parametrize("command", READ_ONLY)
+def test_a_command_that_only_reads_creates_no_tables_in_an_empty_database(
+    tmp_path: Path, command: str
+) -> None:
+    """Pointed at the wrong (empty) database, it says so and leaves it as it was."""
+    import uuid
+
+    import psycopg
+
+    url = require_postgres()
+    schema = f"cli_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        line, done = one_line_refusal(
+            tmp_path,
+            command,
+            {"SKALD_DATABASE": url, "SKALD_SECRET_KEY": "k" * 32, "POSTGRES_SCHEMA": schema},
+        )
+        host = url.split("@")[-1].split("/")[0]
+        database = url.rsplit("/", 1)[-1]
+        assert line == (
+            f"skald: PostgreSQL at {host} (database '{database}') holds no Skald event store "
+            "(no tables): is SKALD_DATABASE right? `skald serve` or `skald import` creates one"
+        )
+        assert done.returncode == 2
+        with psycopg.connect(url) as connection:
+            tables = connection.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+                (schema,),
+            ).fetchall()
+        assert tables == []
+    finally:
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
