@@ -243,5 +243,7 @@ class SkaldApplication(Store):
     def commit_day_plan(self, command: CorrectDayPlan) -> tuple[Campaign, dict[str, Any]]:
         return self.carrying.commit_day_plan(command)
 
-    def last_correction_carried(self, campaign_id: UUID) -> dict[str, Any]:
-        return self.carrying.last_correction_carried(campaign_id)
+    def last_correction_carried(
+        self, campaign_id: UUID, version: int | None = None
+    ) -> dict[str, Any]:
+        return self.carrying.last_correction_carried(campaign_id, version)

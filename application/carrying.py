@@ -40,11 +40,14 @@ def _values(entry: Any) -> dict[str, Any]:
 class Carrying(Commands):
     """Corrections of an ended fight, and of a day's plan, carried through the campaign."""
 
-    def last_correction_carried(self, campaign_id: UUID) -> dict[str, Any]:
-        """The record of the campaign's latest carried correction: what a retried
-        commit of a day plan answers again."""
+    def last_correction_carried(
+        self, campaign_id: UUID, version: int | None = None
+    ) -> dict[str, Any]:
+        """The record of the campaign's latest carried correction (up to ``version``):
+        what a retried commit of a day plan answers again."""
         last: Any = None
-        for event in of_class(self.store.events.get(campaign_id), CorrectionCarried):
+        events = self.store.events.get(campaign_id, lte=version)
+        for event in of_class(events, CorrectionCarried):
             last = event
         if last is None:
             raise NotFound(f"campaign {campaign_id} has carried no correction")
@@ -299,7 +302,7 @@ def summarise(
         "message": (
             "this correction changes nothing: no track, condition or later outcome moves"
             if nothing
-            else f"{len(found.steps)} step(s) and {len(found.actions)} action(s) change"
+            else changes_message(found.steps, found.actions)
         ),
         "steps": found.steps,
         "actions": found.actions,
@@ -308,9 +311,15 @@ def summarise(
     }
 
 
+def changes_message(steps: list[Any], actions: list[Any]) -> str:
+    return f"{len(steps)} step(s) and {len(actions)} action(s) change"
+
+
 def _carried_summary(preview: dict[str, Any]) -> dict[str, Any]:
+    # The encounters too, so that a retried commit answers exactly what the first did.
     return {
         "steps": preview["steps"],
         "actions": preview["actions"],
         "characters": preview["characters"],
+        "encounters": preview["encounters"],
     }

@@ -24,6 +24,7 @@ from application.commands import (
     MoveCombatant,
     RemoveCombatant,
 )
+from domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["amendments"])
 Reason = Annotated[str, Field(min_length=1, max_length=500, description="why; it stays on record")]
@@ -70,10 +71,21 @@ class MoveBody(Body):
     reason: Reason
 
 
-def changed_out(app: SkaldApplication, campaign_id: UUID, character_id: str) -> ChangedOut:
-    campaign = app.campaign(campaign_id)
-    held = campaign.character(character_id)["in_encounter"]
-    encounter = None if held is None else app.encounter(campaign_id, UUID(held))
+def changed_out(
+    app: SkaldApplication, campaign_id: UUID, character_id: str, outcome: Any = None
+) -> ChangedOut:
+    """The character after the change, with their encounter if they are in one; for a
+    retry, as the first answer showed them (the version the change produced)."""
+    if isinstance(outcome, Replayed) and outcome.subject_id != campaign_id:
+        # Changed in a fight: the encounter's version, the campaign as it then stood.
+        encounter: Any = app.encounter(campaign_id, outcome.subject_id, outcome.subject_version)
+        then = app.version_at(campaign_id, encounter.modified_on, "campaign")
+        campaign = app.campaign(campaign_id, then)
+    else:
+        version = outcome.subject_version if isinstance(outcome, Replayed) else None
+        campaign = app.campaign(campaign_id, version)
+        held = campaign.character(character_id)["in_encounter"]
+        encounter = None if held is None else app.encounter(campaign_id, UUID(held))
     record = None
     if encounter is not None:
         mine = [r for r in encounter.actions if r.get("params", {}).get("target") == character_id]
@@ -96,8 +108,8 @@ def amend_sheet(
 ) -> ChangedOut:
     """Amend a sheet (armour off, a new weapon, a raised skill, arrows restocked)."""
     command = AmendSheet(campaign_id, character_id, body.changes, body.reason, access.who)
-    app.idempotent(idempotency.claim(body, access), lambda: app.amend_sheet(command))
-    return changed_out(app, campaign_id, character_id)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.amend_sheet(command))
+    return changed_out(app, campaign_id, character_id, outcome)
 
 
 @router.post("/characters/{character_id}/tracks")
@@ -113,8 +125,8 @@ def adjust_tracks(
     command = AdjustTracks(
         campaign_id, character_id, body.reason, body.set, body.adjust, access.who
     )
-    app.idempotent(idempotency.claim(body, access), lambda: app.adjust_tracks(command))
-    return changed_out(app, campaign_id, character_id)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.adjust_tracks(command))
+    return changed_out(app, campaign_id, character_id, outcome)
 
 
 @router.post("/encounters/{encounter_id}/combatants", status_code=201)

@@ -16,6 +16,7 @@ from api.deps import GM, App, Idempotency
 from api.schemas import MAX_VERSION, Body, CampaignOut, Dice
 from api.views import campaign_out
 from application.application import SkaldApplication
+from application.carrying import changes_message
 from application.commands import CorrectDayPlan, CorrectEncounter
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["corrections"])
@@ -123,15 +124,20 @@ def correct_day_plan(
     outcome = app.idempotent(idempotency.claim(body, access), lambda: app.commit_day_plan(command))
     if isinstance(outcome, tuple):
         return PlanCorrectedOut(preview=PreviewOut(**outcome[1]), campaign=campaign_out(outcome[0]))
-    campaign = app.campaign(campaign_id)
-    carried = app.last_correction_carried(campaign_id)
-    preview = {**carried["carried"], "correction": carried}
+    # A retry: the first answer again, from the version it produced and the record of
+    # the correction saved with it.
+    campaign = app.campaign(campaign_id, outcome.subject_version)
+    recorded = app.last_correction_carried(campaign_id, outcome.subject_version)
+    carried = recorded["carried"]
     return PlanCorrectedOut(
         preview=PreviewOut(
-            **preview,
-            changes_nothing=False,
-            message="already committed",
-            encounters=[],
+            correction={k: v for k, v in recorded.items() if k != "carried"},
+            changes_nothing=False,  # a commit that changes nothing is refused
+            message=changes_message(carried["steps"], carried["actions"]),
+            steps=carried["steps"],
+            actions=carried["actions"],
+            characters=carried["characters"],
+            encounters=carried.get("encounters", []),  # not recorded before issue 26
         ),
         campaign=campaign_out(campaign),
     )

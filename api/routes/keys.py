@@ -11,6 +11,7 @@ from api.deps import GM, App, Idempotency, Keys
 from api.routes.calendar import settled
 from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut
 from application.commands import IssueKey, RevokeKey
+from domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/keys", tags=["keys"])
 KeyId = Annotated[str, Path(min_length=1, max_length=32)]
@@ -28,22 +29,30 @@ def key_out(key: dict[str, Any]) -> KeyOut:
 
 @router.post("", status_code=201)
 def issue_key(
-    campaign_id: UUID, body: IssueKeyBody, app: App, access: GM, keys: Keys
+    idempotency: Idempotency,
+    campaign_id: UUID,
+    body: IssueKeyBody,
+    app: App,
+    access: GM,
+    keys: Keys,
 ) -> IssuedKeyOut:
-    """Issue a player key (bound to characters) or a read-only viewer key; shown once."""
+    """Issue a player key (bound to characters) or a read-only viewer key; shown once
+    (and again to a retry with the same Idempotency-Key: it is re-derived, not stored)."""
     key_id, key = keys.new()
-    campaign = app.issue_key(
-        IssueKey(
-            campaign_id,
-            key_id,
-            keys.digest(key),
-            body.role,
-            tuple(body.characters),
-            body.label,
-            access.who,
-        )
+    command = IssueKey(
+        campaign_id,
+        key_id,
+        keys.digest(key),
+        body.role,
+        tuple(body.characters),
+        body.label,
+        access.who,
     )
-    return IssuedKeyOut(**key_out(campaign.keys[key_id]).model_dump(), key=key)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.issue_key(command))
+    if isinstance(outcome, Replayed):  # the key that version issued: the last one
+        key_id = list(app.campaign(campaign_id, outcome.subject_version).keys)[-1]
+    campaign = settled(app, outcome)
+    return IssuedKeyOut(**key_out(campaign.keys[key_id]).model_dump(), key=keys.key_for(key_id))
 
 
 @router.get("")
