@@ -8,9 +8,9 @@ derived ratings in ``ratings``, pure rules in ``rules`` and the actions in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from domain.rulesets.base import ActionType, RulesetOf, SheetLike
+from domain.rulesets.base import ActionType, JsonMapping, JsonObject, RulesetOf, SheetLike
 from domain.rulesets.d20 import ratings
 from domain.rulesets.d20.actions import ACTIONS
 from domain.rulesets.d20.actions.common import GRAPPLED_BY, GRAPPLING, PRONE, STANCE_ROUND
@@ -32,7 +32,7 @@ class D20(RulesetOf[D20Sheet]):
         return {"hp": self.sheet(sheet).hp}
 
     def conditions(
-        self, sheet: SheetLike, tracks: Mapping[str, int], state: Mapping[str, Any]
+        self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]:
         found: list[str] = []
         if tracks["hp"] <= 0:
@@ -45,13 +45,13 @@ class D20(RulesetOf[D20Sheet]):
             found.append("grappling")
         return tuple(found)
 
-    def derived_ratings(self, sheet: SheetLike, state: Mapping[str, Any]) -> dict[str, Any]:
+    def derived_ratings(self, sheet: SheetLike, state: JsonMapping) -> JsonObject:
         return ratings.derived_ratings(self.sheet(sheet))
 
-    def equipment(self, sheet: SheetLike) -> dict[str, Any]:
+    def equipment(self, sheet: SheetLike) -> JsonObject:
         return ratings.equipment(self.sheet(sheet))
 
-    def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
+    def state_after_encounter(self, state: JsonMapping) -> JsonObject:
         """The state a character takes back to the roster when an encounter ends.
 
         Rounds restart at 1 in the next encounter, so a carried ``stance_round``

@@ -9,8 +9,10 @@ when the situation holds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from pydantic import JsonValue
+
+from domain.rulesets.base import JsonObject
 from domain.rulesets.d20.sheet import SHIELD_BASH, UNARMED_STRIKE, D20Sheet
 from domain.rulesets.d20.tables import (
     ARMOR,
@@ -29,7 +31,7 @@ class Term:
     name: str
     value: int
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         return {"name": self.name, "value": self.value}
 
 
@@ -44,8 +46,8 @@ class Rating:
     def value(self) -> int:
         return sum(term.value for term in self.terms)
 
-    def as_dict(self) -> dict[str, Any]:
-        shown: dict[str, Any] = {
+    def as_dict(self) -> JsonObject:
+        shown: JsonObject = {
             "value": self.value,
             "terms": [term.as_dict() for term in self.terms],
         }
@@ -176,9 +178,9 @@ def shove_resist(sheet: D20Sheet, uphill: bool = False, difficult_terrain: bool 
     return Rating(terms + applied, shown_only)
 
 
-def derived_ratings(sheet: D20Sheet) -> dict[str, Any]:
+def derived_ratings(sheet: D20Sheet) -> JsonObject:
     """What the character view shows: all seven ratings of the quick reference."""
-    by_weapon = [
+    by_weapon: list[JsonValue] = [
         {"weapon": name, **hr_bonus_with(sheet, name, magic).as_dict()}
         for name, magic in attacks_of(sheet)
     ]
@@ -196,7 +198,7 @@ def derived_ratings(sheet: D20Sheet) -> dict[str, Any]:
     }
 
 
-def equipment(sheet: D20Sheet) -> dict[str, Any]:
+def equipment(sheet: D20Sheet) -> JsonObject:
     """The armor and shield rows' cost (sp) and encumbrance (cn); null for wearing none."""
     armor, shield = ARMOR[sheet.armor], SHIELDS[sheet.shield]
     return {

@@ -7,8 +7,8 @@ so an action only has to assemble them. No dice are rolled here: faces come in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from domain.rulesets.base import JsonObject
 from domain.rulesets.d20.ratings import Rating, Term
 from domain.rulesets.d20.sheet import D20Options, D20Sheet
 from domain.rulesets.d20.tables import (
@@ -54,8 +54,8 @@ class Check:
         sign = ">=" if self.total >= self.target.value else "<"
         return f"{self.total} {sign} {self.against} {self.target.value}"
 
-    def breakdown(self) -> dict[str, Any]:
-        shown: dict[str, Any] = {
+    def breakdown(self) -> JsonObject:
+        shown: JsonObject = {
             "d20": self.face,
             "terms": [term.as_dict() for term in self.bonus.terms],
             "total": self.total,
@@ -90,7 +90,7 @@ def d20_check(
 @dataclass(frozen=True)
 class Damage:
     dealt: int
-    breakdown: dict[str, Any]
+    breakdown: JsonObject
 
 
 def physical_damage(raw: int, av: Rating) -> Damage:
@@ -170,7 +170,7 @@ class SizePenalty:
     def term(self) -> Term:
         return Term("size penalty", self.modifier)
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "attacker_size": SIZES[self.attacker].name,
             "target_size": SIZES[self.target].name,
@@ -191,7 +191,7 @@ def size_penalty(attacker: D20Sheet, target: D20Sheet) -> SizePenalty:
 @dataclass(frozen=True)
 class ShoveDie:
     die: Die
-    breakdown: dict[str, Any]
+    breakdown: JsonObject
 
 
 def shove_die(target_size: str, attacker_fr_bonus: int, higher_ground: bool = False) -> ShoveDie:

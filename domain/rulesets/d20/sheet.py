@@ -6,13 +6,13 @@ refused with a message that names the field (see ``domain.validation``).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from domain.dice import DiceExpression
 from domain.errors import DiceError
-from domain.rulesets.base import Frozen
+from domain.rulesets.base import Frozen, JsonObject
 from domain.rulesets.d20.tables import LOWEST_SCORE, ArmorId, ShieldId, SizeId, ability_modifier
 from domain.turns import actions_per_round_field
 
@@ -36,12 +36,12 @@ class Strict(Frozen):
 
 HIGHEST_SCORE = 30
 LOWEST_STATED, HIGHEST_STATED = -5, 10
-_SCORE = {"type": "integer", "minimum": LOWEST_SCORE, "maximum": HIGHEST_SCORE}
-_STATED = {"type": "integer", "minimum": LOWEST_STATED, "maximum": HIGHEST_STATED}
-_NULL = {"type": "null"}
+_SCORE: JsonObject = {"type": "integer", "minimum": LOWEST_SCORE, "maximum": HIGHEST_SCORE}
+_STATED: JsonObject = {"type": "integer", "minimum": LOWEST_STATED, "maximum": HIGHEST_STATED}
+_NULL: JsonObject = {"type": "null"}
 
 
-def _ability_schema(schema: dict[str, Any]) -> None:
+def _ability_schema(schema: JsonObject) -> None:
     """Publish exactly what is accepted: a bare score, or an object with one of the two."""
     schema.clear()
     schema["anyOf"] = [
@@ -61,7 +61,7 @@ def _ability_schema(schema: dict[str, Any]) -> None:
     ]
 
 
-def json_type(value: Any) -> str:
+def json_type(value: object) -> str:
     """How a JSON reader would name the type of a value that was sent."""
     for kind, name in ((bool, "a boolean"), (str, "a string"), (float, "a fractional number")):
         if isinstance(value, kind):
@@ -79,7 +79,7 @@ class Ability(Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _bare_number_is_a_score(cls, data: Any) -> Any:
+    def _bare_number_is_a_score(cls, data: object) -> object:
         # "strength": 16 is the way most sheets are written down.
         if isinstance(data, int) and not isinstance(data, bool):
             return {"score": data}
@@ -168,7 +168,7 @@ class Weapon(Strict):
 ABILITY_HELP = 'a score, e.g. 16 (read on the D1 table), or a stated modifier: {"modifier": 2}'
 
 
-def _sheet_schema(schema: dict[str, Any]) -> None:
+def _sheet_schema(schema: JsonObject) -> None:
     # Exactly one of level (characters) and hit_dice (monsters) is given.
     schema["oneOf"] = [
         {"properties": {field: {"type": "integer"}}, "required": [field]}

@@ -6,14 +6,12 @@ with a shield, a Shield Bash, whose damage dice are campaign options.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from domain.dice import DiceTray
 from domain.errors import InvalidInput
 from domain.gm_calls import GM_CALL
-from domain.rulesets.base import EncounterView, Outcome
+from domain.rulesets.base import EncounterView, JsonObject, Outcome
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     opponent,
@@ -108,7 +106,7 @@ def resolve_attack(
         natural_20_succeeds=options.natural_20_hits,
         natural_1_fails=options.natural_1_misses,
     )
-    breakdown: dict[str, Any] = {
+    breakdown: JsonObject = {
         "weapon": weapon.model_dump(),  # every field is already a JSON value
         "hr_bonus": hr.as_dict(),
         "hit": check.breakdown(),
@@ -123,7 +121,7 @@ def resolve_attack(
     else:
         av = armor_value(defender, against_missiles=weapon.delivery == "missile")
         damage = rules.physical_damage(roll.total, av)
-    tracks, hp = take_damage(target, damage.dealt)
+    hp = take_damage(target, damage.dealt)
     breakdown["damage"] = {
         "dice": weapon.damage,
         "faces": list(roll.faces),
@@ -132,15 +130,15 @@ def resolve_attack(
         "delivery": weapon.delivery,
         **damage.breakdown,
     }
-    breakdown["hp"] = hp
-    states: dict[str, dict[str, Any]] = {}
-    let_go = release_if_down(view, target, hp["after"], states)
+    breakdown["hp"] = hp.breakdown()
+    states: dict[str, JsonObject] = {}
+    let_go = release_if_down(view, target, hp.after, states)
     if let_go:
         breakdown["hold"] = "broken: the holder is down (D11)"
     summary = (
         f"{actor.name} hits {target.name} with {weapon.name} ({check.comparison()}): "
-        f"{roll.total} rolled, {damage.dealt} dealt; HP {hp['before']} -> {hp['after']}"
-        + (" (down)" if hp["down"] else "")
+        f"{roll.total} rolled, {damage.dealt} dealt; HP {hp.before} -> {hp.after}"
+        + (" (down)" if hp.down else "")
         + let_go
     )
-    return Outcome(summary, breakdown, tracks={target.id: tracks}, state=states)
+    return Outcome(summary, breakdown, tracks={target.id: hp.tracks}, state=states)

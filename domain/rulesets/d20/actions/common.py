@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from pydantic import Field
 
 from domain.errors import ActionRefused, InvalidInput
 from domain.gm_calls import GM_CALL
-from domain.rulesets.base import CombatantView, EncounterView, read_sheet, read_stored
+from domain.rulesets.base import CombatantView, EncounterView, JsonObject, read_sheet, read_stored
 from domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
 from domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
 
@@ -122,30 +122,43 @@ def held_by(view: EncounterView, combatant: CombatantView) -> CombatantView | No
     return None
 
 
-def released(holder: CombatantView, held: CombatantView) -> dict[str, dict[str, Any]]:
+def released(holder: CombatantView, held: CombatantView) -> dict[str, JsonObject]:
     """New full states of both sides of a hold that has ended."""
     holder_state = {k: v for k, v in holder.state.items() if k != GRAPPLING}
     held_state = {k: v for k, v in held.state.items() if k != GRAPPLED_BY}
     return {holder.id: holder_state, held.id: held_state}
 
 
-def take_damage(target: CombatantView, dealt: int) -> tuple[dict[str, int], dict[str, Any]]:
-    """Lower HP by ``dealt``; returns the new tracks and what happened to them."""
+@dataclass(frozen=True)
+class HpChange:
+    """What damage did to a combatant's HP: the new tracks, and before and after."""
+
+    tracks: dict[str, int]
+    before: int
+    after: int
+
+    @property
+    def down(self) -> bool:
+        return self.after <= 0
+
+    def breakdown(self) -> JsonObject:
+        return {"before": self.before, "after": self.after, "down": self.down}
+
+
+def take_damage(target: CombatantView, dealt: int) -> HpChange:
+    """Lower HP by ``dealt``."""
     before = target.tracks["hp"]
     after = before - dealt
-    tracks = {**target.tracks, "hp": after}
-    return tracks, {"before": before, "after": after, "down": after <= 0}
+    return HpChange({**target.tracks, "hp": after}, before, after)
 
 
-def _new_state(view: EncounterView, states: dict[str, dict[str, Any]], cid: str) -> dict[str, Any]:
+def _new_state(view: EncounterView, states: dict[str, JsonObject], cid: str) -> JsonObject:
     if cid not in states:
         states[cid] = dict(view.combatants[cid].state)
     return states[cid]
 
 
-def end_holds(
-    view: EncounterView, who: CombatantView, states: dict[str, dict[str, Any]]
-) -> list[str]:
+def end_holds(view: EncounterView, who: CombatantView, states: dict[str, JsonObject]) -> list[str]:
     """D11: end every hold ``who`` is party to; ``states`` gets the new full states.
 
     Returns the names of the other parties, for the summary.
@@ -165,7 +178,7 @@ def end_holds(
 
 
 def release_if_down(
-    view: EncounterView, who: CombatantView, hp_after: int, states: dict[str, dict[str, Any]]
+    view: EncounterView, who: CombatantView, hp_after: int, states: dict[str, JsonObject]
 ) -> str:
     """D11: a holder who goes down lets go; returns a note for the summary ('' if nothing)."""
     held = holding(view, who)

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field, model_validator
 
 from domain.dice import DiceTray
-from domain.rulesets.base import CombatantView, EncounterView, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     PRONE,
     Aimed,
+    HpChange,
     end_holds,
     opponent,
     options_of,
@@ -73,10 +72,10 @@ def _into_wall(
     unused: int,
     options: D20Options,
     tray: DiceTray,
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+) -> tuple[JsonObject, HpChange | None]:
     """The wall's damage: shown, and the HP change (None when no die is rolled)."""
     dice = rules.wall_damage_dice(attacker_fr, options.wall_damage_minimum_dice)
-    shown: dict[str, Any] = {"unused_feet": unused, "shove_dice": dice}
+    shown: JsonObject = {"unused_feet": unused, "shove_dice": dice}
     if dice == 0:
         # Nothing is rolled, so no die is named (the summary and breakdown stay true).
         shown["why"] = (
@@ -90,12 +89,12 @@ def _into_wall(
     )
     roll = tray.roll("wall_damage", dice * die.count, die.sides)
     damage = rules.physical_damage(roll.total, armor_value(sheet_of(defender)))
-    tracks, hp = take_damage(defender, damage.dealt)
-    shown.update(faces=list(roll.faces), damage=damage.breakdown, hp=hp)
-    return shown, {"tracks": tracks, "hp": hp}
+    hp = take_damage(defender, damage.dealt)
+    shown.update(faces=list(roll.faces), damage=damage.breakdown, hp=hp.breakdown())
+    return shown, hp
 
 
-def _into_hazard(defender: CombatantView, params: Shove, tray: DiceTray) -> dict[str, Any]:
+def _into_hazard(defender: CombatantView, params: Shove, tray: DiceTray) -> JsonObject:
     save = sheet_of(defender).save_vs_death_ray
     face = tray.roll("hazard_save", 1, 20).faces[0]
     saved = face >= save
@@ -137,7 +136,7 @@ def resolve_shove(
     reached = check.success and check.total >= threshold
     forceful = rules.forceful_defense(attacker_fr.value, defender_fr.value)
     double = reached and not forceful
-    breakdown: dict[str, Any] = {
+    breakdown: JsonObject = {
         "roll": check.breakdown(),
         "fr_bonus": {"attacker": attacker_fr.as_dict(), "defender": defender_fr.as_dict()},
         "size_penalty": size.breakdown(),
@@ -166,7 +165,7 @@ def resolve_shove(
     distance = _distance(attacker, double, params.slippery, options)
     moved, stopped_by = distance.value, None
     tracks: dict[str, dict[str, int]] = {}
-    states: dict[str, dict[str, Any]] = {}
+    states: dict[str, JsonObject] = {}
     if double:
         states[defender_view.id] = {**defender_view.state, PRONE: True}
     let_go = ""
@@ -182,8 +181,8 @@ def resolve_shove(
             breakdown["wall"] = wall
             if hurt is not None:
                 breakdown["shove_die"] = die.breakdown  # shown only when it is rolled
-                tracks[defender_view.id] = hurt["tracks"]
-                let_go = release_if_down(view, defender_view, hurt["hp"]["after"], states)
+                tracks[defender_view.id] = hurt.tracks
+                let_go = release_if_down(view, defender_view, hurt.after, states)
         else:
             hazard = _into_hazard(defender_view, params, tray)
             breakdown["hazard"] = hazard

@@ -7,11 +7,9 @@ target number as in every FR contest; Defensive Stance counts, as FD includes it
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.dice import DiceTray
 from domain.errors import ActionRefused
-from domain.rulesets.base import EncounterView, Outcome
+from domain.rulesets.base import EncounterView, JsonObject, Outcome
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     PRONE,
@@ -45,7 +43,7 @@ def resolve_trip(
         terms.append(Term("situational modifier", params.fr_modifier))
     face = tray.roll("trip", 1, 20).faces[0]
     check = rules.d20_check(face, Rating(tuple(terms)), "FD", target_number(target, view, params))
-    breakdown: dict[str, Any] = {
+    breakdown: JsonObject = {
         "roll": check.breakdown(),
         "fr_bonus": fr.as_dict(),
         "size_penalty": size.breakdown(),

@@ -9,11 +9,9 @@ an error and records nothing.
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.dice import DiceTray
 from domain.errors import ActionRefused
-from domain.rulesets.base import CombatantView, EncounterView, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     GRAPPLED_BY,
@@ -64,7 +62,7 @@ def _contest(
     move: str,
     params: Contest,
     tray: DiceTray,
-) -> tuple[rules.Check, dict[str, Any]]:
+) -> tuple[rules.Check, JsonObject]:
     """The wrestling roll: d20 + FR + size penalty + armor and shield terms vs the target's FD."""
     options = options_of(view)
     mover, other = sheet_of(actor), sheet_of(target)
@@ -75,7 +73,7 @@ def _contest(
         terms.append(Term("situational modifier", params.fr_modifier))
     face = tray.roll(move, 1, 20).faces[0]
     check = rules.d20_check(face, Rating(tuple(terms)), "FD", target_number(target, view, params))
-    breakdown = {
+    breakdown: JsonObject = {
         "move": move,
         "refused": False,
         "roll": check.breakdown(),
@@ -194,16 +192,17 @@ def resolve_throw(
     states[target.id][PRONE] = True
     breakdown.update(hold="broken", prone=True)
     tracks: dict[str, dict[str, int]] = {}
-    shown: dict[str, Any] = {"shove_dice": options.throw_damage_dice}
+    shown: JsonObject = {"shove_dice": options.throw_damage_dice}
     hurt = ""
     if options.throw_damage_dice:
         die = rules.shove_die(thrown.size, fr_bonus(thrower).value)
         shown["shove_die"] = die.breakdown  # shown only when it is rolled
         roll = tray.roll("throw_damage", options.throw_damage_dice * die.die.count, die.die.sides)
         damage = rules.physical_damage(roll.total, armor_value(thrown))
-        tracks[target.id], hp = take_damage(target, damage.dealt)
-        shown.update(faces=list(roll.faces), damage=damage.breakdown, hp=hp)
-        hurt = f", {damage.dealt} damage; HP {hp['before']} -> {hp['after']}"
+        hp = take_damage(target, damage.dealt)
+        tracks[target.id] = hp.tracks
+        shown.update(faces=list(roll.faces), damage=damage.breakdown, hp=hp.breakdown())
+        hurt = f", {damage.dealt} damage; HP {hp.before} -> {hp.after}"
     breakdown["throw_damage"] = shown
     return Outcome(
         f"{actor.name} throws {target.name} to the ground ({check.comparison()}){hurt}",
