@@ -125,3 +125,14 @@ def test_a_reloaded_encounter_keeps_the_override_on_its_record(table: Table) -> 
     records: list[dict[str, Any]] = stored.actions
     assert [r.get("override", {}).get("reason") for r in records] == [None, HASTE]
     assert "override" not in records[0]  # an action nobody overrode records none
+
+
+def test_the_encounters_turn_check_names_who_already_acted() -> None:
+    """M5 as the encounter asks it before resolving (``Margin.turn_refusal``)."""
+    rules = Margin()
+    assert rules.turn_refusal("Ann", {"acted_round": 1}, 2) is None
+    assert rules.turn_refusal("Ann", {}, 2) is None
+    assert rules.turn_refusal("Ann", {"acted_round": 2}, 2) == (
+        "Ann has already acted in round 2: one action per combatant per round; "
+        "start the next round first"
+    )
