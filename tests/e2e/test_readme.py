@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.e2e.server import Server
+from tests.e2e.server import Server, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 MARK = "=== README block {} ==="
@@ -132,3 +135,64 @@ def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
         assert "Bran declares defense parry" in feed
     finally:
         server.stop()
+
+
+def set_up_section() -> str:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("## Set-up")
+    return readme[start : readme.index("\n## ", start + 1)]
+
+
+def test_the_tests_install_beside_the_servers_venv_not_over_it() -> None:
+    """Reinstalling the .venv a running server uses breaks that server: the README's
+    test command uses a directory of its own, and .ci/run runs it verbatim."""
+    commands = re.findall(r"```sh\n(.*?)```", set_up_section(), flags=re.DOTALL)
+    serve = next(c for c in commands if "skald serve" in c and "pip install ." in c)
+    tests = next(c for c in commands if "pytest" in c)
+    assert re.findall(r"python3 -m venv (\S+)", serve) == [".venv"]
+    assert re.findall(r"python3 -m venv (\S+)", tests) == [".venv-test"]
+    assert tests.strip() in (ROOT / ".ci" / "run").read_text().splitlines()
+
+
+def test_the_set_up_says_how_long_the_suite_takes_and_how_to_run_a_quick_part() -> None:
+    section = " ".join(set_up_section().split())
+    assert "The whole suite takes about 12 minutes on 2 cores." in section
+    assert "`.venv-test/bin/pytest tests/unit`" in section
+    assert (ROOT / "tests" / "unit").is_dir()
+
+
+def test_the_set_ups_port_command_serves_on_that_port(tmp_path: Path) -> None:
+    """The command the set-up gives to change the port, run as written (only the
+    port number differs: a free one)."""
+    commands = re.findall(r"```sh\n(.*?)```", set_up_section(), flags=re.DOTALL)
+    [command] = [c.strip() for c in commands if "--port" in c]
+    assert command == ".venv/bin/skald serve --port 8080"
+    port = free_port()
+    skald = str(Path(sys.executable).parent / "skald")
+    argv = command.replace(".venv/bin/skald", skald).replace("8080", str(port)).split()
+    log = tmp_path / "serve.log"
+    process = subprocess.Popen(
+        argv,
+        cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if not k.startswith("SKALD_")},
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 300  # a cap for a loaded machine, never a budget
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
