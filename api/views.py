@@ -25,15 +25,15 @@ def character_out(campaign: Campaign, character_id: str) -> CharacterOut:
     rules = campaign.rules
     return CharacterOut(
         id=character_id,
-        name=c["name"],
-        sheet=c["sheet"],
-        tracks=c["tracks"],
-        maxima=rules.track_maxima(c["sheet"]),
-        conditions=list(rules.conditions(c["sheet"], c["tracks"], c["state"])),
-        state=c["state"],
-        derived=rules.derived_ratings(c["sheet"], c["state"]),
-        equipment=rules.equipment(c["sheet"]),
-        in_encounter=c["in_encounter"],
+        name=c.name,
+        sheet=c.sheet,
+        tracks=c.tracks,
+        maxima=rules.track_maxima(c.sheet),
+        conditions=list(rules.conditions(c.sheet, c.tracks, c.state)),
+        state=c.state,
+        derived=rules.derived_ratings(c.sheet, c.state),
+        equipment=rules.equipment(c.sheet),
+        in_encounter=c.in_encounter,
     )
 
 
@@ -60,14 +60,14 @@ def combatants_out(encounter: Encounter, only: Iterable[str] | None = None) -> l
     return [
         CombatantOut(
             id=cid,
-            name=c["name"],
-            side=c["side"],
-            rank=c["rank"],
-            present=c.get("present", True),
-            tracks=c["tracks"],
-            maxima=rules.track_maxima(c["sheet"]),
+            name=c.name,
+            side=c.side,
+            rank=c.rank,
+            present=c.present,
+            tracks=c.tracks,
+            maxima=rules.track_maxima(c.sheet),
             conditions=list(encounter.conditions_of(cid)),
-            state=c["state"],
+            state=c.state,
         )
         for cid, c in encounter.combatants.items()
         if cid in chosen

@@ -21,6 +21,7 @@ from domain.campaign import Campaign, check_name
 from domain.encounter import Encounter
 from domain.gm_changes import ADJUST, AMEND, JOIN, LEAVE, MOVE, check_adjustment
 from domain.reasons import check_reason
+from domain.records import Combatant
 
 Changed = tuple[Campaign, Encounter | None]
 
@@ -28,7 +29,7 @@ Changed = tuple[Campaign, Encounter | None]
 class Amendments(Commands):
     def _holding(self, campaign: Campaign, character_id: str) -> Encounter | None:
         """The open encounter that owns the character's tracks now, if any."""
-        held = campaign.character(character_id)["in_encounter"]
+        held = campaign.character(character_id).in_encounter
         return None if held is None else self.store.encounter(campaign.id, UUID(held))
 
     def amend_sheet(self, command: AmendSheet) -> Changed:
@@ -55,9 +56,9 @@ class Amendments(Commands):
             campaign = self.store.campaign(command.campaign_id)
             encounter = self._holding(campaign, command.character_id)
             sheet = (
-                campaign.character(command.character_id)["sheet"]
+                campaign.character(command.character_id).sheet
                 if encounter is None
-                else encounter.combatants[command.character_id]["sheet"]
+                else encounter.combatants[command.character_id].sheet
             )
             changes = check_adjustment(campaign.rules, sheet, command.set, command.adjust)
             if encounter is None:
@@ -80,15 +81,15 @@ class Amendments(Commands):
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             campaign.join_encounter(str(encounter.id), command.character_id, command.by)
             character = campaign.character(command.character_id)
-            combatant = {
-                "name": character["name"],
-                "side": side,
-                "rank": command.rank,
-                "sheet": character["sheet"],
-                "tracks": dict(character["tracks"]),
-                "state": dict(character["state"]),
-            }
-            params = {"combatant": combatant}
+            combatant = Combatant(
+                character.name,
+                side,
+                command.rank,
+                character.sheet,
+                dict(character.tracks),
+                dict(character.state),
+            )
+            params = {"combatant": combatant.as_json()}
             encounter.gm_change(JOIN, command.character_id, params, reason, command.by)
             self.store.save(encounter, campaign)
             return encounter

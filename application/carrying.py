@@ -189,7 +189,7 @@ class Carrying(Commands):
             raise InvalidInput(f"the {campaign.ruleset_id} ruleset has no day plans")
         day_plans = campaign.calendar.get(str(command.day))
         if day_plans is None or command.character_id not in day_plans:
-            raise NotFound(f"day {command.day} has no plan for {character['name']}")
+            raise NotFound(f"day {command.day} has no plan for {character.name}")
         current = day_plans[command.character_id]
         plan = validate(model, {**current, **command.plan}, "plan").model_dump(mode="json")
         events = self.store.campaign_events(campaign)
@@ -270,7 +270,7 @@ def _roster_now(campaign: Campaign, found: Walk) -> dict[str, dict[str, Any]]:
     return {
         cid: _values(entry)
         for cid, entry in found.roster.items()
-        if campaign.characters[cid]["in_encounter"] is None
+        if campaign.characters[cid].in_encounter is None
     }
 
 
@@ -290,8 +290,8 @@ def summarise(
             }
     outcome_changed = False
     for eid, result in found.encounters.items():
-        old = {cid: _values(c) for cid, c in encounters[eid].combatants.items()}
-        new = {cid: _values(c) for cid, c in result.replayed.combatants.items()}
+        old = {cid: c.vitals for cid, c in encounters[eid].combatants.items()}
+        new = {cid: c.vitals for cid, c in result.replayed.combatants.items()}
         outcome_changed = outcome_changed or old != new
     # A reroll onto the same faces shows up as "rerolled" with the same outcome.
     moved = [a for a in found.actions if a["status"] != "rerolled" or a["before"] != a["after"]]

@@ -11,6 +11,7 @@ from application.store import Commands
 from domain.campaign import check_name
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
+from domain.records import Combatant
 
 MAX_COMBATANTS = 50
 
@@ -37,14 +38,14 @@ class EncounterCommands(Commands):
             combatants = {}
             for c in command.combatants:
                 character = campaign.character(c.character_id)
-                combatants[c.character_id] = {
-                    "name": character["name"],
-                    "side": c.side.strip(),
-                    "rank": c.rank,
-                    "sheet": character["sheet"],
-                    "tracks": dict(character["tracks"]),
-                    "state": dict(character["state"]),
-                }
+                combatants[c.character_id] = Combatant(
+                    character.name,
+                    c.side.strip(),
+                    c.rank,
+                    character.sheet,
+                    dict(character.tracks),
+                    dict(character.state),
+                ).as_json()
             encounter = Encounter(
                 campaign.id,
                 name,
@@ -103,10 +104,10 @@ class EncounterCommands(Commands):
             encounter.end(command.by)
             campaign.carry_over(
                 str(encounter.id),
-                {cid: dict(c["tracks"]) for cid, c in encounter.combatants.items()},
-                {cid: dict(c["state"]) for cid, c in encounter.combatants.items()},
+                {cid: dict(c.tracks) for cid, c in encounter.combatants.items()},
+                {cid: dict(c.state) for cid, c in encounter.combatants.items()},
                 command.by,
-                {cid: c["sheet"] for cid, c in encounter.combatants.items()},
+                {cid: c.sheet for cid, c in encounter.combatants.items()},
             )
             self.store.save(encounter, campaign)
             return encounter

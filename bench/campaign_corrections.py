@@ -74,7 +74,7 @@ def main(encounters: int = 100, actions: int = 50, days: int = 100) -> None:
     app.commit_correction(void)
     committed = time.perf_counter() - started
     print(f"commit:  {committed:.2f}s")
-    print(f"tracks now: {app.campaign(campaign).characters[hero]['tracks']}")
+    print(f"tracks now: {app.campaign(campaign).characters[hero].tracks}")
     app.close()
 
 

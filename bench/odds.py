@@ -15,6 +15,7 @@ from typing import Any
 
 from domain.errors import DomainError
 from domain.odds import RUN_BUDGET, action_odds
+from domain.records import Combatant
 from domain.resolution import build_view
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
@@ -70,14 +71,14 @@ def view(
     combatants = {}
     for cid, (side, rank, sheet) in lineup.items():
         valid = rules.validate_sheet(sheet)
-        combatants[cid] = {
-            "name": cid,
-            "side": side,
-            "rank": rank,
-            "sheet": valid,
-            "tracks": rules.track_maxima(valid),
-            "state": {**rules.start_state(valid), **(states or {}).get(cid, {})},
-        }
+        combatants[cid] = Combatant(
+            name=cid,
+            side=side,
+            rank=rank,
+            sheet=valid,
+            tracks=rules.track_maxima(valid),
+            state={**rules.start_state(valid), **(states or {}).get(cid, {})},
+        )
     return rules, build_view(rules, 1, rules.validate_options({}), combatants)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from domain.errors import InvalidInput
@@ -13,7 +14,7 @@ MAX_DAYS = 365
 
 def plan_days(
     rules: Ruleset,
-    characters: dict[str, dict[str, Any]],
+    characters: Iterable[str],
     default_plan: dict[str, Any],
     plans: dict[str, dict[str, Any]],
 ) -> dict[str, dict[str, Any]]:

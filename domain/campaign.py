@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Mapping
 from typing import Any
 from uuid import uuid4
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, Snapshot, event
 
 from domain.access import Access, Unauthenticated, check_characters
 from domain.calendar import MAX_DAYS, plan_days
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.gm_changes import adjust, amend, amended_sheet
+from domain.records import Character, Sheet, Vitals, as_object, replace
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
 from domain.validation import refuse_hidden_characters
@@ -31,6 +33,35 @@ def check_name(name: str, what: str) -> str:
 
 
 class Campaign(Aggregate):
+    # The state is records (domain/records.py); snapshots store it as the JSON of
+    # version 1, so every snapshot, old or new, is read through upcast_v1_v2.
+    class_version = 2
+
+    class Snapshot(Snapshot):
+        @classmethod
+        def take(cls, aggregate: Any) -> Campaign.Snapshot:
+            taken = super().take(aggregate)
+            return cls(
+                originator_id=taken.originator_id,
+                originator_version=taken.originator_version,
+                timestamp=taken.timestamp,
+                topic=taken.topic,
+                state=Campaign.stored_state(taken.state),
+            )
+
+    @staticmethod
+    def stored_state(state: dict[str, Any]) -> dict[str, Any]:
+        """The state as version 1 stored it: JSON, records written out."""
+        stored = {k: v for k, v in state.items() if k != "class_version"}
+        stored["characters"] = {cid: c.as_json() for cid, c in state["characters"].items()}
+        return stored
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        state["characters"] = {
+            cid: Character.from_json(c) for cid, c in state["characters"].items()
+        }
+
     class DayAdvanced(Aggregate.Event):
         """Declared, not generated, so the healing worker can name its topic."""
 
@@ -64,7 +95,7 @@ class Campaign(Aggregate):
         self.options = options
         self.created_by = by
         self.day = 0
-        self.characters: dict[str, dict[str, Any]] = {}
+        self.characters: dict[str, Character] = {}
         self.encounters: dict[str, dict[str, Any]] = {}
         self.calendar: dict[str, dict[str, dict[str, Any]]] = {}
 
@@ -141,7 +172,7 @@ class Campaign(Aggregate):
     def rules(self) -> Ruleset:
         return get_ruleset(self.ruleset_id).under(self.options)
 
-    def character(self, character_id: str) -> dict[str, Any]:
+    def character(self, character_id: str) -> Character:
         try:
             return self.characters[character_id]
         except KeyError:
@@ -167,33 +198,33 @@ class Campaign(Aggregate):
         self,
         character_id: str,
         name: str,
-        sheet: dict[str, Any],
+        sheet: Sheet,
         tracks: dict[str, int],
         state: dict[str, Any],
         by: str,
     ) -> None:
-        self.characters[character_id] = {
-            "id": character_id,
-            "name": name,
-            "sheet": sheet,
-            "tracks": tracks,
-            "state": state,
-            "enrolled_by": by,
-            "in_encounter": None,
+        self.characters[character_id] = Character(
+            id=character_id,
+            name=name,
+            sheet=sheet,
+            tracks=tracks,
+            state=state,
+            enrolled_by=by,
+            in_encounter=None,
             # A character's first day to heal is the one after they joined.
-            "healed_through": self.day,
-        }
+            healed_through=self.day,
+        )
 
     def conditions_of(self, character_id: str) -> tuple[str, ...]:
         character = self.character(character_id)
-        return self.rules.conditions(character["sheet"], character["tracks"], character["state"])
+        return self.rules.conditions(character.sheet, character.tracks, character.state)
 
     def open_encounter(self, encounter_id: str, name: str, character_ids: list[str]) -> None:
         for character_id in character_ids:
-            busy = self.character(character_id)["in_encounter"]
+            busy = self.character(character_id).in_encounter
             if busy is not None:
                 raise ActionRefused(
-                    f"{self.characters[character_id]['name']} is already in open encounter {busy}"
+                    f"{self.characters[character_id].name} is already in open encounter {busy}"
                 )
         self._encounter_opened(encounter_id, name, character_ids)
 
@@ -201,7 +232,7 @@ class Campaign(Aggregate):
     def _encounter_opened(self, encounter_id: str, name: str, character_ids: list[str]) -> None:
         self.encounters[encounter_id] = {"id": encounter_id, "name": name, "open": True}
         for character_id in character_ids:
-            self.characters[character_id]["in_encounter"] = encounter_id
+            self._hold(character_id, encounter_id)
 
     def carry_over(
         self,
@@ -209,22 +240,22 @@ class Campaign(Aggregate):
         tracks: dict[str, dict[str, int]],
         state: dict[str, dict[str, Any]],
         by: str,
-        sheets: dict[str, dict[str, Any]] | None = None,
+        sheets: Mapping[str, Sheet] | None = None,
     ) -> None:
         """Take the encounter's final tracks and lasting state back onto the roster, and the
         sheets amended during it (each as a SheetAmended event, before the closing)."""
         for character_id, sheet in (sheets or {}).items():
             character = self.characters[character_id]
-            if sheet != character["sheet"]:
-                changed = amend(self.rules, character, sheet)
+            if sheet != character.sheet:
+                changed = amend(self.rules, character.name, character.vitals, sheet)
                 self._sheet_amended(
                     character_id,
                     sheet,
                     f"amended during encounter {encounter_id}",
                     by,
                     changed.breakdown,
-                    {character_id: changed.entry["tracks"]},
-                    {character_id: changed.entry["state"]},
+                    {character_id: dict(changed.vitals.tracks)},
+                    {character_id: dict(changed.vitals.state)},
                     {character_id: sheet},
                 )
         lasting = {cid: self.rules.state_after_encounter(values) for cid, values in state.items()}
@@ -240,10 +271,12 @@ class Campaign(Aggregate):
     ) -> None:
         self.encounters[encounter_id]["open"] = False
         for character_id, values in tracks.items():
-            character = self.characters[character_id]
-            character["tracks"] = values
-            character["state"] = state[character_id]
-            character["in_encounter"] = None
+            self.characters[character_id] = replace(
+                self.characters[character_id],
+                tracks=values,
+                state=state[character_id],
+                in_encounter=None,
+            )
 
     @property
     def open_encounters(self) -> list[str]:
@@ -280,7 +313,7 @@ class Campaign(Aggregate):
         copy the encounter will hand back."""
         healed = 0
         for character_id, character in self.characters.items():
-            if character["in_encounter"] is None:
+            if character.in_encounter is None:
                 healed += self._heal_pending(character_id, day)
         return healed
 
@@ -300,9 +333,10 @@ class Campaign(Aggregate):
             return 0
         character = self.character(character_id)
         healed = 0
-        for d in range(character["healed_through"] + 1, min(day, self.day) + 1):
+        for d in range(character.healed_through + 1, min(day, self.day) + 1):
             plan = plan_model.model_validate(self.calendar[str(d)][character_id])
-            daily = rules.daily(character["sheet"], character["tracks"], character["state"], plan)
+            character = self.characters[character_id]  # as the last day's heal left it
+            daily = rules.daily(character.sheet, character.tracks, character.state, plan)
             self._healed(
                 character_id,
                 d,
@@ -322,10 +356,12 @@ class Campaign(Aggregate):
         tracks: dict[str, dict[str, int]],
         state: dict[str, dict[str, Any]],
     ) -> None:
-        character = self.characters[character_id]
-        character["tracks"] = tracks[character_id]
-        character["state"] = state[character_id]
-        character["healed_through"] = day
+        self.characters[character_id] = replace(
+            self.characters[character_id],
+            tracks=tracks[character_id],
+            state=state[character_id],
+            healed_through=day,
+        )
 
     def mark_wound(
         self, character_id: str, wound: str, present: bool, reason: str, by: str
@@ -337,13 +373,13 @@ class Campaign(Aggregate):
             raise InvalidInput(
                 f"the {self.ruleset_id} ruleset tracks no wound '{wound}'; it tracks: {known}"
             )
-        if character["in_encounter"] is not None:
+        if character.in_encounter is not None:
             raise ActionRefused(
-                f"{character['name']} is in an open encounter; record the wound there "
+                f"{character.name} is in an open encounter; record the wound there "
                 "with the mark_wound action"
             )
-        self.rules.refuse_wound_mark(character["name"], character["state"], wound, present)
-        state = {**character["state"], wound: present}
+        self.rules.refuse_wound_mark(character.name, character.state, wound, present)
+        state = {**character.state, wound: present}
         self._wound_marked(character_id, wound, present, reason, by, {character_id: state})
 
     @event("WoundMarked")
@@ -356,31 +392,32 @@ class Campaign(Aggregate):
         by: str,
         state: dict[str, dict[str, Any]],
     ) -> None:
-        self.characters[character_id]["state"] = state[character_id]
+        self.characters[character_id] = replace(
+            self.characters[character_id], state=as_object(state[character_id])
+        )
 
     # -- the GM's changes between fights (domain/gm_changes.py) -----------------------
 
-    def _refuse_if_in_encounter(self, character: dict[str, Any], what: str) -> None:
+    def _refuse_if_in_encounter(self, character: Character, what: str) -> None:
         # The encounter owns the tracks of the characters it holds; the change goes there.
-        if character["in_encounter"] is not None:
+        if character.in_encounter is not None:
             raise ActionRefused(
-                f"{character['name']} is in open encounter {character['in_encounter']}: "
-                f"{what} there"
+                f"{character.name} is in open encounter {character.in_encounter}: {what} there"
             )
 
     def amend_sheet(self, character_id: str, changes: dict[str, Any], reason: str, by: str) -> None:
         character = self.character(character_id)
         self._refuse_if_in_encounter(character, "amend the sheet")
-        sheet = amended_sheet(self.rules, character["sheet"], changes)
-        changed = amend(self.rules, character, sheet)
+        sheet = amended_sheet(self.rules, character.sheet, changes)
+        changed = amend(self.rules, character.name, character.vitals, sheet)
         self._sheet_amended(
             character_id,
             sheet,
             reason,
             by,
             changed.breakdown,
-            {character_id: changed.entry["tracks"]},
-            {character_id: changed.entry["state"]},
+            {character_id: dict(changed.vitals.tracks)},
+            {character_id: dict(changed.vitals.state)},
             {character_id: sheet},
         )
 
@@ -388,25 +425,23 @@ class Campaign(Aggregate):
     def _sheet_amended(
         self,
         character_id: str,
-        sheet: dict[str, Any],
+        sheet: Sheet,
         reason: str,
         by: str,
         breakdown: dict[str, Any],
         tracks: dict[str, dict[str, int]],
         state: dict[str, dict[str, Any]],
-        sheets: dict[str, dict[str, Any]],
+        sheets: Mapping[str, Sheet],
     ) -> None:
-        character = self.characters[character_id]
-        character["sheet"] = sheet
-        character["tracks"] = tracks[character_id]
-        character["state"] = state[character_id]
+        vitals = Vitals(sheet, tracks[character_id], state[character_id])
+        self.characters[character_id] = self.characters[character_id].with_vitals(vitals)
 
     def adjust_tracks(
         self, character_id: str, changes: dict[str, dict[str, int]], reason: str, by: str
     ) -> None:
         character = self.character(character_id)
         self._refuse_if_in_encounter(character, "adjust the tracks")
-        changed = adjust(self.rules, character, changes)
+        changed = adjust(self.rules, character.name, character.vitals, changes)
         self._tracks_adjusted(
             character_id,
             changes,
@@ -414,7 +449,7 @@ class Campaign(Aggregate):
             by,
             changed.summary,
             changed.breakdown,
-            {character_id: changed.entry["tracks"]},
+            {character_id: dict(changed.vitals.tracks)},
         )
 
     @event("TracksAdjusted")
@@ -428,23 +463,30 @@ class Campaign(Aggregate):
         breakdown: dict[str, Any],
         tracks: dict[str, dict[str, int]],
     ) -> None:
-        self.characters[character_id]["tracks"] = tracks[character_id]
+        self.characters[character_id] = replace(
+            self.characters[character_id], tracks=tracks[character_id]
+        )
 
     def join_encounter(self, encounter_id: str, character_id: str, by: str) -> None:
         """A character joins an open encounter mid-fight; heal what they are owed first."""
         character = self.character(character_id)
         if encounter_id not in self.open_encounters:
             raise ActionRefused(f"encounter {encounter_id} is not open")
-        if character["in_encounter"] is not None:
+        if character.in_encounter is not None:
             raise ActionRefused(
-                f"{character['name']} is already in open encounter {character['in_encounter']}"
+                f"{character.name} is already in open encounter {character.in_encounter}"
             )
         self.heal_before_joining([character_id])
         self._character_joined(encounter_id, character_id, by)
 
     @event("CharacterJoined")
     def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
-        self.characters[character_id]["in_encounter"] = encounter_id
+        self._hold(character_id, encounter_id)
+
+    def _hold(self, character_id: str, encounter_id: str) -> None:
+        self.characters[character_id] = replace(
+            self.characters[character_id], in_encounter=encounter_id
+        )
 
     # -- corrections carried forward (domain/timeline.py, domain/carrying.py) ----------
 
@@ -475,14 +517,12 @@ class Campaign(Aggregate):
         steps: dict[str, dict[str, dict[str, Any]]],
         tracks: dict[str, dict[str, int]],
         state: dict[str, dict[str, Any]],
-        sheets: dict[str, dict[str, Any]],
+        sheets: Mapping[str, Sheet],
         plans: dict[str, dict[str, dict[str, Any]]],
         by: str,
     ) -> None:
         for cid, values in tracks.items():
-            character = self.characters[cid]
-            character["tracks"] = values
-            character["state"] = state[cid]
-            character["sheet"] = sheets[cid]
+            vitals = Vitals(sheets[cid], values, state[cid])
+            self.characters[cid] = self.characters[cid].with_vitals(vitals)
         for day, day_plans in plans.items():
             self.calendar[day] = {**self.calendar[day], **day_plans}

@@ -14,7 +14,6 @@ action that can no longer happen is voided as a consequence, with the reason.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from domain.dice import DiceTray, Roller
 from domain.errors import DomainError
 from domain.gm_changes import GM_KINDS, JOIN, apply_gm_record
+from domain.records import Combatant, as_object, combatants_from_json, replace
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets.base import Ruleset
 
@@ -46,7 +46,7 @@ Plan = Callable[[dict[str, Any]], Step]
 
 @dataclass
 class Replay:
-    combatants: dict[str, dict[str, Any]]
+    combatants: dict[str, Combatant]
     records: list[dict[str, Any]]
     report: list[dict[str, Any]] = field(default_factory=list)
 
@@ -76,13 +76,13 @@ def resolve_all(record: dict[str, Any]) -> Step:
 def replay(
     rules: Ruleset,
     options: Mapping[str, Any],
-    initial: Mapping[str, dict[str, Any]],
+    initial: Mapping[str, Combatant],
     records: list[dict[str, Any]],
     plan: Plan,
     roller: Roller,
 ) -> Replay:
     """Rebuild the encounter from ``initial``, doing to each record what ``plan`` says."""
-    state = Replay(copy.deepcopy(dict(initial)), [])
+    state = Replay(dict(initial), [])
     for record in records:
         step = plan(record)
         if step == KEEP:
@@ -116,8 +116,8 @@ def _out_if_struck(state: Replay, record: dict[str, Any]) -> None:
     is undone with the rest."""
     target = str(record["params"]["target"])
     if record["status"] != ACTIVE and target not in state.combatants:
-        joined = copy.deepcopy(record["params"]["combatant"])
-        state.combatants[target] = {**joined, "present": False}
+        joined = Combatant.from_json(as_object(record["params"]["combatant"]))
+        state.combatants[target] = replace(joined, present=False)
 
 
 def _resolve_record(
@@ -197,7 +197,7 @@ def _reapply_gm_record(rules: Ruleset, record: dict[str, Any], state: Replay) ->
     except DomainError as error:
         state.report.append({**_entry(record, None, "voided"), "why": error.message})
         return {**record, "status": "voided", "voided_because": error.message}
-    effects = gm_effects(record["params"]["target"], changed.entry)
+    effects = gm_effects(record["params"]["target"], changed.combatant)
     _apply_effects(state.combatants, effects)
     same = changed.breakdown == record["breakdown"]
     state.report.append(_entry(record, changed.summary, "unchanged" if same else "changed"))
@@ -209,12 +209,12 @@ def _reapply_gm_record(rules: Ruleset, record: dict[str, Any], state: Replay) ->
     }
 
 
-def gm_effects(target: str, entry: Mapping[str, Any]) -> dict[str, Any]:
+def gm_effects(target: str, combatant: Combatant) -> dict[str, Any]:
     """A GM record's effects: the whole combatant (sheet, rank, presence), tracks, state."""
     return {
-        "tracks": {target: dict(entry["tracks"])},
-        "state": {target: dict(entry["state"])},
-        "combatants": {target: copy.deepcopy(dict(entry))},
+        "tracks": {target: dict(combatant.tracks)},
+        "state": {target: dict(combatant.state)},
+        "combatants": {target: combatant.as_json()},
     }
 
 
@@ -228,14 +228,13 @@ def _entry(record: Mapping[str, Any], after: str | None, status: str) -> dict[st
     }
 
 
-def _conditions(rules: Ruleset, combatant: Mapping[str, Any]) -> tuple[str, ...]:
-    return rules.conditions(combatant["sheet"], combatant["tracks"], combatant["state"])
+def _conditions(rules: Ruleset, combatant: Combatant) -> tuple[str, ...]:
+    return rules.conditions(combatant.sheet, combatant.tracks, combatant.state)
 
 
-def _apply_effects(combatants: dict[str, dict[str, Any]], effects: Mapping[str, Any]) -> None:
-    for cid, entry in effects.get("combatants", {}).items():
-        combatants[cid] = copy.deepcopy(dict(entry))
+def _apply_effects(combatants: dict[str, Combatant], effects: Mapping[str, Any]) -> None:
+    combatants.update(combatants_from_json(effects.get("combatants", {})))
     for cid, values in effects["tracks"].items():
-        combatants[cid]["tracks"] = dict(values)
+        combatants[cid] = replace(combatants[cid], tracks=dict(values))
     for cid, values in effects["state"].items():
-        combatants[cid]["state"] = dict(values)
+        combatants[cid] = replace(combatants[cid], state=as_object(values))

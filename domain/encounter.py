@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, Snapshot, event
 
 from domain import exchanges, turns
 from domain.access import Access, Forbidden
@@ -28,6 +28,15 @@ from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.exchanges import open_or_resolve
 from domain.gm_calls import refuse_gm_calls
 from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_record
+from domain.records import (
+    JSON,
+    Combatant,
+    Sheet,
+    as_object,
+    combatants_as_json,
+    combatants_from_json,
+    replace,
+)
 from domain.resolution import Resolved, build_view
 from domain.roll_preview import technical_dice
 from domain.rulesets import get_ruleset
@@ -38,6 +47,35 @@ IMMUTABLE = frozenset({UUID, datetime, str, int, float, bool, type(None)})
 
 
 class Encounter(Aggregate):
+    # The state is records (domain/records.py); snapshots store it as the JSON of
+    # version 1, so every snapshot, old or new, is read through upcast_v1_v2.
+    class_version = 2
+
+    class Snapshot(Snapshot):
+        @classmethod
+        def take(cls, aggregate: Any) -> Encounter.Snapshot:
+            taken = super().take(aggregate)
+            return cls(
+                originator_id=taken.originator_id,
+                originator_version=taken.originator_version,
+                timestamp=taken.timestamp,
+                topic=taken.topic,
+                state=Encounter.stored_state(taken.state),
+            )
+
+    @staticmethod
+    def stored_state(state: dict[str, Any]) -> dict[str, Any]:
+        """The state as version 1 stored it: JSON, records written out."""
+        stored = {k: v for k, v in state.items() if k != "class_version"}
+        for key in ("combatants", "initial_combatants"):
+            stored[key] = combatants_as_json(state[key])
+        return stored
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        for key in ("combatants", "initial_combatants"):
+            state[key] = combatants_from_json(state[key])
+
     @event("Started")
     def __init__(
         self,
@@ -45,7 +83,7 @@ class Encounter(Aggregate):
         name: str,
         ruleset: str,
         options: dict[str, Any],
-        combatants: dict[str, dict[str, Any]],
+        combatants: Mapping[str, JSON],
         by: str,
         day: int = 0,
     ) -> None:
@@ -54,8 +92,8 @@ class Encounter(Aggregate):
         self.name = name
         self.ruleset_id = ruleset
         self.options = options
-        self.initial_combatants = copy.deepcopy(combatants)
-        self.combatants = combatants
+        self.initial_combatants = combatants_from_json(combatants)
+        self.combatants = dict(self.initial_combatants)
         self.round = 1
         self.actions: list[dict[str, Any]] = []
         self.corrections: list[dict[str, Any]] = []
@@ -90,7 +128,7 @@ class Encounter(Aggregate):
 
     def conditions_of(self, combatant_id: str) -> tuple[str, ...]:
         c = self.combatants[combatant_id]
-        return self.rules.conditions(c["sheet"], c["tracks"], c["state"])
+        return self.rules.conditions(c.sheet, c.tracks, c.state)
 
     def view(self, turn_overridden: bool = False) -> EncounterView:
         return build_view(
@@ -213,9 +251,9 @@ class Encounter(Aggregate):
         override: dict[str, Any] | None = None,
     ) -> None:
         for cid, values in tracks.items():
-            self.combatants[cid]["tracks"] = values
+            self.combatants[cid] = replace(self.combatants[cid], tracks=values)
         for cid, values in state.items():
-            self.combatants[cid]["state"] = values
+            self.combatants[cid] = replace(self.combatants[cid], state=values)
         self.last_outcome = {"action": number}
         # Copy on write: copies of this aggregate share the list (see __deepcopy__).
         self.actions = [
@@ -266,7 +304,7 @@ class Encounter(Aggregate):
         return list(getattr(self, "exchanges", []))
 
     def turn_state(self) -> turns.TurnState:
-        names = {cid: str(c["name"]) for cid, c in self.combatants.items()}
+        names = {cid: c.name for cid, c in self.combatants.items()}
         return turns.TurnState(self.round, tuple(self.order), getattr(self, "turn", 0), names)
 
     def _turn_check(
@@ -282,14 +320,14 @@ class Encounter(Aggregate):
         )
         per_round = turns.actions_per_round(self.options)
         me = self.combatants[actor]
-        own = self.rules.turn_refusal(str(me["name"]), me["state"], self.round)
+        own = self.rules.turn_refusal(me.name, me.state, self.round)
         refusal = turns.refuse_or_override(self.turn_state(), actor, taken, per_round, reason, own)
         return None if refusal is None or reason is None else (refusal, reason)
 
     def set_order(self, order: list[str], by: str) -> None:
         self._refuse_if_ended()
         checked = turns.check_order(order, self.combatants)
-        names = ", ".join(str(self.combatants[cid]["name"]) for cid in checked)
+        names = ", ".join(self.combatants[cid].name for cid in checked)
         self._order_set(order=checked, summary=f"Turn order: {names}", by=by)
 
     @event("OrderSet")
@@ -306,7 +344,7 @@ class Encounter(Aggregate):
         if following >= len(self.order):
             self.next_round(by)
             return
-        name = self.combatants[self.order[following]]["name"]
+        name = self.combatants[self.order[following]].name
         self._turn_advanced(turn=following, summary=f"{name}'s turn", by=by)
 
     @event("TurnAdvanced")
@@ -339,9 +377,7 @@ class Encounter(Aggregate):
         self._refuse_if_ended()
         exchange = exchanges.find(self.exchange_list, number)
         defender = str(exchange["defender"])
-        access.require_writer_for(
-            defender, f"declare {self.combatants[defender]['name']}'s defense"
-        )
+        access.require_writer_for(defender, f"declare {self.combatants[defender].name}'s defense")
         exchanges.refuse_unless_pending(exchange, "declare for")
         override = exchange.get("override")
         view = self.view(turn_overridden=override is not None)
@@ -352,7 +388,7 @@ class Encounter(Aggregate):
         resolved = exchanges.resolve_declared(
             self.rules, view, exchange, choice, dice, roller, aliases
         )
-        name = self.combatants[defender]["name"]
+        name = self.combatants[defender].name
         self._defense_declared(
             number=number,
             choice=choice,
@@ -492,11 +528,11 @@ class Encounter(Aggregate):
 
     @staticmethod
     def _tracks_and_state(
-        combatants: Mapping[str, Mapping[str, Any]],
+        combatants: Mapping[str, Combatant],
     ) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, Any]]]:
         return (
-            {cid: dict(c["tracks"]) for cid, c in combatants.items()},
-            {cid: dict(c["state"]) for cid, c in combatants.items()},
+            {cid: dict(c.tracks) for cid, c in combatants.items()},
+            {cid: dict(c.state) for cid, c in combatants.items()},
         )
 
     @event("Corrected")
@@ -509,12 +545,12 @@ class Encounter(Aggregate):
         round: int,
     ) -> None:
         self.actions = actions
-        for cid in self.combatants:
-            self.combatants[cid]["tracks"] = tracks[cid]
-            self.combatants[cid]["state"] = state[cid]
+        for cid, c in self.combatants.items():
+            self.combatants[cid] = replace(c, tracks=tracks[cid], state=state[cid])
         for record in actions:  # a join the correction struck out: out of the fight again
             if record["kind"] == JOIN and record["status"] != ACTIVE:
-                self.combatants[str(record["params"]["target"])]["present"] = False
+                cid = str(record["params"]["target"])
+                self.combatants[cid] = replace(self.combatants[cid], present=False)
         self.round = round
         self.corrections.append({**correction, "version": self.version + 1})
 
@@ -528,17 +564,16 @@ class Encounter(Aggregate):
         if kind != JOIN and target not in self.combatants:
             raise NotFound(f"'{target}' is not a combatant in this encounter")
         if kind == JOIN and target in self.combatants:
-            raise ActionRefused(f"{self.combatants[target]['name']} is already in this fight")
+            raise ActionRefused(f"{self.combatants[target].name} is already in this fight")
         if kind == AMEND:
-            current = self.combatants[target]["sheet"]
+            current = self.combatants[target].sheet
             params = {"sheet": amended_sheet(self.rules, current, params["changes"])}
         full = {**params, "target": target, "reason": reason}
         changed = apply_gm_record(self.rules, kind, full, self.combatants)
         before = list(self.conditions_of(target)) if target in self.combatants else []
-        after = self.rules.conditions(
-            changed.entry["sheet"], changed.entry["tracks"], changed.entry["state"]
-        )
-        effects = gm_effects(target, changed.entry)
+        now = changed.combatant
+        after = self.rules.conditions(now.sheet, now.tracks, now.state)
+        effects = gm_effects(target, now)
         self._gm_changed(
             record={
                 "number": len(self.actions) + 1,
@@ -557,7 +592,7 @@ class Encounter(Aggregate):
             summary=changed.summary,
             tracks=effects["tracks"],
             state=effects["state"],
-            sheets={target: changed.entry["sheet"]},
+            sheets={target: now.sheet},
         )
         return self.actions[-1]
 
@@ -568,10 +603,10 @@ class Encounter(Aggregate):
         summary: str,
         tracks: dict[str, dict[str, int]],
         state: dict[str, dict[str, Any]],
-        sheets: dict[str, dict[str, Any]],
+        sheets: Mapping[str, Sheet],
     ) -> None:
         for cid, entry in record["effects"]["combatants"].items():
-            self.combatants[cid] = copy.deepcopy(entry)
+            self.combatants[cid] = Combatant.from_json(as_object(entry))
         self.actions = [*self.actions, {**record, "version": self.version + 1}]
 
     # -- corrections carried forward through the campaign (domain/timeline.py) -------
@@ -580,7 +615,7 @@ class Encounter(Aggregate):
         self,
         correction: dict[str, Any],
         records: list[dict[str, Any]],
-        combatants: Mapping[str, Mapping[str, Any]],
+        combatants: Mapping[str, Combatant],
         round: int,
     ) -> None:
         """A correction of this (ended) encounter, worked out by the campaign's carry."""
@@ -589,25 +624,32 @@ class Encounter(Aggregate):
     def recompute(
         self,
         correction: dict[str, Any],
-        initial: dict[str, dict[str, Any]],
+        initial: Mapping[str, Combatant],
         records: list[dict[str, Any]],
-        combatants: dict[str, dict[str, Any]],
+        combatants: Mapping[str, Combatant],
     ) -> None:
         """A correction earlier in the campaign changed how this encounter started."""
         tracks, state = self._tracks_and_state(combatants)
-        self._recomputed(correction, initial, records, combatants, tracks, state)
+        self._recomputed(
+            correction,
+            combatants_as_json(initial),
+            records,
+            combatants_as_json(combatants),
+            tracks,
+            state,
+        )
 
     @event("Recomputed")
     def _recomputed(
         self,
         correction: dict[str, Any],
-        initial: dict[str, dict[str, Any]],
+        initial: Mapping[str, JSON],
         actions: list[dict[str, Any]],
-        combatants: dict[str, dict[str, Any]],
+        combatants: Mapping[str, JSON],
         tracks: dict[str, dict[str, int]],
         state: dict[str, dict[str, Any]],
     ) -> None:
-        self.initial_combatants = copy.deepcopy(initial)
+        self.initial_combatants = combatants_from_json(initial)
         self.actions = actions
-        self.combatants = copy.deepcopy(combatants)
+        self.combatants = combatants_from_json(combatants)
         self.corrections.append({**correction, "version": self.version + 1})

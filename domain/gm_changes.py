@@ -1,22 +1,31 @@
 """The GM's changes to a character: sheet amendments, track adjustments, the cast.
 
-Pure functions over one combatant (or roster entry) as a dict with ``sheet``,
-``tracks`` and ``state``. The campaign applies them between fights, the
-encounter inside one (as GM records among its actions, so a correction replays
-them in their place), and the carry-forward applies them again, on whatever the
-tracks have become, from the parameters they recorded: an adjustment ``by``
-an amount adds it again, a ``set`` sets it again, an amendment puts the same
-sheet on.
+Pure functions over one character's sheet, tracks and state (a
+:class:`~domain.records.Vitals`) or one :class:`~domain.records.Combatant`. The
+campaign applies them between fights, the encounter inside one (as GM records
+among its actions, so a correction replays them in their place), and the
+carry-forward applies them again, on whatever the tracks have become, from the
+parameters they recorded: an adjustment ``by`` an amount adds it again, a ``set``
+sets it again, an amendment puts the same sheet on.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from domain.errors import ActionRefused, InvalidInput
+from domain.records import (
+    JSON,
+    Combatant,
+    JSONObject,
+    Sheet,
+    Vitals,
+    as_int,
+    as_object,
+    replace,
+)
 from domain.rulesets.base import Ruleset
 
 MAX_TRACK_VALUE = 10_000
@@ -31,46 +40,52 @@ GM_KINDS = frozenset({AMEND, ADJUST, JOIN, LEAVE, MOVE})
 
 @dataclass(frozen=True)
 class Changed:
-    """One character after a GM change, and what to say about it."""
+    """A character's sheet, tracks and state after a GM change, and what to say about it."""
 
-    entry: dict[str, Any]
+    vitals: Vitals
     summary: str
-    breakdown: dict[str, Any]
+    breakdown: dict[str, JSON]
 
 
-def amended_sheet(
-    rules: Ruleset, current: Mapping[str, Any], changes: Mapping[str, Any]
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class CastChanged:
+    """A combatant after a GM change (its vitals, rank or presence), and what to say."""
+
+    combatant: Combatant
+    summary: str
+    breakdown: dict[str, JSON]
+
+
+def amended_sheet(rules: Ruleset, current: Sheet, changes: Mapping[str, JSON]) -> Sheet:
     """The sheet with ``changes`` laid over it, validated as enrolment validates a sheet."""
     if not changes:
         raise InvalidInput("sheet: name at least one field to change")
     return rules.validate_sheet({**current, **changes})
 
 
-def amend(rules: Ruleset, entry: Mapping[str, Any], sheet: dict[str, Any]) -> Changed:
+def amend(rules: Ruleset, name: str, vitals: Vitals, sheet: Sheet) -> Changed:
     """Put ``sheet`` on: tracks above the new maxima come down to them; state the sheet
     sets at the start (margin's ammunition) takes the new sheet's values where they moved."""
-    old = entry["sheet"]
+    old = vitals.sheet
     changed = sorted(k for k in set(old) | set(sheet) if old.get(k) != sheet.get(k))
     maxima = rules.track_maxima(sheet)
-    tracks = {t: min(v, maxima.get(t, v)) for t, v in entry["tracks"].items()}
+    tracks = {t: min(v, maxima.get(t, v)) for t, v in vitals.tracks.items()}
     old_start, new_start = rules.start_state(old), rules.start_state(sheet)
     restarted = sorted(k for k in new_start if old_start.get(k) != new_start[k])
-    state = {**entry["state"], **{k: new_start[k] for k in restarted}}
-    breakdown = {
+    state = {**vitals.state, **{k: new_start[k] for k in restarted}}
+    breakdown: dict[str, JSON] = {
         "fields": {k: {"before": old.get(k), "after": sheet.get(k)} for k in changed},
         "maxima": maxima,
-        "tracks": {"before": dict(entry["tracks"]), "after": tracks},
+        "tracks": {"before": dict(vitals.tracks), "after": tracks},
         "state_restarted": restarted,
     }
-    new_entry = {**copy.deepcopy(dict(entry)), "sheet": sheet, "tracks": tracks, "state": state}
-    summary = f"{entry.get('name', 'the character')}'s sheet amended: {', '.join(changed)}"
-    return Changed(new_entry, summary, breakdown)
+    summary = f"{name}'s sheet amended: {', '.join(changed)}"
+    return Changed(Vitals(sheet, tracks, state), summary, breakdown)
 
 
 def check_adjustment(
     rules: Ruleset,
-    sheet: Mapping[str, Any],
+    sheet: Sheet,
     set_to: Mapping[str, int] | None,
     adjust_by: Mapping[str, int] | None,
 ) -> dict[str, dict[str, int]]:
@@ -99,11 +114,14 @@ def check_adjustment(
     return changes
 
 
-def adjust(rules: Ruleset, entry: Mapping[str, Any], changes: Mapping[str, Any]) -> Changed:
+def adjust(
+    rules: Ruleset, name: str, vitals: Vitals, changes: Mapping[str, Mapping[str, int]]
+) -> Changed:
     """Set or adjust tracks; an adjustment never takes a track past its maximum."""
-    maxima = rules.track_maxima(entry["sheet"])
-    tracks = dict(entry["tracks"])
-    steps = {}
+    maxima = rules.track_maxima(vitals.sheet)
+    tracks = dict(vitals.tracks)
+    steps: dict[str, JSON] = {}
+    listed = []
     for track, change in sorted(changes.items()):
         before = tracks[track]
         if "set" in change:
@@ -111,49 +129,53 @@ def adjust(rules: Ruleset, entry: Mapping[str, Any], changes: Mapping[str, Any])
         else:
             tracks[track] = min(before + int(change["by"]), max(before, maxima[track]))
         steps[track] = {**change, "before": before, "after": tracks[track], "max": maxima[track]}
-    listed = ", ".join(f"{t} {s['before']}→{s['after']}" for t, s in steps.items())
-    summary = f"{entry.get('name', 'the character')}: {listed}"
-    return Changed({**copy.deepcopy(dict(entry)), "tracks": tracks}, summary, {"tracks": steps})
+        listed.append(f"{track} {before}→{tracks[track]}")
+    summary = f"{name}: {', '.join(listed)}"
+    return Changed(Vitals(vitals.sheet, tracks, vitals.state), summary, {"tracks": steps})
 
 
-def join(entry: Mapping[str, Any]) -> Changed:
-    summary = f"{entry['name']} joins the fight ({entry['side']}, rank {entry['rank']})"
-    return Changed(copy.deepcopy(dict(entry)), summary, {"tracks": dict(entry["tracks"])})
+def join(combatant: Combatant) -> CastChanged:
+    summary = f"{combatant.name} joins the fight ({combatant.side}, rank {combatant.rank})"
+    return CastChanged(combatant, summary, {"tracks": dict(combatant.tracks)})
 
 
-def leave(entry: Mapping[str, Any]) -> Changed:
-    if entry.get("present", True) is False:
-        raise ActionRefused(f"{entry['name']} has already left the fight")
-    summary = f"{entry['name']} leaves the fight"
-    return Changed({**copy.deepcopy(dict(entry)), "present": False}, summary, {})
+def leave(combatant: Combatant) -> CastChanged:
+    if not combatant.present:
+        raise ActionRefused(f"{combatant.name} has already left the fight")
+    summary = f"{combatant.name} leaves the fight"
+    return CastChanged(replace(combatant, present=False), summary, {})
 
 
-def move(entry: Mapping[str, Any], rank: int) -> Changed:
-    if entry.get("present", True) is False:
-        raise ActionRefused(f"{entry['name']} has left the fight")
+def move(combatant: Combatant, rank: int) -> CastChanged:
+    if not combatant.present:
+        raise ActionRefused(f"{combatant.name} has left the fight")
     if not 1 <= rank <= 20:
         raise InvalidInput(f"rank must be between 1 (the front) and 20, not {rank}")
-    summary = f"{entry['name']} moves from rank {entry['rank']} to rank {rank}"
-    breakdown = {"rank": {"before": entry["rank"], "after": rank}}
-    return Changed({**copy.deepcopy(dict(entry)), "rank": rank}, summary, breakdown)
+    summary = f"{combatant.name} moves from rank {combatant.rank} to rank {rank}"
+    breakdown: dict[str, JSON] = {"rank": {"before": combatant.rank, "after": rank}}
+    return CastChanged(replace(combatant, rank=rank), summary, breakdown)
 
 
 def apply_gm_record(
-    rules: Ruleset, kind: str, params: Mapping[str, Any], combatants: Mapping[str, Any]
-) -> Changed:
+    rules: Ruleset, kind: str, params: JSONObject, combatants: Mapping[str, Combatant]
+) -> CastChanged:
     """One GM record applied to the combatants as they stand now (a replay's step)."""
     target = str(params["target"])
     if kind == JOIN:
-        return join(params["combatant"])
-    entry = combatants.get(target)
-    if entry is None:
+        return join(Combatant.from_json(as_object(params["combatant"])))
+    combatant = combatants.get(target)
+    if combatant is None:
         raise ActionRefused(f"'{target}' is not in this fight")
     if kind == AMEND:
-        return amend(rules, entry, dict(params["sheet"]))
-    if kind == ADJUST:
-        return adjust(rules, entry, params["changes"])
-    if kind == LEAVE:
-        return leave(entry)
-    if kind == MOVE:
-        return move(entry, int(params["rank"]))
-    raise InvalidInput(f"no GM change '{kind}'")
+        sheet = as_object(params["sheet"])
+        changed = amend(rules, combatant.name, combatant.vitals, sheet)
+    elif kind == ADJUST:
+        changes = cast(Mapping[str, Mapping[str, int]], as_object(params["changes"]))
+        changed = adjust(rules, combatant.name, combatant.vitals, changes)
+    elif kind == LEAVE:
+        return leave(combatant)
+    elif kind == MOVE:
+        return move(combatant, as_int(params["rank"]))
+    else:
+        raise InvalidInput(f"no GM change '{kind}'")
+    return CastChanged(combatant.with_vitals(changed.vitals), changed.summary, changed.breakdown)

@@ -11,10 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
-Combatants = Mapping[str, Mapping[str, Any]]
-Narrator = Callable[[Mapping[str, Any], Combatants], list[str]]
+from domain.records import JSON
+
+
+class Named(Protocol):
+    """A combatant as a line of narrative names it (a record, or the rules' view of one)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class Sheeted(Named, Protocol):
+    """A combatant as a narrator reads it: its name and its sheet as stored."""
+
+    @property
+    def sheet(self) -> Mapping[str, JSON]: ...
+
+
+Combatants = Mapping[str, Named]
+Narrator = Callable[[Mapping[str, Any], Mapping[str, Sheeted]], list[str]]
 
 
 def exact(value: Any) -> str:
@@ -38,13 +55,13 @@ def plural(n: int, one: str, many: str) -> str:
 
 def name_of(combatants: Combatants, cid: Any) -> str:
     found = combatants.get(str(cid))
-    return str(found["name"]) if found else str(cid)
+    return found.name if found else str(cid)
 
 
 def unids(text: str, combatants: Combatants) -> str:
     """Names, never ids: replace any combatant id a line still carries."""
     for cid, c in combatants.items():
-        text = text.replace(cid, str(c["name"]))
+        text = text.replace(cid, c.name)
     return text
 
 

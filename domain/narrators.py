@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.narrative import (
-    Combatants,
     Narrator,
+    Sheeted,
     conditions_lines,
     exact,
     faces,
@@ -17,6 +17,8 @@ from domain.narrative import (
     unids,
     unused_lines,
 )
+
+Roster = Mapping[str, Sheeted]
 
 # -- stamina-body ---------------------------------------------------------------------
 
@@ -73,7 +75,7 @@ def sb_damage(damage: Mapping[str, Any], target: str) -> list[str]:
     return lines
 
 
-def stamina_body(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
+def stamina_body(record: Mapping[str, Any], combatants: Roster) -> list[str]:
     b, params = record["breakdown"], record["params"]
     kind = record["kind"]
     if kind == "take_hit":
@@ -85,7 +87,7 @@ def stamina_body(record: Mapping[str, Any], combatants: Combatants) -> list[str]
     weapon = b["weapon"]
     lines = []
     if weapon["name"] == "unarmed":
-        st = combatants[str(record["actor"])]["sheet"]["st"]
+        st = combatants[str(record["actor"])].sheet["st"]
         lines.append(
             f"Unarmed: ST {st} // 4 = {weapon['damage_class']} "
             f"{'die' if weapon['damage_class'] == 1 else 'dice'} (at least 1), impact"
@@ -138,7 +140,7 @@ def successes(read: Mapping[str, Any], short: bool = False) -> str:
     return str(read["successes"]) if short else plural(read["successes"], "success", "successes")
 
 
-def margin_defenses(block: Mapping[str, Any], combatants: Combatants, who: str) -> list[str]:
+def margin_defenses(block: Mapping[str, Any], combatants: Roster, who: str) -> list[str]:
     lines = [f"{block['why'][0].upper()}{block['why'][1:]}"]
     for roll in block["rolls"]:
         lines += pool_line(who, f"{roll['defense']} ({roll['mode']})", roll)
@@ -147,7 +149,7 @@ def margin_defenses(block: Mapping[str, Any], combatants: Combatants, who: str) 
     return lines
 
 
-def margin(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
+def margin(record: Mapping[str, Any], combatants: Roster) -> list[str]:
     b = record["breakdown"]
     if record["kind"] not in ("attack", "cast"):
         return [str(record["summary"])]
@@ -224,7 +226,7 @@ def d20_checks(value: Any, lines: list[str]) -> None:
             d20_checks(inner, lines)
 
 
-def d20(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
+def d20(record: Mapping[str, Any], combatants: Roster) -> list[str]:
     b = record["breakdown"]
     lines: list[str] = []
     d20_checks(b, lines)
@@ -245,7 +247,7 @@ def d20(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
 NARRATORS: dict[str, Narrator] = {"stamina-body": stamina_body, "margin": margin, "d20": d20}
 
 
-def narrate(ruleset: str, record: Mapping[str, Any], combatants: Combatants) -> list[str]:
+def narrate(ruleset: str, record: Mapping[str, Any], combatants: Roster) -> list[str]:
     """The narrative of one action record; combatants map id -> {name, sheet, ...}."""
     narrator = NARRATORS.get(ruleset, generic)
     try:

@@ -9,6 +9,7 @@ from typing import Any
 from domain.dice import DiceTray
 from domain.errors import NotFound
 from domain.narrative import new_conditions_note
+from domain.records import Combatant, replace
 from domain.rulesets.base import CombatantView, EncounterView, Outcome, Ruleset
 
 
@@ -24,7 +25,7 @@ def build_view(
     rules: Ruleset,
     round: int,
     options: Mapping[str, Any],
-    combatants: Mapping[str, Mapping[str, Any]],
+    combatants: Mapping[str, Combatant],
     *,
     turn_overridden: bool = False,
 ) -> EncounterView:
@@ -35,22 +36,22 @@ def build_view(
         combatants={
             cid: combatant_view(rules, cid, c)
             for cid, c in combatants.items()
-            if c.get("present", True)  # one who left the fight (domain/gm_changes.py) is gone
+            if c.present  # one who left the fight (domain/gm_changes.py) is gone
         },
     )
 
 
-def combatant_view(rules: Ruleset, cid: str, c: Mapping[str, Any]) -> CombatantView:
-    sheet = rules.sheet(c["sheet"])  # the typed sheet, read once per stored sheet
+def combatant_view(rules: Ruleset, cid: str, c: Combatant) -> CombatantView:
+    sheet = rules.sheet(c.sheet)  # the typed sheet, read once per stored sheet
     return CombatantView(
         id=cid,
-        name=c["name"],
-        side=c["side"],
-        rank=c["rank"],
+        name=c.name,
+        side=c.side,
+        rank=c.rank,
         sheet=sheet,
-        tracks=dict(c["tracks"]),
-        state=dict(c["state"]),
-        conditions=rules.conditions(sheet, c["tracks"], c["state"]),
+        tracks=dict(c.tracks),
+        state=dict(c.state),
+        conditions=rules.conditions(sheet, c.tracks, c.state),
     )
 
 
@@ -92,15 +93,14 @@ def with_new_conditions(
             c.sheet, outcome.tracks.get(cid, c.tracks), outcome.state.get(cid, c.state)
         )
         changes[cid] = {"before": had, "after": list(after)}
-    names = {cid: {"name": c.name} for cid, c in view.combatants.items()}
-    note = new_conditions_note(changes, names, outcome.summary)
+    note = new_conditions_note(changes, view.combatants, outcome.summary)
     if not note:
         return outcome
     return Outcome(outcome.summary + note, outcome.breakdown, outcome.tracks, outcome.state)
 
 
-def apply_outcome(combatants: dict[str, dict[str, Any]], outcome: Outcome) -> None:
+def apply_outcome(combatants: dict[str, Combatant], outcome: Outcome) -> None:
     for cid, values in outcome.tracks.items():
-        combatants[cid]["tracks"] = dict(values)
+        combatants[cid] = replace(combatants[cid], tracks=dict(values))
     for cid, values in outcome.state.items():
-        combatants[cid]["state"] = dict(values)
+        combatants[cid] = replace(combatants[cid], state=dict(values))

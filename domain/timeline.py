@@ -43,6 +43,7 @@ from domain.events import (
     of_class,
 )
 from domain.gm_changes import JOIN, adjust, amend
+from domain.records import Combatant, Vitals
 from domain.rulesets.base import Ruleset
 
 Entry = dict[str, Any]  # a character as the roster holds it: name, sheet, tracks, state
@@ -62,7 +63,7 @@ class Seed:
 
 @dataclass
 class EncounterResult:
-    initial: dict[str, dict[str, Any]]
+    initial: dict[str, Combatant]
     replayed: Replay
 
 
@@ -202,7 +203,8 @@ def _sheet_amended(w: Walker, event: Any, version: int) -> None:
     cid, rules = event.character_id, w.rules
 
     def amended(entry: Entry, sheet: dict[str, Any] = event.sheet) -> Entry:
-        return amend(rules, entry, sheet).entry
+        changed = amend(rules, entry["name"], _vitals(entry), sheet)
+        return {**entry, **_values(changed.vitals)}
 
     recorded = {
         **w.state.believed[cid],
@@ -218,7 +220,8 @@ def _tracks_adjusted(w: Walker, event: Any, version: int) -> None:
     cid, rules = event.character_id, w.rules
 
     def adjusted(entry: Entry, changes: Any = event.changes) -> Entry:
-        return adjust(rules, entry, changes).entry
+        changed = adjust(rules, entry["name"], _vitals(entry), changes)
+        return {**entry, **_values(changed.vitals)}
 
     recorded = {**w.state.believed[cid], "tracks": event.tracks[cid]}
     w.step(version, cid, {"kind": "adjustment", "reason": event.reason}, recorded, adjusted)
@@ -255,7 +258,7 @@ def _close(w: Walker, eid: str, version: int | None) -> None:
     rules, state, seed, opened, joined = w.rules, w.state, w.seed, w.opened, w.joined
     encounter = w.encounters[eid]
     initial = {
-        cid: {**c, **_values(opened[eid].get(cid, c))}
+        cid: c.with_vitals(_vitals(opened[eid][cid])) if cid in opened[eid] else c
         for cid, c in encounter.initial_combatants.items()
     }
     records = seed.records if eid == seed.encounter_id and seed.records else encounter.actions
@@ -278,12 +281,12 @@ def _close(w: Walker, eid: str, version: int | None) -> None:
         after = {
             **state.roster[cid],
             **_values(combatant),
-            "state": rules.state_after_encounter(combatant["state"]),
+            "state": rules.state_after_encounter(combatant.state),
         }
         before = {
             **state.believed[cid],
             **_values(believed),
-            "state": rules.state_after_encounter(believed["state"]),
+            "state": rules.state_after_encounter(believed.state),
         }
         state.roster[cid], state.believed[cid] = after, before
         if not _same(after, before):
@@ -296,22 +299,26 @@ def _rejoined(record: dict[str, Any], joiners: Mapping[str, Entry]) -> dict[str,
     target = record["params"].get("target")
     if record["kind"] != JOIN or target not in joiners:
         return record
-    combatant = {**record["params"]["combatant"], **_values(joiners[target])}
+    combatant = {**record["params"]["combatant"], **_values(_vitals(joiners[target]))}
     if combatant == record["params"]["combatant"]:
         return record
     return {**record, "params": {**record["params"], "combatant": combatant}}
 
 
-def _values(entry: Mapping[str, Any]) -> Entry:
-    return {"sheet": entry["sheet"], "tracks": dict(entry["tracks"]), "state": dict(entry["state"])}
+def _vitals(entry: Mapping[str, Any]) -> Vitals:
+    return Vitals(entry["sheet"], entry["tracks"], entry["state"])
+
+
+def _values(of: Vitals | Combatant) -> Entry:
+    return {"sheet": of.sheet, "tracks": dict(of.tracks), "state": dict(of.state)}
 
 
 def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return _values(a) == _values(b)
+    return _values(_vitals(a)) == _values(_vitals(b))
 
 
 def _result(entry: Mapping[str, Any]) -> Entry:
-    return _values(entry)
+    return _values(_vitals(entry))
 
 
 def _diff(

@@ -84,7 +84,7 @@ def changed_out(
     else:
         version = outcome.subject_version if isinstance(outcome, Replayed) else None
         campaign = app.campaign(campaign_id, version)
-        held = campaign.character(character_id)["in_encounter"]
+        held = campaign.character(character_id).in_encounter
         encounter = None if held is None else app.encounter(campaign_id, UUID(held))
     record = None
     if encounter is not None:

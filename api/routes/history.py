@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query
 from api.deps import App, Reader
 from api.schemas import MAX_VERSION, AuditPage, DiffOut
 from application.history import action_kind, mentions
+from domain import records
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["history"])
 
@@ -95,8 +96,8 @@ def vitals_at(
     encounters: dict[str, Any] = {}
     characters = []
     for character_id, character in campaign.characters.items():
-        source: dict[str, Any] = character
-        encounter_id = character["in_encounter"]
+        source: records.Character | records.Combatant = character
+        encounter_id = character.in_encounter
         if encounter_id is not None:
             if encounter_id not in encounters:
                 eid = UUID(encounter_id)
@@ -104,17 +105,15 @@ def vitals_at(
                     campaign_id, eid, app.version_at(eid, at, "encounter")
                 )
             source = encounters[encounter_id].combatants[character_id]
-        maxima = rules.track_maxima(character["sheet"])
+        maxima = rules.track_maxima(character.sheet)
         characters.append(
             {
                 "id": character_id,
-                "name": character["name"],
+                "name": character.name,
                 "tracks": {
-                    t: {"current": v, "max": maxima.get(t)} for t, v in source["tracks"].items()
+                    t: {"current": v, "max": maxima.get(t)} for t, v in source.tracks.items()
                 },
-                "conditions": list(
-                    rules.conditions(character["sheet"], source["tracks"], source["state"])
-                ),
+                "conditions": list(rules.conditions(character.sheet, source.tracks, source.state)),
                 "encounter": encounter_id,
             }
         )
@@ -143,15 +142,15 @@ def encounter_diff(
     for cid, now in after.combatants.items():
         then = before.combatants[cid]
         change: dict[str, Any] = {}
-        if then["tracks"] != now["tracks"]:
-            change["tracks"] = {"from": then["tracks"], "to": now["tracks"]}
+        if then.tracks != now.tracks:
+            change["tracks"] = {"from": then.tracks, "to": now.tracks}
         was, is_ = list(before.conditions_of(cid)), list(after.conditions_of(cid))
         if was != is_:
             change["conditions"] = {"from": was, "to": is_}
-        if then["state"] != now["state"]:
-            change["state"] = {"from": then["state"], "to": now["state"]}
+        if then.state != now.state:
+            change["state"] = {"from": then.state, "to": now.state}
         if change:
-            combatants[cid] = {"name": now["name"], **change}
+            combatants[cid] = {"name": now.name, **change}
     old = {a["number"]: a for a in before.actions}
     actions = []
     for action in after.actions:

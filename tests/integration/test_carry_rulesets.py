@@ -102,9 +102,9 @@ def test_a_carried_void_leaves_the_roster_as_the_last_fight_handed_it_back(
         last = app.encounter(cid, fights[-1])
         rules = campaign.rules
         for cid_ in (a, b):
-            assert campaign.characters[cid_]["tracks"] == last.combatants[cid_]["tracks"]
-            assert campaign.characters[cid_]["state"] == rules.state_after_encounter(
-                last.combatants[cid_]["state"]
+            assert campaign.characters[cid_].tracks == last.combatants[cid_].tracks
+            assert campaign.characters[cid_].state == rules.state_after_encounter(
+                last.combatants[cid_].state
             )
         second = app.encounter(cid, fights[1])
         first_of_second = second.action(1)

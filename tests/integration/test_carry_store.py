@@ -77,7 +77,7 @@ def test_a_lost_race_writes_nothing_on_any_aggregate(store_env: dict[str, str]) 
             racing.close()
         after = events_of(app, cid, first, second)
         assert after == [before[0] + 1, before[1], before[2]]  # only the other's wound
-        assert app.campaign(cid).characters[bran]["tracks"] == {"stamina": 12, "body": 10}
+        assert app.campaign(cid).characters[bran].tracks == {"stamina": 12, "body": 10}
     finally:
         other.close()
         app.close()
@@ -91,8 +91,8 @@ def test_a_commit_writes_every_aggregate_and_a_no_op_says_so(store_env: dict[str
         app.commit_correction(CorrectEncounter(cid, first, "void", "dispute", 1))
         assert events_of(app, cid, first, second) == [b + 1 for b in before]
         # 20/10, day 1: nothing lost, 20/10; fight 2: 17/10.
-        assert app.campaign(cid).characters[bran]["tracks"] == {"stamina": 17, "body": 10}
-        assert app.encounter(cid, second).initial_combatants[bran]["tracks"] == {
+        assert app.campaign(cid).characters[bran].tracks == {"stamina": 17, "body": 10}
+        assert app.encounter(cid, second).initial_combatants[bran].tracks == {
             "stamina": 20,
             "body": 10,
         }
@@ -120,7 +120,7 @@ def test_a_healed_days_plan_corrected_re_heals_it_and_carries(store_env: dict[st
         ]
         app.commit_day_plan(fix)
         campaign = app.campaign(cid)
-        assert campaign.characters[bran]["tracks"] == {"stamina": 7, "body": 8}
+        assert campaign.characters[bran].tracks == {"stamina": 7, "body": 8}
         assert campaign.calendar["1"][bran]["rest"] == "none"
         with pytest.raises(ActionRefused, match="changes nothing"):
             app.commit_day_plan(fix)

@@ -66,7 +66,7 @@ def test_sixteen_writers_on_one_encounter_are_all_recorded_in_order(
                 assert encounter.version == record["version"]
         fresh = open_app(store_env)
         final = fresh.encounter(cid, eid)
-        assert final.combatants[hero]["tracks"]["stamina"] == 200 - WRITERS * rounds
+        assert final.combatants[hero].tracks["stamina"] == 200 - WRITERS * rounds
         assert [a["number"] for a in final.actions] == list(range(1, WRITERS * rounds + 1))
         fresh.close()
     finally:

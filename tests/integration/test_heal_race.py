@@ -64,12 +64,12 @@ def test_the_issue_steps_keep_the_heal(store_app: SkaldApplication, redis_url: s
     campaign = app.create_campaign(CreateCampaign("Long road", "stamina-body"))
     _, hero = app.enrol_character(EnrolCharacter(campaign.id, "Hero", SHEET))
     hurt(app, campaign.id, hero)
-    assert app.campaign(campaign.id).characters[hero]["tracks"] == {"stamina": 10, "body": 26}
+    assert app.campaign(campaign.id).characters[hero].tracks == {"stamina": 10, "body": 26}
 
     app.advance_days(AdvanceDays(campaign.id, 1))
     # Before the worker reaches the day, the GM opens an encounter with the hero.
     second = app.start_encounter(StartEncounter(campaign.id, "Bridge", (Combatant(hero, "party"),)))
-    assert second.combatants[hero]["tracks"] == {"stamina": 30, "body": 28}
+    assert second.combatants[hero].tracks == {"stamina": 30, "body": 28}
 
     client = redis.Redis.from_url(redis_url)
     worker = HealingWorker(app, client, prefix=f"race-{uuid.uuid4().hex[:8]}")
@@ -77,7 +77,7 @@ def test_the_issue_steps_keep_the_heal(store_app: SkaldApplication, redis_url: s
     assert worker.healed == 0
 
     app.end_encounter(EndEncounter(campaign.id, second.id))
-    assert app.campaign(campaign.id).characters[hero]["tracks"] == {"stamina": 30, "body": 28}
+    assert app.campaign(campaign.id).characters[hero].tracks == {"stamina": 30, "body": 28}
     assert heals(app) == [(hero, 1, {"stamina": 30, "body": 28})]
 
 
@@ -93,7 +93,7 @@ def test_the_roster_takes_no_heal_for_a_character_in_an_open_encounter(
     roster = app.campaign(campaign.id)
     roster.day, roster.calendar["1"] = 1, {hero: {"rest": "full", "care": True, "healer": False}}
     assert roster.heal_through(1) == 0
-    assert roster.characters[hero]["tracks"] == {"stamina": 10, "body": 26}
+    assert roster.characters[hero].tracks == {"stamina": 10, "body": 26}
     app.end_encounter(EndEncounter(campaign.id, fight.id))
 
 
@@ -218,7 +218,7 @@ def test_every_recorded_change_stays_in_the_tracks(
         table.run(op)
     table.finish()
     campaign = store_app.campaign(table.campaign_id)
-    current = {h: campaign.characters[h]["tracks"] for h in table.heroes}
+    current = {h: campaign.characters[h].tracks for h in table.heroes}
     assert current == expected_tracks(store_app, table.campaign_id)
     # Every day was healed exactly once for every hero.
     counted = Counter((h, d) for h, d, _ in heals(store_app) if h in table.heroes)

@@ -161,6 +161,6 @@ def test_sigkill_mid_batch_then_restart_heals_every_day_exactly_once(
         tracks = {"stamina": 12 - 15, "body": 40 - 7}
         for _ in range(DAYS):
             tracks = daily_heal(sheet, tracks, {"piercing_wound": True}, plan).tracks
-        assert final.characters[cid]["tracks"] == tracks
-        assert final.characters[cid]["healed_through"] == DAYS
+        assert final.characters[cid].tracks == tracks
+        assert final.characters[cid].healed_through == DAYS
     app.close()

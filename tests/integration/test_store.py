@@ -81,7 +81,7 @@ def test_everything_survives_closing_and_reopening_the_store(store_env: dict[str
         again = reopened.encounter(cid, eid)
         assert again.actions == expected.actions == [record]
         assert again.combatants == expected.combatants
-        assert reopened.campaign(cid).characters[hero]["in_encounter"] == str(eid)
+        assert reopened.campaign(cid).characters[hero].in_encounter == str(eid)
         assert reopened.recorder.max_notification_id() == 5
     finally:
         reopened.close()
@@ -132,7 +132,7 @@ def test_two_concurrent_writers_lose_nothing(store_env: dict[str, str]) -> None:
         assert len(final.actions) == recorded
         assert [a["number"] for a in final.actions] == list(range(1, recorded + 1))
         # Each recorded hit of a 1 on the impact table took exactly 1 Stamina.
-        assert final.combatants[hero]["tracks"]["stamina"] == 200 - recorded
+        assert final.combatants[hero].tracks["stamina"] == 200 - recorded
         fresh.close()
     finally:
         first.close()

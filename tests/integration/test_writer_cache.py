@@ -27,7 +27,7 @@ def grouped(store_env: dict[str, str]) -> SkaldApplication:
 
 
 def stamina(app: SkaldApplication, cid: Any, eid: Any, hero: str) -> int:
-    value: int = app.encounter(cid, eid).combatants[hero]["tracks"]["stamina"]
+    value: int = app.encounter(cid, eid).combatants[hero].tracks["stamina"]
     return value
 
 
@@ -66,7 +66,7 @@ def test_what_another_process_wrote_is_seen_by_the_next_command(
         second.perform_action(hit(cid, eid, hero, 2))  # 198 in the store
         encounter, record = first.perform_action(hit(cid, eid, hero, 3))
         assert record["number"] == 3
-        assert encounter.combatants[hero]["tracks"]["stamina"] == 196
+        assert encounter.combatants[hero].tracks["stamina"] == 196
         assert [a["number"] for a in encounter.actions] == [1, 2, 3]
         fresh = open_app(store_env)
         assert stamina(fresh, cid, eid, hero) == 196
@@ -98,7 +98,7 @@ def test_another_process_writing_one_encounter_leaves_the_others_kept(
         encounter, record = first.perform_action(hit(other, theirs, other_hero, 3))
         assert fetched == [theirs]  # written by the other process: read again
         assert record["number"] == 3
-        assert encounter.combatants[other_hero]["tracks"]["stamina"] == 196
+        assert encounter.combatants[other_hero].tracks["stamina"] == 196
     finally:
         first.close()
         second.close()
@@ -122,7 +122,7 @@ def test_a_command_that_fails_half_way_leaves_the_kept_encounter_as_stored(
             app.run_command(half_then_fail)
         encounter, record = app.perform_action(hit(cid, eid, hero, 2))
         assert record["number"] == 2  # the failed command's action 2 was never kept
-        assert encounter.combatants[hero]["tracks"]["stamina"] == 198  # 1 and 1, not the 5
+        assert encounter.combatants[hero].tracks["stamina"] == 198  # 1 and 1, not the 5
     finally:
         app.close()
 
@@ -134,7 +134,7 @@ def test_a_callers_encounter_does_not_change_under_it(store_env: dict[str, str])
         first, _ = app.perform_action(hit(cid, eid, hero, 1))
         app.perform_action(hit(cid, eid, hero, 2))
         assert first.version == 2 and len(first.actions) == 1
-        assert first.combatants[hero]["tracks"]["stamina"] == 199
+        assert first.combatants[hero].tracks["stamina"] == 199
     finally:
         app.close()
 

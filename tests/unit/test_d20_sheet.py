@@ -153,8 +153,8 @@ def test_a_campaign_records_its_options_and_a_character_starts_at_full_hp() -> N
     assert table.app.campaign(table.campaign_id).options["natural_20_hits"] is True
     hero = table.enrol("Hero", sheet(hp=27))
     character = table.app.campaign(table.campaign_id).character(hero)
-    assert character["tracks"] == {"hp": 27}
-    assert character["state"] == {}
+    assert character.tracks == {"hp": 27}
+    assert character.state == {}
 
 
 def test_enrolling_a_bad_sheet_changes_nothing() -> None:

@@ -96,7 +96,7 @@ class Table:
     def combatant(self, character_id: str) -> dict[str, Any]:
         assert self.encounter_id is not None
         encounter = self.app.encounter(self.campaign_id, self.encounter_id)
-        return dict(encounter.combatants[character_id])
+        return dict(encounter.combatants[character_id].as_json())
 
     def hp(self, character_id: str) -> int:
         return int(self.combatant(character_id)["tracks"]["hp"])
@@ -111,7 +111,7 @@ class Table:
     def ratings(self, character_id: str) -> dict[str, Any]:
         campaign = self.app.campaign(self.campaign_id)
         character = campaign.character(character_id)
-        return campaign.rules.derived_ratings(character["sheet"], character["state"])
+        return campaign.rules.derived_ratings(character.sheet, character.state)
 
 
 def terms(rating: dict[str, Any]) -> list[tuple[str, int]]:

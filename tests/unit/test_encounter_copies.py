@@ -33,5 +33,5 @@ def test_a_copy_shares_records_yet_never_sees_the_others_new_actions() -> None:
 
     assert len(clone.actions) == 2
     assert len(original.actions) == 1
-    assert original.combatants[hero]["tracks"] == {"stamina": 18, "body": 20}
-    assert clone.combatants[hero]["tracks"] == {"stamina": 13, "body": 19}
+    assert original.combatants[hero].tracks == {"stamina": 18, "body": 20}
+    assert clone.combatants[hero].tracks == {"stamina": 13, "body": 19}

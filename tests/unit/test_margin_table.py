@@ -160,7 +160,8 @@ class Table:
         return self.encounter
 
     def combatant(self, name: str) -> dict[str, Any]:
-        return dict(self.app.encounter(self.campaign, self._eid()).combatants[self.ids[name]])
+        encounter = self.app.encounter(self.campaign, self._eid())
+        return dict(encounter.combatants[self.ids[name]].as_json())
 
     def health(self, name: str) -> int:
         return int(self.combatant(name)["tracks"]["health"])

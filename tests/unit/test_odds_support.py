@@ -16,6 +16,7 @@ from domain.odds.faces import FaceModel
 from domain.odds.memo import memo_for, stamina_body_damage_type
 from domain.odds.models import face_model
 from domain.odds.readers import Features, reader
+from domain.records import Combatant
 from domain.resolution import Resolved, build_view, resolve
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
@@ -70,14 +71,14 @@ def encounter(
     combatants = {}
     for cid, (side, rank, sheet) in lineup.items():
         valid = rules.validate_sheet(sheet)
-        combatants[cid] = {
-            "name": cid.capitalize(),
-            "side": side,
-            "rank": rank,
-            "sheet": valid,
-            "tracks": {**rules.track_maxima(valid), **(tracks or {}).get(cid, {})},
-            "state": {**rules.start_state(valid), **(states or {}).get(cid, {})},
-        }
+        combatants[cid] = Combatant(
+            name=cid.capitalize(),
+            side=side,
+            rank=rank,
+            sheet=valid,
+            tracks={**rules.track_maxima(valid), **(tracks or {}).get(cid, {})},
+            state={**rules.start_state(valid), **(states or {}).get(cid, {})},
+        )
     return rules, build_view(rules, round, rules.validate_options(options or {}), combatants)
 
 

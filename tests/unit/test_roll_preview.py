@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.dice import DiceTray
+from domain.records import Combatant, replace
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.roll_preview import human_name, preview
 from domain.rulesets import get_ruleset
@@ -22,21 +23,21 @@ from tests.unit.test_margin_properties import sheets as margin_sheets
 seeds = st.integers(min_value=0, max_value=2**32)
 
 
-def lineup(rules: Ruleset, *people: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
+def lineup(rules: Ruleset, *people: tuple[str, str, int, dict[str, Any]]) -> dict[str, Combatant]:
     return {
-        cid: {
-            "name": cid.title(),
-            "side": side,
-            "rank": rank,
-            "sheet": rules.validate_sheet(sheet),
-            "tracks": rules.track_maxima(rules.validate_sheet(sheet)),
-            "state": rules.start_state(rules.validate_sheet(sheet)),
-        }
+        cid: Combatant(
+            name=cid.title(),
+            side=side,
+            rank=rank,
+            sheet=rules.validate_sheet(sheet),
+            tracks=rules.track_maxima(rules.validate_sheet(sheet)),
+            state=rules.start_state(rules.validate_sheet(sheet)),
+        )
         for cid, side, rank, sheet in people
     }
 
 
-def posture(rules: Ruleset, combatants: dict[str, Any], actor: str, kind: str) -> None:
+def posture(rules: Ruleset, combatants: dict[str, Combatant], actor: str, kind: str) -> None:
     view = build_view(rules, 1, rules.validate_options({}), combatants)
     resolved = resolve(rules, view, kind, actor, {}, DiceTray(random.Random(0)))
     apply_outcome(combatants, resolved.outcome)
@@ -118,7 +119,7 @@ def test_stamina_body_preview_matches_the_resolved_rolls(
     combatants = lineup(
         rules, ("goblin", "foes", 1, {**base, "weapons": [sword]}), ("hero", "party", 1, base)
     )
-    combatants["hero"]["tracks"] = {"stamina": stamina, "body": body}
+    combatants["hero"] = replace(combatants["hero"], tracks={"stamina": stamina, "body": body})
     view = build_view(rules, 1, rules.validate_options({}), combatants)
     params: dict[str, Any] = {"target": "hero", "weapon": "sword"}
     if named:

@@ -58,7 +58,7 @@ def test_the_snapshot_of_the_saved_encounter_equals_the_one_read_back(
     assert len(expected.actions) == 7
     from_snapshot: Encounter = app.repository.get(eid)
     assert len(from_snapshot.actions) == 8
-    assert from_snapshot.combatants[hit["target"]]["tracks"] == {"stamina": 182, "body": 199}
+    assert from_snapshot.combatants[hit["target"]].tracks == {"stamina": 182, "body": 199}
     assert from_snapshot.version == 9
 
 
@@ -82,7 +82,7 @@ def test_an_aggregate_saved_past_a_snapshot_version_is_snapshotted_as_saved(
     assert from_snapshot.version == 7
     assert len(from_snapshot.actions) == 6
     # As the first test's first six hits: 16 stamina and 1 body on this sheet.
-    assert from_snapshot.combatants[hit["target"]]["tracks"] == {"stamina": 184, "body": 199}
+    assert from_snapshot.combatants[hit["target"]].tracks == {"stamina": 184, "body": 199}
     assert len(app.encounter(cid, eid, version=4).actions) == 3  # time travel is unchanged
 
 
