@@ -13,9 +13,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
+import orjson
 import redis
 from eventsourcing.persistence import Mapper, Notification, Tracking
 
@@ -30,6 +31,51 @@ log = logging.getLogger("skald.projections")
 PROJECTIONS: tuple[type[ViewProjection], ...] = (VitalsProjection, BoardProjection, AuditProjection)
 Decoded = tuple[Any, Tracking]
 Selector = Callable[[Sequence[Notification]], Iterable[Decoded]]
+
+
+@dataclass(frozen=True)
+class Halt:
+    """A view stopped at an event it cannot apply: it stays just before it (every view
+    after it would be wrong), and the others go on."""
+
+    view: str
+    position: int
+    type: str
+    aggregate: str
+    why: str
+
+    def line(self) -> str:
+        return (
+            f"the {self.view} view stopped at event {self.position} ({self.type} of "
+            f"aggregate {self.aggregate}), which it cannot apply: {self.why}; the other "
+            "views go on; run a Skald that can read it, then `skald projections rebuild`"
+        )
+
+
+class CannotApply(Exception):
+    def __init__(self, halt: Halt) -> None:
+        super().__init__(halt.line())
+        self.halt = halt
+
+
+def halted_key(root: str) -> str:
+    return f"{root}:halted"
+
+
+def halts_of(client: redis.Redis, root: str, positions: dict[str, int]) -> list[dict[str, Any]]:
+    """The views of a root stopped at an event, and still there (not past it since)."""
+    raw: Any = client.hgetall(halted_key(root))
+    found = []
+    for view, value in sorted(raw.items()):
+        halt = orjson.loads(value)
+        if positions.get(view.decode(), 0) < halt["position"]:
+            found.append(halt)
+    return found
+
+
+def why(error: Exception) -> str:
+    message = " ".join(str(error).split())
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 class ProjectionEngine:
@@ -61,6 +107,9 @@ class ProjectionEngine:
         self.guard: Guard | None = None
         self.conflicts = 0
         self.applied = 0
+        # Views stopped at an event they cannot apply, by view name: tried again by the
+        # next engine (a restart, an upgrade), never again by this one.
+        self.halted: dict[str, Halt] = {}
         # A rebuild, sole writer of its generation, sends each batch's commit on a
         # thread and projects the next batch meanwhile (Redis works, the socket
         # waits, and the interpreter is free for the next batch).
@@ -132,18 +181,30 @@ class ProjectionEngine:
             self.sync()
         assert self.guard is not None
         positions = self.guard.positions
-        try:
-            if len(set(positions)) == 1:  # as always, bar a crash between projections
-                for event, tracking in self.select(notifications):
-                    for projection in self.projections:
-                        projection.process_event(event, tracking)
-            else:
-                self._apply_behind(notifications, positions)
-        except BaseException:
-            self.staged.forget()  # cached values were changed in place: not the truth any more
-            raise
-        last = notifications[-1].id
-        new_positions = [max(p or 0, last) for p in positions]
+        marks = {key: len(entries) for key, (_, entries) in self.staged.stream_entries.items()}
+        while True:
+            try:
+                if len(set(positions)) == 1 and not self.halted:  # as always
+                    for event, tracking in self._selected(notifications):
+                        for projection in self.projections:
+                            self._process(projection, event, tracking)
+                else:
+                    self._apply_behind(notifications, positions)
+                break
+            except CannotApply as stopped:
+                # Cached values were changed in place: forget them, and take the batch
+                # again with that view stopped before the event (the feed entries this
+                # batch had deferred go too, or they would be added twice).
+                self._drop_stream_entries_since(marks)
+                self.staged.forget()
+                self._halt(stopped.halt)
+            except BaseException:
+                self.staged.forget()  # cached values were changed in place: not the truth
+                raise
+        new_positions = [
+            self._reached(p.name, position, notifications)
+            for p, position in zip(self.projections, positions, strict=True)
+        ]
         prepared = self.staged.prepare(self.guard, new_positions)
         if self._committer is not None:
             if not self._landed():
@@ -175,11 +236,83 @@ class ProjectionEngine:
     def _apply_behind(
         self, notifications: Sequence[Notification], positions: Sequence[int | None]
     ) -> None:
-        """Each projection takes only the events after its own position."""
-        for event, tracking in self.select(notifications):
+        """Each projection takes only the events after its own position, and none from
+        the event it stopped at."""
+        for event, tracking in self._selected(notifications):
             for projection, position in zip(self.projections, positions, strict=True):
+                halt = self.halted.get(projection.name)
+                if halt is not None and tracking.notification_id >= halt.position:
+                    continue
                 if position is None or tracking.notification_id > position:
-                    projection.process_event(event, tracking)
+                    self._process(projection, event, tracking)
+
+    def _selected(self, notifications: Sequence[Notification]) -> Iterable[Decoded]:
+        """The decoded events some view still takes; one that cannot be decoded stops
+        every view before it."""
+        stops = [self.halted.get(p.name) for p in self.projections]
+        wanted = [n for n in notifications if any(h is None or n.id < h.position for h in stops)]
+        selected = iter(self.select(wanted))
+        done = 0
+        while True:
+            try:
+                decoded = next(selected)
+            except StopIteration:
+                return
+            except (redis.RedisError, OSError):
+                raise
+            except Exception as error:  # an unknown topic, an unreadable payload
+                failed = next((n for n in wanted if n.id > done), wanted[-1])
+                halts = [self._halt_for(p.name, failed, error) for p in self.projections]
+                for halt in halts[1:]:
+                    self._halt(halt)
+                raise CannotApply(halts[0]) from None
+            done = decoded[1].notification_id
+            yield decoded
+
+    def _process(self, projection: ViewProjection, event: Any, tracking: Tracking) -> None:
+        try:
+            projection.process_event(event, tracking)
+        except (redis.RedisError, OSError):
+            raise  # Redis went away: the supervisor starts again once it is back
+        except Exception as error:  # the projection's own code cannot take this event
+            raise CannotApply(
+                Halt(
+                    projection.name,
+                    tracking.notification_id,
+                    type(event).__qualname__,
+                    str(getattr(event, "originator_id", "?")),
+                    why(error),
+                )
+            ) from None
+
+    def _halt_for(self, view: str, notification: Notification, error: Exception) -> Halt:
+        kind = notification.topic.rpartition(":")[2] or notification.topic
+        return Halt(view, notification.id, kind, str(notification.originator_id), why(error))
+
+    def _halt(self, halt: Halt) -> None:
+        if halt.view in self.halted:
+            return
+        self.halted[halt.view] = halt
+        log.error("%s", halt.line())  # one line, once per engine: it will not go away
+        if self.keys is not None:
+            record = {**halt.__dict__, "message": halt.line()}
+            self.client.hset(halted_key(self.keys.root), halt.view, orjson.dumps(record))
+
+    def _drop_stream_entries_since(self, marks: dict[str, int]) -> None:
+        entries = self.staged.stream_entries
+        for key in list(entries):
+            if key in marks:
+                del entries[key][1][marks[key] :]
+            else:
+                del entries[key]
+
+    def _reached(
+        self, view: str, position: int | None, notifications: Sequence[Notification]
+    ) -> int:
+        """Where a view stands after the batch: its end, or just before where it stopped."""
+        halt = self.halted.get(view)
+        ids = [n.id for n in notifications if halt is None or n.id < halt.position]
+        return max([position or 0, *ids])
 
     def flush(self) -> bool:
         """Wait for the commit in flight and write what was deferred (a rebuild's feed

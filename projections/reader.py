@@ -9,7 +9,7 @@ import orjson
 import redis
 
 from projections.base import with_maxima
-from projections.engine import PROJECTIONS
+from projections.engine import PROJECTIONS, halts_of
 from projections.keys import Generations, ViewKeys
 
 
@@ -48,6 +48,17 @@ class ViewReader:
             "behind": max(store - position, 0),
             "generation": keys.root.rsplit(":", 1)[-1] if keys else None,
         }
+
+    def halted(self) -> list[dict[str, Any]]:
+        """The views stopped at an event they cannot apply (docs/projections.md)."""
+        keys = self.keys()
+        if keys is None:
+            return []
+        positions = {}
+        for projection in PROJECTIONS:
+            value: Any = self.client.hget(keys.tracking(projection.name), self.application_name)
+            positions[projection.name] = int(value) if value is not None else 0
+        return halts_of(self.client, keys.root, positions)
 
     def _read(self, count: int, add_reads: Callable[[Any, ViewKeys], Any]) -> tuple[list[Any], Any]:
         """Run ``count`` reads, the tracking reads and a look at the generation pointer in

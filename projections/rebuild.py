@@ -78,6 +78,18 @@ class RebuildError(RuntimeError):
     pass
 
 
+def halted_rebuild(engine: ProjectionEngine) -> RebuildError:
+    """A rebuild that met an event a view cannot apply: the views stay as they were."""
+    halt = min(engine.halted.values(), key=lambda h: h.position)
+    views = ", ".join(sorted(engine.halted))
+    return RebuildError(
+        f"the views were not rebuilt: event {halt.position} ({halt.type} of aggregate "
+        f"{halt.aggregate}) cannot be applied by the {views} view(s): {halt.why}; this "
+        "Skald cannot read that event: run a Skald that can (the one that wrote it, or a "
+        "newer one), or restore the store from an export made before it"
+    )
+
+
 @dataclass(frozen=True)
 class RebuildReport:
     generation: str
@@ -156,6 +168,9 @@ class Rebuilder:
                 raise RebuildError("another process wrote into the views being rebuilt")
         finally:
             engine.close()
+        if engine.halted:
+            delete_root(self.client, root)
+            raise halted_rebuild(engine)
         switch = self.client.register_script(_SWITCH)
         if not switch(keys=[self.generations.pointer], args=[old or "", new]):
             delete_root(self.client, root)
@@ -193,6 +208,8 @@ class Rebuilder:
                     return self.rebuild_all(progress)  # the views are incomplete: redo them all
                 position, read = self._fill(engine, position, target, progress)
                 count += read
+                if engine.halted:
+                    raise halted_rebuild(engine)
                 if not engine.flush():
                     raise RebuildError("another process wrote into the views being rebuilt")
                 outcome = self._swap(swap, generation, live, scratch, campaign_id, selector, target)

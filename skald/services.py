@@ -81,8 +81,20 @@ class Services:
             cache["ok"] = bool(self.redis.ping())
         except Exception as error:
             cache.update(ok=False, error=str(error))
-        ok = store["ok"] and cache["ok"]
-        return {"status": "ok" if ok else "degraded", "event_store": store, "redis": cache}
+        views: dict[str, Any] = {"ok": True, "halted": []}
+        if cache["ok"]:
+            try:
+                views["halted"] = self.views.halted()
+            except redis.RedisError as error:
+                views.update(ok=False, error=str(error))
+            views["ok"] = views["ok"] and not views["halted"]
+        ok = store["ok"] and cache["ok"] and views["ok"]
+        return {
+            "status": "ok" if ok else "degraded",
+            "event_store": store,
+            "redis": cache,
+            "views": views,
+        }
 
 
 def server_secret(settings: Settings) -> bytes:
