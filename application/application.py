@@ -222,6 +222,9 @@ class SkaldApplication(Store):
 
     # -- corrections (application/corrections.py, carrying.py) --------------------------
 
+    def correct(self, command: CorrectEncounter) -> Corrected:
+        return self.corrections.correct(command)
+
     def void_action(self, command: VoidAction) -> Corrected:
         return self.corrections.void_action(command)
 

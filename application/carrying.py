@@ -14,7 +14,7 @@ from uuid import UUID
 from application.commands import CorrectDayPlan, CorrectEncounter
 from application.store import Commands
 from domain.campaign import Campaign
-from domain.corrections import ACTIVE, KEEP, SUPERSEDE, VOID, Reroll, correction_plan
+from domain.corrections import ACTIVE, VOID, Reroll, correction_plan, rewind_plan
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.events import (
@@ -82,14 +82,8 @@ class Carrying(Commands):
                     f"rewind needs an earlier version than the current {encounter.version}, "
                     f"not {past.version}"
                 )
-            kept = len(past.actions)
-
-            def rewind(record: dict[str, Any]) -> str:
-                later = record["number"] > kept and record["status"] == ACTIVE
-                return SUPERSEDE if later else KEEP
-
-            records = [*past.actions, *encounter.actions[kept:]]
-            return Seed(start, eid, rewind, records), encounter, past.round
+            records, plan = rewind_plan(past.actions, encounter.actions)
+            return Seed(start, eid, plan, records), encounter, past.round
         if command.number is None:
             raise InvalidInput(f"a {command.kind} names the action's number")
         record = encounter.action(command.number)
@@ -125,43 +119,39 @@ class Carrying(Commands):
     def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, dict[str, Any]]:
         """Commit a correction of an ended encounter and everything it carries, atomically."""
         reason = check_reason(command.reason)
+        return self.store.run_command(lambda: self.carry(command, reason))
 
-        def attempt() -> tuple[Encounter, dict[str, Any]]:
-            campaign = self.store.campaign(command.campaign_id)
-            seed, corrected, round = self._encounter_seed(campaign, command)
-            correction = self._correction(command, reason)
-            _, touched, found, preview = self._work_out(campaign, seed, _salt(command), correction)
-            if preview["changes_nothing"]:
-                raise ActionRefused(preview["message"])
-            carried = {**correction, "carried": _carried_summary(preview)}
-            eid = str(corrected.id)
-            result = found.encounters[eid]
-            corrected.correct_after_end(
-                {**correction, "report": result.replayed.report},
-                result.replayed.records,
-                result.replayed.combatants,
-                round,
+    def carry(self, command: CorrectEncounter, reason: str) -> tuple[Encounter, dict[str, Any]]:
+        """One attempt at committing an ended encounter's correction (run it on the writer,
+        application/corrections.py): the corrected encounter and the preview it carried."""
+        campaign = self.store.campaign(command.campaign_id)
+        seed, corrected, round = self._encounter_seed(campaign, command)
+        correction = self._correction(command, reason)
+        _, touched, found, preview = self._work_out(campaign, seed, _salt(command), correction)
+        if preview["changes_nothing"]:
+            raise ActionRefused(preview["message"])
+        carried = {**correction, "carried": _carried_summary(preview)}
+        eid = str(corrected.id)
+        result = found.encounters[eid]
+        corrected.correct_after_end(
+            {**correction, "report": result.replayed.report},
+            result.replayed.records,
+            result.replayed.combatants,
+            round,
+        )
+        others = [e for e in touched if str(e.id) != eid]
+        for other in others:
+            mine = found.encounters[str(other.id)]
+            other.recompute(
+                {**correction, "report": mine.replayed.report},
+                mine.initial,
+                mine.replayed.records,
+                mine.replayed.combatants,
             )
-            others = [e for e in touched if str(e.id) != eid]
-            for other in others:
-                mine = found.encounters[str(other.id)]
-                other.recompute(
-                    {**correction, "report": mine.replayed.report},
-                    mine.initial,
-                    mine.replayed.records,
-                    mine.replayed.combatants,
-                )
-            roster = _roster_now(campaign, found)
-            campaign.carry_correction(carried, found.step_results, roster, {}, command.by)
-            self.store.save(corrected, *others, campaign)
-            return corrected, preview
-
-        return self.store.run_command(attempt)
-
-    def correct_ended(self, command: CorrectEncounter) -> tuple[Encounter, list[dict[str, Any]]]:
-        """Commit, answering as the encounter's own corrections do: the encounter, the report."""
-        encounter, _ = self.commit_correction(command)
-        return encounter, list(encounter.corrections[-1]["report"])
+        roster = _roster_now(campaign, found)
+        campaign.carry_correction(carried, found.step_results, roster, {}, command.by)
+        self.store.save(corrected, *others, campaign)
+        return corrected, preview
 
     @staticmethod
     def _correction(command: CorrectEncounter, reason: str | None) -> dict[str, Any]:

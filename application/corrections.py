@@ -1,7 +1,10 @@
 """Corrections of a fight: void an action, roll it again, rewind to a version.
 
-An open encounter is corrected in itself; an ended one's correction is carried
-through the campaign (application/carrying.py).
+One entry point, `Corrections.correct`, serves open and ended fights alike. Whether
+the fight is still open is decided inside the command, on the writer thread, from
+the encounter the command itself read: an open encounter is corrected in itself, an
+ended one's correction is carried through the campaign (application/carrying.py).
+A fight that ends between the request and the command is so corrected as ended.
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from application.carrying import Carrying
 from application.commands import CorrectEncounter, RerollAction, RewindEncounter, VoidAction
 from application.store import Commands, Store
 from domain.encounter import Encounter
+from domain.errors import InvalidInput
 from domain.reasons import check_reason
 
 Corrected = tuple[Encounter, list[dict[str, Any]]]
+KINDS = ("void", "reroll", "rewind")
 
 
 class Corrections(Commands):
@@ -22,64 +27,60 @@ class Corrections(Commands):
         super().__init__(store)
         self.carrying = carrying
 
-    def void_action(self, command: VoidAction) -> Corrected:
+    def correct(self, command: CorrectEncounter) -> Corrected:
+        """Void, reroll or rewind, in an open or an ended encounter: the encounter after
+        it, and the report of what the correction changed in it."""
         reason = check_reason(command.reason)
-        if self.store.encounter(command.campaign_id, command.encounter_id).ended:
-            c = command  # an ended encounter's correction is carried through the campaign
-            return self.carrying.correct_ended(
-                CorrectEncounter(c.campaign_id, c.encounter_id, "void", c.reason, c.number, by=c.by)
-            )
+        if command.kind not in KINDS:
+            raise InvalidInput(f"a correction is void, reroll or rewind, not '{command.kind}'")
 
         def attempt() -> Corrected:
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
-            report = encounter.void(command.number, reason, command.by, self.store.roller)
+            if encounter.ended:
+                corrected, _ = self.carrying.carry(command, reason)
+                return corrected, list(corrected.corrections[-1]["report"])
+            report = self._in_the_fight(encounter, command, reason)
             self.store.save(encounter)
             return encounter, report
 
         return self.store.run_command(attempt)
 
-    def reroll_action(self, command: RerollAction) -> Corrected:
-        reason = check_reason(command.reason)
-        if self.store.encounter(command.campaign_id, command.encounter_id).ended:
-            c = command  # an ended encounter's correction is carried through the campaign
-            return self.carrying.correct_ended(
-                CorrectEncounter(
-                    c.campaign_id, c.encounter_id, "reroll", c.reason, c.number, c.dice, by=c.by
-                )
-            )
-
-        def attempt() -> Corrected:
-            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
-            report = encounter.reroll(
-                command.number, command.dice, reason, command.by, self.store.roller
-            )
-            self.store.save(encounter)
-            return encounter, report
-
-        return self.store.run_command(attempt)
-
-    def rewind_encounter(self, command: RewindEncounter) -> Corrected:
-        reason = check_reason(command.reason)
-        if self.store.encounter(command.campaign_id, command.encounter_id).ended:
-            c = command  # an ended encounter's correction is carried through the campaign
-            return self.carrying.correct_ended(
-                CorrectEncounter(
-                    c.campaign_id,
-                    c.encounter_id,
-                    "rewind",
-                    c.reason,
-                    to_version=c.to_version,
-                    by=c.by,
-                )
-            )
-
-        def attempt() -> Corrected:
-            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+    def _in_the_fight(
+        self, encounter: Encounter, command: CorrectEncounter, reason: str
+    ) -> list[dict[str, Any]]:
+        if command.kind == "rewind":
+            if command.to_version is None:
+                raise InvalidInput("a rewind names the version to go back to")
             past = self.store.encounter(
                 command.campaign_id, command.encounter_id, command.to_version
             )
-            report = encounter.rewind(past, reason, command.by)
-            self.store.save(encounter)
-            return encounter, report
+            return encounter.rewind(past, reason, command.by)
+        if command.number is None:
+            raise InvalidInput(f"a {command.kind} names the action's number")
+        if command.kind == "void":
+            return encounter.void(command.number, reason, command.by, self.store.roller)
+        return encounter.reroll(command.number, command.dice, reason, command.by, self.store.roller)
 
-        return self.store.run_command(attempt)
+    # -- the api's three commands, each the one correction -----------------------------
+
+    def void_action(self, command: VoidAction) -> Corrected:
+        c = command
+        return self.correct(
+            CorrectEncounter(c.campaign_id, c.encounter_id, "void", c.reason, c.number, by=c.by)
+        )
+
+    def reroll_action(self, command: RerollAction) -> Corrected:
+        c = command
+        return self.correct(
+            CorrectEncounter(
+                c.campaign_id, c.encounter_id, "reroll", c.reason, c.number, c.dice, by=c.by
+            )
+        )
+
+    def rewind_encounter(self, command: RewindEncounter) -> Corrected:
+        c = command
+        return self.correct(
+            CorrectEncounter(
+                c.campaign_id, c.encounter_id, "rewind", c.reason, to_version=c.to_version, by=c.by
+            )
+        )

@@ -77,11 +77,17 @@ class Store(WriteRunner):
     # -- the campaign's timeline --------------------------------------------------------
 
     def campaign_events(self, campaign: Campaign) -> list[Any]:
-        """The campaign's events up to the version read, read once per version."""
+        """The campaign's events up to the version read, read once per version.
+
+        Within a batch the campaign may carry events an earlier command of the batch
+        has not committed yet (an encounter's end, say, before the correction of it):
+        those are taken from the campaign itself, the rest from the store."""
         key = (campaign.id, campaign.version)
         cached = self._campaign_events
         if cached is None or cached[0] != key:
-            cached = (key, list(self.events.get(campaign.id, lte=campaign.version)))
+            pending = list(campaign.pending_events)
+            stored = self.events.get(campaign.id, lte=campaign.version - len(pending))
+            cached = (key, [*stored, *pending])
             self._campaign_events = cached
         return cached[1]
 

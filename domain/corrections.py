@@ -73,6 +73,21 @@ def resolve_all(record: dict[str, Any]) -> Step:
     return RESOLVE if record["status"] == ACTIVE else KEEP
 
 
+def rewind_plan(
+    past: list[dict[str, Any]], current: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], Plan]:
+    """A rewind to how an encounter stood with the ``past`` actions: the records to replay
+    (those, then the later current ones) and the plan (every active later action is
+    superseded, kept on record; the rest stand). Open and ended fights both use it."""
+    kept = len(past)
+
+    def plan(record: dict[str, Any]) -> Step:
+        later = record["number"] > kept and record["status"] == ACTIVE
+        return SUPERSEDE if later else KEEP
+
+    return [*past, *current[kept:]], plan
+
+
 def replay(
     rules: Ruleset,
     options: Mapping[str, Any],

@@ -14,14 +14,13 @@ from domain import exchanges, turns
 from domain.access import Access, Forbidden
 from domain.corrections import (
     ACTIVE,
-    KEEP,
-    SUPERSEDE,
     VOID,
     Plan,
     Reroll,
     correction_plan,
     gm_effects,
     replay,
+    rewind_plan,
 )
 from domain.dice import Roller, seeded_roller
 from domain.errors import ActionRefused, InvalidInput, NotFound
@@ -497,17 +496,12 @@ class Encounter(Aggregate):
                 f"rewind needs an earlier version than the current {self.version}, "
                 f"not {past.version}"
             )
-        kept = len(past.actions)
-
-        def plan(record: dict[str, Any]) -> str:
-            later = record["number"] > kept and record["status"] == ACTIVE
-            return SUPERSEDE if later else KEEP
-
+        records, plan = rewind_plan(past.actions, self.actions)
         result = replay(
             self.rules,
             self.options,
             self.initial_combatants,
-            [*past.actions, *self.actions[kept:]],
+            records,
             plan,
             seeded_roller(0),  # keeping and superseding never roll
         )
