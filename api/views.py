@@ -47,7 +47,7 @@ def campaign_out(campaign: Campaign) -> CampaignOut:
         version=campaign.version,
         created_by=campaign.created_by,
         characters=[character_out(campaign, cid) for cid in campaign.characters],
-        encounters=list(campaign.encounters.values()),
+        encounters=[entry.as_json() for entry in campaign.encounters.values()],
     )
 
 

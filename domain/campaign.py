@@ -9,11 +9,19 @@ from uuid import uuid4
 
 from eventsourcing.domain import Aggregate, Snapshot, event
 
-from domain.access import Access, Unauthenticated, check_characters
+from domain.access import Access, Role, Unauthenticated, check_characters
 from domain.calendar import MAX_DAYS, plan_days
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.gm_changes import adjust, amend, amended_sheet
-from domain.records import Character, Sheet, Vitals, as_object, replace
+from domain.records import (
+    Character,
+    EncounterEntry,
+    KeyGrant,
+    Sheet,
+    Vitals,
+    as_object,
+    replace,
+)
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
 from domain.validation import refuse_hidden_characters
@@ -53,13 +61,18 @@ class Campaign(Aggregate):
     def stored_state(state: dict[str, Any]) -> dict[str, Any]:
         """The state as version 1 stored it: JSON, records written out."""
         stored = {k: v for k, v in state.items() if k != "class_version"}
-        stored["characters"] = {cid: c.as_json() for cid, c in state["characters"].items()}
+        for key in ("characters", "keys", "encounters"):
+            stored[key] = {k: record.as_json() for k, record in state[key].items()}
         return stored
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
         state["characters"] = {
             cid: Character.from_json(c) for cid, c in state["characters"].items()
+        }
+        state["keys"] = {kid: KeyGrant.from_json(k) for kid, k in state["keys"].items()}
+        state["encounters"] = {
+            eid: EncounterEntry.from_json(e) for eid, e in state["encounters"].items()
         }
 
     class DayAdvanced(Aggregate.Event):
@@ -79,15 +92,8 @@ class Campaign(Aggregate):
         gm_key_id: str,
         gm_key_hash: str,
     ) -> None:
-        self.keys: dict[str, dict[str, Any]] = {
-            gm_key_id: {
-                "id": gm_key_id,
-                "role": "gm",
-                "characters": [],
-                "label": "GM",
-                "hash": gm_key_hash,
-                "revoked": False,
-            },
+        self.keys: dict[str, KeyGrant] = {
+            gm_key_id: KeyGrant(gm_key_id, "gm", (), "GM", gm_key_hash),
         }
         self.gm_key_id = gm_key_id
         self.name = name
@@ -96,7 +102,7 @@ class Campaign(Aggregate):
         self.created_by = by
         self.day = 0
         self.characters: dict[str, Character] = {}
-        self.encounters: dict[str, dict[str, Any]] = {}
+        self.encounters: dict[str, EncounterEntry] = {}
         self.calendar: dict[str, dict[str, dict[str, Any]]] = {}
 
     @classmethod
@@ -120,17 +126,18 @@ class Campaign(Aggregate):
     def access_for(self, key_id: str, key_hash: str) -> Access:
         """The access a presented key grants here; hashes are compared in constant time."""
         key = self.keys.get(key_id)
-        if key is None or not hmac.compare_digest(key["hash"], key_hash):
+        if key is None or not hmac.compare_digest(key.hash, key_hash):
             raise Unauthenticated("this key does not open this campaign")
-        if key["revoked"]:
+        if key.revoked:
             raise Unauthenticated("this key was revoked by the GM")
-        return Access(key_id, key["role"], frozenset(key["characters"]), key["label"])
+        return Access(key_id, key.role, frozenset(key.characters), key.label)
 
     def issue_key(
         self, key_id: str, key_hash: str, role: str, characters: list[str], label: str, by: str
     ) -> None:
         if role not in ("player", "viewer"):
             raise InvalidInput(f"a key's role is player or viewer, not '{role}'")
+        granted: Role = "player" if role == "player" else "viewer"
         if key_id in self.keys:
             raise InvalidInput("that key id is already in use")
         bound = sorted(check_characters(characters, self.characters))
@@ -139,34 +146,27 @@ class Campaign(Aggregate):
         if role == "viewer" and bound:
             raise InvalidInput("a viewer key reads everything and is bound to no character")
         refuse_hidden_characters(label, "label")
-        self._key_issued(key_id, key_hash, role, bound, label.strip()[:MAX_NAME], by)
+        self._key_issued(key_id, key_hash, granted, bound, label.strip()[:MAX_NAME], by)
 
     @event("KeyIssued")
     def _key_issued(
-        self, key_id: str, key_hash: str, role: str, characters: list[str], label: str, by: str
+        self, key_id: str, key_hash: str, role: Role, characters: list[str], label: str, by: str
     ) -> None:
-        self.keys[key_id] = {
-            "id": key_id,
-            "role": role,
-            "characters": characters,
-            "label": label,
-            "hash": key_hash,
-            "revoked": False,
-        }
+        self.keys[key_id] = KeyGrant(key_id, role, tuple(characters), label, key_hash)
 
     def revoke_key(self, key_id: str, by: str) -> None:
         key = self.keys.get(key_id)
         if key is None:
             raise NotFound(f"no key '{key_id}' in this campaign")
-        if key["role"] == "gm":
+        if key.role == "gm":
             raise ActionRefused("the GM key cannot be revoked")
-        if key["revoked"]:
+        if key.revoked:
             raise ActionRefused(f"key '{key_id}' is already revoked")
         self._key_revoked(key_id, by)
 
     @event("KeyRevoked")
     def _key_revoked(self, key_id: str, by: str) -> None:
-        self.keys[key_id]["revoked"] = True
+        self.keys[key_id] = replace(self.keys[key_id], revoked=True)
 
     @property
     def rules(self) -> Ruleset:
@@ -230,7 +230,7 @@ class Campaign(Aggregate):
 
     @event("EncounterOpened")
     def _encounter_opened(self, encounter_id: str, name: str, character_ids: list[str]) -> None:
-        self.encounters[encounter_id] = {"id": encounter_id, "name": name, "open": True}
+        self.encounters[encounter_id] = EncounterEntry(encounter_id, name)
         for character_id in character_ids:
             self._hold(character_id, encounter_id)
 
@@ -269,7 +269,7 @@ class Campaign(Aggregate):
         state: dict[str, dict[str, Any]],
         by: str,
     ) -> None:
-        self.encounters[encounter_id]["open"] = False
+        self.encounters[encounter_id] = replace(self.encounters[encounter_id], open=False)
         for character_id, values in tracks.items():
             self.characters[character_id] = replace(
                 self.characters[character_id],
@@ -280,7 +280,7 @@ class Campaign(Aggregate):
 
     @property
     def open_encounters(self) -> list[str]:
-        return [eid for eid, info in self.encounters.items() if info["open"]]
+        return [eid for eid, entry in self.encounters.items() if entry.open]
 
     # -- the calendar --------------------------------------------------------------
 
@@ -289,7 +289,7 @@ class Campaign(Aggregate):
     ) -> None:
         """Move the in-game calendar on by ``days``, each with every character's plan."""
         if self.open_encounters:
-            names = ", ".join(f"'{self.encounters[e]['name']}'" for e in self.open_encounters)
+            names = ", ".join(f"'{self.encounters[e].name}'" for e in self.open_encounters)
             raise ActionRefused(f"end the open encounter(s) {names} before advancing the day")
         if not 1 <= days <= MAX_DAYS:
             raise InvalidInput(f"advance by 1 to {MAX_DAYS} days at a time, not {days}")

@@ -22,6 +22,8 @@ from typing import TypeAlias, cast
 
 import msgspec
 
+from domain.access import Role
+
 # JSON as stored: read through Mapping and Sequence, so a record's values are read-only.
 JSON: TypeAlias = str | int | float | bool | Sequence["JSON"] | Mapping[str, "JSON"] | None
 JSONObject: TypeAlias = Mapping[str, JSON]
@@ -172,6 +174,63 @@ class Character(Record, frozen=True):
         return msgspec.structs.replace(
             self, sheet=vitals.sheet, tracks=vitals.tracks, state=vitals.state
         )
+
+
+ROLES: tuple[Role, ...] = ("gm", "player", "viewer")
+
+
+class KeyGrant(Record, frozen=True):
+    """One access key of a campaign: its role, the characters it acts for, its hash."""
+
+    id: str
+    role: Role
+    characters: tuple[str, ...]
+    label: str
+    hash: str  # of the secret; the secret itself is never stored
+    revoked: bool = False
+
+    @classmethod
+    def from_json(cls, stored: JSONObject) -> KeyGrant:
+        characters, role = stored["characters"], stored["role"]
+        if role not in ROLES:
+            raise TypeError(f"a key's role is gm, player or viewer, not {role!r}")
+        if not isinstance(characters, Sequence):
+            raise TypeError(f"a key's characters were stored as a list, not {characters!r}")
+        return cls(
+            id=as_str(stored["id"]),
+            role=role,
+            characters=tuple(as_str(c) for c in characters),
+            label=as_str(stored["label"]),
+            hash=as_str(stored["hash"]),
+            revoked=stored["revoked"] is True,
+        )
+
+    def as_json(self) -> dict[str, JSON]:
+        return {
+            "id": self.id,
+            "role": self.role,
+            "characters": list(self.characters),
+            "label": self.label,
+            "hash": self.hash,
+            "revoked": self.revoked,
+        }
+
+
+class EncounterEntry(Record, frozen=True):
+    """An encounter as its campaign lists it: open until it ends."""
+
+    id: str
+    name: str
+    open: bool = True
+
+    @classmethod
+    def from_json(cls, stored: JSONObject) -> EncounterEntry:
+        return cls(
+            id=as_str(stored["id"]), name=as_str(stored["name"]), open=stored["open"] is True
+        )
+
+    def as_json(self) -> dict[str, JSON]:
+        return {"id": self.id, "name": self.name, "open": self.open}
 
 
 replace = msgspec.structs.replace

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, Path
@@ -12,18 +12,19 @@ from api.routes.calendar import settled
 from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut
 from application.commands import IssueKey, RevokeKey
 from domain.idempotency import Replayed
+from domain.records import KeyGrant
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/keys", tags=["keys"])
 KeyId = Annotated[str, Path(min_length=1, max_length=32)]
 
 
-def key_out(key: dict[str, Any]) -> KeyOut:
+def key_out(key: KeyGrant) -> KeyOut:
     return KeyOut(
-        id=key["id"],
-        role=key["role"],
-        characters=key["characters"],
-        label=key["label"],
-        revoked=key["revoked"],
+        id=key.id,
+        role=key.role,
+        characters=list(key.characters),
+        label=key.label,
+        revoked=key.revoked,
     )
 
 
