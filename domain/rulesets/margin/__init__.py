@@ -10,9 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from domain.rulesets.base import ActionType, DailyOutcome, Frozen, RulesetOf, SheetLike
+from pydantic import JsonValue
+
+from domain.rulesets.base import (
+    ActionType,
+    DailyOutcome,
+    Frozen,
+    JsonMapping,
+    JsonObject,
+    RulesetOf,
+    SheetLike,
+)
 from domain.rulesets.margin.actions import ACTIONS
 from domain.rulesets.margin.daily import Rest, apply_day
 from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions, read_options
@@ -41,11 +51,11 @@ class Margin(RulesetOf[MarginSheet]):
         # The campaign's options (M18): health default, wounded threshold, light day.
         self.campaign_options = options
 
-    def under(self, options: Mapping[str, Any]) -> Margin:
+    def under(self, options: JsonMapping) -> Margin:
         # Options are JSON scalars, so their sorted items make a hashable key.
         return _configured(tuple(sorted(options.items())))
 
-    def complete_sheet(self, typed: Frozen, given: Mapping[str, Any]) -> Frozen:
+    def complete_sheet(self, typed: Frozen, given: JsonMapping) -> Frozen:
         if isinstance(typed, MarginSheet) and given.get("health") is None:
             # M18: a sheet that states no health gets the campaign's default.
             health = self.campaign_options.default_health(typed.vigor)
@@ -55,11 +65,11 @@ class Margin(RulesetOf[MarginSheet]):
     def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
         return {"health": self.sheet(sheet).max_health}
 
-    def start_state(self, sheet: SheetLike) -> dict[str, Any]:
+    def start_state(self, sheet: SheetLike) -> JsonObject:
         return CharacterState.start(self.sheet(sheet)).as_json()
 
     def conditions(
-        self, sheet: SheetLike, tracks: Mapping[str, int], state: Mapping[str, Any]
+        self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]:
         health = int(tracks["health"])
         found: list[str] = []
@@ -69,10 +79,10 @@ class Margin(RulesetOf[MarginSheet]):
             found.append("down")
         return tuple(found)
 
-    def turn_refusal(self, name: str, state: Mapping[str, Any], round: int) -> str | None:
+    def turn_refusal(self, name: str, state: JsonMapping, round: int) -> str | None:
         return m5_refusal(name, CharacterState.read(state), round)
 
-    def derived_ratings(self, sheet: SheetLike, state: Mapping[str, Any]) -> dict[str, Any]:
+    def derived_ratings(self, sheet: SheetLike, state: JsonMapping) -> JsonObject:
         return derived_ratings(self.sheet(sheet), CharacterState.read(state))
 
     day_plan_model = MarginDayPlan
@@ -81,8 +91,8 @@ class Margin(RulesetOf[MarginSheet]):
         self,
         sheet: SheetLike,
         tracks: Mapping[str, int],
-        state: Mapping[str, Any],
-        plan: Any,
+        state: JsonMapping,
+        plan: MarginDayPlan,
     ) -> DailyOutcome:
         day = apply_day(self.sheet(sheet), state, plan.rest, self.campaign_options)
         breakdown = {
@@ -92,7 +102,7 @@ class Margin(RulesetOf[MarginSheet]):
         }
         return DailyOutcome(dict(tracks), day.state, breakdown)
 
-    def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
+    def state_after_encounter(self, state: JsonMapping) -> JsonObject:
         """The state a character carries out of an encounter: round marks forgotten.
 
         A posture and the "has acted" mark name a round number, and the next encounter
@@ -103,5 +113,5 @@ class Margin(RulesetOf[MarginSheet]):
 
 
 @lru_cache(maxsize=64)
-def _configured(options: tuple[tuple[str, Any], ...]) -> Margin:
+def _configured(options: tuple[tuple[str, JsonValue], ...]) -> Margin:
     return Margin(read_options(dict(options)))

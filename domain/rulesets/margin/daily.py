@@ -10,11 +10,11 @@ seed 000 says nothing about healing, so that stays the GM's call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
-from domain.rulesets.base import SheetLike, read_sheet
+from domain.rulesets.base import JsonMapping, JsonObject, SheetLike, read_sheet
 from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState
@@ -24,17 +24,17 @@ Rest = Literal["full", "light", "none"]
 
 @dataclass(frozen=True)
 class DayOutcome:
-    state: dict[str, Any]
-    breakdown: dict[str, Any]
+    state: JsonObject
+    breakdown: JsonObject
 
 
 def _outcome(
     rest: str,
-    state: Mapping[str, Any],
+    state: JsonMapping,
     before: CharacterState,
     after: CharacterState,
 ) -> DayOutcome:
-    breakdown = {
+    breakdown: JsonObject = {
         "rest": rest,
         "fatigue": {"before": before.fatigue, "after": after.fatigue},
         "luck": {"before": before.luck, "after": after.luck},
@@ -43,7 +43,7 @@ def _outcome(
 
 
 def full_rest(
-    sheet: SheetLike, state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+    sheet: SheetLike, state: JsonMapping, options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
     """Fatigue cleared, luck refilled to the sheet value."""
     before = CharacterState.read(state)
@@ -53,7 +53,7 @@ def full_rest(
 
 
 def light_day(
-    sheet: SheetLike, state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+    sheet: SheetLike, state: JsonMapping, options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
     """Fatigue halved (// light_day_fatigue_divisor), rounded down; luck untouched."""
     before = CharacterState.read(state)
@@ -63,13 +63,13 @@ def light_day(
 
 
 def no_rest(
-    sheet: SheetLike, state: Mapping[str, Any], options: MarginOptions = DEFAULT_OPTIONS
+    sheet: SheetLike, state: JsonMapping, options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
     before = CharacterState.read(state)
     return _outcome("none", state, before, before.without_round_marks())
 
 
-DAILY_RULES: dict[str, Callable[[SheetLike, Mapping[str, Any], MarginOptions], DayOutcome]] = {
+DAILY_RULES: dict[str, Callable[[SheetLike, JsonMapping, MarginOptions], DayOutcome]] = {
     "full": full_rest,
     "light": light_day,
     "none": no_rest,
@@ -78,7 +78,7 @@ DAILY_RULES: dict[str, Callable[[SheetLike, Mapping[str, Any], MarginOptions], D
 
 def apply_day(
     sheet: SheetLike,
-    state: Mapping[str, Any],
+    state: JsonMapping,
     rest: Rest,
     options: MarginOptions = DEFAULT_OPTIONS,
 ) -> DayOutcome:

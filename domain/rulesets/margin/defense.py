@@ -8,9 +8,9 @@ only on the posture the defender holds this round.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from domain.dice import DiceTray
+from domain.rulesets.base import JsonObject
 from domain.rulesets.margin.ledger import Ledger
 from domain.rulesets.margin.pools import Pool, PoolRoll, roll_pool
 from domain.rulesets.margin.rules import DefenseMode, defense_pool
@@ -25,7 +25,7 @@ class DefenseRoll:
     roll: PoolRoll
     counted: int  # what it takes off the attack (a Ward counts below-nothing as 0)
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "defense": self.defense,
             "mode": self.mode,
@@ -47,13 +47,13 @@ class Defense:
     def totals(self) -> list[int]:
         return [r.counted for r in self.rolls]
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "defender": self.defender,
             "posture": self.posture.as_json() if self.posture else None,
             "why": self.why,
             "rolls": [r.breakdown() for r in self.rolls],
-            "totals": self.totals,
+            "totals": [*self.totals],
             "sum": sum(self.totals),
         }
 
@@ -137,7 +137,7 @@ def defend(ledger: Ledger, tray: DiceTray, target: str, weapon: Weapon) -> Defen
 # -- the Dwarf's Ward (M13) ------------------------------------------------------
 
 
-def warden_for(ledger: Ledger, target: str) -> tuple[str | None, list[dict[str, Any]]]:
+def warden_for(ledger: Ledger, target: str) -> tuple[str | None, list[JsonObject]]:
     """The front-most warding dwarf covering ``target``, with why each candidate was or was not.
 
     A dwarf covers allies at his own rank or behind him (a higher rank number), never
@@ -145,7 +145,7 @@ def warden_for(ledger: Ledger, target: str) -> tuple[str | None, list[dict[str, 
     first in the encounter is taken, so that the choice never depends on chance.
     """
     victim = ledger.view.combatants[target]
-    considered: list[dict[str, Any]] = []
+    considered: list[JsonObject] = []
     wardens: list[tuple[int, int, str]] = []
     for order, (cid, c) in enumerate(ledger.view.combatants.items()):
         if cid == target or c.side != victim.side:
@@ -189,7 +189,7 @@ class Interception:
     def stopped(self) -> bool:
         return self.remaining <= 0
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "dwarf": self.dwarf,
             "margin_before": self.margin_before,

@@ -18,9 +18,10 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, PlainSerializer
+from pydantic.config import JsonDict
 from pydantic_core import core_schema
 
 MAX_DENOMINATOR = 1000
@@ -32,7 +33,7 @@ _TEXT = re.compile(EXACT_TEXT)
 _EXAMPLES = "like 2, '1/2' or '0.5'"
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else f"{text[:37]}..."
 
@@ -51,7 +52,7 @@ def _from_text(value: str) -> Fraction:
         raise ValueError(f"{_shown(value)} divides by zero") from None
 
 
-def parse_exact(value: Any) -> Fraction:
+def parse_exact(value: object) -> Fraction:
     """Read an exact number; refuse anything that is not one, in words a GM understands."""
     if isinstance(value, bool):
         raise ValueError(f"expected an exact number {_EXAMPLES}, not true/false")
@@ -111,14 +112,14 @@ class Bounds:
         return value
 
     def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
+        self, source: type[object], handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
         return core_schema.no_info_after_validator_function(self.check, handler(source))
 
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> dict[str, Any]:
-        number: dict[str, Any] = {"type": "number", "minimum": float(self.low)}
+    ) -> JsonDict:
+        number: JsonDict = {"type": "number", "minimum": float(self.low)}
         number["exclusiveMaximum" if self.high_open else "maximum"] = float(self.high)
         return {
             "anyOf": [number, {"type": "string", "pattern": EXACT_TEXT}],

@@ -8,9 +8,8 @@ each one's latest values and hands the touched ones to the Outcome in full.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from domain.rulesets.base import CombatantView, EncounterView, Outcome, read_sheet
+from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome, read_sheet
 from domain.rulesets.margin.options import MarginOptions, read_options
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState, Posture
@@ -89,7 +88,7 @@ class Ledger:
     def luck_spent(self) -> dict[str, int]:
         return dict(self._luck_spent)
 
-    def outcome(self, summary: str, breakdown: dict[str, Any]) -> Outcome:
+    def outcome(self, summary: str, breakdown: JsonObject) -> Outcome:
         tracks = {
             cid: {**self.view.combatants[cid].tracks, "health": health}
             for cid, health in self._health.items()

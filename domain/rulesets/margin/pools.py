@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from domain.dice import DiceTray
+from domain.rulesets.base import JsonObject
 
 SIDES = 6
 BELOW_NOTHING = -1
@@ -40,7 +40,7 @@ class Pool:
     def size(self) -> int:
         return self.raw if self.floor is None else max(self.raw, self.floor)
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "terms": [{"term": t.label, "dice": t.dice} for t in self.terms],
             "sum": self.raw,
@@ -62,7 +62,7 @@ class Reading:
     def total(self) -> int:
         return BELOW_NOTHING if self.below_nothing else self.successes
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "faces": list(self.faces),
             "successes": self.successes,
@@ -93,7 +93,7 @@ class PoolRoll:
             return self.second.total
         return self.first.total if self.first is not None else 0
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "roll": self.name,
             "pool": self.pool.breakdown(),

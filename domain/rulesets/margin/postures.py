@@ -7,10 +7,8 @@ of that round reads it; the next round retires it without a word.
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import EncounterView, Outcome
+from domain.rulesets.base import EncounterView, JsonObject, Outcome
 from domain.rulesets.margin.ledger import Ledger
 from domain.rulesets.margin.rules import defense_pool
 from domain.rulesets.margin.sheet import DEFENSE_ORDER
@@ -32,10 +30,10 @@ def _a(noun: str) -> str:
     return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
 
 
-def _preview(ledger: Ledger, cid: str, posture: Posture) -> dict[str, Any]:
+def _preview(ledger: Ledger, cid: str, posture: Posture) -> JsonObject:
     """The defense pools this posture gives, as they stand now, so the table can see them."""
     sheet = ledger.sheet(cid)
-    pools: dict[str, Any] = {}
+    pools: JsonObject = {}
     for defense in DEFENSE_ORDER:
         if posture.kind == "riposte" and defense != "evasion":
             pools[defense] = {
@@ -90,7 +88,7 @@ def declare(
         ),
     )
     after = ledger.state(cid)
-    breakdown: dict[str, Any] = {
+    breakdown: JsonObject = {
         "kind": kind,
         "actor": {"id": cid, "name": name},
         "posture": posture.as_json(),

@@ -7,14 +7,13 @@ ammunition.
 
 from __future__ import annotations
 
-from typing import Any
-
+from domain.rulesets.base import JsonObject
 from domain.rulesets.margin.rules import defense_pool
 from domain.rulesets.margin.sheet import DEFENSE_ORDER, FISTS, MarginSheet, Weapon
 from domain.rulesets.margin.state import CharacterState
 
 
-def _attack(sheet: MarginSheet, weapon: Weapon) -> dict[str, Any]:
+def _attack(sheet: MarginSheet, weapon: Weapon) -> JsonObject:
     attribute = sheet.attribute(weapon.attribute)
     skill = sheet.attribute(weapon.skill)
     return {
@@ -25,9 +24,11 @@ def _attack(sheet: MarginSheet, weapon: Weapon) -> dict[str, Any]:
     }
 
 
-def derived_ratings(sheet: MarginSheet, state: CharacterState) -> dict[str, Any]:
-    attacks = {w.name: _attack(sheet, w) for w in (*sheet.weapons, *sheet.spells, FISTS)}
-    defenses = {
+def derived_ratings(sheet: MarginSheet, state: CharacterState) -> JsonObject:
+    attacks: JsonObject = {
+        w.name: _attack(sheet, w) for w in (*sheet.weapons, *sheet.spells, FISTS)
+    }
+    defenses: JsonObject = {
         d: {
             "passive": defense_pool(sheet, d, "passive").size,
             "active_before_effort": defense_pool(sheet, d, "active").size,

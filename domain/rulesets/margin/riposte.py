@@ -8,8 +8,8 @@ distance), and whether the elf has something that reaches the attacker right now
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from domain.rulesets.base import JsonObject
 from domain.rulesets.margin.ledger import Ledger
 from domain.rulesets.margin.rules import Damage, distance, reaches, weapon_damage
 from domain.rulesets.margin.sheet import FISTS, MarginSheet, Weapon
@@ -46,11 +46,11 @@ class Counter:
     counter_margin: int
     weapon: Weapon | None
     damage: Damage | None
-    considered: tuple[dict[str, Any], ...]
+    considered: tuple[JsonObject, ...]
     health: dict[str, int] | None
-    ammunition: dict[str, Any] | None
+    ammunition: JsonObject | None
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "elf": self.elf,
             "attacker": self.attacker,
@@ -58,9 +58,9 @@ class Counter:
             "why": self.why,
             "counter_margin": self.counter_margin,
             "weapon": self.weapon.name if self.weapon else None,
-            "weapons_considered": list(self.considered),
+            "weapons_considered": [*self.considered],
             "damage": self.damage.breakdown() if self.damage else None,
-            "health": self.health,
+            "health": None if self.health is None else {**self.health},
             "ammunition": self.ammunition,
         }
 
@@ -87,7 +87,7 @@ def riposte(
     elf_view, foe = ledger.view.combatants[elf], ledger.view.combatants[attacker]
     span = distance(elf_view.side, elf_view.rank, foe.side, foe.rank)
     state = ledger.state(elf)
-    considered: list[dict[str, Any]] = []
+    considered: list[JsonObject] = []
     chosen: Weapon | None = None
     for weapon in counter_candidates(ledger.sheet(elf), named):
         reach = reaches(weapon, span, state.shots_left(weapon), ledger.options)
@@ -103,7 +103,7 @@ def riposte(
         return Counter(
             elf, attacker, False, why, counter_margin, None, None, tuple(considered), None, None
         )
-    ammunition = None
+    ammunition: JsonObject | None = None
     shots = state.shots_left(chosen)
     if shots is not None:
         ledger.set_state(elf, state.spend_shot(chosen))

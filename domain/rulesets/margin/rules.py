@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Literal
 
+from domain.rulesets.base import JsonObject
 from domain.rulesets.margin.exact import fraction_text, round_half_up
 from domain.rulesets.margin.options import MarginOptions
 from domain.rulesets.margin.pools import Pool, PoolTerm
@@ -144,7 +145,7 @@ class Damage:
             return max(1, self.rounded)
         return self.rounded
 
-    def breakdown(self) -> dict[str, Any]:
+    def breakdown(self) -> JsonObject:
         return {
             "margin": self.margin,
             "weapon": {

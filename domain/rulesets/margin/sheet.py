@@ -7,7 +7,7 @@ that what the table reads is exactly what the rules use.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
@@ -93,7 +93,7 @@ class Weapon(Frozen):
 
     @model_validator(mode="before")
     @classmethod
-    def _fill_defenses(cls, data: Any) -> Any:
+    def _fill_defenses(cls, data: object) -> object:
         if isinstance(data, dict) and "defenses" not in data and "damage_type" in data:
             return {**data, "defenses": list(default_defenses(str(data["damage_type"])))}
         return data
@@ -198,7 +198,7 @@ class MarginSheet(Frozen):
 
     @field_validator("race", mode="before")
     @classmethod
-    def _race_lower_case(cls, value: Any) -> Any:
+    def _race_lower_case(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
 
     @model_validator(mode="after")

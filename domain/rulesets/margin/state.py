@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from domain.rulesets.base import JsonObject
 from domain.rulesets.margin.sheet import MarginSheet, Weapon
 
 PostureKind = Literal["defend", "riposte", "ward"]
@@ -27,7 +28,7 @@ class Posture:
     # paid: the same moment an attack's pool is counted at.
     exhaustion: int = 0
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "kind": self.kind,
             "effort": self.effort,
@@ -51,7 +52,7 @@ class CharacterState:
         return cls(fatigue=0, luck=sheet.luck, ammunition=ammunition)
 
     @classmethod
-    def read(cls, state: Mapping[str, Any]) -> CharacterState:
+    def read(cls, state: Mapping[str, Any]) -> CharacterState:  # the JSON edge: parsed here
         posture = state.get("posture")
         return cls(
             fatigue=int(state.get("fatigue", 0)),
@@ -73,7 +74,7 @@ class CharacterState:
             ),
         )
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "fatigue": self.fatigue,
             "luck": self.luck,

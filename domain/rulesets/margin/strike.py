@@ -8,11 +8,11 @@ victim's nature and then armor; a blow an elf turned may come back as a counter.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import EncounterView, Outcome
+from domain.rulesets.base import EncounterView, JsonObject, Outcome
 from domain.rulesets.margin import defense as defending
 from domain.rulesets.margin.ledger import Ledger
 from domain.rulesets.margin.pools import roll_pool
@@ -99,7 +99,7 @@ def resolve_strike(
 
     defense = defending.defend(ledger, tray, target.id, weapon)
     value = margin(attack.total, defense.totals)
-    breakdown: dict[str, Any] = {
+    breakdown: JsonObject = {
         "kind": kind,
         "attacker": {"id": attacker.id, "name": attacker.name},
         "target": {"id": target.id, "name": target.name},
@@ -107,7 +107,7 @@ def resolve_strike(
         "distance": {"value": span, "why": reach.why},
         "attack": attack.breakdown(),
         "defense": defense.breakdown(),
-        "margin": {"attack": attack.total, "defenses": defense.totals, "value": value},
+        "margin": {"attack": attack.total, "defenses": [*defense.totals], "value": value},
         "ward": None,
         "damage": None,
         "riposte": None,
@@ -120,7 +120,7 @@ def resolve_strike(
         ),
     }
     summary = _exchange(ledger, tray, breakdown, weapon, attacker_id, target.id, value)
-    breakdown["luck_spent"] = ledger.luck_spent
+    breakdown["luck_spent"] = {**ledger.luck_spent}
     verb = "casts" if kind == "cast" else "attacks with"
     head = (
         f"{attacker.name} {verb} {weapon.name} at {target.name}: "
@@ -132,7 +132,7 @@ def resolve_strike(
 def _exchange(
     ledger: Ledger,
     tray: DiceTray,
-    breakdown: dict[str, Any],
+    breakdown: JsonObject,
     weapon: Weapon,
     attacker: str,
     target: str,
@@ -144,16 +144,16 @@ def _exchange(
         victim, victim_margin = target, value
         if dwarf is not None:
             interception = defending.intercept(ledger, tray, dwarf, weapon, value)
-            breakdown["ward"] = {**interception.breakdown(), "considered": considered}
+            breakdown["ward"] = {**interception.breakdown(), "considered": [*considered]}
             if interception.stopped:
                 return f"{ledger.name(dwarf)} intercepts and stops the blow dead"
             victim, victim_margin = dwarf, interception.remaining
         elif considered:
-            breakdown["ward"] = {"dwarf": None, "considered": considered}
+            breakdown["ward"] = {"dwarf": None, "considered": [*considered]}
         damage = weapon_damage(weapon, victim_margin, ledger.sheet(victim), ledger.options)
         assert damage is not None  # victim_margin > 0 on both paths
         health = ledger.harm(victim, damage.final)
-        breakdown["damage"] = {"to": victim, **damage.breakdown(), "health": health}
+        breakdown["damage"] = {"to": victim, **damage.breakdown(), "health": {**health}}
         taker = ledger.name(victim)
         via = f"{taker} intercepts, " if victim != target else ""
         return f"{via}{taker} takes {damage.final} (health {health['before']} -> {health['after']})"
