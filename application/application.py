@@ -46,7 +46,7 @@ from application.commands import (
 )
 from application.corrections import Corrected, Corrections
 from application.encounters import EncounterCommands
-from application.history import event_record, version_at
+from application.queries import Queries
 from application.store import Store
 from application.table_commands import (
     DeclareDefense,
@@ -59,7 +59,7 @@ from domain.access import Access
 from domain.campaign import Campaign
 from domain.dice import Roller
 from domain.encounter import Encounter
-from domain.errors import InvalidInput, NotFound
+from domain.errors import NotFound
 from domain.reasons import check_reason as check_reason
 
 # How long a campaign read for an access check stands without asking the store again,
@@ -88,17 +88,15 @@ class SkaldApplication(Store):
         self.amendments = Amendments(self)
         self.carrying = Carrying(self)
         self.corrections = Corrections(self, self.carrying)
+        self.queries = Queries(self)
 
     # -- reads ---------------------------------------------------------------
 
     def history(self, aggregate_id: UUID) -> list[dict[str, Any]]:
-        """Every event of one aggregate, oldest first, as the audit trail shows it."""
-        return [event_record(e) for e in self.events.get(aggregate_id)]
+        return self.queries.history(aggregate_id)
 
     def version_at(self, aggregate_id: UUID, at: datetime, what: str) -> int:
-        if at.tzinfo is None:
-            raise InvalidInput("give the instant with its time zone, e.g. 2026-11-30T18:00:00Z")
-        return version_at(self.events.get(aggregate_id), at, what)
+        return self.queries.version_at(aggregate_id, at, what)
 
     def access(self, campaign_id: UUID, key_id: str, key_hash: str) -> Access:
         """Every request asks this. It only reads, so it takes the cached campaign without

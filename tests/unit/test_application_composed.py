@@ -40,6 +40,7 @@ def test_every_group_shares_the_one_store() -> None:
             "Amendments",
             "Carrying",
             "Corrections",
+            "Queries",
         }
         assert all(group.store is app for group in groups)
     finally:
@@ -60,3 +61,16 @@ def test_every_public_command_of_the_application_is_handed_to_a_group() -> None:
             assert isinstance(call, ast.Call), method.name
             assert isinstance(call.func, ast.Attribute), method.name
             assert call.func.attr == method.name, method.name
+
+
+def test_the_history_routes_only_call_their_query() -> None:
+    """Audits, history, `?at=` reads and diffs are worked out in application/queries.py."""
+    routes = APPLICATION.parent / "api" / "routes" / "history.py"
+    tree = ast.parse(routes.read_text())
+    handlers = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.decorator_list]
+    assert len(handlers) == 4
+    for handler in handlers:
+        body = [s for s in handler.body if not isinstance(s, ast.Expr)]  # the docstring
+        (statement,) = body
+        assert isinstance(statement, ast.Return), handler.name
+        assert "app.queries." in ast.unparse(statement), handler.name

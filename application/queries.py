@@ -1,0 +1,163 @@
+"""The read side that is not a Redis view: audits, history, `?at=` reads and diffs, all
+read from the event store. Route handlers only call these (api/routes/history.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from application.history import action_kind, event_record, mentions, version_at
+from application.store import Commands
+from domain import records
+from domain.errors import InvalidInput
+
+# A correction's event carries the whole rebuilt action list (the trail shows its report);
+# key hashes open nothing but are nobody's business.
+BULKY = ("actions", "key_hash", "gm_key_hash")
+
+
+def page(
+    trail: list[dict[str, Any]],
+    kind: str | None,
+    character: str | None,
+    offset: int,
+    limit: int,
+    day: int | None = None,
+) -> dict[str, Any]:
+    """One page of an audit trail, filtered by kind and by the character it concerns."""
+    entries: list[dict[str, Any]] = []
+    for record in trail:
+        entry = {k: v for k, v in record.items() if k not in BULKY}
+        if day is not None:
+            entry.setdefault("day", day)
+        if kind is not None and kind not in (action_kind(entry), entry["event"]):
+            continue
+        if character is not None and not mentions(entry, character):
+            continue
+        entries.append(entry)
+    return {
+        "total": len(entries),
+        "offset": offset,
+        "limit": limit,
+        "entries": entries[offset : offset + limit],
+    }
+
+
+class Queries(Commands):
+    """Reads of the store: a group like the commands, over the same store."""
+
+    def history(self, aggregate_id: UUID) -> list[dict[str, Any]]:
+        """Every event of one aggregate, oldest first, as the audit trail shows it."""
+        return [event_record(e) for e in self.store.events.get(aggregate_id)]
+
+    def version_at(self, aggregate_id: UUID, at: datetime, what: str) -> int:
+        if at.tzinfo is None:
+            raise InvalidInput("give the instant with its time zone, e.g. 2026-11-30T18:00:00Z")
+        return version_at(self.store.events.get(aggregate_id), at, what)
+
+    def encounter_audit(
+        self,
+        campaign_id: UUID,
+        encounter_id: UUID,
+        kind: str | None,
+        character: str | None,
+        offset: int,
+        limit: int,
+    ) -> dict[str, Any]:
+        encounter = self.store.encounter(campaign_id, encounter_id)
+        return page(self.history(encounter_id), kind, character, offset, limit, encounter.day)
+
+    def campaign_history(
+        self, campaign_id: UUID, kind: str | None, character: str | None, offset: int, limit: int
+    ) -> dict[str, Any]:
+        self.store.campaign(campaign_id)
+        return page(self.history(campaign_id), kind, character, offset, limit)
+
+    def vitals_at(self, campaign_id: UUID, at: datetime) -> dict[str, Any]:
+        """Every character's tracks and conditions as they stood at an instant."""
+        store = self.store
+        campaign = store.campaign(campaign_id, self.version_at(campaign_id, at, "campaign"))
+        rules = campaign.rules
+        encounters: dict[str, Any] = {}
+        characters = []
+        for character_id, character in campaign.characters.items():
+            source: records.Character | records.Combatant = character
+            encounter_id = character.in_encounter
+            if encounter_id is not None:
+                if encounter_id not in encounters:
+                    eid = UUID(encounter_id)
+                    encounters[encounter_id] = store.encounter(
+                        campaign_id, eid, self.version_at(eid, at, "encounter")
+                    )
+                source = encounters[encounter_id].combatants[character_id]
+            maxima = rules.track_maxima(character.sheet)
+            characters.append(
+                {
+                    "id": character_id,
+                    "name": character.name,
+                    "tracks": {
+                        t: {"current": v, "max": maxima.get(t)} for t, v in source.tracks.items()
+                    },
+                    "conditions": list(
+                        rules.conditions(character.sheet, source.tracks, source.state)
+                    ),
+                    "encounter": encounter_id,
+                }
+            )
+        return {
+            "campaign_id": str(campaign_id),
+            "at": at.isoformat(),
+            "day": campaign.day,
+            "campaign_version": campaign.version,
+            "characters": characters,
+        }
+
+    def encounter_diff(
+        self, campaign_id: UUID, encounter_id: UUID, from_version: int, to_version: int | None
+    ) -> dict[str, Any]:
+        """What changed between two versions: tracks, conditions, round and action statuses."""
+        before = self.store.encounter(campaign_id, encounter_id, from_version)
+        after = self.store.encounter(campaign_id, encounter_id, to_version)
+        combatants: dict[str, dict[str, Any]] = {}
+        for cid, now in after.combatants.items():
+            then = before.combatants[cid]
+            change: dict[str, Any] = {}
+            if then.tracks != now.tracks:
+                change["tracks"] = {"from": then.tracks, "to": now.tracks}
+            was, is_ = list(before.conditions_of(cid)), list(after.conditions_of(cid))
+            if was != is_:
+                change["conditions"] = {"from": was, "to": is_}
+            if then.state != now.state:
+                change["state"] = {"from": then.state, "to": now.state}
+            if change:
+                combatants[cid] = {"name": now.name, **change}
+        old = {a["number"]: a for a in before.actions}
+        actions = []
+        for action in after.actions:
+            previous = old.get(action["number"])
+            if previous is None:
+                actions.append(
+                    {
+                        "number": action["number"],
+                        "change": "added",
+                        "status": action["status"],
+                        "summary": action["summary"],
+                    }
+                )
+            elif (previous["status"], previous["summary"]) != (action["status"], action["summary"]):
+                actions.append(
+                    {
+                        "number": action["number"],
+                        "change": "changed",
+                        "status": {"from": previous["status"], "to": action["status"]},
+                        "summary": {"from": previous["summary"], "to": action["summary"]},
+                    }
+                )
+        return {
+            "from_version": before.version,
+            "to_version": after.version,
+            "round": {"from": before.round, "to": after.round},
+            "combatants": combatants,
+            "actions": actions,
+        }
