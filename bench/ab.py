@@ -1,0 +1,140 @@
+"""A/B of the command path: server CPU per command under bench/http.py (a)'s load, two
+checkouts alternating in one run.
+
+    .venv/bin/python bench/ab.py --a /work/wt/base [--b .] [--rounds 4] [--seconds 10]
+
+Each checkout needs its own venv (`<checkout>/.venv/bin/skald`). Every run is a fresh
+`skald serve` of that checkout on a fresh data directory, 16 encounters of take_hit
+commands at 16 connections (bench/http.py (a)), a short warm-up, then `--seconds` of
+load; the server's own CPU time (user + system, from /proc) is divided by the commands
+wrk counted. Runs go A, B, A, B, ... so both sides see the same machine. On a machine
+shared with other work only the ratio of interleaved runs means anything: rates move
+with the neighbours, CPU per command much less.
+"""
+
+# ruff: noqa: E402
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import argparse
+import importlib.util
+import shutil
+import statistics
+import subprocess
+import tempfile
+
+from tests.e2e.server import Server
+
+# bench/http.py, loaded by path: its name would shadow the `http` standard module.
+_spec = importlib.util.spec_from_file_location("bench_http", Path(__file__).with_name("http.py"))
+assert _spec is not None and _spec.loader is not None
+bench_http = importlib.util.module_from_spec(_spec)
+sys.modules["bench_http"] = bench_http
+_spec.loader.exec_module(bench_http)
+
+
+class CheckoutServer(Server):
+    """`skald serve` from another checkout's venv (tests.e2e.server takes this one's)."""
+
+    def __init__(self, checkout: Path, data_dir: Path, env: dict[str, str]) -> None:
+        super().__init__(data_dir, env=env)
+        self.checkout = checkout
+
+    def start(self, timeout: float = 300.0) -> Server:
+        skald = self.checkout / ".venv" / "bin" / "skald"
+        if not skald.exists():
+            sys.exit(f"{skald} is missing: make the checkout's venv first")
+        self.process = subprocess.Popen(
+            [str(skald), "serve", "--data-dir", str(self.data_dir), "--port", str(self.port)],
+            env=self.env,
+            cwd=self.checkout,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            self._wait_until_healthy(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+
+def one_run(checkout: Path, data: Path, seconds: int, warmup: int, conns: int) -> dict[str, float]:
+    server = CheckoutServer(checkout, data, bench_http.UNLIMITED).start()
+    try:
+        assert server.process is not None
+        key, paths, bodies = bench_http.skald_setup(server.url, 16)
+        script = bench_http.post_script(paths, bodies, key)
+        if warmup:
+            bench_http.wrk(server.url, script, warmup, conns)
+        return bench_http.wrk(server.url, script, seconds, conns, server.process.pid)
+    finally:
+        server.stop()
+
+
+def describe(checkout: Path) -> str:
+    found = subprocess.run(
+        ["git", "-C", str(checkout), "log", "--oneline", "-1", "--format=%h"],
+        capture_output=True,
+        text=True,
+    )
+    dirty = subprocess.run(
+        ["git", "-C", str(checkout), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return f"{checkout} ({found.stdout.strip()}{' + changes' if dirty else ''})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--a", type=Path, required=True, help="the baseline checkout")
+    parser.add_argument("--b", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=16)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("bench/ab.py needs wrk: apt-get install wrk")
+    sides = {"A": args.a.resolve(), "B": args.b.resolve()}
+    for name, checkout in sides.items():
+        print(f"{name}: {describe(checkout)}")
+    print(
+        f"{args.rounds} rounds of A then B, {args.seconds} s each after {args.warmup} s warm-up\n"
+    )
+    cpu: dict[str, list[float]] = {"A": [], "B": []}
+    folder = Path(tempfile.mkdtemp(prefix="skald-ab-"))
+    try:
+        for n in range(args.rounds):
+            for name, checkout in sides.items():
+                data = folder / f"{name}{n}" / "data"
+                data.parent.mkdir(parents=True)
+                run = one_run(checkout, data, args.seconds, args.warmup, args.connections)
+                cpu[name].append(run["cpu_ms"])
+                print(
+                    f"round {n + 1} {name}: {run['cpu_ms']:.3f} ms CPU per command, "
+                    f"{run['rate']:.0f}/s, p99 {run['p99ms']:.1f} ms, "
+                    f"non-2xx {int(run['non2xx'])}/{int(run['requests'])}",
+                    flush=True,
+                )
+            print(f"        B/A this round: {cpu['B'][-1] / cpu['A'][-1]:.3f}", flush=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    a, b = statistics.median(cpu["A"]), statistics.median(cpu["B"])
+    pairs = [y / x for x, y in zip(cpu["A"], cpu["B"], strict=True)]
+    spread = {name: f"{min(runs):.3f}-{max(runs):.3f}" for name, runs in cpu.items()}
+    print(
+        f"\nserver CPU per command, median: A {a:.3f} ms ({spread['A']}), "
+        f"B {b:.3f} ms ({spread['B']})"
+    )
+    print(f"B/A: {b / a:.3f} (rounds {min(pairs):.3f}-{max(pairs):.3f})")
+
+
+if __name__ == "__main__":
+    main()
