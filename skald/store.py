@@ -7,6 +7,7 @@ from urllib.parse import unquote, urlsplit
 from skald.settings import Settings
 
 TRANSCODER = "skald.transcoder:OrjsonTranscoder"
+MAPPER = "skald.transcoder:JsonPayloadMapper"
 SQLITE_FILE = "events.sqlite3"
 
 
@@ -15,7 +16,7 @@ class SettingsError(ValueError):
 
 
 def persistence_env(settings: Settings) -> dict[str, str]:
-    env = {"TRANSCODER_TOPIC": TRANSCODER}
+    env = {"TRANSCODER_TOPIC": TRANSCODER, "MAPPER_TOPIC": MAPPER}
     if settings.database is None:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         env["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
