@@ -91,8 +91,9 @@ def store_size(data: Path, setup: Setup, events: int, env: dict[str, str]) -> di
     one over an empty store, taken in alternating rounds so the machine's load moves
     under both alike."""
     built = build_store(data / "big", events)
-    big, empty = Server(data / "big", env=env).start(), Server(data / "empty", env=env).start()
+    big, empty = Server(data / "big", env=env).start(), Server(data / "empty", env=env)
     try:
+        empty.start()  # in the try: if it fails, the first server is stopped too
         targets = [setup(server.url, 1) for server in (big, empty)]
         waited = caught_up(big.url, targets[0][0], targets[0][1][0])
         times: list[list[float]] = [[], []]

@@ -41,3 +41,7 @@ def live_client(settings: Settings) -> Iterator[TestClient]:
     app = create_app(lambda: build_services(settings, workers=True))
     with TestClient(app, raise_server_exceptions=True) as test_client:
         yield test_client
+
+
+# The session's end fails the run if a skald or redis-server it started is left.
+from tests.leftovers import pytest_sessionfinish  # noqa: E402, F401

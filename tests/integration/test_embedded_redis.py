@@ -51,16 +51,23 @@ def serve(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
         stdout=(data_dir.parent / f"serve-{port}.log").open("ab"),
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert process.poll() is None, (data_dir.parent / f"serve-{port}.log").read_text()
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("skald serve did not come up")
+    try:
+        deadline = time.monotonic() + 300  # while alive and starting: a cap, not a budget
+        while time.monotonic() < deadline:
+            assert process.poll() is None, (data_dir.parent / f"serve-{port}.log").read_text()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).status_code == 200:
+                    return process
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError("skald serve did not come up")
+    except BaseException:
+        process.kill()
+        process.wait()
+        for pid in redis_servers_on(data_dir):  # the Redis a killed server leaves
+            os.kill(pid, signal.SIGKILL)
+        raise
 
 
 def test_a_killed_server_leaves_no_redis_behind_once_the_next_one_starts(

@@ -69,9 +69,11 @@ def test_servers_and_workers_started_together_on_an_empty_schema_all_come_up(
         **({"SKALD_REDIS_URL": REDIS_URL} if REDIS_URL else {}),
     }
     kinds = ["serve", "projections", "healing", "serve", "projections", "healing"]
-    processes = [launch(kind, n, env, tmp_path) for n, kind in enumerate(kinds)]
+    processes: list[subprocess.Popen[bytes]] = []
     logs = [tmp_path / f"{n}-{kind}.log" for n, kind in enumerate(kinds)]
     try:
+        for n, kind in enumerate(kinds):  # in the try: a failed launch stops the others
+            processes.append(launch(kind, n, env, tmp_path))
         deadline = time.monotonic() + 60
         waiting = set(range(len(kinds)))
         while waiting and time.monotonic() < deadline:
