@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import uuid4
 
-from eventsourcing.domain import Aggregate, Snapshot, event
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Snapshot as LibrarySnapshot
 
 from domain.access import Access, Role, Unauthenticated, check_characters
 from domain.calendar import MAX_DAYS, plan_days
@@ -45,7 +46,7 @@ class Campaign(Aggregate):
     # version 1, so every snapshot, old or new, is read through upcast_v1_v2.
     class_version = 2
 
-    class Snapshot(Snapshot):
+    class Snapshot(LibrarySnapshot):
         @classmethod
         def take(cls, aggregate: Any) -> Campaign.Snapshot:
             taken = super().take(aggregate)

@@ -8,7 +8,8 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate, Snapshot, event
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Snapshot as LibrarySnapshot
 
 from domain import exchanges, turns
 from domain.access import Access, Forbidden
@@ -50,7 +51,7 @@ class Encounter(Aggregate):
     # version 1, so every snapshot, old or new, is read through upcast_v1_v2.
     class_version = 2
 
-    class Snapshot(Snapshot):
+    class Snapshot(LibrarySnapshot):
         @classmethod
         def take(cls, aggregate: Any) -> Encounter.Snapshot:
             taken = super().take(aggregate)
