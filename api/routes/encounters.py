@@ -65,7 +65,17 @@ def read_encounter(
     return encounter_out(app.encounter(campaign_id, encounter_id, version), offset, limit)
 
 
-@router.post("/{encounter_id}/actions", status_code=201)
+@router.post(
+    "/{encounter_id}/actions",
+    status_code=201,
+    responses={
+        202: {
+            "model": ActionOut,
+            "description": "an attack waits for the defender's declaration: `status` is "
+            "`pending` and `exchange` says whose (declare it at `.../exchanges/{n}/declare`)",
+        }
+    },
+)
 async def perform_action(
     idempotency: Idempotency,
     campaign_id: UUID,

@@ -4,6 +4,7 @@ example per request body, the ruleset ids as an enum; and a route added later ge
 from __future__ import annotations
 
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -148,3 +149,21 @@ def test_a_route_added_later_is_documented_the_same_way() -> None:
     app.openapi_schema = None
     operation = app.openapi()["paths"]["/campaigns/{campaign_id}/pins"]["post"]
     assert operation["requestBody"]["content"]["application/json"]["example"] == {"text": "example"}
+
+
+def test_the_action_post_documents_its_202_for_a_pending_attack() -> None:
+    responses = OPERATIONS["POST /campaigns/{campaign_id}/encounters/{encounter_id}/actions"][
+        "responses"
+    ]
+    assert "201" in responses and "202" in responses
+    assert "defender's declaration" in responses["202"]["description"]
+    schema = responses["202"]["content"]["application/json"]["schema"]
+    assert schema == {"$ref": "#/components/schemas/ActionOut"}
+
+
+def test_docs_access_says_viewers_get_403_on_the_odds() -> None:
+    access = (Path(__file__).resolve().parents[2] / "docs" / "access.md").read_text()
+    assert (
+        "| the odds of an action or of a combatant's attacks (`.../odds`) "
+        "| yes | its own characters' | no (403) |"
+    ) in access
