@@ -27,15 +27,15 @@ def test_the_one_entry_point_corrects_an_open_and_an_ended_fight(
         assert [entry["number"] for entry in report] == [2]  # what changed after it
         assert [a["status"] for a in open_fight.actions] == ["voided", "active"]
         assert "after_end" not in open_fight.corrections[-1]
-        tracks_open = open_fight.combatants[hero]["tracks"]
+        tracks_open = open_fight.combatants[hero].tracks
 
         app.end_encounter(EndEncounter(cid, eid))
         ended, report = app.correct(CorrectEncounter(cid, eid, "void", "never happened", 2))
         assert report == []  # nothing came after it
         assert [a["status"] for a in ended.actions] == ["voided", "voided"]
         assert ended.corrections[-1]["after_end"] is True
-        assert ended.combatants[hero]["tracks"] == {"stamina": 200, "body": 200}
-        assert app.campaign(cid).characters[hero]["tracks"] == {"stamina": 200, "body": 200}
+        assert ended.combatants[hero].tracks == {"stamina": 200, "body": 200}
+        assert app.campaign(cid).characters[hero].tracks == {"stamina": 200, "body": 200}
         assert tracks_open != {"stamina": 200, "body": 200}  # the second hit had counted
     finally:
         app.close()
@@ -102,9 +102,9 @@ def test_a_fight_that_ends_while_the_void_waits_for_the_writer_is_voided_as_ende
         stored = app.encounter(cid, eid)
         assert [a["status"] for a in stored.actions] == ["voided"]
         character = app.campaign(cid).characters[hero]
-        assert character["tracks"] == {"stamina": 200, "body": 200}
+        assert character.tracks == {"stamina": 200, "body": 200}
         # The wound was not committed yet when the correction was worked out (one batch):
         # the walk still reads it, so the carried correction keeps it.
-        assert character["state"] == {"broken_bones": True}
+        assert character.state == {"broken_bones": True}
     finally:
         app.close()
