@@ -141,7 +141,37 @@ def complete(app: FastAPI, schema: dict[str, Any]) -> dict[str, Any]:
     for body in (s for n, s in components.items() if n.endswith("Body")):
         if "ruleset" in body.get("properties", {}):
             body["properties"]["ruleset"]["enum"] = sorted(RULESETS)
+    ruleset_options(components["CreateCampaignBody"], components)
     return schema
+
+
+def ruleset_options(body: dict[str, Any], components: dict[str, Any]) -> None:
+    """Publish each ruleset's options: a component per ruleset (its options model's own
+    schema), ``options`` one of them, and ``if ruleset is X then options is X's``, so a
+    validator holds a body to exactly the schema the server holds it to."""
+    choices, rules = [], []
+    for ruleset_id in sorted(RULESETS):
+        model = RULESETS[ruleset_id].options_model
+        component = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        component["title"] = f"{ruleset_id} options"
+        components[model.__name__] = component
+        ref = {"$ref": f"#/components/schemas/{model.__name__}"}
+        choices.append(ref)
+        rules.append(
+            {
+                "if": {"properties": {"ruleset": {"const": ruleset_id}}, "required": ["ruleset"]},
+                "then": {"properties": {"options": ref}},
+            }
+        )
+    options = body["properties"]["options"]
+    options.pop("additionalProperties", None)
+    options.pop("type", None)
+    options["anyOf"] = choices
+    options["description"] = (
+        "overrides of the ruleset's option defaults: the options of the campaign's ruleset "
+        "(each ruleset's schema below; an unknown option or value is refused with 422)"
+    )
+    body["allOf"] = rules
 
 
 def api_routes(app: FastAPI) -> Iterator[Any]:
