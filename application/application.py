@@ -11,6 +11,7 @@ through the eventsourcing environment; nothing here knows which.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future
 from datetime import datetime
 from typing import Any
@@ -61,6 +62,8 @@ from domain.dice import Roller
 from domain.encounter import Encounter
 from domain.errors import NotFound
 from domain.reasons import check_reason as check_reason
+from domain.records import JSONObject
+from domain.rulesets.base import JsonObject
 
 # How long a campaign read for an access check stands without asking the store again,
 # unless this process saved it since (then at once): another process's key changes are
@@ -92,7 +95,7 @@ class SkaldApplication(Store):
 
     # -- reads ---------------------------------------------------------------
 
-    def history(self, aggregate_id: UUID) -> list[dict[str, Any]]:
+    def history(self, aggregate_id: UUID) -> Sequence[JSONObject]:
         return self.queries.history(aggregate_id)
 
     def version_at(self, aggregate_id: UUID, at: datetime, what: str) -> int:
@@ -165,12 +168,10 @@ class SkaldApplication(Store):
     def start_encounter(self, command: StartEncounter) -> Encounter:
         return self.encounter_commands.start_encounter(command)
 
-    def perform_action(self, command: PerformAction) -> tuple[Encounter, dict[str, Any]]:
+    def perform_action(self, command: PerformAction) -> tuple[Encounter, JSONObject]:
         return self.encounter_commands.perform_action(command)
 
-    def perform_action_later(
-        self, command: PerformAction
-    ) -> Future[tuple[Encounter, dict[str, Any]]]:
+    def perform_action_later(self, command: PerformAction) -> Future[tuple[Encounter, JSONObject]]:
         return self.encounter_commands.perform_action_later(command)
 
     def next_round(self, command: NextRound) -> Encounter:
@@ -185,7 +186,7 @@ class SkaldApplication(Store):
     def next_turn(self, command: NextTurn) -> Encounter:
         return self.table_commands.next_turn(command)
 
-    def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, dict[str, Any]]:
+    def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, JSONObject]:
         return self.table_commands.declare_defense(command)
 
     def withdraw_exchange(self, command: WithdrawExchange) -> Encounter:
@@ -197,8 +198,8 @@ class SkaldApplication(Store):
         encounter_id: UUID,
         kind: str,
         actor: str | None,
-        params: dict[str, Any],
-    ) -> dict[str, Any]:
+        params: JsonObject,
+    ) -> JSONObject:
         return self.table_commands.preview_action(campaign_id, encounter_id, kind, actor, params)
 
     # -- the GM's changes (application/amending.py) -------------------------------------
@@ -232,19 +233,19 @@ class SkaldApplication(Store):
     def rewind_encounter(self, command: RewindEncounter) -> Corrected:
         return self.corrections.rewind_encounter(command)
 
-    def preview_correction(self, command: CorrectEncounter) -> dict[str, Any]:
+    def preview_correction(self, command: CorrectEncounter) -> JSONObject:
         return self.carrying.preview_correction(command)
 
-    def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, dict[str, Any]]:
+    def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, JSONObject]:
         return self.carrying.commit_correction(command)
 
-    def preview_day_plan(self, command: CorrectDayPlan) -> dict[str, Any]:
+    def preview_day_plan(self, command: CorrectDayPlan) -> JSONObject:
         return self.carrying.preview_day_plan(command)
 
-    def commit_day_plan(self, command: CorrectDayPlan) -> tuple[Campaign, dict[str, Any]]:
+    def commit_day_plan(self, command: CorrectDayPlan) -> tuple[Campaign, JSONObject]:
         return self.carrying.commit_day_plan(command)
 
     def last_correction_carried(
         self, campaign_id: UUID, version: int | None = None
-    ) -> dict[str, Any]:
+    ) -> dict[str, Any]:  # carrying.py's stored record, read by key in api/routes/carry.py
         return self.carrying.last_correction_carried(campaign_id, version)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 from uuid import UUID
+
+from domain.rulesets.base import JsonObject
 
 
 @dataclass(frozen=True)
 class CreateCampaign:
     name: str
     ruleset: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JsonObject = field(default_factory=dict)
     by: str = "gm"
     gm_key_id: str = "gm"
     gm_key_hash: str = ""
@@ -21,7 +22,7 @@ class CreateCampaign:
 class EnrolCharacter:
     campaign_id: UUID
     name: str
-    sheet: dict[str, Any]
+    sheet: JsonObject
     by: str = "gm"
 
 
@@ -45,7 +46,7 @@ class PerformAction:
     campaign_id: UUID
     encounter_id: UUID
     kind: str
-    params: dict[str, Any]
+    params: JsonObject
     actor: str | None = None
     dice: dict[str, list[int]] | None = None
     by: str = "gm"
@@ -99,8 +100,8 @@ class RewindEncounter:
 class AdvanceDays:
     campaign_id: UUID
     days: int = 1
-    default: dict[str, Any] = field(default_factory=dict)
-    characters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    default: JsonObject = field(default_factory=dict)
+    characters: dict[str, JsonObject] = field(default_factory=dict)
     by: str = "gm"
 
 
@@ -142,7 +143,7 @@ class RevokeKey:
 class AmendSheet:
     campaign_id: UUID
     character_id: str
-    changes: dict[str, Any]
+    changes: JsonObject
     reason: str
     by: str = "gm"
 
@@ -206,6 +207,6 @@ class CorrectDayPlan:
     campaign_id: UUID
     day: int
     character_id: str
-    plan: dict[str, Any]
+    plan: JsonObject
     reason: str = ""
     by: str = "gm"

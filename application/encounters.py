@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
 
 from application.commands import EndEncounter, NextRound, PerformAction, StartEncounter
 from application.store import Commands
 from domain.campaign import check_name
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
-from domain.records import Combatant
+from domain.records import Combatant, JSONObject
 
 MAX_COMBATANTS = 50
 
@@ -61,17 +60,15 @@ class EncounterCommands(Commands):
 
         return self.store.run_command(attempt)
 
-    def perform_action(self, command: PerformAction) -> tuple[Encounter, dict[str, Any]]:
+    def perform_action(self, command: PerformAction) -> tuple[Encounter, JSONObject]:
         return self.store.run_command(self._performing(command))
 
-    def perform_action_later(
-        self, command: PerformAction
-    ) -> Future[tuple[Encounter, dict[str, Any]]]:
+    def perform_action_later(self, command: PerformAction) -> Future[tuple[Encounter, JSONObject]]:
         """`perform_action` queued for the writer: an async route awaits its future."""
         return self.store.run_command_later(self._performing(command))
 
-    def _performing(self, command: PerformAction) -> Callable[[], tuple[Encounter, dict[str, Any]]]:
-        def attempt() -> tuple[Encounter, dict[str, Any]]:
+    def _performing(self, command: PerformAction) -> Callable[[], tuple[Encounter, JSONObject]]:
+        def attempt() -> tuple[Encounter, JSONObject]:
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             record = encounter.act(
                 command.kind,

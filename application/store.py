@@ -8,11 +8,11 @@ them and runs each command on the writer (application/writes.py).
 from __future__ import annotations
 
 import hashlib
-from typing import Any, TypeVar
+from typing import TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, DomainEventProtocol
 
 from application.writes import WriteRunner
 from domain.campaign import Campaign
@@ -40,7 +40,9 @@ class Store(WriteRunner):
         super().__init__(env)
         self.roller = roller or seeded_roller()
         self.write_attempts = write_attempts
-        self._campaign_events: tuple[tuple[UUID, int], list[Any]] | None = None
+        self._campaign_events: tuple[tuple[UUID, int], list[DomainEventProtocol[UUID]]] | None = (
+            None
+        )
 
     # -- aggregates ---------------------------------------------------------------------
 
@@ -76,7 +78,7 @@ class Store(WriteRunner):
 
     # -- the campaign's timeline --------------------------------------------------------
 
-    def campaign_events(self, campaign: Campaign) -> list[Any]:
+    def campaign_events(self, campaign: Campaign) -> list[DomainEventProtocol[UUID]]:
         """The campaign's events up to the version read, read once per version.
 
         Within a batch the campaign may carry events an earlier command of the batch

@@ -6,14 +6,15 @@ One of the groups of commands the application is composed of (application/applic
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
 from application.store import Commands
 from domain.access import Access
 from domain.encounter import Encounter
 from domain.errors import ActionRefused
+from domain.records import JSONObject
 from domain.roll_preview import preview
+from domain.rulesets.base import JsonObject
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,8 @@ class TableCommands(Commands):
 
         return self.store.run_command(attempt)
 
-    def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, dict[str, Any]]:
-        def attempt() -> tuple[Encounter, dict[str, Any]]:
+    def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, JSONObject]:
+        def attempt() -> tuple[Encounter, JSONObject]:
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             record = encounter.declare(
                 command.exchange, command.choice, command.dice, self.store.roller, command.access
@@ -97,8 +98,8 @@ class TableCommands(Commands):
         encounter_id: UUID,
         kind: str,
         actor: str | None,
-        params: dict[str, Any],
-    ) -> dict[str, Any]:
+        params: JsonObject,
+    ) -> JSONObject:
         """The rolls an action would need now, by human name; nothing is written."""
         encounter = self.store.encounter(campaign_id, encounter_id)
         if encounter.ended:

@@ -12,10 +12,16 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.domain import (
+    Aggregate,
+    DomainEventProtocol,
+    MutableOrImmutableAggregate,
+    SnapshotProtocol,
+)
 from eventsourcing.persistence import IntegrityError, Recording
 
 from application.group_commit import GroupCommitWriter
@@ -135,10 +141,13 @@ class WriteRunner(Application[UUID]):
         intervals = self.snapshotting_intervals
         if self.snapshots is None or not intervals:
             return
-        taken = []
+        taken: list[SnapshotProtocol[UUID]] = []
         for aggregate_id, aggregate in processing_event.aggregates.items():
             interval = intervals.get(type(aggregate))
-            snapshot_class: Any = getattr(type(aggregate), "Snapshot", self.snapshot_class)
+            # The library's own lookup (Application.take_snapshot), typed as it declares it.
+            snapshot_class: type[SnapshotProtocol[UUID]] | None = getattr(
+                type(aggregate), "Snapshot", self.snapshot_class
+            )
             if interval is None or snapshot_class is None:
                 continue
             if any(
@@ -188,24 +197,31 @@ class WriteRunner(Application[UUID]):
         queued.add_done_callback(settle)
         return answer
 
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
+    def save(
+        self,
+        *objs: MutableOrImmutableAggregate[UUID] | DomainEventProtocol[UUID] | None,
+        **kwargs: object,
+    ) -> list[Recording[UUID]]:
         """Save, and with a claim in force, its record in the same transaction.
 
         By convention the first aggregate saved is the request's subject: the one
-        whose new version answers the request.
+        whose new version answers the request. Within a batch nothing is recorded
+        yet (the batch is, with the rest of it, or not at all): no recordings.
         """
         claim = current_claim.get()
         if claim is not None and objs:
             subject = objs[0]
+            if not isinstance(subject, Aggregate):
+                raise TypeError(f"a request's subject is an aggregate, not {subject!r}")
             record = IdempotentRequest(claim.scope, claim.request_hash, subject.id, subject.version)
             objs = (*objs, record)
         batch = self.writer.batch if self.writer is not None else None
         if batch is not None:  # committed with the rest of the batch, or not at all
             batch.to_save.extend(objs)
-            return None
+            return []
         return super().save(*objs, **kwargs)
 
-    def _batched_get(self, aggregate_id: UUID, fetch: Callable[[], Any]) -> Any:
+    def _batched_get(self, aggregate_id: UUID, fetch: Callable[[], object]) -> object:
         """Within a batch, every command sees the uncommitted changes of those before it;
         on the writer thread, an aggregate it kept is read as it is (no copy, no query)."""
         cache = self._own_cache()
