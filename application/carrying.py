@@ -177,8 +177,8 @@ class Carrying(Commands):
         model = campaign.rules.day_plan_model
         if model is None:
             raise InvalidInput(f"the {campaign.ruleset_id} ruleset has no day plans")
-        day_plans = campaign.calendar.get(str(command.day))
-        if day_plans is None or command.character_id not in day_plans:
+        day_plans = campaign.plans_on(command.day)
+        if command.character_id not in day_plans:
             raise NotFound(f"day {command.day} has no plan for {character.name}")
         current = day_plans[command.character_id]
         plan = validate(model, {**current, **command.plan}, "plan").model_dump(mode="json")
@@ -211,7 +211,7 @@ class Carrying(Commands):
                 campaign, seed, _plan_salt(command), correction
             )
             same_plan = (
-                campaign.calendar[str(command.day)][command.character_id]
+                campaign.plans_on(command.day)[command.character_id]
                 == plans[str(command.day)][command.character_id]
             )
             if same_plan:

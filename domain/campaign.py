@@ -11,12 +11,20 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 
 from domain.access import Access, Role, Unauthenticated, check_characters
-from domain.calendar import MAX_DAYS, plan_days
+from domain.calendar import (
+    MAX_DAYS,
+    Day,
+    DayPlans,
+    calendar_as_json,
+    calendar_from_json,
+    plan_days,
+)
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.gm_changes import adjust, amend, amended_sheet
 from domain.records import (
     Character,
     EncounterEntry,
+    JSONObject,
     KeyGrant,
     Sheet,
     Vitals,
@@ -64,6 +72,7 @@ class Campaign(Aggregate):
         stored = {k: v for k, v in state.items() if k != "class_version"}
         for key in ("characters", "keys", "encounters"):
             stored[key] = {k: record.as_json() for k, record in state[key].items()}
+        stored["calendar"] = calendar_as_json(state["calendar"])
         return stored
 
     @staticmethod
@@ -75,12 +84,13 @@ class Campaign(Aggregate):
         state["encounters"] = {
             eid: EncounterEntry.from_json(e) for eid, e in state["encounters"].items()
         }
+        state["calendar"] = calendar_from_json(state["calendar"])
 
     class DayAdvanced(Aggregate.Event):
         """Declared, not generated, so the healing worker can name its topic."""
 
         day: int
-        plans: dict[str, dict[str, Any]]
+        plans: DayPlans
         by: str
 
     @event("Created")
@@ -104,7 +114,7 @@ class Campaign(Aggregate):
         self.day = 0
         self.characters: dict[str, Character] = {}
         self.encounters: dict[str, EncounterEntry] = {}
-        self.calendar: dict[str, dict[str, dict[str, Any]]] = {}
+        self.calendar: dict[int, Day] = {}
 
     @classmethod
     def create(
@@ -279,6 +289,11 @@ class Campaign(Aggregate):
                 in_encounter=None,
             )
 
+    def plans_on(self, day: int) -> DayPlans:
+        """Every character's plan for the day (none before the first day)."""
+        found = self.calendar.get(day)
+        return {} if found is None else found.plans
+
     @property
     def open_encounters(self) -> list[str]:
         return [eid for eid, entry in self.encounters.items() if entry.open]
@@ -286,7 +301,7 @@ class Campaign(Aggregate):
     # -- the calendar --------------------------------------------------------------
 
     def advance_days(
-        self, days: int, default_plan: dict[str, Any], plans: dict[str, dict[str, Any]], by: str
+        self, days: int, default_plan: JSONObject, plans: Mapping[str, JSONObject], by: str
     ) -> None:
         """Move the in-game calendar on by ``days``, each with every character's plan."""
         if self.open_encounters:
@@ -301,9 +316,9 @@ class Campaign(Aggregate):
             self._day_advanced(self.day + 1, day_plans, by)
 
     @event(DayAdvanced)
-    def _day_advanced(self, day: int, plans: dict[str, dict[str, Any]], by: str) -> None:
+    def _day_advanced(self, day: int, plans: DayPlans, by: str) -> None:
         self.day = day
-        self.calendar[str(day)] = plans
+        self.calendar[day] = Day(day, plans)
 
     def heal_through(self, day: int) -> int:
         """Apply the daily rules to every day up to ``day`` not yet applied: exactly once,
@@ -335,7 +350,7 @@ class Campaign(Aggregate):
         character = self.character(character_id)
         healed = 0
         for d in range(character.healed_through + 1, min(day, self.day) + 1):
-            plan = plan_model.model_validate(self.calendar[str(d)][character_id])
+            plan = plan_model.model_validate(self.calendar[d].plans[character_id])
             character = self.characters[character_id]  # as the last day's heal left it
             daily = rules.daily(character.sheet, character.tracks, character.state, plan)
             self._healed(
@@ -526,4 +541,4 @@ class Campaign(Aggregate):
             vitals = Vitals(sheets[cid], values, state[cid])
             self.characters[cid] = self.characters[cid].with_vitals(vitals)
         for day, day_plans in plans.items():
-            self.calendar[day] = {**self.calendar[day], **day_plans}
+            self.calendar[int(day)] = self.calendar[int(day)].with_plans(day_plans)

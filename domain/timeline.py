@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.calendar import Day
 from domain.corrections import Plan, Replay, replay, resolve_all
 from domain.dice import Roller
 from domain.events import (
@@ -90,7 +91,7 @@ def walk(
     rules: Ruleset,
     options: Mapping[str, Any],
     events: list[Any],
-    calendar: Mapping[str, Mapping[str, Any]],
+    calendar: Mapping[int, Day],
     encounters: Mapping[str, Any],
     seed: Seed,
     roller: Roller,
@@ -113,7 +114,7 @@ class Walker:
 
     rules: Ruleset
     options: Mapping[str, Any]
-    calendar: Mapping[str, Mapping[str, Any]]
+    calendar: Mapping[int, Day]
     encounters: Mapping[str, Any]
     seed: Seed
     roller: Roller
@@ -170,7 +171,7 @@ def _healed(w: Walker, event: Any, version: int) -> None:
     if plan_model is None:
         return
     cid, day = event.character_id, event.day
-    day_plan = seed.plans.get(str(day), {}).get(cid, w.calendar[str(day)][cid])
+    day_plan = seed.plans.get(str(day), {}).get(cid, w.calendar[day].plans[cid])
     forced = version >= seed.version and cid in seed.plans.get(str(day), {})
 
     def heal(entry: Entry) -> Entry:

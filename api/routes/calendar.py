@@ -35,7 +35,7 @@ def advance_days(
     return AdvanceDaysOut(
         day=campaign.day,
         days_advanced=body.days,
-        plans=campaign.calendar.get(str(campaign.day), {}),
+        plans={cid: dict(plan) for cid, plan in campaign.plans_on(campaign.day).items()},
         campaign=campaign_out(campaign),
     )
 

@@ -121,7 +121,7 @@ def test_a_healed_days_plan_corrected_re_heals_it_and_carries(store_env: dict[st
         app.commit_day_plan(fix)
         campaign = app.campaign(cid)
         assert campaign.characters[bran].tracks == {"stamina": 7, "body": 8}
-        assert campaign.calendar["1"][bran]["rest"] == "none"
+        assert campaign.calendar[1].plans[bran]["rest"] == "none"
         with pytest.raises(ActionRefused, match="changes nothing"):
             app.commit_day_plan(fix)
     finally:

@@ -29,6 +29,7 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
+from domain.calendar import Day
 from domain.campaign import Campaign
 from domain.errors import ActionRefused
 from domain.events import CharacterEnrolled, CharacterHealed, EncounterClosed
@@ -91,7 +92,8 @@ def test_the_roster_takes_no_heal_for_a_character_in_an_open_encounter(
     hurt(app, campaign.id, hero)
     fight = app.start_encounter(StartEncounter(campaign.id, "Bridge", (Combatant(hero, "p"),)))
     roster = app.campaign(campaign.id)
-    roster.day, roster.calendar["1"] = 1, {hero: {"rest": "full", "care": True, "healer": False}}
+    plans = {hero: {"rest": "full", "care": True, "healer": False}}
+    roster.day, roster.calendar[1] = 1, Day(1, plans)
     assert roster.heal_through(1) == 0
     assert roster.characters[hero].tracks == {"stamina": 10, "body": 26}
     app.end_encounter(EndEncounter(campaign.id, fight.id))
