@@ -146,8 +146,22 @@ def test_no_weapons_still_strikes_and_bashes_with_the_option_dice(client: TestCl
 
 
 # -- shoves: D6a, D8, slippery, higher ground, hazards, walls -------------------------------
-def test_a_huge_double_success_moves_twice_its_max_displacement(client: TestClient) -> None:
+def test_a_huge_double_success_moves_the_seeds_10_ft_by_default(client: TestClient) -> None:
+    # Seed 004: a double success is "the 10ft displacement and Prone result".
     fight = Fight(client, G=d20_sheet(size="huge"), M=d20_sheet(), N=d20_sheet())
+    success = fight.act("shove", "G", {"shove": [11]}, target="M")
+    double = fight.act("shove", "G", {"shove": [20]}, target="N")
+    assert success["action"]["summary"] == "G shoves M 15 ft (11 >= FD 10)"
+    assert double["action"]["summary"] == (
+        "G shoves N 10 ft and knocks them prone (20 >= FD 10, double success)"
+    )
+
+
+def test_a_huge_double_success_moves_twice_its_max_displacement_under_d6a(
+    client: TestClient,
+) -> None:
+    options = {"double_success_distance": "twice_max_displacement"}
+    fight = Fight(client, options, G=d20_sheet(size="huge"), M=d20_sheet(), N=d20_sheet())
     success = fight.act("shove", "G", {"shove": [11]}, target="M")
     double = fight.act("shove", "G", {"shove": [20]}, target="N")
     assert success["action"]["summary"] == "G shoves M 15 ft (11 >= FD 10)"
@@ -418,7 +432,7 @@ def test_the_published_sheet_schema_is_exact(client: TestClient) -> None:
     ruleset = ok(client.get("/rulesets/d20"))
     ability = ruleset["sheet_schema"]["$defs"]["Ability"]
     assert ability["anyOf"][0] == {"type": "integer", "minimum": 3, "maximum": 30}
-    assert ruleset["options"]["double_success_distance"] == "twice_max_displacement"
+    assert ruleset["options"]["double_success_distance"] == "seed_ten_feet"
     assert "trip" in ruleset["actions"]
     trip = ruleset["actions"]["trip"]["params"]["properties"]
     assert trip["difficult_terrain"]["type"] == "boolean"

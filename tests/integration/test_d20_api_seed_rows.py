@@ -1,6 +1,7 @@
 """Seed 004's table rows over HTTP, each with the seed's own number (issue 27 item 1): every
 armor's AV, FD bonus, cost and encumbrance; the wrestling rows Supple, Scale and Suit; the
-Tiny, Small and Gargantuan sizes; every shield; the size penalty's Mastery reduction; the
+Tiny, Small and Gargantuan sizes; the double success's "10ft displacement and Prone result"
+for every size; every shield; the size penalty's Mastery reduction; the
 shield's -4 wrestling penalty; Insight Defense and Shove Resist; AC with a shield and
 active techniques; a successful trip (D9).
 
@@ -240,6 +241,69 @@ def test_a_medium_shover_against_a_gargantuan_takes_minus_12(client: TestClient)
     roll = result["action"]["breakdown"]["roll"]
     assert {"name": "size penalty", "value": -12} in roll["terms"]  # Large, Huge, Gargantuan
     assert roll["comparison"] == "18 >= FD 18"
+
+
+# -- Forceful Defense: "the 10ft displacement and Prone result" ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "fd", "max_displacement"),
+    [
+        ("tiny", 8, 2),
+        ("small", 9, 5),
+        ("medium", 10, 5),
+        ("large", 12, 10),
+        ("huge", 14, 15),
+        ("gargantuan", 18, 20),
+    ],
+)
+def test_a_double_success_is_the_seeds_10ft_displacement_and_prone_whatever_the_size(
+    client: TestClient, size: str, fd: int, max_displacement: int
+) -> None:
+    # Same size: no size penalty; FR +0 on both sides, so Forceful Defense does not deny it.
+    fight = Fight(client, Shover=d20_sheet(size=size), Target=d20_sheet(size=size))
+    stored = ok(fight.client.get(f"/campaigns/{fight.cid}"))["options"]
+    assert stored["double_success_distance"] == "seed_ten_feet"
+    # A success moves the shover's Max Displacement (the size table's column) ...
+    moved = fight.act("shove", "Shover", {"shove": [fd]}, target="Target")
+    assert moved["action"]["summary"] == (
+        f"Shover shoves Target {max_displacement} ft ({fd} >= FD {fd})"
+    )
+    assert fight.combatant(moved, "Target")["conditions"] == []
+    # ... and a total of FD + 10 is the double success: 10 ft and Prone, for every size.
+    double = fight.act("shove", "Shover", {"shove": [20]}, target="Target", fr_modifier=8)
+    total = 28
+    assert double["action"]["breakdown"]["displacement"] == {
+        "value": 10,
+        "terms": [{"name": "double success: the seed's 10ft displacement", "value": 10}],
+        "moved_feet": 10,
+        "stopped_by": None,
+    }
+    assert double["action"]["summary"] == (
+        f"Shover shoves Target 10 ft and knocks them prone ({total} >= FD {fd}, double success)"
+    )
+    assert fight.combatant(double, "Target")["conditions"] == ["prone"]
+
+
+def test_the_seeds_ogre_fr_8_shoves_a_fighter_fr_6_10ft_and_prone(client: TestClient) -> None:
+    fight = Fight(
+        client,
+        Ogre=d20_sheet(fr_skill_slots=8, size="large"),
+        Fighter=d20_sheet(fr_skill_slots=6),
+        Champion=d20_sheet(fr_skill_slots=9),
+    )
+    double = fight.act("shove", "Ogre", {"shove": [12]}, target="Fighter")
+    assert double["action"]["summary"] == (
+        "Ogre shoves Fighter 10 ft and knocks them prone (20 >= FD 10, double success)"
+    )
+    assert fight.combatant(double, "Fighter")["conditions"] == ["prone"]
+    # "If the Fighter had FR +9 the Ogre could only achieve standard Shove results": the
+    # Large Ogre's Max Displacement (10 ft), no Prone.
+    standard = fight.act("shove", "Ogre", {"shove": [20]}, target="Champion")
+    assert standard["action"]["summary"] == (
+        "Ogre shoves Champion 10 ft (28 >= FD 10; Forceful Defense denies the double success)"
+    )
+    assert fight.combatant(standard, "Champion")["conditions"] == []
 
 
 # -- the size penalty's Mastery reduction ------------------------------------------------------

@@ -122,14 +122,16 @@ def test_weapon_names_are_unique_whatever_their_case() -> None:
     assert "repeated" in error.message
 
 
-def test_the_options_default_to_the_rulings() -> None:
+def test_the_options_default_to_the_seed_and_the_rulings() -> None:
+    # A double success moves the seed's literal 10 ft by default (seed 004: "the 10ft
+    # displacement and Prone result"); D6a's twice-Max-Displacement is the other choice.
     assert RULES.validate_options(None) == {
         "actions_per_round": 1,
         "natural_20_hits": False,
         "natural_1_misses": False,
         "magic_minimum_damage": 1,
         "double_success_margin": 10,
-        "double_success_distance": "twice_max_displacement",
+        "double_success_distance": "seed_ten_feet",
         "wall_damage_minimum_dice": 1,
         "throw_damage_dice": 1,
         "elven_chain_wrestles_as": "chain_mail",

@@ -33,18 +33,19 @@ def test_seed_example_ogre_fr_8_keeps_the_double_success_against_a_fighter_fr_6(
         "forceful_defense_why": "defender FR +6 does not exceed attacker FR +8",
         "result": True,
     }
-    # D6a: twice the Large shover's Max Displacement (10 ft).
+    # The seed: a double success is "the 10ft displacement and Prone result", although a
+    # Large shover's Max Displacement is 10 ft as well (a success moves it as far).
     assert breakdown["displacement"] == {
-        "value": 20,
-        "terms": [{"name": "double success: twice the Large Max Displacement", "value": 20}],
-        "moved_feet": 20,
+        "value": 10,
+        "terms": [{"name": "double success: the seed's 10ft displacement", "value": 10}],
+        "moved_feet": 10,
         "stopped_by": None,
     }
     assert breakdown["prone"] is True
     assert table.state(fighter) == {"prone": True}
     assert "prone" in table.conditions(fighter)
     assert record["summary"] == (
-        "Attacker shoves Defender 20 ft and knocks them prone (20 >= FD 10, double success)"
+        "Attacker shoves Defender 10 ft and knocks them prone (20 >= FD 10, double success)"
     )
     assert "shove_die" not in breakdown  # nothing is rolled with it
     assert_json_native(breakdown)
@@ -150,18 +151,39 @@ def test_a_standard_success_moves_the_attackers_max_displacement() -> None:
     assert record["breakdown"]["displacement"]["value"] == 5
 
 
-def test_the_literal_ten_feet_is_the_option_for_a_double_success() -> None:
-    literal = {"double_success_distance": "seed_ten_feet"}
-    table, ogre, fighter = shove_fight(fr_sheet(8, size="large"), fr_sheet(6), literal)
+def test_twice_the_max_displacement_is_the_option_for_a_double_success() -> None:
+    """D6a's reading, a campaign's choice: twice the Large shover's Max Displacement (10 ft)."""
+    twice = {"double_success_distance": "twice_max_displacement"}
+    table, ogre, fighter = shove_fight(fr_sheet(8, size="large"), fr_sheet(6), twice)
     record = table.act("shove", ogre, {"shove": [12]}, target=fighter)
-    assert record["breakdown"]["displacement"]["terms"] == [
-        {"name": "double success: the seed's 10ft displacement", "value": 10}
-    ]
+    assert record["breakdown"]["displacement"] == {
+        "value": 20,
+        "terms": [{"name": "double success: twice the Large Max Displacement", "value": 20}],
+        "moved_feet": 20,
+        "stopped_by": None,
+    }
+    assert record["summary"] == (
+        "Attacker shoves Defender 20 ft and knocks them prone (20 >= FD 10, double success)"
+    )
 
 
-def test_a_huge_shovers_double_success_moves_farther_than_a_success() -> None:
-    """D6a: the issue's giant moved M 15 ft on a success but N only 10 ft on a double."""
+def test_a_huge_shovers_double_success_moves_the_seeds_10_ft_and_prone() -> None:
+    """The seed's words: a Huge giant moves M its 15 ft Max Displacement on a success, and
+    N "the 10ft displacement" with Prone on a double success."""
     table = Table()
+    ids = table.fight(G=fr_sheet(0, size="huge"), M=fr_sheet(0), N=fr_sheet(0))
+    success = table.act("shove", ids["G"], {"shove": [11]}, target=ids["M"])
+    double = table.act("shove", ids["G"], {"shove": [20]}, target=ids["N"])
+    assert success["summary"] == "G shoves M 15 ft (11 >= FD 10)"
+    assert double["summary"] == (
+        "G shoves N 10 ft and knocks them prone (20 >= FD 10, double success)"
+    )
+    assert table.state(ids["N"]) == {"prone": True}
+
+
+def test_a_huge_shovers_double_success_moves_30_ft_under_the_d6a_option() -> None:
+    """D6a, chosen: twice the Huge Max Displacement, so a double never moves less."""
+    table = Table({"double_success_distance": "twice_max_displacement"})
     ids = table.fight(G=fr_sheet(0, size="huge"), M=fr_sheet(0), N=fr_sheet(0))
     success = table.act("shove", ids["G"], {"shove": [11]}, target=ids["M"])
     double = table.act("shove", ids["G"], {"shove": [20]}, target=ids["N"])
@@ -189,7 +211,7 @@ def test_slippery_ground_adds_2_feet() -> None:
     table, attacker, defender = shove_fight(fr_sheet(0), fr_sheet(0))
     record = table.act("shove", attacker, {"shove": [20]}, target=defender, slippery=True)
     assert record["breakdown"]["displacement"]["terms"] == [
-        {"name": "double success: twice the Medium Max Displacement", "value": 10},
+        {"name": "double success: the seed's 10ft displacement", "value": 10},
         {"name": "slippery surface", "value": 2},
     ]
     assert record["breakdown"]["displacement"]["moved_feet"] == 12

@@ -255,8 +255,11 @@ class D20Options(Strict):
         default=10, ge=1, le=40, description="a shove total of FD + this is a double success (D6)"
     )
     double_success_distance: Literal["twice_max_displacement", "seed_ten_feet"] = Field(
-        default="twice_max_displacement",
-        description="D6a: twice the attacker's Max Displacement, or the literal 10ft",
+        default="seed_ten_feet",
+        description=(
+            "a double success moves the target the seed's literal 10ft (the default), or "
+            "twice the attacker's Max Displacement (D6a's reading)"
+        ),
     )
     wall_damage_minimum_dice: int = Field(
         default=1, ge=0, le=10, description="least shove dice a wall deals (D6)"
