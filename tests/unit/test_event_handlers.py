@@ -4,11 +4,15 @@ in each, and a class a reader does not know is refused, never passed over."""
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Tracking
+from eventsourcing.utils import get_topic
 
 from domain import events
 from domain.campaign import Campaign
@@ -26,6 +30,7 @@ from projections.vitals import VitalsProjection
 CAMPAIGN = set(events.CAMPAIGN_EVENTS)
 ENCOUNTER = set(events.ENCOUNTER_EVENTS)
 REQUESTS = set(events.REQUEST_EVENTS)
+COMPAT_STORE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "store-fe485e1.jsonl"
 
 
 def declared_events(aggregate: type[Aggregate]) -> set[type]:
@@ -53,7 +58,31 @@ def test_the_never_recorded_class_is_not_the_encounter_s_created_event() -> None
     # library gives every aggregate one.
     started = Encounter(Campaign.create_id(), "E", "margin", {}, {}, "gm:GM")
     assert type(started.collect_events()[0]) is events.EncounterStarted
-    assert (Encounter.Created,) == events.NEVER_RECORDED
+    assert (Encounter.Created, IdempotentRequest.Created) == events.NEVER_RECORDED
+
+
+def test_an_idempotency_record_is_created_by_its_recorded_event_only() -> None:
+    record = IdempotentRequest("gm:GM|POST /campaigns|k1", "h" * 64, Campaign.create_id(), 3)
+    assert [type(e) for e in record.collect_events()] == [events.RequestRecorded]
+    assert (events.RequestRecorded,) == events.REQUEST_EVENTS
+
+
+def test_no_stored_event_of_the_compat_store_has_a_never_recorded_class() -> None:
+    # The store written at fe485e1 holds every event class that code recorded; the
+    # idempotency records in it are all Recorded, none Created.
+    _header, *stored, end = map(json.loads, COMPAT_STORE.read_text(encoding="utf-8").splitlines())
+    assert end == {"end": True, "events": len(stored)} == {"end": True, "events": 156}
+    topics = Counter(line["topic"] for line in stored)
+    assert not {get_topic(cls) for cls in events.NEVER_RECORDED} & set(topics)
+    requests = {t: n for t, n in topics.items() if t.startswith("domain.idempotency:")}
+    assert requests == {"domain.idempotency:IdempotentRequest.Recorded": 15}
+
+
+@pytest.mark.parametrize("projection", ["vitals", "board", "audit"])
+def test_a_projection_refuses_an_idempotency_record_s_created_event(projection: str) -> None:
+    registry = {"vitals": VITALS, "board": BOARD, "audit": SUMMARIES}[projection]
+    with pytest.raises(UnhandledEvent, match=r"has no handler for .*Created"):
+        registry(IdempotentRequest.Created)
 
 
 @pytest.mark.parametrize(
