@@ -120,8 +120,23 @@ class Queries(Commands):
         before = self.store.encounter(campaign_id, encounter_id, from_version)
         after = self.store.encounter(campaign_id, encounter_id, to_version)
         combatants: dict[str, dict[str, Any]] = {}
-        for cid, now in after.combatants.items():
-            then = before.combatants[cid]
+        # A combatant who joined between the two versions is in one of them only (either
+        # way round: `from` may be the later version); it is named with its presence.
+        only_before = [c for c in before.combatants if c not in after.combatants]
+        for cid in [*after.combatants, *only_before]:
+            then, now = before.combatants.get(cid), after.combatants.get(cid)
+            if then is None or now is None:
+                present = now or then
+                assert present is not None
+                combatants[cid] = {
+                    "name": present.name,
+                    "presence": {"from": then is not None, "to": now is not None},
+                    "tracks": {
+                        "from": None if then is None else then.tracks,
+                        "to": None if now is None else now.tracks,
+                    },
+                }
+                continue
             change: dict[str, Any] = {}
             if then.tracks != now.tracks:
                 change["tracks"] = {"from": then.tracks, "to": now.tracks}
