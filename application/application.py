@@ -11,10 +11,10 @@ through the eventsourcing environment; nothing here knows which.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -69,6 +69,7 @@ from domain.rulesets.base import JsonObject
 # unless this process saved it since (then at once): another process's key changes are
 # seen within this.
 ACCESS_RECHECK_SECONDS = 0.25
+R = TypeVar("R")
 
 
 class SkaldApplication(Store):
@@ -173,6 +174,11 @@ class SkaldApplication(Store):
 
     def perform_action_later(self, command: PerformAction) -> Future[tuple[Encounter, JSONObject]]:
         return self.encounter_commands.perform_action_later(command)
+
+    def perform_action_answered(
+        self, command: PerformAction, answer: Callable[[Encounter], R]
+    ) -> Future[R]:
+        return self.encounter_commands.perform_action_answered(command, answer)
 
     def next_round(self, command: NextRound) -> Encounter:
         return self.encounter_commands.next_round(command)

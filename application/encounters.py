@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import TypeVar
 
 from application.commands import EndEncounter, NextRound, PerformAction, StartEncounter
 from application.store import Commands
@@ -13,6 +14,7 @@ from domain.errors import InvalidInput
 from domain.records import Combatant, JSONObject
 
 MAX_COMBATANTS = 50
+R = TypeVar("R")
 
 
 class EncounterCommands(Commands):
@@ -66,6 +68,15 @@ class EncounterCommands(Commands):
     def perform_action_later(self, command: PerformAction) -> Future[tuple[Encounter, JSONObject]]:
         """`perform_action` queued for the writer: an async route awaits its future."""
         return self.store.run_command_later(self._performing(command))
+
+    def perform_action_answered(
+        self, command: PerformAction, answer: Callable[[Encounter], R]
+    ) -> Future[R]:
+        """`perform_action_later`, answered by `answer(encounter)` made on the writer right
+        after the action (so the encounter is not copied for the caller)."""
+        return self.store.run_command_answered(
+            self._performing(command), lambda done: answer(done[0])
+        )
 
     def _performing(self, command: PerformAction) -> Callable[[], tuple[Encounter, JSONObject]]:
         def attempt() -> tuple[Encounter, JSONObject]:

@@ -44,6 +44,10 @@ _jitter = random.Random()  # pauses only; dice come from the injected roller
 class Job:
     attempt: Callable[[], Any]
     context: contextvars.Context
+    # What the caller gets of the command's result, made on the writer right after the
+    # command ran (later commands go on changing the aggregates the writer keeps): a copy
+    # of it unless the caller said which answer it needs (e.g. an action's response).
+    answer: Callable[[Any], Any] = copy.deepcopy
     future: Future[Any] = field(default_factory=Future)
 
 
@@ -107,12 +111,16 @@ class GroupCommitWriter:
             return self._run_alone(attempt)
         return self.enqueue(attempt).result()
 
-    def enqueue(self, attempt: Callable[[], Any]) -> Future[Any]:
+    def enqueue(
+        self, attempt: Callable[[], Any], answer: Callable[[Any], Any] = copy.deepcopy
+    ) -> Future[Any]:
         """Queue a command and return at once; its future is answered after its commit
-        (an async route awaits it, and no thread is held waiting)."""
+        (an async route awaits it, and no thread is held waiting) with `answer(result)`,
+        made on the writer as the command left the aggregates: a copy of the result
+        unless told otherwise (an answer built from the aggregates needs no copy of them)."""
         if threading.current_thread() is self._thread:
             raise RuntimeError("a command inside a command runs at once: use submit")
-        job = Job(attempt, contextvars.copy_context())
+        job = Job(attempt, contextvars.copy_context(), answer)
         # Running from now on, so it cannot be cancelled: a caller that goes away (an
         # HTTP client disconnecting cancels the awaiting task, which cancels this) does
         # not take the command back, and the writer can always answer it.
@@ -163,8 +171,9 @@ class GroupCommitWriter:
         try:
             self._begin()
             result = job.context.run(self._run_alone, job.attempt)
-            # The writer goes on changing the aggregates it keeps: the caller gets a copy.
-            job.future.set_result(copy.deepcopy(result))
+            # The writer goes on changing the aggregates it keeps: the caller gets a copy
+            # (or the answer it asked for, made now).
+            job.future.set_result(job.context.run(job.answer, result))
         except BaseException as error:  # the caller gets it, as if it had run the command
             job.future.set_exception(error)
 
@@ -212,8 +221,14 @@ class GroupCommitWriter:
                     continue
                 batch.settle()
                 # Later commands (of this batch or the next) go on changing the same
-                # aggregates: the caller gets them as they stood after its own command.
-                outcomes.append((job, copy.deepcopy(result), None))
+                # aggregates: the caller gets them as they stood after its own command
+                # (a copy, or the answer it asked for, made now and handed out after the
+                # commit; if making it fails, the caller gets that error, as it would
+                # have building its answer itself from a copy).
+                try:
+                    outcomes.append((job, job.context.run(job.answer, result), None))
+                except Exception as error:
+                    outcomes.append((job, None, error))
         finally:
             self._local.batch = None
         objects = batch.objects()

@@ -31,6 +31,7 @@ from domain.errors import ConcurrentWrite
 from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 # Jitter for retries after a lost race, so two processes do not collide again in step.
@@ -280,6 +281,19 @@ class WriteRunner(Application[UUID]):
         done: Future[T] = Future()
         try:
             done.set_result(self._retrying(attempt))
+        except BaseException as error:
+            done.set_exception(error)
+        return done
+
+    def run_command_answered(self, attempt: Callable[[], T], answer: Callable[[T], R]) -> Future[R]:
+        """`run_command_later`, the caller's answer made from the result on the writer as
+        the command left it (application/group_commit.py): the result is not copied."""
+        if self.writer is not None:
+            queued: Future[R] = self.writer.enqueue(attempt, answer)
+            return queued
+        done: Future[R] = Future()
+        try:
+            done.set_result(answer(self._retrying(attempt)))
         except BaseException as error:
             done.set_exception(error)
         return done

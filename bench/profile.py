@@ -76,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=15)
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--raw", type=Path, help="keep py-spy's collapsed stacks in this folder")
     args = parser.parse_args()
     if shutil.which("py-spy") is None and not (Path(sys.executable).parent / "py-spy").exists():
         sys.exit("bench/profile.py needs py-spy: pip install py-spy")
@@ -93,6 +94,9 @@ def main() -> None:
             load.start()
             profile(server.process.pid, args.seconds, gil, out)
             load.join()
+            if args.raw is not None:
+                args.raw.mkdir(parents=True, exist_ok=True)
+                shutil.copy(out, args.raw / out.name)
             own, inclusive, total = frames(out)
             title = "--gil (samples holding the GIL)" if gil else "all threads, idle included"
             print(f"\n## {title}: {total} samples\n\nown time:")

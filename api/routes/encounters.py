@@ -92,15 +92,16 @@ async def perform_action(
     """
     command = action_command(campaign_id, encounter_id, body, access)
     # Awaited, not waited for: the hot path holds no thread while the writer commits it.
+    # The answer is made on the writer right after the action: no copy of the encounter.
     queued = app.idempotent_later(
-        idempotency.claim(body, access), lambda: app.perform_action_later(command)
+        idempotency.claim(body, access), lambda: app.perform_action_answered(command, action_answer)
     )
     outcome = await asyncio.wrap_future(queued)
     if isinstance(outcome, Replayed):  # a repeated request: read what the first one made
         encounter = await run_in_threadpool(settled, app, campaign_id, outcome)
+        status, result = action_answer(encounter)
     else:
-        encounter = outcome[0]
-    status, result = action_answer(encounter)
+        status, result = outcome
     response.status_code = status
     return result
 
