@@ -31,8 +31,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from api.errors import domain_error_response
 from api.keys import KeyMaker
 from api.limits import replaying
-from api.routes.encounters import action_answer, action_command
+from api.routes.encounters import action_command
 from api.schemas import ActionBody
+from api.views import outcome_json
 from application.application import SkaldApplication
 from application.commands import PerformAction
 from domain.access import Access
@@ -116,9 +117,13 @@ class ActionFastPath:
 
 
 def answer_bytes(encounter: Encounter) -> tuple[int, bytes]:
-    """The route's answer to the action (`action_answer`), as the bytes it sends."""
-    status, result = action_answer(encounter)
-    return status, result.model_dump_json().encode()
+    """The route's answer to the action (`action_answer`: 201, or 202 while an attack
+    waits for a declaration), as the bytes it sends (api/views.py `outcome_json`)."""
+    try:
+        pending, payload = outcome_json(encounter)
+    except DomainError as error:  # the action was written: no refusal of it
+        raise RuntimeError("the action's answer could not be made") from error
+    return (202 if pending else 201), payload
 
 
 async def fresh_access(

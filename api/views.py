@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
+from uuid import UUID
+
+import orjson
 
 from api.schemas import (
     ActionOut,
@@ -160,3 +163,103 @@ def ruleset_out(ruleset: Ruleset) -> RulesetOut:
             for kind, a in ruleset.actions.items()
         },
     )
+
+
+# -- the action's answer as bytes (the fast path's) -----------------------------------
+# `ActionOut.model_dump_json()` of `outcome_out`, written by orjson from plain dicts
+# instead: building and validating the four models cost more than the JSON itself. The
+# bytes are the same (tests/integration/test_action_answer_bytes.py, every answer of the
+# compat store): where pydantic's validation would change a value (a field typed int,
+# str, bool or UUID given another type, tracks that are not a dict of ints) or orjson
+# would write a value differently or not at all (datetimes, dataclasses, big integers,
+# keys that are not strings), None is returned and the models answer.
+_PLAIN_ONLY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def _ints(values: object) -> bool:
+    return type(values) is dict and all(
+        type(k) is str and type(v) is int for k, v in values.items()
+    )
+
+
+def _summary_plain(encounter: Encounter, only: set[str]) -> dict[str, object] | None:
+    if not (
+        type(encounter.id) is UUID
+        and type(encounter.campaign_id) is UUID
+        and type(encounter.name) is str
+        and type(encounter.ruleset_id) is str
+        and type(encounter.day) is int
+        and type(encounter.round) is int
+        and type(encounter.ended) is bool
+        and type(encounter.version) is int
+    ):
+        return None
+    rules = encounter.rules
+    combatants: list[dict[str, object]] = []
+    for cid, c in encounter.combatants.items():
+        if cid not in only:
+            continue
+        maxima = rules.track_maxima(c.sheet)
+        conditions = list(encounter.conditions_of(cid))
+        if not (
+            type(cid) is str
+            and type(c.name) is str
+            and type(c.side) is str
+            and type(c.rank) is int
+            and type(c.present) is bool
+            and _ints(c.tracks)
+            and _ints(maxima)
+            and all(type(condition) is str for condition in conditions)
+            and type(c.state) is dict
+        ):
+            return None
+        combatants.append(
+            {
+                "id": cid,
+                "name": c.name,
+                "side": c.side,
+                "rank": c.rank,
+                "present": c.present,
+                "tracks": c.tracks,
+                "maxima": maxima,
+                "conditions": conditions,
+                "state": c.state,
+            }
+        )
+    return {
+        "id": encounter.id,
+        "campaign_id": encounter.campaign_id,
+        "name": encounter.name,
+        "ruleset": encounter.ruleset_id,
+        "day": encounter.day,
+        "round": encounter.round,
+        "ended": encounter.ended,
+        "version": encounter.version,
+        "combatants": combatants,
+    }
+
+
+def outcome_json(encounter: Encounter) -> tuple[bool, bytes]:
+    """`outcome_out(encounter)` as the bytes its `model_dump_json()` writes, and whether
+    it is pending (an attack waiting for a declaration)."""
+    last = getattr(encounter, "last_outcome", None) or {"action": len(encounter.actions)}
+    answer: dict[str, object] | None = None
+    if "exchange" in last:
+        exchange = encounter.exchange_list[int(last["exchange"]) - 1]
+        summary = _summary_plain(encounter, {str(exchange["actor"]), str(exchange["defender"])})
+        if summary is not None and type(exchange) is dict:
+            answer = {"status": "pending", "action": None, "exchange": exchange}
+    else:
+        record = encounter.action(int(last["action"]))
+        summary = _summary_plain(encounter, touched_by(record))
+        if summary is not None:
+            answer = {"status": "resolved", "action": narrated(encounter, record), "exchange": None}
+    if answer is not None and summary is not None:
+        try:
+            return answer["status"] == "pending", orjson.dumps(
+                {**answer, "encounter": summary}, option=_PLAIN_ONLY
+            )
+        except TypeError:  # a value orjson does not write as pydantic would
+            pass
+    result = outcome_out(encounter)
+    return result.status == "pending", result.model_dump_json().encode()

@@ -98,14 +98,14 @@ def normalised(answers: list[tuple[int, dict[str, str], str]]) -> list[Any]:
 @pytest.fixture
 def answered_by_fast_path(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     counted: list[int] = []
-    original = fast_actions.action_answer
+    original = fast_actions.answer_bytes
 
     def counting(encounter: Any) -> Any:
         answer = original(encounter)
         counted.append(answer[0])
         return answer
 
-    monkeypatch.setattr(fast_actions, "action_answer", counting)
+    monkeypatch.setattr(fast_actions, "answer_bytes", counting)
     yield counted
 
 
