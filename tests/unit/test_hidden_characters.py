@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from application.application import check_reason
 from domain.campaign import check_name
-from domain.validation import InvalidFields, hidden_character, refuse_hidden_characters
+from domain.validation import (
+    BIDI_CONTROLS,
+    LINE_SEPARATORS,
+    InvalidFields,
+    hidden_character,
+    refuse_hidden_characters,
+)
 
 REFUSED = [
     ("\x00", "U+0000 (a control character)"),
@@ -72,3 +80,13 @@ def test_the_domain_checks_names_and_reasons_itself() -> None:
     with pytest.raises(InvalidFields, match="reason: contains U\\+0000"):
         check_reason("misread\x00")
     assert check_name(" Crown ", "campaign name") == "Crown"
+
+
+def test_every_code_point_is_judged_as_its_category_and_the_listed_marks_say() -> None:
+    # hidden_character passes clean text by one regex search before its per-character
+    # loop: the search must let through no character the loop would refuse.
+    marks = BIDI_CONTROLS | LINE_SEPARATORS
+    for point in range(0x110000):
+        char = chr(point)
+        hidden = unicodedata.category(char) == "Cc" or char in marks
+        assert (hidden_character(f"a{char}b") is not None) == hidden, hex(point)
