@@ -19,7 +19,8 @@ from domain.campaign import Campaign
 from domain.encounter import Encounter
 from domain.idempotency import IdempotentRequest
 
-EventClass = type[Aggregate.Event]
+Event = Aggregate.Event  # every event of Skald's aggregates
+EventClass = type[Event]
 
 CampaignEvent: Final[EventClass] = Campaign.Event
 CampaignCreated: Final[EventClass] = Campaign.Created
@@ -102,7 +103,7 @@ class UnhandledEvent(TypeError):
     event must be given its place in every reader before one is recorded."""
 
 
-H = TypeVar("H", bound=Callable[..., Any])
+H = TypeVar("H")  # a reader's handler (this registry only files it, never calls it)
 
 
 class EventHandlers(Generic[H]):
@@ -116,9 +117,9 @@ class EventHandlers(Generic[H]):
 
     def __init__(self, reader: str) -> None:
         self.reader = reader
-        self._handlers: dict[type, H | None] = {}
+        self._handlers: dict[type[object], H | None] = {}
 
-    def register(self, *classes: type) -> Callable[[H], H]:
+    def register(self, *classes: type[object]) -> Callable[[H], H]:
         def add(handler: H) -> H:
             for cls in classes:
                 self._add(cls, handler)
@@ -126,16 +127,16 @@ class EventHandlers(Generic[H]):
 
         return add
 
-    def ignore(self, classes: Iterable[type]) -> None:
+    def ignore(self, classes: Iterable[type[object]]) -> None:
         for cls in classes:
             self._add(cls, None)
 
-    def _add(self, cls: type, handler: H | None) -> None:
+    def _add(self, cls: type[object], handler: H | None) -> None:
         if cls in self._handlers:
             raise ValueError(f"{self.reader} lists {cls.__qualname__} twice")
         self._handlers[cls] = handler
 
-    def __call__(self, event_class: type) -> H | None:
+    def __call__(self, event_class: type[object]) -> H | None:
         """The handler for this class; None if the reader ignores it."""
         try:
             return self._handlers[event_class]
@@ -146,9 +147,9 @@ class EventHandlers(Generic[H]):
             ) from None
 
     @property
-    def handled(self) -> frozenset[type]:
+    def handled(self) -> frozenset[type[object]]:
         return frozenset(c for c, h in self._handlers.items() if h is not None)
 
     @property
-    def ignored(self) -> frozenset[type]:
+    def ignored(self) -> frozenset[type[object]]:
         return frozenset(c for c, h in self._handlers.items() if h is None)

@@ -6,8 +6,9 @@ so the feed never points at an entry that is not there)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import string
+from collections.abc import Callable, Mapping, Sized
+from typing import Final
 
 import orjson
 from eventsourcing.persistence import Tracking
@@ -24,10 +25,12 @@ from domain.events import (
     EncounterEvent,
     EncounterOpened,
     EncounterStarted,
+    Event,
     EventHandlers,
     RoundStarted,
 )
-from projections.base import Facts, ViewProjection, facts
+from projections.base import Facts, ViewProjection, as_event, facts
+from projections.views import AuditMeta, stored
 
 FEED_LENGTH = 500
 # Fields every entry has at the top level; the event's other attributes go under "data".
@@ -38,12 +41,13 @@ TOP_LEVEL = ("by", "actor", "kind", "number", "round", "summary", "rolls", "brea
 REDACTED_SUFFIX = "_hash"
 
 
-# The one-line summary of an event that brings none of its own, by its class.
-Summary = Callable[[dict[str, Any]], str]
+# The one-line summary of an event that brings none of its own, by its class: a template
+# of the event's fields ("{combatants:count}": how many there are).
+Summary = Callable[[Mapping[str, object]], str]
 SUMMARIES = EventHandlers[Summary]("the audit projection")
 
 
-def summary_of(event: Any, summary: Summary) -> str:
+def summary_of(event: object, summary: Summary) -> str:
     """One line for the live log; actions bring their own."""
     own = getattr(event, "summary", None)
     if isinstance(own, str):
@@ -51,48 +55,40 @@ def summary_of(event: Any, summary: Summary) -> str:
     return summary(vars(event))
 
 
-@SUMMARIES.register(CampaignCreated)
-def _created(attrs: dict[str, Any]) -> str:
-    return f"Campaign '{attrs['name']}' created ({attrs['ruleset']})"
+class _Fields(string.Formatter):
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec == "count" and isinstance(value, Sized):
+            return str(len(value))
+        formatted: str = super().format_field(value, format_spec)
+        return formatted
 
 
-@SUMMARIES.register(CharacterEnrolled)
-def _enrolled(attrs: dict[str, Any]) -> str:
-    return f"{attrs['name']} joins the campaign"
+_FIELDS = _Fields()
 
 
-@SUMMARIES.register(EncounterOpened)
-def _opened(attrs: dict[str, Any]) -> str:
-    return f"Encounter '{attrs['name']}' opened"
+def _templated(template: str) -> Summary:
+    def summary(attrs: Mapping[str, object]) -> str:
+        return _FIELDS.vformat(template, (), attrs)
+
+    return summary
 
 
-@SUMMARIES.register(EncounterClosed)
-def _closed(_: dict[str, Any]) -> str:
-    return "Encounter closed; tracks carried back to the roster"
-
-
-@SUMMARIES.register(DayAdvanced)
-def _day(attrs: dict[str, Any]) -> str:
-    return f"Day {attrs['day']} begins"
-
-
-@SUMMARIES.register(EncounterStarted)
-def _started(attrs: dict[str, Any]) -> str:
-    return f"Encounter '{attrs['name']}' starts with {len(attrs['combatants'])} combatants"
-
-
-@SUMMARIES.register(RoundStarted)
-def _round(attrs: dict[str, Any]) -> str:
-    return f"Round {attrs['round']} begins"
-
-
-@SUMMARIES.register(EncounterEnded)
-def _ended(_: dict[str, Any]) -> str:
-    return "Encounter ended"
+TEMPLATES: Final = {
+    CampaignCreated: "Campaign '{name}' created ({ruleset})",
+    CharacterEnrolled: "{name} joins the campaign",
+    EncounterOpened: "Encounter '{name}' opened",
+    EncounterClosed: "Encounter closed; tracks carried back to the roster",
+    DayAdvanced: "Day {day} begins",
+    EncounterStarted: "Encounter '{name}' starts with {combatants:count} combatants",
+    RoundStarted: "Round {round} begins",
+    EncounterEnded: "Encounter ended",
+}
+for _class, _template in TEMPLATES.items():
+    SUMMARIES.register(_class)(_templated(_template))
 
 
 def _correction_or_name(name: str) -> Summary:
-    def summary(attrs: dict[str, Any]) -> str:
+    def summary(attrs: Mapping[str, object]) -> str:
         correction = attrs.get("correction")
         if isinstance(correction, dict):
             what = correction.get("kind", "correction")
@@ -115,10 +111,10 @@ SKIPPED = frozenset(TOP_LEVEL) | {"originator_id", "originator_version", "timest
 
 
 def audit_entry(
-    known: Facts, event: Any, tracking: Tracking, campaign_id: str, summary: Summary
-) -> dict[str, Any]:
-    attrs = vars(event)
-    entry: dict[str, Any] = {
+    known: Facts, event: Event, tracking: Tracking, campaign_id: str, summary: Summary
+) -> dict[str, object]:
+    attrs: Mapping[str, object] = vars(event)  # the event's fields: its JSON, the audit's data
+    entry: dict[str, object] = {
         "id": tracking.notification_id,
         "type": known.name,  # 'Campaign.CharacterHealed': the log's clients read it
         "campaign_id": campaign_id,
@@ -144,17 +140,19 @@ def audit_entry(
 class AuditProjection(ViewProjection):
     name = "audit"
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+    def process_event(self, domain_event: object, tracking: Tracking) -> None:
         summary = SUMMARIES(type(domain_event))
         if summary is None:
             return
-        event, known = domain_event, facts(domain_event)
+        event = as_event(domain_event)
+        known = facts(event)
         staged, keys = self.view.staged, self.view.keys
         campaign_id = self.campaign_of(event, known, keys.audit_encounter(known.aggregate_id))
         if campaign_id is None:
             return
         meta_key = keys.audit_meta(campaign_id)
-        meta = staged.get(meta_key) or {"count": 0}
+        found = staged.get(meta_key)
+        meta = AuditMeta(count=0) if found is None else stored(AuditMeta, found)
         entry = audit_entry(known, event, tracking, campaign_id, summary)
         meta["count"] += 1
         entry["seq"] = meta["count"]

@@ -4,14 +4,17 @@ contract."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict
 
 import redis
 from eventsourcing.projection import Projection
 
-from domain.events import CampaignEvent, EncounterEvent, EncounterStarted
+from domain.events import CampaignEvent, EncounterEvent, EncounterStarted, Event
+from domain.records import JSONObject, Sheet, State, Tracks
 from domain.rulesets import get_ruleset
+from domain.rulesets.base import Ruleset
 from projections.keys import ViewKeys
+from projections.narrow import field
 from projections.staging import StagedViews
 from projections.tracking import RedisTrackingRecorder
 
@@ -33,20 +36,29 @@ class ViewProjection(Projection[ProjectionView]):
     """A projection over Skald's events. ``process_event`` stages its changes; the
     engine commits them with the tracking position once per batch."""
 
-    def campaign_of(self, event: Any, known: Facts, index_key: str) -> str | None:
+    def campaign_of(self, event: Event, known: Facts, index_key: str) -> str | None:
         """The campaign an event belongs to. Encounter events do not name it, so each
         projection remembers it under ``index_key`` when the encounter starts."""
         staged, kind = self.view.staged, type(event)
         if issubclass(kind, CampaignEvent):
             return known.aggregate_id
         if kind is EncounterStarted:
-            campaign_id = str(event.campaign_id)
+            campaign_id = str(field(event, "campaign_id"))  # a UUID
             staged.put(index_key, campaign_id)
             return campaign_id
         if issubclass(kind, EncounterEvent):
-            found: str | None = staged.get(index_key)
+            found = staged.get(index_key)
+            if found is not None and not isinstance(found, str):
+                raise TypeError(f"{index_key} holds {found!r}, not a campaign id")
             return found
         return None
+
+
+def as_event(event: object) -> Event:
+    """A decoded event, as the projections read it (every event of the store is one)."""
+    if not isinstance(event, Event):
+        raise TypeError(f"not an event of Skald's aggregates: {event!r}")
+    return event
 
 
 class Facts(NamedTuple):
@@ -54,14 +66,14 @@ class Facts(NamedTuple):
 
     name: str  # 'Campaign.CharacterEnrolled': what the audit log calls it (never dispatched on)
     aggregate_id: str
-    tracks: dict[str, dict[str, Any]]
-    state: dict[str, dict[str, Any]]
+    tracks: dict[str, Tracks]
+    state: dict[str, State]
 
 
-_last: tuple[Any, Facts] | None = None  # the event and its facts, for the next projection
+_last: tuple[Event, Facts] | None = None  # the event and its facts, for the next projection
 
 
-def facts(event: Any) -> Facts:
+def facts(event: Event) -> Facts:
     global _last
     last = _last
     if last is not None and last[0] is event:
@@ -69,14 +81,14 @@ def facts(event: Any) -> Facts:
     found = Facts(
         type(event).__qualname__,
         str(event.originator_id),
-        per_character(getattr(event, "tracks", None)),
+        tracks_per_character(getattr(event, "tracks", None)),
         per_character(getattr(event, "state", None)),
     )
     _last = (event, found)
     return found
 
 
-def per_character(value: Any) -> dict[str, dict[str, Any]]:
+def per_character(value: object) -> dict[str, JSONObject]:
     """The contract every event that changes characters follows: ``tracks`` and ``state``
     map a character id to that character's full new values. Anything else under those
     names (an enrolment's own tracks, say) is not a per-character mapping and is ignored."""
@@ -85,7 +97,14 @@ def per_character(value: Any) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in value.items() if type(v) is dict}
 
 
-def rules_of(ruleset: str, options: Mapping[str, Any] | None) -> Any:
+def tracks_per_character(value: object) -> dict[str, Tracks]:
+    """``per_character`` for ``tracks``: each character's {track: current value}."""
+    if type(value) is not dict:
+        return {}
+    return {k: v for k, v in value.items() if type(v) is dict}
+
+
+def rules_of(ruleset: str, options: JSONObject | None) -> Ruleset:
     """The ruleset as the campaign plays it: its options decide conditions and maxima
     (margin's wounded threshold and health default, M18). Views stored before the
     options were kept have none, and read the ruleset's defaults."""
@@ -94,15 +113,20 @@ def rules_of(ruleset: str, options: Mapping[str, Any] | None) -> Any:
 
 
 def conditions(
-    ruleset: str, sheet: Any, tracks: Any, state: Any, options: Mapping[str, Any] | None = None
+    ruleset: str, sheet: Sheet, tracks: Tracks, state: State, options: JSONObject | None = None
 ) -> list[str]:
     return list(rules_of(ruleset, options).conditions(sheet, tracks, state))
 
 
-def maxima(ruleset: str, sheet: Any, options: Mapping[str, Any] | None = None) -> dict[str, int]:
+def maxima(ruleset: str, sheet: Sheet, options: JSONObject | None = None) -> dict[str, int]:
     return dict(rules_of(ruleset, options).track_maxima(sheet))
 
 
-def with_maxima(tracks: Mapping[str, int], maxima: Mapping[str, int]) -> dict[str, Any]:
+class Bar(TypedDict):
+    current: int
+    max: int | None
+
+
+def with_maxima(tracks: Mapping[str, int], maxima: Mapping[str, int]) -> dict[str, Bar]:
     """{"stamina": {"current": 7, "max": 12}, ...}: what a bar needs."""
     return {name: {"current": value, "max": maxima.get(name)} for name, value in tracks.items()}

@@ -4,7 +4,6 @@ conditions, and the last actions, one JSON document per encounter."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from eventsourcing.persistence import Tracking
 
@@ -16,6 +15,7 @@ from domain.events import (
     DefenseDeclared,
     EncounterEnded,
     EncounterStarted,
+    Event,
     EventHandlers,
     ExchangeOpened,
     ExchangeWithdrawn,
@@ -26,46 +26,57 @@ from domain.events import (
     TurnAdvanced,
     TurnOverridden,
 )
-from projections.base import ViewProjection, conditions, facts, maxima
+from domain.records import JSON, JSONObject, as_int, as_object, as_str, as_tracks
+from projections.base import ViewProjection, as_event, conditions, facts, maxima
+from projections.narrow import field, integer, json_list, json_object, optional_object, text
+from projections.views import ActionLine, Board, BoardCombatant, stored
 
 LAST_ACTIONS = 10
 
 
-def action_line(record: Any) -> dict[str, Any]:
+def action_line(record: Mapping[str, object]) -> ActionLine:
     """What the board shows of one action (the audit log has the whole of it)."""
     return {
-        "number": record.get("number"),
-        "round": record.get("round"),
-        "kind": record.get("kind"),
-        "actor": record.get("actor"),
-        "summary": record.get("summary"),
-        "by": record.get("by"),
-        "status": record.get("status", "active"),
+        "number": _json(record.get("number")),
+        "round": _json(record.get("round")),
+        "kind": _json(record.get("kind")),
+        "actor": _json(record.get("actor")),
+        "summary": _json(record.get("summary")),
+        "by": _json(record.get("by")),
+        "status": _json(record.get("status", "active")),
     }
 
 
-Board = dict[str, Any]  # one encounter's board document
+def _json(value: object) -> JSON:
+    """An action's field as the board copies it (a number, a name, a status: JSON)."""
+    if value is None or isinstance(value, (str, int, float, list, dict)):
+        return value
+    raise TypeError(f"a JSON value was expected in an action's record, not {value!r}")
+
+
 # What an event of one class changes on the board beyond the tracks/state contract.
-OwnChange = Callable[[Board, Any], None]
+OwnChange = Callable[[Board, Event], None]
 CHANGES = EventHandlers[OwnChange]("the board projection")
 
 
 class BoardProjection(ViewProjection):
     name = "board"
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+    def process_event(self, domain_event: object, tracking: Tracking) -> None:
         own_change = CHANGES(type(domain_event))
         if own_change is None:
             return
-        event, known = domain_event, facts(domain_event)
+        event = as_event(domain_event)
+        known = facts(event)
         staged = self.view.staged
         key = self.view.keys.board(known.aggregate_id)
         if type(event) is EncounterStarted:  # the encounter's first event opens its board
-            board: Any = self._started(event)
+            board = self._started(event)
         else:
-            board = staged.get(key)
-            if board is None:
+            found = staged.get(key)
+            if found is None:
                 return
+            board = stored(Board, found)
         # Boards written before turn order and exchanges (issue 13) gain their list here.
         board.setdefault("pending", [])
         own_change(board, event)
@@ -84,8 +95,9 @@ class BoardProjection(ViewProjection):
                 combatant["state"],
                 board.get("options"),
             )
-        if isinstance(getattr(event, "round", None), int):
-            board["round"] = event.round
+        round_ = getattr(event, "round", None)
+        if isinstance(round_, int):
+            board["round"] = round_
         board["events"] += 1
         board["version"] = event.originator_version
         board["position"] = tracking.notification_id
@@ -93,46 +105,54 @@ class BoardProjection(ViewProjection):
 
     @staticmethod
     def _entry(
-        ruleset: str, combatant_id: str, c: Any, options: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]:
+        ruleset: str, combatant_id: str, c: JSONObject, options: JSONObject | None = None
+    ) -> BoardCombatant:
+        sheet, tracks, state = as_object(c["sheet"]), as_tracks(c["tracks"]), as_object(c["state"])
         return {
             "id": combatant_id,
-            "name": c["name"],
-            "side": c["side"],
-            "rank": c["rank"],
-            "sheet": c["sheet"],
-            "tracks": dict(c["tracks"]),
-            "maxima": maxima(ruleset, c["sheet"], options),
-            "state": dict(c["state"]),
-            "conditions": conditions(ruleset, c["sheet"], c["tracks"], c["state"], options),
+            "name": as_str(c["name"]),
+            "side": as_str(c["side"]),
+            "rank": as_int(c["rank"]),
+            "sheet": sheet,
+            "tracks": dict(tracks),
+            "maxima": maxima(ruleset, sheet, options),
+            "state": dict(state),
+            "conditions": conditions(ruleset, sheet, tracks, state, options),
             "present": c.get("present", True),
         }
 
     @staticmethod
-    def _started(event: Any) -> dict[str, Any]:
-        ruleset, options = event.ruleset, event.options
+    def _started(event: Event) -> Board:
+        ruleset = text(field(event, "ruleset"))
+        options = optional_object(field(event, "options"))
+        combatants: dict[str, BoardCombatant] = {}
+        for combatant_id, stored_combatant in json_object(field(event, "combatants")).items():
+            c = as_object(stored_combatant)
+            sheet, tracks, state = (
+                as_object(c["sheet"]),
+                as_tracks(c["tracks"]),
+                as_object(c["state"]),
+            )
+            combatants[combatant_id] = {
+                "id": combatant_id,
+                "name": as_str(c["name"]),
+                "side": as_str(c["side"]),
+                "rank": as_int(c["rank"]),
+                "sheet": sheet,
+                "tracks": dict(tracks),
+                "maxima": maxima(ruleset, sheet, options),
+                "state": dict(state),
+                "conditions": conditions(ruleset, sheet, tracks, state, options),
+            }
         return {
             "id": str(event.originator_id),
-            "campaign_id": str(event.campaign_id),
-            "name": event.name,
+            "campaign_id": str(field(event, "campaign_id")),
+            "name": text(field(event, "name")),
             "ruleset": ruleset,
             "options": options,
             "round": 1,
             "ended": False,
-            "combatants": {
-                combatant_id: {
-                    "id": combatant_id,
-                    "name": c["name"],
-                    "side": c["side"],
-                    "rank": c["rank"],
-                    "sheet": c["sheet"],
-                    "tracks": dict(c["tracks"]),
-                    "maxima": maxima(ruleset, c["sheet"], options),
-                    "state": dict(c["state"]),
-                    "conditions": conditions(ruleset, c["sheet"], c["tracks"], c["state"], options),
-                }
-                for combatant_id, c in event.combatants.items()
-            },
+            "combatants": combatants,
             "actions": 0,
             "last_actions": [],
             "order": [],
@@ -143,19 +163,20 @@ class BoardProjection(ViewProjection):
 
 
 @CHANGES.register(GMChanged)
-def _gm_changed(board: Board, event: Any) -> None:
+def _gm_changed(board: Board, event: Event) -> None:
     """A join, leave, move or amendment: the whole entry of each combatant it names."""
     combatants = board["combatants"]
-    for combatant_id, c in event.record["effects"]["combatants"].items():
+    record = json_object(field(event, "record"))
+    for combatant_id, c in as_object(as_object(record["effects"])["combatants"]).items():
         combatants[combatant_id] = BoardProjection._entry(
-            board["ruleset"], combatant_id, c, board.get("options")
+            board["ruleset"], combatant_id, as_object(c), board.get("options")
         )
     board["actions"] += 1
-    board["last_actions"] = [*board["last_actions"], action_line(event.record)][-LAST_ACTIONS:]
+    board["last_actions"] = [*board["last_actions"], action_line(record)][-LAST_ACTIONS:]
 
 
 @CHANGES.register(ActionResolved)
-def _action_resolved(board: Board, event: Any) -> None:
+def _action_resolved(board: Board, event: Event) -> None:
     board["actions"] += 1
     last_actions = board["last_actions"]
     last_actions.append(action_line(vars(event)))
@@ -163,15 +184,16 @@ def _action_resolved(board: Board, event: Any) -> None:
 
 
 @CHANGES.register(Corrected, Recomputed)
-def _actions_rewritten(board: Board, event: Any) -> None:
+def _actions_rewritten(board: Board, event: Event) -> None:
     """A correction carries the whole rewritten list of actions."""
-    if isinstance(getattr(event, "actions", None), list):
-        board["actions"] = len(event.actions)
-        board["last_actions"] = [action_line(r) for r in event.actions[-LAST_ACTIONS:]]
+    actions = getattr(event, "actions", None)
+    if isinstance(actions, list):
+        board["actions"] = len(actions)
+        board["last_actions"] = [action_line(as_object(r)) for r in actions[-LAST_ACTIONS:]]
 
 
 @CHANGES.register(EncounterEnded)
-def _ended(board: Board, _: Any) -> None:
+def _ended(board: Board, _: Event) -> None:
     board["ended"] = True
 
 
@@ -179,42 +201,43 @@ def _ended(board: Board, _: Any) -> None:
 
 
 @CHANGES.register(OrderSet)
-def _order_set(board: Board, event: Any) -> None:
-    board["order"] = list(event.order)
+def _order_set(board: Board, event: Event) -> None:
+    board["order"] = [text(c) for c in json_list(field(event, "order"))]
     board["turn"] = 0
 
 
 @CHANGES.register(TurnAdvanced)
-def _turn_advanced(board: Board, event: Any) -> None:
-    board["turn"] = event.turn
+def _turn_advanced(board: Board, event: Event) -> None:
+    board["turn"] = integer(field(event, "turn"))
 
 
 @CHANGES.register(RoundStarted)
-def _round_started(board: Board, _: Any) -> None:
+def _round_started(board: Board, _: Event) -> None:
     board["turn"] = 0 if board.get("order") else None
 
 
 @CHANGES.register(ExchangeOpened)
-def _exchange_opened(board: Board, event: Any) -> None:
-    x = event.exchange
+def _exchange_opened(board: Board, event: Event) -> None:
+    x = json_object(field(event, "exchange"))
     board["pending"].append(
         {
             "number": x["number"],
             "actor": x["actor"],
             "defender": x["defender"],
             "awaiting": x["awaiting"],
-            "summary": event.summary,
+            "summary": text(field(event, "summary")),
         }
     )
 
 
 @CHANGES.register(DefenseDeclared, ExchangeWithdrawn)
-def _exchange_settled(board: Board, event: Any) -> None:
-    board["pending"] = [p for p in board["pending"] if p["number"] != event.number]
+def _exchange_settled(board: Board, event: Event) -> None:
+    number = field(event, "number")
+    board["pending"] = [p for p in board["pending"] if p["number"] != number]
 
 
 @CHANGES.register(EncounterStarted, TurnOverridden)
-def _contract_only(board: Board, event: Any) -> None:
+def _contract_only(board: Board, event: Event) -> None:
     """The board is made from the Started event itself; an overridden turn changes
     only what the contract and the round carry."""
 

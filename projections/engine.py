@@ -14,22 +14,24 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any
+from uuid import UUID
 
 import orjson
 import redis
 from eventsourcing.persistence import Mapper, Notification, Tracking
 
+from domain.records import JSONObject
 from projections.audit import AuditProjection
 from projections.base import ProjectionView, ViewProjection
 from projections.board import BoardProjection
 from projections.keys import Generations, ViewKeys, delete_root
-from projections.staging import CACHE_LIMIT, Guard, StagedViews
+from projections.narrow import integer, json_object, redis_text
+from projections.staging import CACHE_LIMIT, Guard, StagedViews, loads
 from projections.vitals import VitalsProjection
 
 log = logging.getLogger("skald.projections")
 PROJECTIONS: tuple[type[ViewProjection], ...] = (VitalsProjection, BoardProjection, AuditProjection)
-Decoded = tuple[Any, Tracking]
+Decoded = tuple[object, Tracking]  # a decoded domain event and where it stands
 Selector = Callable[[Sequence[Notification]], Iterable[Decoded]]
 
 
@@ -62,13 +64,15 @@ def halted_key(root: str) -> str:
     return f"{root}:halted"
 
 
-def halts_of(client: redis.Redis, root: str, positions: dict[str, int]) -> list[dict[str, Any]]:
+def halts_of(client: redis.Redis, root: str, positions: dict[str, int]) -> list[JSONObject]:
     """The views of a root stopped at an event, and still there (not past it since)."""
-    raw: Any = client.hgetall(halted_key(root))
-    found = []
+    raw: object = client.hgetall(halted_key(root))
+    if not isinstance(raw, dict):
+        raise TypeError(f"Redis answered {type(raw).__name__}, not a hash")
+    found: list[JSONObject] = []
     for view, value in sorted(raw.items()):
-        halt = orjson.loads(value)
-        if positions.get(view.decode(), 0) < halt["position"]:
+        halt = json_object(loads(value))  # the record _halt wrote
+        if positions.get(view.decode(), 0) < integer(halt["position"]):
             found.append(halt)
     return found
 
@@ -82,7 +86,7 @@ class ProjectionEngine:
     def __init__(
         self,
         client: redis.Redis,
-        mapper: Mapper[Any],
+        mapper: Mapper[UUID],
         application_name: str,
         *,
         prefix: str | None = None,
@@ -126,8 +130,8 @@ class ProjectionEngine:
         """Read where the views stand; return the notification id to continue after."""
         generation, root = self._resolve_root()
         keys = ViewKeys(root)
-        epoch_raw: Any = self.client.get(keys.epoch)
-        epoch = epoch_raw.decode() if epoch_raw is not None else ""
+        epoch_raw: object = self.client.get(keys.epoch)
+        epoch = redis_text(epoch_raw) or ""
         if self.guard is None or (self.guard.generation, self.guard.epoch) != (generation, epoch):
             self.staged.forget()
         if self.keys is None or self.keys.root != root:
@@ -269,7 +273,7 @@ class ProjectionEngine:
             done = decoded[1].notification_id
             yield decoded
 
-    def _process(self, projection: ViewProjection, event: Any, tracking: Tracking) -> None:
+    def _process(self, projection: ViewProjection, event: object, tracking: Tracking) -> None:
         try:
             projection.process_event(event, tracking)
         except (redis.RedisError, OSError):

@@ -7,9 +7,10 @@ so readers switch from one complete set of views to another, never to half of on
 
 from __future__ import annotations
 
-from typing import Any
-
 import redis
+from redis.typing import KeyT
+
+from projections.narrow import redis_text
 
 
 class ViewKeys:
@@ -86,8 +87,7 @@ class Generations:
         return f"{self.prefix}:views:{generation}"
 
     def current(self, client: redis.Redis) -> str | None:
-        value: Any = client.get(self.pointer)
-        return value.decode() if value is not None else None
+        return redis_text(client.get(self.pointer))
 
     def new(self, client: redis.Redis) -> str:
         return f"g{int(client.incr(self.counter))}"
@@ -106,7 +106,7 @@ class Generations:
 def delete_root(client: redis.Redis, root: str) -> int:
     """Unlink every key under a root, in pages, without blocking Redis."""
     deleted = 0
-    batch: list[Any] = []
+    batch: list[KeyT] = []
     for key in client.scan_iter(match=f"{root}:*", count=1000):
         batch.append(key)
         if len(batch) >= 1000:

@@ -3,14 +3,87 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
-import orjson
 import redis
+from redis.client import Pipeline
 
-from projections.base import with_maxima
+from domain.records import JSONObject
+from projections.base import Bar, with_maxima
 from projections.engine import PROJECTIONS, halts_of
 from projections.keys import Generations, ViewKeys
+from projections.narrow import integer, json_object, redis_text
+from projections.staging import loads
+from projections.views import Board, EncounterLine, VitalsCharacter, VitalsMeta, stored
+
+
+class Lag(TypedDict):
+    position: int
+    store: int
+    behind: int
+    generation: str | None
+
+
+class CharacterVitals(TypedDict):
+    id: str
+    name: str
+    tracks: dict[str, Bar]
+    conditions: list[str]
+    state: JSONObject
+    encounter: str | None
+    changes: int
+    position: int
+
+
+class Vitals(TypedDict):
+    campaign_id: str
+    name: str
+    ruleset: str
+    day: int
+    events: int
+    characters: list[CharacterVitals]
+    encounters: list[EncounterLine]
+    projection: Lag
+
+
+class Combatant(TypedDict):
+    id: str
+    name: str
+    side: str
+    rank: int
+    tracks: dict[str, Bar]
+    conditions: list[str]
+    state: JSONObject
+
+
+class Audit(TypedDict):
+    campaign_id: str
+    total: int
+    offset: int
+    limit: int
+    entries: list[JSONObject]
+    projection: Lag
+
+
+def hash_values(answer: object) -> list[object]:
+    """The values of a hash Redis answered (HGETALL: {} for a missing key; None: not read)."""
+    if answer is None:
+        return []
+    if not isinstance(answer, dict):
+        raise TypeError(f"Redis answered {type(answer).__name__}, not a hash")
+    return list(answer.values())
+
+
+def redis_list(answer: object) -> list[object]:
+    """The items of a list Redis answered (LRANGE: [] for a missing key; None: not read)."""
+    if answer is None:
+        return []
+    if not isinstance(answer, list):
+        raise TypeError(f"Redis answered {type(answer).__name__}, not a list")
+    return answer
+
+
+Reads = Callable[[Pipeline, ViewKeys], object]  # adds a view's reads to the pipeline
 
 
 class ViewReader:
@@ -33,14 +106,15 @@ class ViewReader:
         generation = self.generations.current(self.client)
         return ViewKeys(self.generations.root(generation)) if generation else None
 
-    def lag(self, keys: ViewKeys | None, positions: list[Any] | None = None) -> dict[str, Any]:
+    def lag(self, keys: ViewKeys | None, positions: list[object] | None = None) -> Lag:
         """How far the views are behind the store: the slowest projection's position."""
         if keys is not None and positions is None:
             pipe = self.client.pipeline(transaction=False)
             for projection in PROJECTIONS:
                 pipe.hget(keys.tracking(projection.name), self.application_name)
             positions = pipe.execute()
-        position = min((int(p) if p is not None else 0 for p in positions or [None]), default=0)
+        texts = [redis_text(p) for p in positions or [None]]
+        position = min((int(p) if p is not None else 0 for p in texts), default=0)
         store = self.store_position()
         return {
             "position": position,
@@ -49,18 +123,20 @@ class ViewReader:
             "generation": keys.root.rsplit(":", 1)[-1] if keys else None,
         }
 
-    def halted(self) -> list[dict[str, Any]]:
+    def halted(self) -> list[JSONObject]:
         """The views stopped at an event they cannot apply (docs/projections.md)."""
         keys = self.keys()
         if keys is None:
             return []
         positions = {}
         for projection in PROJECTIONS:
-            value: Any = self.client.hget(keys.tracking(projection.name), self.application_name)
+            value = redis_text(
+                self.client.hget(keys.tracking(projection.name), self.application_name)
+            )
             positions[projection.name] = int(value) if value is not None else 0
         return halts_of(self.client, keys.root, positions)
 
-    def _read(self, count: int, add_reads: Callable[[Any, ViewKeys], Any]) -> tuple[list[Any], Any]:
+    def _read(self, count: int, add_reads: Reads) -> tuple[list[object], Lag]:
         """Run ``count`` reads, the tracking reads and a look at the generation pointer in
         one round trip, under the generation this reader last saw.
 
@@ -79,7 +155,8 @@ class ViewReader:
                 pipe.hget(keys.tracking(projection.name), self.application_name)
             pipe.get(self.generations.pointer)
             *results, pointer = pipe.execute()
-            now = ViewKeys(self.generations.root(pointer.decode())) if pointer else None
+            generation = redis_text(pointer)
+            now = ViewKeys(self.generations.root(generation)) if generation else None
             if now is not None and now.root == keys.root:
                 return results[:count], self.lag(keys, results[count:])
             self._seen = now
@@ -96,17 +173,18 @@ class ViewReader:
     def _seen(self, keys: ViewKeys | None) -> None:
         self._last_seen = keys
 
-    def vitals(self, campaign_id: str) -> dict[str, Any] | None:
-        (meta_raw, fields), lag = self._read(
-            2,
-            lambda pipe, k: pipe.get(k.vitals_meta(campaign_id)).hgetall(k.vitals(campaign_id)),
-        )
+    def vitals(self, campaign_id: str) -> Vitals | None:
+        def reads(pipe: Pipeline, k: ViewKeys) -> None:
+            pipe.get(k.vitals_meta(campaign_id))
+            pipe.hgetall(k.vitals(campaign_id))
+
+        (meta_raw, fields), lag = self._read(2, reads)
         if meta_raw is None:
             return None
-        meta = orjson.loads(meta_raw)
-        characters = {}
-        for raw in (fields or {}).values():
-            c = orjson.loads(raw)
+        meta = stored(VitalsMeta, loads(meta_raw))
+        characters: dict[str, CharacterVitals] = {}
+        for raw in hash_values(fields):
+            c = stored(VitalsCharacter, loads(raw))
             characters[c["id"]] = {
                 "id": c["id"],
                 "name": c["name"],
@@ -128,41 +206,44 @@ class ViewReader:
             "projection": lag,
         }
 
-    def board(self, encounter_id: str) -> dict[str, Any] | None:
+    def board(self, encounter_id: str) -> dict[str, object] | None:
+        """The stored board, its combatants in order (side, rank, name) and without their
+        sheets and maxima, and how far behind the views are."""
         (raw,), lag = self._read(1, lambda pipe, k: pipe.get(k.board(encounter_id)))
         if raw is None:
             return None
-        board = orjson.loads(raw)
+        stored_board = stored(Board, loads(raw))
         combatants = sorted(
-            board.pop("combatants").values(), key=lambda c: (c["side"], c["rank"], c["name"])
+            stored_board["combatants"].values(), key=lambda c: (c["side"], c["rank"], c["name"])
         )
+        board: dict[str, object] = dict(stored_board)
+        del board["combatants"]
         board["combatants"] = [
-            {
-                "id": c["id"],
-                "name": c["name"],
-                "side": c["side"],
-                "rank": c["rank"],
-                "tracks": with_maxima(c["tracks"], c["maxima"]),
-                "conditions": c["conditions"],
-                "state": c["state"],
-            }
+            Combatant(
+                id=c["id"],
+                name=c["name"],
+                side=c["side"],
+                rank=c["rank"],
+                tracks=with_maxima(c["tracks"], c["maxima"]),
+                conditions=c["conditions"],
+                state=c["state"],
+            )
             for c in combatants
         ]
         board["projection"] = lag
-        return dict(board)
+        return board
 
-    def audit(self, campaign_id: str, offset: int, limit: int) -> dict[str, Any]:
-        (total, entries), lag = self._read(
-            2,
-            lambda pipe, k: pipe.llen(k.audit(campaign_id)).lrange(
-                k.audit(campaign_id), offset, offset + limit - 1
-            ),
-        )
+    def audit(self, campaign_id: str, offset: int, limit: int) -> Audit:
+        def reads(pipe: Pipeline, k: ViewKeys) -> None:
+            pipe.llen(k.audit(campaign_id))
+            pipe.lrange(k.audit(campaign_id), offset, offset + limit - 1)
+
+        (total, entries), lag = self._read(2, reads)
         return {
             "campaign_id": campaign_id,
-            "total": int(total or 0),
+            "total": integer(total or 0),
             "offset": offset,
             "limit": limit,
-            "entries": [orjson.loads(e) for e in entries or []],
+            "entries": [json_object(loads(e)) for e in redis_list(entries)],
             "projection": lag,
         }

@@ -19,18 +19,19 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID, uuid4
 
-import orjson
 import redis
 from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification, Tracking
 from eventsourcing.utils import resolve_topic
+from redis.commands.core import Script
 
 from domain.events import EncounterStarted
 from projections.engine import PROJECTIONS, Decoded, ProjectionEngine
 from projections.keys import Generations, ViewKeys, delete_root
-from projections.staging import CACHE_LIMIT
+from projections.narrow import redis_text
+from projections.staging import CACHE_LIMIT, loads
+from projections.views import VitalsMeta, stored
 
 Progress = Callable[[int, int], None]  # (events read so far, events to read)
 
@@ -106,7 +107,7 @@ class Rebuilder:
         self,
         client: redis.Redis,
         recorder: ApplicationRecorder,
-        mapper: Mapper[Any],
+        mapper: Mapper[UUID],
         application_name: str,
         prefix: str,
         batch: int = 2000,
@@ -224,16 +225,18 @@ class Rebuilder:
             delete_root(self.client, scratch.root)
 
     def _live_position(self, live: ViewKeys) -> int | None:
-        positions: list[Any] = [
-            self.client.hget(live.tracking(p.name), self.application_name) for p in PROJECTIONS
+        positions = [
+            redis_text(self.client.hget(live.tracking(p.name), self.application_name))
+            for p in PROJECTIONS
         ]
-        if any(p is None for p in positions) or len(set(positions)) != 1:
+        first = positions[0]
+        if first is None or any(p != first for p in positions):
             return None
-        return int(positions[0])
+        return int(first)
 
     def _swap(
         self,
-        swap: Any,
+        swap: Script,
         generation: str,
         live: ViewKeys,
         scratch: ViewKeys,
@@ -241,8 +244,10 @@ class Rebuilder:
         selector: CampaignSelector,
         position: int,
     ) -> str:
-        meta: Any = self.client.get(live.vitals_meta(str(campaign_id)))
-        live_encounters = {e["id"] for e in orjson.loads(meta)["encounters"]} if meta else set()
+        meta = loads(self.client.get(live.vitals_meta(str(campaign_id))))
+        live_encounters = set()
+        if meta is not None:
+            live_encounters = {e["id"] for e in stored(VitalsMeta, meta)["encounters"]}
         encounters = sorted(live_encounters | selector.encounter_ids)
         to_clear = live.campaign_keys(str(campaign_id), encounters)
         pairs = [(f"{scratch.root}:{live.suffix(key)}", key) for key in to_clear]
@@ -250,9 +255,9 @@ class Rebuilder:
         keys = [self.generations.pointer, live.epoch, *tracking, *to_clear]
         for from_key, to_key in pairs:
             keys += [from_key, to_key]
-        args = [generation, self.application_name, position]
+        args: list[str | int] = [generation, self.application_name, position]
         args += [len(tracking), len(to_clear), len(pairs)]
-        outcome: Any = swap(keys=keys, args=args)
+        outcome: object = swap(keys=keys, args=args)
         return outcome.decode() if isinstance(outcome, bytes) else str(outcome)
 
 
@@ -260,9 +265,9 @@ class CampaignSelector:
     """Decode only one campaign's events: the campaign's own, and those of every
     encounter it started (learnt from Encounter.Started as the log goes by)."""
 
-    def __init__(self, campaign_id: UUID, mapper: Mapper[Any], application_name: str) -> None:
+    def __init__(self, campaign_id: UUID, mapper: Mapper[UUID], application_name: str) -> None:
         self.campaign_id = campaign_id
-        self.ids: set[Any] = {campaign_id}
+        self.ids: set[UUID | str] = {campaign_id}
         self.mapper = mapper
         self.application_name = application_name
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import orjson
 import redis
@@ -71,8 +70,21 @@ return 'ok'
 """
 
 
-def dumps(value: Any) -> bytes:
+def dumps(value: object) -> bytes:
     return orjson.dumps(value, default=str)
+
+
+def loads(raw: object) -> object:
+    """A value read from Redis: decoded JSON, or None for a missing key."""
+    if raw is None:
+        return None
+    if isinstance(raw, (bytes, bytearray, memoryview, str)):
+        return orjson.loads(raw)
+    raise TypeError(f"Redis answered {type(raw).__name__}, not bytes")
+
+
+# One argument of the commit script (redis-py sends each as bytes).
+Arg = str | int | bytes
 
 
 @dataclass(frozen=True)
@@ -117,8 +129,8 @@ class StagedViews:
         committed stay until they are written."""
         if self.sent:
             self.fresh = False
-        self.values: dict[str, Any] = {}
-        self.fields: dict[str, dict[str, Any]] = {}
+        self.values: dict[str, object] = {}
+        self.fields: dict[str, dict[str, object]] = {}
         self._clear_staged(streams=not self.defer_streams)
 
     def _clear_staged(self, streams: bool = True) -> None:
@@ -133,30 +145,30 @@ class StagedViews:
 
     # -- reads (through the cache) -------------------------------------------------
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str) -> object:
+        """The decoded JSON under ``key`` (None if there is none): each caller knows the
+        shape of the views it wrote there."""
         value = self.values.get(key, MISSING)
         if value is MISSING:
-            raw: Any = None if self.fresh else self.client.get(key)
-            value = orjson.loads(raw) if raw is not None else None
+            value = None if self.fresh else loads(self.client.get(key))
             self.values[key] = value
         return value
 
-    def get_field(self, key: str, field: str) -> Any:
+    def get_field(self, key: str, field: str) -> object:
         cached = self.fields.setdefault(key, {})
         value = cached.get(field, MISSING)
         if value is MISSING:
-            raw: Any = None if self.fresh else self.client.hget(key, field)
-            value = orjson.loads(raw) if raw is not None else None
+            value = None if self.fresh else loads(self.client.hget(key, field))
             cached[field] = value
         return value
 
     # -- staged writes ---------------------------------------------------------------
 
-    def put(self, key: str, value: Any) -> None:
+    def put(self, key: str, value: object) -> None:
         self.values[key] = value
         self.dirty_values.add(key)
 
-    def put_field(self, key: str, field: str, value: Any) -> None:
+    def put_field(self, key: str, field: str, value: object) -> None:
         self.fields.setdefault(key, {})[field] = value
         self.dirty_fields.setdefault(key, set()).add(field)
 
@@ -189,16 +201,16 @@ class StagedViews:
         a read that misses must find every earlier commit in Redis)."""
         return len(self.values) + len(self.fields) > self.cache_limit
 
-    def send(self, script_call: tuple[list[str], list[Any]]) -> str:
+    def send(self, script_call: tuple[list[str], list[Arg]]) -> str:
         """Run a prepared commit (no other state touched: it may run on another thread)."""
         keys, args = script_call
         self.sent = True
-        outcome: Any = self._commit(keys=keys, args=args)
+        outcome: object = self._commit(keys=keys, args=args)
         return outcome.decode() if isinstance(outcome, bytes) else str(outcome)
 
     def prepare(
         self, guard: Guard, new_positions: Sequence[int | None], flush: bool = False
-    ) -> tuple[list[str], list[Any]]:
+    ) -> tuple[list[str], list[Arg]]:
         """The commit script's keys and arguments for everything staged, which is cleared."""
         write_streams = flush or not self.defer_streams
         keys = [guard.pointer or guard.epoch_key, guard.epoch_key, *guard.tracking_keys]
@@ -210,7 +222,7 @@ class StagedViews:
                 index[key] = len(keys)  # Lua counts from 1
             return index[key]
 
-        args: list[Any] = [
+        args: list[Arg] = [
             guard.generation if guard.pointer else "",
             guard.epoch,
             guard.application,

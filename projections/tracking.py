@@ -9,10 +9,10 @@ views (projections/commit.py).
 
 from __future__ import annotations
 
-from typing import Any
-
 import redis
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
+
+from projections.narrow import redis_text
 
 # A position only moves forward: recording one at or below the current is a conflict,
 # exactly as the library's SQL recorders refuse a duplicate or an earlier tracking row.
@@ -40,5 +40,5 @@ class RedisTrackingRecorder(TrackingRecorder):
             raise IntegrityError(str(error)) from error
 
     def max_tracking_id(self, application_name: str) -> int | None:
-        value: Any = self.client.hget(self.key, application_name)
+        value = redis_text(self.client.hget(self.key, application_name))
         return int(value) if value is not None else None

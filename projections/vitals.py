@@ -8,7 +8,6 @@ whichever aggregate, under the tracks/state contract (projections/base.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from eventsourcing.persistence import Tracking
 
@@ -23,6 +22,7 @@ from domain.events import (
     DayAdvanced,
     EncounterClosed,
     EncounterOpened,
+    Event,
     EventHandlers,
     KeyIssued,
     KeyRevoked,
@@ -30,22 +30,26 @@ from domain.events import (
     TracksAdjusted,
     WoundMarked,
 )
-from projections.base import ViewProjection, conditions, facts, maxima, per_character
+from domain.records import Sheet, State, Tracks, as_tracks
+from projections.base import ViewProjection, as_event, conditions, facts, maxima, per_character
+from projections.narrow import field, integer, json_object, optional_object, text, text_list
+from projections.views import VitalsCharacter, VitalsMeta, stored
 
-Meta = dict[str, Any]  # the campaign's entry: its name, ruleset, day, roster, counters
-# What an event of one class changes in the vitals beyond the tracks/state contract.
-OwnChange = Callable[["VitalsProjection", Any, Meta, str, Tracking], None]
+# What an event of one class changes in the vitals beyond the tracks/state contract
+# (the meta document is the campaign's entry: its name, ruleset, day, roster, counters).
+OwnChange = Callable[["VitalsProjection", Event, VitalsMeta, str, Tracking], None]
 CHANGES = EventHandlers[OwnChange]("the vitals projection")
 
 
 class VitalsProjection(ViewProjection):
     name = "vitals"
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+    def process_event(self, domain_event: object, tracking: Tracking) -> None:
         own_change = CHANGES(type(domain_event))
         if own_change is None:
             return
-        event, known = domain_event, facts(domain_event)
+        event = as_event(domain_event)
+        known = facts(event)
         staged, keys = self.view.staged, self.view.keys
         campaign_id = self.campaign_of(event, known, keys.vitals_encounter(known.aggregate_id))
         if campaign_id is None:
@@ -53,15 +57,16 @@ class VitalsProjection(ViewProjection):
         meta_key = keys.vitals_meta(campaign_id)
         if type(event) is CampaignCreated:  # the campaign's first event opens its entry
             staged.put(meta_key, new_meta(event, campaign_id))
-        meta = staged.get(meta_key)
-        if meta is None:
+        found = staged.get(meta_key)
+        if found is None:
             return
+        meta = stored(VitalsMeta, found)
         vitals_key = keys.vitals(campaign_id)
         own_change(self, event, meta, vitals_key, tracking)
         # A sheet amendment (campaign or encounter) names each amended sheet under "sheets".
         for character_id, sheet in per_character(getattr(event, "sheets", None)).items():
             limits = maxima(meta["ruleset"], sheet, meta.get("options"))
-            self._set(vitals_key, character_id, sheet=sheet, maxima=limits)
+            self._set_sheet(vitals_key, character_id, sheet, limits)
         tracks, state = known.tracks, known.state
         for character_id in sorted(set(tracks) | set(state)):
             new_tracks, new_state = tracks.get(character_id), state.get(character_id)
@@ -72,28 +77,35 @@ class VitalsProjection(ViewProjection):
 
     @CHANGES.register(CharacterEnrolled)
     def _character_enrolled(
-        self, event: Any, meta: Meta, vitals_key: str, tracking: Tracking
+        self, event: Event, meta: VitalsMeta, vitals_key: str, tracking: Tracking
     ) -> None:
-        meta["characters"].append(event.character_id)
+        meta["characters"].append(text(field(event, "character_id")))
         self._enrolled(event, meta, vitals_key, tracking.notification_id)
 
     @CHANGES.register(EncounterOpened)
-    def _encounter_opened(self, event: Any, meta: Meta, vitals_key: str, _: Tracking) -> None:
-        meta["encounters"].append({"id": event.encounter_id, "name": event.name, "open": True})
-        for character_id in event.character_ids:
-            self._set(vitals_key, character_id, encounter=event.encounter_id)
+    def _encounter_opened(
+        self, event: Event, meta: VitalsMeta, vitals_key: str, _: Tracking
+    ) -> None:
+        encounter_id = text(field(event, "encounter_id"))
+        name = text(field(event, "name"))
+        meta["encounters"].append({"id": encounter_id, "name": name, "open": True})
+        for character_id in text_list(field(event, "character_ids")):
+            self._set_encounter(vitals_key, character_id, encounter_id)
 
     @CHANGES.register(EncounterClosed)
-    def _encounter_closed(self, event: Any, meta: Meta, vitals_key: str, _: Tracking) -> None:
+    def _encounter_closed(
+        self, event: Event, meta: VitalsMeta, vitals_key: str, _: Tracking
+    ) -> None:
+        encounter_id = field(event, "encounter_id")
         for encounter in meta["encounters"]:
-            if encounter["id"] == event.encounter_id:
+            if encounter["id"] == encounter_id:
                 encounter["open"] = False
-        for character_id in event.tracks:
-            self._set(vitals_key, character_id, encounter=None)
+        for character_id in json_object(field(event, "tracks")):
+            self._set_encounter(vitals_key, character_id, None)
 
     @CHANGES.register(DayAdvanced)
-    def _day_advanced(self, event: Any, meta: Meta, _: str, __: Tracking) -> None:
-        meta["day"] = event.day
+    def _day_advanced(self, event: Event, meta: VitalsMeta, _: str, __: Tracking) -> None:
+        meta["day"] = integer(field(event, "day"))
 
     # Every other event of a campaign or its encounters changes the vitals only through
     # the contract (tracks, state and sheets per character) and the counters.
@@ -109,41 +121,61 @@ class VitalsProjection(ViewProjection):
         CorrectionCarried,
         *ENCOUNTER_EVENTS,
     )
-    def _contract_only(self, event: Any, meta: Meta, vitals_key: str, tracking: Tracking) -> None:
+    def _contract_only(
+        self, event: Event, meta: VitalsMeta, vitals_key: str, tracking: Tracking
+    ) -> None:
         pass
 
-    def _enrolled(self, event: Any, meta: dict[str, Any], vitals_key: str, position: int) -> None:
+    def _enrolled(self, event: Event, meta: VitalsMeta, vitals_key: str, position: int) -> None:
         ruleset, options = meta["ruleset"], meta.get("options")
-        character = {
-            "id": event.character_id,
-            "name": event.name,
-            "sheet": event.sheet,
-            "tracks": dict(event.tracks),
-            "maxima": maxima(ruleset, event.sheet, options),
-            "state": dict(event.state),
-            "conditions": conditions(ruleset, event.sheet, event.tracks, event.state, options),
+        character_id = text(field(event, "character_id"))
+        sheet, tracks = (
+            json_object(field(event, "sheet")),
+            as_tracks(json_object(field(event, "tracks"))),
+        )
+        state = json_object(field(event, "state"))
+        character: VitalsCharacter = {
+            "id": character_id,
+            "name": text(field(event, "name")),
+            "sheet": sheet,
+            "tracks": dict(tracks),
+            "maxima": maxima(ruleset, sheet, options),
+            "state": dict(state),
+            "conditions": conditions(ruleset, sheet, tracks, state, options),
             "encounter": None,
             "changes": 1,
             "position": position,
         }
-        self.view.staged.put_field(vitals_key, event.character_id, character)
+        self.view.staged.put_field(vitals_key, character_id, character)
 
-    def _set(self, vitals_key: str, character_id: str, **values: Any) -> None:
-        character = self.view.staged.get_field(vitals_key, character_id)
+    def _character(self, vitals_key: str, character_id: str) -> VitalsCharacter | None:
+        found = self.view.staged.get_field(vitals_key, character_id)
+        return None if found is None else stored(VitalsCharacter, found)
+
+    def _set_sheet(
+        self, vitals_key: str, character_id: str, sheet: Sheet, limits: dict[str, int]
+    ) -> None:
+        character = self._character(vitals_key, character_id)
         if character is not None:
-            character.update(values)
+            character["sheet"], character["maxima"] = sheet, limits
+            self.view.staged.put_field(vitals_key, character_id, character)
+
+    def _set_encounter(self, vitals_key: str, character_id: str, encounter: str | None) -> None:
+        character = self._character(vitals_key, character_id)
+        if character is not None:
+            character["encounter"] = encounter
             self.view.staged.put_field(vitals_key, character_id, character)
 
     def _changed(
         self,
         vitals_key: str,
-        meta: dict[str, Any],
+        meta: VitalsMeta,
         character_id: str,
-        tracks: dict[str, Any] | None,
-        state: dict[str, Any] | None,
+        tracks: Tracks | None,
+        state: State | None,
         tracking: Tracking,
     ) -> None:
-        character = self.view.staged.get_field(vitals_key, character_id)
+        character = self._character(vitals_key, character_id)
         if character is None:
             return
         if tracks is not None:
@@ -165,12 +197,12 @@ class VitalsProjection(ViewProjection):
 CHANGES.ignore(REQUEST_EVENTS)  # the idempotency records: no campaign's
 
 
-def new_meta(event: Any, campaign_id: str) -> Meta:
+def new_meta(event: Event, campaign_id: str) -> VitalsMeta:
     return {
         "id": campaign_id,
-        "name": event.name,
-        "ruleset": event.ruleset,
-        "options": event.options,
+        "name": text(field(event, "name")),
+        "ruleset": text(field(event, "ruleset")),
+        "options": optional_object(field(event, "options")),
         "day": 0,
         "encounters": [],
         "characters": [],

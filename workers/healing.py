@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
 
 import redis
 from eventsourcing.utils import get_topic
@@ -18,6 +17,7 @@ from eventsourcing.utils import get_topic
 from application.application import SkaldApplication
 from application.commands import HealThrough
 from domain.campaign import Campaign
+from projections.narrow import redis_text
 from workers.retries import log_failure
 
 log = logging.getLogger("skald.workers.healing")
@@ -42,7 +42,7 @@ class HealingWorker:
         self.healed = 0
 
     def position(self) -> int:
-        value: Any = self.redis.get(self.position_key)
+        value = redis_text(self.redis.get(self.position_key))
         position = int(value) if value is not None else 0
         newest = self.application.recorder.max_notification_id() or 0
         if position > newest:
@@ -60,7 +60,9 @@ class HealingWorker:
             start=self.position() + 1, limit=self.batch, topics=[DAY_ADVANCED]
         )
         for notification in notifications:
-            day_advanced: Any = self.application.mapper.to_domain_event(notification)
+            day_advanced = self.application.mapper.to_domain_event(notification)
+            if not isinstance(day_advanced, Campaign.DayAdvanced):
+                raise TypeError(f"notification {notification.id} is not a DayAdvanced event")
             self.healed += self.application.heal_through(
                 HealThrough(day_advanced.originator_id, day_advanced.day)
             )

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from uuid import UUID
 
 import redis
 from eventsourcing.application import Application
@@ -30,7 +30,7 @@ WAKE_INTERVAL = 0.5  # how often an idle runner looks at its stop flag
 class ProjectionRunner:
     def __init__(
         self,
-        application: Application[Any],
+        application: Application[UUID],
         client: redis.Redis,
         prefix: str,
         batch_limit: int = BATCH_LIMIT,

@@ -17,7 +17,7 @@ import queue
 import threading
 import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Generic, TypeVar
 
 from eventsourcing.persistence import (
     ApplicationRecorder,
@@ -28,13 +28,16 @@ from eventsourcing.persistence import (
     Subscription,
 )
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresSubscription
-from eventsourcing.sqlite import SQLiteApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
 POLL_INTERVAL = 0.2
 BATCH_LIMIT = 1000
 
 
-class BatchingSubscription(ListenNotifySubscription[Any]):
+R = TypeVar("R", bound=ApplicationRecorder, covariant=True)
+
+
+class BatchingSubscription(ListenNotifySubscription[R], Generic[R]):
     """Adds ``next_batch`` to the library's queue-fed subscription (it relies on the
     internals of eventsourcing 9.5's ListenNotifySubscription; pyproject pins 9.5)."""
 
@@ -71,7 +74,7 @@ class BatchingSubscription(ListenNotifySubscription[Any]):
         super()._loop_on_pull()
 
 
-class PollingSubscription(BatchingSubscription):
+class PollingSubscription(BatchingSubscription[SQLiteApplicationRecorder]):
     def __init__(
         self,
         recorder: SQLiteApplicationRecorder,
@@ -103,7 +106,9 @@ class PollingSubscription(BatchingSubscription):
         self._has_been_notified.set()
 
 
-class BatchingPostgresSubscription(BatchingSubscription, PostgresSubscription):
+class BatchingPostgresSubscription(
+    BatchingSubscription[PostgresApplicationRecorder], PostgresSubscription
+):
     """LISTEN/NOTIFY as the library does it, with batches. A killed LISTEN connection
     stops the subscription with the error, which ``next_batch`` raises."""
 
@@ -124,12 +129,16 @@ class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
 
     poll_interval = POLL_INTERVAL
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, datastore: SQLiteDatastore, events_table_name: str = "stored_events"
+    ) -> None:
+        super().__init__(datastore, events_table_name)
         self._subscriptions: weakref.WeakSet[PollingSubscription] = weakref.WeakSet()
         self._subscriptions_lock = threading.Lock()
 
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: object
+    ) -> Sequence[int] | None:
         ids = super().insert_events(stored_events, **kwargs)
         with self._subscriptions_lock:
             subscriptions = list(self._subscriptions)
@@ -153,9 +162,9 @@ class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
 
 def subscribe_in_batches(
     recorder: ApplicationRecorder, gt: int | None, limit: int = BATCH_LIMIT
-) -> BatchingSubscription:
+) -> BatchingSubscription[ApplicationRecorder]:
     """The batching subscription that suits the store behind ``recorder``."""
-    subscription: BatchingSubscription
+    subscription: BatchingSubscription[ApplicationRecorder]
     if isinstance(recorder, PostgresApplicationRecorder):
         subscription = BatchingPostgresSubscription(recorder, gt, batch_limit=limit)
     elif isinstance(recorder, NotifyingSQLiteRecorder):
