@@ -8,33 +8,25 @@ later encounter it reached, the campaign) in one transaction.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 from uuid import UUID
 
 from application.commands import CorrectDayPlan, CorrectEncounter
 from application.store import Commands
+from domain.calendar import DayPlans
 from domain.campaign import Campaign
-from domain.corrections import ACTIVE, VOID, Reroll, correction_plan, rewind_plan
+from domain.corrections import ACTIVE, VOID, Reroll, Step, correction_plan, rewind_plan
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.events import (
-    CharacterHealed,
-    CorrectionCarried,
-    EncounterClosed,
-    EncounterOpened,
-    EventClass,
-    of_class,
-)
 from domain.gm_changes import GM_KINDS
 from domain.reasons import check_reason
-from domain.timeline import Seed, Walk
+from domain.records import JSON, JSONObject, Vitals, as_object
 from domain.validation import validate
+from domain.walk import Seed, Walk, events_of
 
-Carried = tuple[Campaign, list[Encounter], Walk, dict[str, Any]]
-
-
-def _values(entry: Any) -> dict[str, Any]:
-    return {"sheet": entry["sheet"], "tracks": entry["tracks"], "state": entry["state"]}
+Preview = dict[str, JSON]  # what the API answers (PreviewOut): JSON, as CorrectionCarried keeps it
+Carried = tuple[Campaign, list[Encounter], Walk, Preview]
+Bounds = type[Campaign.EncounterOpened] | type[Campaign.EncounterClosed]
 
 
 class Carrying(Commands):
@@ -42,23 +34,22 @@ class Carrying(Commands):
 
     def last_correction_carried(
         self, campaign_id: UUID, version: int | None = None
-    ) -> dict[str, Any]:
+    ) -> dict[str, JSON]:
         """The record of the campaign's latest carried correction (up to ``version``):
         what a retried commit of a day plan answers again."""
-        last: Any = None
         events = self.store.events.get(campaign_id, lte=version)
-        for event in of_class(events, CorrectionCarried):
-            last = event
-        if last is None:
+        carried = list(events_of(events, Campaign.CorrectionCarried))
+        if not carried:
             raise NotFound(f"campaign {campaign_id} has carried no correction")
-        found: dict[str, Any] = last.correction
-        return found
+        return dict(carried[-1].correction)
 
     # -- working it out -----------------------------------------------------------
 
     @staticmethod
-    def _version_of(campaign_events: list[Any], cls: EventClass, encounter_id: str) -> int | None:
-        for event in of_class(campaign_events, cls):
+    def _version_of(
+        campaign_events: Sequence[object], cls: Bounds, encounter_id: str
+    ) -> int | None:
+        for event in events_of(campaign_events, cls):
             if event.encounter_id == encounter_id:
                 return int(event.originator_version)
         return None
@@ -69,8 +60,8 @@ class Carrying(Commands):
         encounter = self.store.encounter(command.campaign_id, command.encounter_id)
         eid = str(encounter.id)
         events = self.store.campaign_events(campaign)
-        closed = self._version_of(events, EncounterClosed, eid)
-        start = closed or self._version_of(events, EncounterOpened, eid) or 1
+        closed = self._version_of(events, Campaign.EncounterClosed, eid)
+        start = closed or self._version_of(events, Campaign.EncounterOpened, eid) or 1
         if command.kind == "rewind":
             if command.to_version is None:
                 raise InvalidInput("a rewind names the version to go back to")
@@ -90,7 +81,7 @@ class Carrying(Commands):
         if record["status"] != ACTIVE:
             raise ActionRefused(f"action {command.number} is already {record['status']}")
         if command.kind == "void":
-            change: Any = VOID
+            change: Step = VOID
         elif command.kind == "reroll":
             if record["kind"] in GM_KINDS:
                 raise ActionRefused(f"action {command.number} is the GM's change, with no dice")
@@ -100,7 +91,7 @@ class Carrying(Commands):
         return Seed(start, eid, correction_plan(command.number, change)), encounter, encounter.round
 
     def _work_out(
-        self, campaign: Campaign, seed: Seed, salt: str, correction: dict[str, Any]
+        self, campaign: Campaign, seed: Seed, salt: str, correction: JSONObject
     ) -> Carried:
         found, encounters = self.store._walk(campaign, seed, salt)
         preview = summarise(campaign, found, encounters, correction)
@@ -109,27 +100,27 @@ class Carrying(Commands):
 
     # -- encounters ---------------------------------------------------------------------
 
-    def preview_correction(self, command: CorrectEncounter) -> dict[str, Any]:
+    def preview_correction(self, command: CorrectEncounter) -> Preview:
         """What a correction would change through the whole campaign; nothing is written."""
         campaign = self.store.campaign(command.campaign_id)
         seed, _, _ = self._encounter_seed(campaign, command)
         correction = self._correction(command, command.reason.strip() or None)
         return self._work_out(campaign, seed, _salt(command), correction)[3]
 
-    def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, dict[str, Any]]:
+    def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, Preview]:
         """Commit a correction of an ended encounter and everything it carries, atomically."""
         reason = check_reason(command.reason)
         return self.store.run_command(lambda: self.carry(command, reason))
 
-    def carry(self, command: CorrectEncounter, reason: str) -> tuple[Encounter, dict[str, Any]]:
+    def carry(self, command: CorrectEncounter, reason: str) -> tuple[Encounter, Preview]:
         """One attempt at committing an ended encounter's correction (run it on the writer,
         application/corrections.py): the corrected encounter and the preview it carried."""
         campaign = self.store.campaign(command.campaign_id)
         seed, corrected, round = self._encounter_seed(campaign, command)
         correction = self._correction(command, reason)
         _, touched, found, preview = self._work_out(campaign, seed, _salt(command), correction)
-        if preview["changes_nothing"]:
-            raise ActionRefused(preview["message"])
+        if preview["changes_nothing"] is True:
+            raise ActionRefused(str(preview["message"]))
         carried = {**correction, "carried": _carried_summary(preview)}
         eid = str(corrected.id)
         result = found.encounters[eid]
@@ -154,8 +145,8 @@ class Carrying(Commands):
         return corrected, preview
 
     @staticmethod
-    def _correction(command: CorrectEncounter, reason: str | None) -> dict[str, Any]:
-        correction: dict[str, Any] = {
+    def _correction(command: CorrectEncounter, reason: str | None) -> dict[str, JSON]:
+        correction: dict[str, JSON] = {
             "kind": command.kind,
             "encounter_id": str(command.encounter_id),
             "reason": reason,
@@ -172,7 +163,7 @@ class Carrying(Commands):
 
     def _plan_seed(
         self, campaign: Campaign, command: CorrectDayPlan
-    ) -> tuple[Seed, dict[str, Any]]:
+    ) -> tuple[Seed, dict[str, DayPlans]]:
         character = campaign.character(command.character_id)
         model = campaign.rules.day_plan_model
         if model is None:
@@ -181,29 +172,31 @@ class Carrying(Commands):
         if command.character_id not in day_plans:
             raise NotFound(f"day {command.day} has no plan for {character.name}")
         current = day_plans[command.character_id]
-        plan = validate(model, {**current, **command.plan}, "plan").model_dump(mode="json")
+        plan = as_object(
+            validate(model, {**current, **command.plan}, "plan").model_dump(mode="json")
+        )
         events = self.store.campaign_events(campaign)
         healed = next(
             (
                 int(e.originator_version)
-                for e in of_class(events, CharacterHealed)
+                for e in events_of(events, Campaign.CharacterHealed)
                 if e.character_id == command.character_id and e.day == command.day
             ),
             campaign.version + 1,  # not healed yet: the worker will use the new plan
         )
-        plans = {str(command.day): {command.character_id: plan}}
+        plans: dict[str, DayPlans] = {str(command.day): {command.character_id: plan}}
         return Seed(healed, plans=plans), plans
 
-    def preview_day_plan(self, command: CorrectDayPlan) -> dict[str, Any]:
+    def preview_day_plan(self, command: CorrectDayPlan) -> Preview:
         campaign = self.store.campaign(command.campaign_id)
         seed, _ = self._plan_seed(campaign, command)
         correction = self._plan_correction(command, command.reason.strip() or None)
         return self._work_out(campaign, seed, _plan_salt(command), correction)[3]
 
-    def commit_day_plan(self, command: CorrectDayPlan) -> tuple[Campaign, dict[str, Any]]:
+    def commit_day_plan(self, command: CorrectDayPlan) -> tuple[Campaign, Preview]:
         reason = check_reason(command.reason)
 
-        def attempt() -> tuple[Campaign, dict[str, Any]]:
+        def attempt() -> tuple[Campaign, Preview]:
             campaign = self.store.campaign(command.campaign_id)
             seed, plans = self._plan_seed(campaign, command)
             correction = self._plan_correction(command, reason)
@@ -235,7 +228,7 @@ class Carrying(Commands):
         return self.store.run_command(attempt)
 
     @staticmethod
-    def _plan_correction(command: CorrectDayPlan, reason: str | None) -> dict[str, Any]:
+    def _plan_correction(command: CorrectDayPlan, reason: str | None) -> dict[str, JSON]:
         return {
             "kind": "day_plan",
             "day": command.day,
@@ -254,29 +247,29 @@ def _plan_salt(command: CorrectDayPlan) -> str:
     return f"plan:{command.day}:{command.character_id}"
 
 
-def _roster_now(campaign: Campaign, found: Walk) -> dict[str, dict[str, Any]]:
+def _roster_now(campaign: Campaign, found: Walk) -> dict[str, Vitals]:
     """Every character's values after the carry, but those an open encounter holds (the
     encounter's own event carries theirs)."""
     return {
-        cid: _values(entry)
+        cid: entry.vitals
         for cid, entry in found.roster.items()
         if campaign.characters[cid].in_encounter is None
     }
 
 
 def summarise(
-    campaign: Campaign, found: Walk, encounters: dict[str, Encounter], correction: dict[str, Any]
-) -> dict[str, Any]:
+    campaign: Campaign, found: Walk, encounters: dict[str, Encounter], correction: JSONObject
+) -> Preview:
     """The preview: the campaign-wide diff per character and step, the later actions whose
     outcome changes, every character's tracks before and after, and whether anything moves."""
-    now = {}
+    now: dict[str, JSON] = {}
     for cid, after in found.roster.items():
         before = found.believed[cid]
-        if _values(after) != _values(before):
+        if after.vitals != before.vitals:
             now[cid] = {
-                "name": after["name"],
-                "before": {"tracks": before["tracks"]},
-                "after": {"tracks": after["tracks"]},
+                "name": after.name,
+                "before": {"tracks": before.tracks},
+                "after": {"tracks": after.tracks},
             }
     outcome_changed = False
     for eid, result in found.encounters.items():
@@ -301,11 +294,11 @@ def summarise(
     }
 
 
-def changes_message(steps: list[Any], actions: list[Any]) -> str:
+def changes_message(steps: Sequence[object], actions: Sequence[object]) -> str:
     return f"{len(steps)} step(s) and {len(actions)} action(s) change"
 
 
-def _carried_summary(preview: dict[str, Any]) -> dict[str, Any]:
+def _carried_summary(preview: Preview) -> dict[str, JSON]:
     # The encounters too, so that a retried commit answers exactly what the first did.
     return {
         "steps": preview["steps"],

@@ -9,16 +9,15 @@ A fight that ends between the request and the command is so corrected as ended.
 
 from __future__ import annotations
 
-from typing import Any
-
 from application.carrying import Carrying
 from application.commands import CorrectEncounter, RerollAction, RewindEncounter, VoidAction
 from application.store import Commands, Store
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
 from domain.reasons import check_reason
+from domain.records import JSON
 
-Corrected = tuple[Encounter, list[dict[str, Any]]]
+Corrected = tuple[Encounter, list[dict[str, JSON]]]  # and its report (JSON, as the API shows it)
 KINDS = ("void", "reroll", "rewind")
 
 
@@ -47,7 +46,7 @@ class Corrections(Commands):
 
     def _in_the_fight(
         self, encounter: Encounter, command: CorrectEncounter, reason: str
-    ) -> list[dict[str, Any]]:
+    ) -> list[dict[str, JSON]]:
         if command.kind == "rewind":
             if command.to_version is None:
                 raise InvalidInput("a rewind names the version to go back to")

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import DomainEvent, DomainEventProtocol
 
 from domain.errors import NotFound
+from domain.records import JSON
 
-HIDDEN = {"originator_id", "originator_topic"}
+HIDDEN = {"originator_id", "originator_topic", "timestamp", "originator_version"}
 
 
-def event_record(event: Any) -> dict[str, Any]:
-    """One event as the audit trail shows it: its kind, version, time and every field."""
-    fields = {k: v for k, v in vars(event).items() if k not in HIDDEN}
-    fields.pop("timestamp", None)
-    fields.pop("originator_version", None)
+def recorded(event: DomainEventProtocol[UUID]) -> DomainEvent:
+    """A stored event as the domain recorded it: one of the library's events, timed."""
+    if not isinstance(event, DomainEvent):
+        raise TypeError(f"the store holds an event of an unknown kind: {event!r}")
+    return event
+
+
+def event_record(stored: DomainEventProtocol[UUID]) -> dict[str, JSON]:
+    """One event as the audit trail shows it: its kind, version, time and every field
+    (the events' fields are JSON, domain/events.py; the ids and the time are not shown)."""
+    event = recorded(stored)
+    fields: dict[str, JSON] = {k: v for k, v in vars(event).items() if k not in HIDDEN}
     return {
         "event": type(event).__qualname__.split(".")[-1],
         "version": event.originator_version,
@@ -24,20 +34,21 @@ def event_record(event: Any) -> dict[str, Any]:
     }
 
 
-def mentions(record: Mapping[str, Any], character_id: str) -> bool:
+def mentions(record: Mapping[str, JSON], character_id: str) -> bool:
     """Does this event concern the character: as actor, target, or in its effects?"""
     if record.get("actor") == character_id:
         return True
-    params = record.get("params") or {}
-    if character_id in params.values():
+    params = record.get("params")
+    if isinstance(params, Mapping) and character_id in params.values():
         return True
     for key in ("tracks", "state", "combatants"):
-        if character_id in (record.get(key) or {}):
+        values = record.get(key)
+        if isinstance(values, Mapping | Sequence) and character_id in values:
             return True
     return record.get("character_id") == character_id
 
 
-def action_kind(record: Mapping[str, Any]) -> str:
+def action_kind(record: Mapping[str, JSON]) -> str:
     """Filter key: the action kind for actions, the correction kind for corrections."""
     if "kind" in record:
         return str(record["kind"])
@@ -47,12 +58,11 @@ def action_kind(record: Mapping[str, Any]) -> str:
     return str(record["event"])
 
 
-def version_at(events: Iterable[Any], at: datetime, what: str) -> int:
+def version_at(events: Iterable[DomainEventProtocol[UUID]], at: datetime, what: str) -> int:
     """The aggregate's version as it stood at instant ``at`` (events are in order)."""
     version = 0
-    event: Any
     for event in events:
-        if event.timestamp > at:
+        if recorded(event).timestamp > at:
             break
         version = event.originator_version
     if version == 0:

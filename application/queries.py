@@ -4,29 +4,50 @@ read from the event store. Route handlers only call these (api/routes/history.py
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 from uuid import UUID
 
 from application.history import action_kind, event_record, mentions, version_at
 from application.store import Commands
 from domain import records
+from domain.encounter import Encounter
 from domain.errors import InvalidInput
+from domain.records import JSON
 
 # A correction's event carries the whole rebuilt action list (the trail shows its report);
 # key hashes open nothing but are nobody's business.
 BULKY = ("actions", "key_hash", "gm_key_hash")
 
 
+class Page(TypedDict):
+    """One page of an audit trail (api/schemas.py AuditPage)."""
+
+    total: int
+    offset: int
+    limit: int
+    entries: list[dict[str, JSON]]
+
+
+class Diff(TypedDict):
+    """What changed in an encounter between two versions (api/schemas.py DiffOut)."""
+
+    from_version: int
+    to_version: int
+    round: dict[str, int]
+    combatants: dict[str, dict[str, JSON]]
+    actions: list[dict[str, JSON]]
+
+
 def page(
-    trail: list[dict[str, Any]],
+    trail: list[dict[str, JSON]],
     kind: str | None,
     character: str | None,
     offset: int,
     limit: int,
     day: int | None = None,
-) -> dict[str, Any]:
+) -> Page:
     """One page of an audit trail, filtered by kind and by the character it concerns."""
-    entries: list[dict[str, Any]] = []
+    entries: list[dict[str, JSON]] = []
     for record in trail:
         entry = {k: v for k, v in record.items() if k not in BULKY}
         if day is not None:
@@ -47,7 +68,7 @@ def page(
 class Queries(Commands):
     """Reads of the store: a group like the commands, over the same store."""
 
-    def history(self, aggregate_id: UUID) -> list[dict[str, Any]]:
+    def history(self, aggregate_id: UUID) -> list[dict[str, JSON]]:
         """Every event of one aggregate, oldest first, as the audit trail shows it."""
         return [event_record(e) for e in self.store.events.get(aggregate_id)]
 
@@ -64,23 +85,23 @@ class Queries(Commands):
         character: str | None,
         offset: int,
         limit: int,
-    ) -> dict[str, Any]:
+    ) -> Page:
         encounter = self.store.encounter(campaign_id, encounter_id)
         return page(self.history(encounter_id), kind, character, offset, limit, encounter.day)
 
     def campaign_history(
         self, campaign_id: UUID, kind: str | None, character: str | None, offset: int, limit: int
-    ) -> dict[str, Any]:
+    ) -> Page:
         self.store.campaign(campaign_id)
         return page(self.history(campaign_id), kind, character, offset, limit)
 
-    def vitals_at(self, campaign_id: UUID, at: datetime) -> dict[str, Any]:
+    def vitals_at(self, campaign_id: UUID, at: datetime) -> dict[str, JSON]:
         """Every character's tracks and conditions as they stood at an instant."""
         store = self.store
         campaign = store.campaign(campaign_id, self.version_at(campaign_id, at, "campaign"))
         rules = campaign.rules
-        encounters: dict[str, Any] = {}
-        characters = []
+        encounters: dict[str, Encounter] = {}
+        characters: list[JSON] = []
         for character_id, character in campaign.characters.items():
             source: records.Character | records.Combatant = character
             encounter_id = character.in_encounter
@@ -115,11 +136,11 @@ class Queries(Commands):
 
     def encounter_diff(
         self, campaign_id: UUID, encounter_id: UUID, from_version: int, to_version: int | None
-    ) -> dict[str, Any]:
+    ) -> Diff:
         """What changed between two versions: tracks, conditions, round and action statuses."""
         before = self.store.encounter(campaign_id, encounter_id, from_version)
         after = self.store.encounter(campaign_id, encounter_id, to_version)
-        combatants: dict[str, dict[str, Any]] = {}
+        combatants: dict[str, dict[str, JSON]] = {}
         # A combatant who joined between the two versions is in one of them only (either
         # way round: `from` may be the later version); it is named with its presence.
         only_before = [c for c in before.combatants if c not in after.combatants]
@@ -137,7 +158,7 @@ class Queries(Commands):
                     },
                 }
                 continue
-            change: dict[str, Any] = {}
+            change: dict[str, JSON] = {}
             if then.tracks != now.tracks:
                 change["tracks"] = {"from": then.tracks, "to": now.tracks}
             was, is_ = list(before.conditions_of(cid)), list(after.conditions_of(cid))
@@ -148,7 +169,7 @@ class Queries(Commands):
             if change:
                 combatants[cid] = {"name": now.name, **change}
         old = {a["number"]: a for a in before.actions}
-        actions = []
+        actions: list[dict[str, JSON]] = []
         for action in after.actions:
             previous = old.get(action["number"])
             if previous is None:

@@ -1,104 +1,104 @@
-"""The Campaign aggregate: ruleset and options, roster, calendar and open encounters."""
+"""The Campaign aggregate: ruleset and options, roster, calendar and open encounters.
+
+Its events are declared here, each a class with typed fields, named as the library
+named the classes it generated before (a class's name is its stored topic,
+``domain.campaign:Campaign.CharacterHealed``), with the fields in the order the
+methods that record them take them (the order their payloads are stored in). What a
+ruleset defines (sheets, per-character state, day plans, breakdowns) is JSON in them,
+typed as such (domain/records.py). The checks that refuse a command are in
+domain/roster.py; the snapshots' stored state in domain/campaign_state.py.
+"""
 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping
-from typing import Any
-from uuid import uuid4
+from collections.abc import Mapping, Sequence
+from uuid import UUID, uuid4
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, MutableOrImmutableAggregate, event
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 
-from domain.access import Access, Role, Unauthenticated, check_characters
-from domain.calendar import (
-    MAX_DAYS,
-    Day,
-    DayPlans,
-    calendar_as_json,
-    calendar_from_json,
-    plan_days,
-)
+from domain import campaign_state
+from domain.access import Access, Role, Unauthenticated
+from domain.calendar import MAX_DAYS, Day, DayPlans, plan_days
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.gm_changes import adjust, amend, amended_sheet
 from domain.records import (
+    JSON,
     Character,
     EncounterEntry,
     JSONObject,
     KeyGrant,
     Sheet,
+    State,
+    Tracks,
     Vitals,
-    as_object,
     replace,
+)
+from domain.roster import (
+    MAX_CHARACTERS,
+    MAX_NAME,
+    check_name,
+    check_new_key,
+    check_revocable,
+    check_wound_mark,
+    refuse_if_in_encounter,
 )
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
-from domain.validation import refuse_hidden_characters
 
-MAX_NAME = 120
-MAX_CHARACTERS = 200
+__all__ = ["MAX_CHARACTERS", "MAX_NAME", "Campaign", "check_name"]
 
-
-def check_name(name: str, what: str) -> str:
-    cleaned = name.strip()
-    if not cleaned:
-        raise InvalidInput(f"{what} must not be empty")
-    if len(cleaned) > MAX_NAME:
-        raise InvalidInput(f"{what} is {len(cleaned)} characters long; at most {MAX_NAME}")
-    refuse_hidden_characters(cleaned, what)
-    return cleaned
+# Per character id, as the events carry them.
+TracksOf = Mapping[str, Tracks]
+StateOf = Mapping[str, State]
+SheetsOf = Mapping[str, Sheet]
 
 
 class Campaign(Aggregate):
-    # The state is records (domain/records.py); snapshots store it as the JSON of
-    # version 1, so every snapshot, old or new, is read through upcast_v1_v2.
+    # The state is records; snapshots store it as the JSON of version 1, so every
+    # snapshot, old or new, is read through upcast_v1_v2 (domain/campaign_state.py).
     class_version = 2
 
     class Snapshot(LibrarySnapshot):
         @classmethod
-        def take(cls, aggregate: Any) -> Campaign.Snapshot:
+        def take(cls, aggregate: MutableOrImmutableAggregate[UUID]) -> Campaign.Snapshot:
+            if not isinstance(aggregate, Campaign):
+                raise TypeError(f"a Campaign.Snapshot is taken of a campaign, not {aggregate!r}")
             taken = super().take(aggregate)
+            state = campaign_state.stored_state(
+                taken.state,
+                aggregate.characters,
+                aggregate.keys,
+                aggregate.encounters,
+                aggregate.calendar,
+            )
             return cls(
                 originator_id=taken.originator_id,
                 originator_version=taken.originator_version,
                 timestamp=taken.timestamp,
                 topic=taken.topic,
-                state=Campaign.stored_state(taken.state),
+                state=state,
             )
 
     @staticmethod
-    def stored_state(state: dict[str, Any]) -> dict[str, Any]:
-        """The state as version 1 stored it: JSON, records written out."""
-        stored = {k: v for k, v in state.items() if k != "class_version"}
-        for key in ("characters", "keys", "encounters"):
-            stored[key] = {k: record.as_json() for k, record in state[key].items()}
-        stored["calendar"] = calendar_as_json(state["calendar"])
-        return stored
+    def upcast_v1_v2(state: dict[str, object]) -> None:
+        campaign_state.upcast_v1_v2(state)
 
-    @staticmethod
-    def upcast_v1_v2(state: dict[str, Any]) -> None:
-        state["characters"] = {
-            cid: Character.from_json(c) for cid, c in state["characters"].items()
-        }
-        state["keys"] = {kid: KeyGrant.from_json(k) for kid, k in state["keys"].items()}
-        state["encounters"] = {
-            eid: EncounterEntry.from_json(e) for eid, e in state["encounters"].items()
-        }
-        state["calendar"] = calendar_from_json(state["calendar"])
-
-    class DayAdvanced(Aggregate.Event):
-        """Declared, not generated, so the healing worker can name its topic."""
-
-        day: int
-        plans: DayPlans
+    class Created(Aggregate.Created):
+        name: str
+        ruleset: str
+        options: JSONObject
         by: str
+        gm_key_id: str
+        gm_key_hash: str
 
-    @event("Created")
+    @event(Created)
     def __init__(
         self,
         name: str,
         ruleset: str,
-        options: dict[str, Any],
+        options: JSONObject,
         by: str,
         gm_key_id: str,
         gm_key_hash: str,
@@ -109,7 +109,7 @@ class Campaign(Aggregate):
         self.gm_key_id = gm_key_id
         self.name = name
         self.ruleset_id = ruleset
-        self.options = options
+        self.options: dict[str, JSON] = dict(options)
         self.created_by = by
         self.day = 0
         self.characters: dict[str, Character] = {}
@@ -121,7 +121,7 @@ class Campaign(Aggregate):
         cls,
         name: str,
         ruleset_id: str,
-        option_overrides: dict[str, Any] | None,
+        option_overrides: JSONObject | None,
         by: str,
         gm_key_id: str,
         gm_key_hash: str,
@@ -146,38 +146,44 @@ class Campaign(Aggregate):
     def issue_key(
         self, key_id: str, key_hash: str, role: str, characters: list[str], label: str, by: str
     ) -> None:
-        if role not in ("player", "viewer"):
-            raise InvalidInput(f"a key's role is player or viewer, not '{role}'")
-        granted: Role = "player" if role == "player" else "viewer"
-        if key_id in self.keys:
-            raise InvalidInput("that key id is already in use")
-        bound = sorted(check_characters(characters, self.characters))
-        if role == "player" and not bound:
-            raise InvalidInput("a player key must be bound to at least one character")
-        if role == "viewer" and bound:
-            raise InvalidInput("a viewer key reads everything and is bound to no character")
-        refuse_hidden_characters(label, "label")
-        self._key_issued(key_id, key_hash, granted, bound, label.strip()[:MAX_NAME], by)
+        granted, bound, shown = check_new_key(
+            self.keys, self.characters, key_id, role, characters, label
+        )
+        self._key_issued(key_id, key_hash, granted, bound, shown, by)
 
-    @event("KeyIssued")
+    class KeyIssued(Aggregate.Event):
+        key_id: str
+        key_hash: str
+        role: Role
+        characters: Sequence[str]
+        label: str
+        by: str
+
+    @event(KeyIssued)
     def _key_issued(
-        self, key_id: str, key_hash: str, role: Role, characters: list[str], label: str, by: str
+        self,
+        key_id: str,
+        key_hash: str,
+        role: Role,
+        characters: Sequence[str],
+        label: str,
+        by: str,
     ) -> None:
         self.keys[key_id] = KeyGrant(key_id, role, tuple(characters), label, key_hash)
 
     def revoke_key(self, key_id: str, by: str) -> None:
-        key = self.keys.get(key_id)
-        if key is None:
-            raise NotFound(f"no key '{key_id}' in this campaign")
-        if key.role == "gm":
-            raise ActionRefused("the GM key cannot be revoked")
-        if key.revoked:
-            raise ActionRefused(f"key '{key_id}' is already revoked")
+        check_revocable(self.keys, key_id)
         self._key_revoked(key_id, by)
 
-    @event("KeyRevoked")
+    class KeyRevoked(Aggregate.Event):
+        key_id: str
+        by: str
+
+    @event(KeyRevoked)
     def _key_revoked(self, key_id: str, by: str) -> None:
         self.keys[key_id] = replace(self.keys[key_id], revoked=True)
+
+    # -- the roster --------------------------------------------------------------------
 
     @property
     def rules(self) -> Ruleset:
@@ -189,7 +195,7 @@ class Campaign(Aggregate):
         except KeyError:
             raise NotFound(f"character '{character_id}' is not enrolled in this campaign") from None
 
-    def enrol(self, name: str, sheet: dict[str, Any], by: str) -> str:
+    def enrol(self, name: str, sheet: JSONObject, by: str) -> str:
         if len(self.characters) >= MAX_CHARACTERS:
             raise ActionRefused(f"a campaign holds at most {MAX_CHARACTERS} characters")
         valid = self.rules.validate_sheet(sheet)
@@ -204,15 +210,17 @@ class Campaign(Aggregate):
         )
         return character_id
 
-    @event("CharacterEnrolled")
+    class CharacterEnrolled(Aggregate.Event):
+        character_id: str
+        name: str
+        sheet: Sheet
+        tracks: Tracks
+        state: State
+        by: str
+
+    @event(CharacterEnrolled)
     def _enrolled(
-        self,
-        character_id: str,
-        name: str,
-        sheet: Sheet,
-        tracks: dict[str, int],
-        state: dict[str, Any],
-        by: str,
+        self, character_id: str, name: str, sheet: Sheet, tracks: Tracks, state: State, by: str
     ) -> None:
         self.characters[character_id] = Character(
             id=character_id,
@@ -230,6 +238,8 @@ class Campaign(Aggregate):
         character = self.character(character_id)
         return self.rules.conditions(character.sheet, character.tracks, character.state)
 
+    # -- encounters --------------------------------------------------------------------
+
     def open_encounter(self, encounter_id: str, name: str, character_ids: list[str]) -> None:
         for character_id in character_ids:
             busy = self.character(character_id).in_encounter
@@ -239,8 +249,13 @@ class Campaign(Aggregate):
                 )
         self._encounter_opened(encounter_id, name, character_ids)
 
-    @event("EncounterOpened")
-    def _encounter_opened(self, encounter_id: str, name: str, character_ids: list[str]) -> None:
+    class EncounterOpened(Aggregate.Event):
+        encounter_id: str
+        name: str
+        character_ids: Sequence[str]
+
+    @event(EncounterOpened)
+    def _encounter_opened(self, encounter_id: str, name: str, character_ids: Sequence[str]) -> None:
         self.encounters[encounter_id] = EncounterEntry(encounter_id, name)
         for character_id in character_ids:
             self._hold(character_id, encounter_id)
@@ -248,37 +263,30 @@ class Campaign(Aggregate):
     def carry_over(
         self,
         encounter_id: str,
-        tracks: dict[str, dict[str, int]],
-        state: dict[str, dict[str, Any]],
+        tracks: TracksOf,
+        state: StateOf,
         by: str,
-        sheets: Mapping[str, Sheet] | None = None,
+        sheets: SheetsOf | None = None,
     ) -> None:
         """Take the encounter's final tracks and lasting state back onto the roster, and the
         sheets amended during it (each as a SheetAmended event, before the closing)."""
         for character_id, sheet in (sheets or {}).items():
             character = self.characters[character_id]
             if sheet != character.sheet:
-                changed = amend(self.rules, character.name, character.vitals, sheet)
-                self._sheet_amended(
-                    character_id,
-                    sheet,
-                    f"amended during encounter {encounter_id}",
-                    by,
-                    changed.breakdown,
-                    {character_id: dict(changed.vitals.tracks)},
-                    {character_id: dict(changed.vitals.state)},
-                    {character_id: sheet},
-                )
+                reason = f"amended during encounter {encounter_id}"
+                self._amend(character_id, sheet, reason, by, character.vitals)
         lasting = {cid: self.rules.state_after_encounter(values) for cid, values in state.items()}
         self._encounter_closed(encounter_id, tracks, lasting, by)
 
-    @event("EncounterClosed")
+    class EncounterClosed(Aggregate.Event):
+        encounter_id: str
+        tracks: TracksOf
+        state: StateOf
+        by: str
+
+    @event(EncounterClosed)
     def _encounter_closed(
-        self,
-        encounter_id: str,
-        tracks: dict[str, dict[str, int]],
-        state: dict[str, dict[str, Any]],
-        by: str,
+        self, encounter_id: str, tracks: TracksOf, state: StateOf, by: str
     ) -> None:
         self.encounters[encounter_id] = replace(self.encounters[encounter_id], open=False)
         for character_id, values in tracks.items():
@@ -289,16 +297,42 @@ class Campaign(Aggregate):
                 in_encounter=None,
             )
 
-    def plans_on(self, day: int) -> DayPlans:
-        """Every character's plan for the day (none before the first day)."""
-        found = self.calendar.get(day)
-        return {} if found is None else found.plans
-
     @property
     def open_encounters(self) -> list[str]:
         return [eid for eid, entry in self.encounters.items() if entry.open]
 
+    def join_encounter(self, encounter_id: str, character_id: str, by: str) -> None:
+        """A character joins an open encounter mid-fight; heal what they are owed first."""
+        character = self.character(character_id)
+        if encounter_id not in self.open_encounters:
+            raise ActionRefused(f"encounter {encounter_id} is not open")
+        if character.in_encounter is not None:
+            raise ActionRefused(
+                f"{character.name} is already in open encounter {character.in_encounter}"
+            )
+        self.heal_before_joining([character_id])
+        self._character_joined(encounter_id, character_id, by)
+
+    class CharacterJoined(Aggregate.Event):
+        encounter_id: str
+        character_id: str
+        by: str
+
+    @event(CharacterJoined)
+    def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
+        self._hold(character_id, encounter_id)
+
+    def _hold(self, character_id: str, encounter_id: str) -> None:
+        self.characters[character_id] = replace(
+            self.characters[character_id], in_encounter=encounter_id
+        )
+
     # -- the calendar --------------------------------------------------------------
+
+    def plans_on(self, day: int) -> DayPlans:
+        """Every character's plan for the day (none before the first day)."""
+        found = self.calendar.get(day)
+        return {} if found is None else found.plans
 
     def advance_days(
         self, days: int, default_plan: JSONObject, plans: Mapping[str, JSONObject], by: str
@@ -314,6 +348,13 @@ class Campaign(Aggregate):
         day_plans = plan_days(self.rules, self.characters, default_plan, plans)
         for _ in range(days):
             self._day_advanced(self.day + 1, day_plans, by)
+
+    class DayAdvanced(Aggregate.Event):
+        """Declared, not generated, so the healing worker can name its topic."""
+
+        day: int
+        plans: DayPlans
+        by: str
 
     @event(DayAdvanced)
     def _day_advanced(self, day: int, plans: DayPlans, by: str) -> None:
@@ -353,24 +394,21 @@ class Campaign(Aggregate):
             plan = plan_model.model_validate(self.calendar[d].plans[character_id])
             character = self.characters[character_id]  # as the last day's heal left it
             daily = rules.daily(character.sheet, character.tracks, character.state, plan)
-            self._healed(
-                character_id,
-                d,
-                daily.breakdown,
-                {character_id: daily.tracks},
-                {character_id: daily.state},
-            )
+            tracks, state = {character_id: daily.tracks}, {character_id: daily.state}
+            self._healed(character_id, d, daily.breakdown, tracks, state)
             healed += 1
         return healed
 
-    @event("CharacterHealed")
+    class CharacterHealed(Aggregate.Event):
+        character_id: str
+        day: int
+        breakdown: JSONObject
+        tracks: TracksOf
+        state: StateOf
+
+    @event(CharacterHealed)
     def _healed(
-        self,
-        character_id: str,
-        day: int,
-        breakdown: dict[str, Any],
-        tracks: dict[str, dict[str, int]],
-        state: dict[str, dict[str, Any]],
+        self, character_id: str, day: int, breakdown: JSONObject, tracks: TracksOf, state: StateOf
     ) -> None:
         self.characters[character_id] = replace(
             self.characters[character_id],
@@ -384,48 +422,37 @@ class Campaign(Aggregate):
     ) -> None:
         """Record a wound, its treatment or its end between fights, with who and why."""
         character = self.character(character_id)
-        if wound not in self.rules.wound_flags:
-            known = ", ".join(sorted(self.rules.wound_flags)) or "none"
-            raise InvalidInput(
-                f"the {self.ruleset_id} ruleset tracks no wound '{wound}'; it tracks: {known}"
-            )
-        if character.in_encounter is not None:
-            raise ActionRefused(
-                f"{character.name} is in an open encounter; record the wound there "
-                "with the mark_wound action"
-            )
-        self.rules.refuse_wound_mark(character.name, character.state, wound, present)
-        state = {**character.state, wound: present}
+        state = check_wound_mark(self.rules, self.ruleset_id, character, wound, present)
         self._wound_marked(character_id, wound, present, reason, by, {character_id: state})
 
-    @event("WoundMarked")
+    class WoundMarked(Aggregate.Event):
+        character_id: str
+        wound: str
+        present: bool
+        reason: str
+        by: str
+        state: StateOf
+
+    @event(WoundMarked)
     def _wound_marked(
-        self,
-        character_id: str,
-        wound: str,
-        present: bool,
-        reason: str,
-        by: str,
-        state: dict[str, dict[str, Any]],
+        self, character_id: str, wound: str, present: bool, reason: str, by: str, state: StateOf
     ) -> None:
         self.characters[character_id] = replace(
-            self.characters[character_id], state=as_object(state[character_id])
+            self.characters[character_id], state=state[character_id]
         )
 
     # -- the GM's changes between fights (domain/gm_changes.py) -----------------------
 
-    def _refuse_if_in_encounter(self, character: Character, what: str) -> None:
-        # The encounter owns the tracks of the characters it holds; the change goes there.
-        if character.in_encounter is not None:
-            raise ActionRefused(
-                f"{character.name} is in open encounter {character.in_encounter}: {what} there"
-            )
-
-    def amend_sheet(self, character_id: str, changes: dict[str, Any], reason: str, by: str) -> None:
+    def amend_sheet(
+        self, character_id: str, changes: Mapping[str, JSON], reason: str, by: str
+    ) -> None:
         character = self.character(character_id)
-        self._refuse_if_in_encounter(character, "amend the sheet")
+        refuse_if_in_encounter(character, "amend the sheet")
         sheet = amended_sheet(self.rules, character.sheet, changes)
-        changed = amend(self.rules, character.name, character.vitals, sheet)
+        self._amend(character_id, sheet, reason, by, character.vitals)
+
+    def _amend(self, character_id: str, sheet: Sheet, reason: str, by: str, now: Vitals) -> None:
+        changed = amend(self.rules, self.characters[character_id].name, now, sheet)
         self._sheet_amended(
             character_id,
             sheet,
@@ -437,81 +464,74 @@ class Campaign(Aggregate):
             {character_id: sheet},
         )
 
-    @event("SheetAmended")
+    class SheetAmended(Aggregate.Event):
+        character_id: str
+        sheet: Sheet
+        reason: str
+        by: str
+        breakdown: JSONObject
+        tracks: TracksOf
+        state: StateOf
+        sheets: SheetsOf
+
+    @event(SheetAmended)
     def _sheet_amended(
         self,
         character_id: str,
         sheet: Sheet,
         reason: str,
         by: str,
-        breakdown: dict[str, Any],
-        tracks: dict[str, dict[str, int]],
-        state: dict[str, dict[str, Any]],
-        sheets: Mapping[str, Sheet],
+        breakdown: JSONObject,
+        tracks: TracksOf,
+        state: StateOf,
+        sheets: SheetsOf,
     ) -> None:
         vitals = Vitals(sheet, tracks[character_id], state[character_id])
         self.characters[character_id] = self.characters[character_id].with_vitals(vitals)
 
     def adjust_tracks(
-        self, character_id: str, changes: dict[str, dict[str, int]], reason: str, by: str
+        self, character_id: str, changes: Mapping[str, Mapping[str, int]], reason: str, by: str
     ) -> None:
         character = self.character(character_id)
-        self._refuse_if_in_encounter(character, "adjust the tracks")
+        refuse_if_in_encounter(character, "adjust the tracks")
         changed = adjust(self.rules, character.name, character.vitals, changes)
+        tracks = {character_id: dict(changed.vitals.tracks)}
         self._tracks_adjusted(
-            character_id,
-            changes,
-            reason,
-            by,
-            changed.summary,
-            changed.breakdown,
-            {character_id: dict(changed.vitals.tracks)},
+            character_id, changes, reason, by, changed.summary, changed.breakdown, tracks
         )
 
-    @event("TracksAdjusted")
+    class TracksAdjusted(Aggregate.Event):
+        character_id: str
+        changes: Mapping[str, Mapping[str, int]]
+        reason: str
+        by: str
+        summary: str
+        breakdown: JSONObject
+        tracks: TracksOf
+
+    @event(TracksAdjusted)
     def _tracks_adjusted(
         self,
         character_id: str,
-        changes: dict[str, dict[str, int]],
+        changes: Mapping[str, Mapping[str, int]],
         reason: str,
         by: str,
         summary: str,
-        breakdown: dict[str, Any],
-        tracks: dict[str, dict[str, int]],
+        breakdown: JSONObject,
+        tracks: TracksOf,
     ) -> None:
         self.characters[character_id] = replace(
             self.characters[character_id], tracks=tracks[character_id]
         )
 
-    def join_encounter(self, encounter_id: str, character_id: str, by: str) -> None:
-        """A character joins an open encounter mid-fight; heal what they are owed first."""
-        character = self.character(character_id)
-        if encounter_id not in self.open_encounters:
-            raise ActionRefused(f"encounter {encounter_id} is not open")
-        if character.in_encounter is not None:
-            raise ActionRefused(
-                f"{character.name} is already in open encounter {character.in_encounter}"
-            )
-        self.heal_before_joining([character_id])
-        self._character_joined(encounter_id, character_id, by)
-
-    @event("CharacterJoined")
-    def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
-        self._hold(character_id, encounter_id)
-
-    def _hold(self, character_id: str, encounter_id: str) -> None:
-        self.characters[character_id] = replace(
-            self.characters[character_id], in_encounter=encounter_id
-        )
-
-    # -- corrections carried forward (domain/timeline.py, domain/carrying.py) ----------
+    # -- corrections carried forward (domain/timeline.py, application/carrying.py) -----
 
     def carry_correction(
         self,
-        correction: dict[str, Any],
-        steps: dict[str, dict[str, dict[str, Any]]],
-        roster: dict[str, dict[str, Any]],
-        plans: dict[str, dict[str, dict[str, Any]]],
+        correction: JSONObject,
+        steps: Mapping[str, Mapping[str, JSONObject]],
+        roster: Mapping[str, Vitals],
+        plans: Mapping[str, DayPlans],
         by: str,
     ) -> None:
         """Record a correction's effect on the roster: every step it changed (by the
@@ -519,22 +539,31 @@ class Campaign(Aggregate):
         self._correction_carried(
             correction,
             steps,
-            {cid: entry["tracks"] for cid, entry in roster.items()},
-            {cid: entry["state"] for cid, entry in roster.items()},
-            {cid: entry["sheet"] for cid, entry in roster.items()},
+            {cid: vitals.tracks for cid, vitals in roster.items()},
+            {cid: vitals.state for cid, vitals in roster.items()},
+            {cid: vitals.sheet for cid, vitals in roster.items()},
             plans,
             by,
         )
 
-    @event("CorrectionCarried")
+    class CorrectionCarried(Aggregate.Event):
+        correction: JSONObject
+        steps: Mapping[str, Mapping[str, JSONObject]]  # version -> character id -> values
+        tracks: TracksOf
+        state: StateOf
+        sheets: SheetsOf
+        plans: Mapping[str, DayPlans]  # day -> character id -> corrected plan
+        by: str
+
+    @event(CorrectionCarried)
     def _correction_carried(
         self,
-        correction: dict[str, Any],
-        steps: dict[str, dict[str, dict[str, Any]]],
-        tracks: dict[str, dict[str, int]],
-        state: dict[str, dict[str, Any]],
-        sheets: Mapping[str, Sheet],
-        plans: dict[str, dict[str, dict[str, Any]]],
+        correction: JSONObject,
+        steps: Mapping[str, Mapping[str, JSONObject]],
+        tracks: TracksOf,
+        state: StateOf,
+        sheets: SheetsOf,
+        plans: Mapping[str, DayPlans],
         by: str,
     ) -> None:
         for cid, values in tracks.items():

@@ -13,86 +13,65 @@ Two rosters walk side by side: the one believed until now (what the events and
 earlier carried corrections said) and the one the correction gives. A step
 whose characters are the same in both keeps its believed result without being
 worked out again, so a correction only costs the steps it reaches. Nothing is
-written here: the result is a preview that the application commits.
+written here: the result is a preview that the application commits. What the
+walk holds and gives back (roster entries, the seed, the result) is domain/walk.py.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar, cast
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, DomainEventProtocol
 
 from domain.calendar import Day
-from domain.corrections import Plan, Replay, replay, resolve_all
+from domain.campaign import Campaign
+from domain.corrections import replay, resolve_all
 from domain.dice import Roller
+from domain.encounter import Encounter
 from domain.events import (
     CampaignCreated,
-    CharacterEnrolled,
-    CharacterHealed,
-    CharacterJoined,
     CorrectionCarried,
     DayAdvanced,
-    EncounterClosed,
-    EncounterOpened,
     EventHandlers,
     KeyIssued,
     KeyRevoked,
-    SheetAmended,
-    TracksAdjusted,
-    WoundMarked,
-    of_class,
 )
 from domain.gm_changes import JOIN, adjust, amend
-from domain.records import Combatant, Vitals
+from domain.records import JSON, JSONObject, Vitals, as_object
 from domain.rulesets.base import Ruleset
+from domain.walk import (
+    EncounterResult,
+    Entry,
+    Seed,
+    Walk,
+    diff,
+    events_of,
+    vitals_as_json,
+    vitals_from_json,
+)
 
-Entry = dict[str, Any]  # a character as the roster holds it: name, sheet, tracks, state
-
-
-@dataclass(frozen=True)
-class Seed:
-    """What the correction changes: a step from ``version`` on is worked out again, the
-    corrected encounter with ``plan``, days with ``plans`` laid over the calendar."""
-
-    version: int
-    encounter_id: str | None = None
-    plan: Plan | None = None
-    records: list[dict[str, Any]] | None = None  # a rewind's records, in place of the current
-    plans: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # day -> cid -> plan
+__all__ = ["STEPS", "Seed", "Walk", "carried_overrides", "walk"]
 
 
-@dataclass
-class EncounterResult:
-    initial: dict[str, Combatant]
-    replayed: Replay
-
-
-@dataclass
-class Walk:
-    roster: dict[str, Entry] = field(default_factory=dict)
-    believed: dict[str, Entry] = field(default_factory=dict)
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    step_results: dict[str, dict[str, Entry]] = field(default_factory=dict)
-    encounters: dict[str, EncounterResult] = field(default_factory=dict)
-    actions: list[dict[str, Any]] = field(default_factory=list)
-
-
-def carried_overrides(events: Iterable[Any]) -> dict[int, dict[str, Entry]]:
+def carried_overrides(events: Iterable[object]) -> dict[int, dict[str, Vitals]]:
     """What earlier carried corrections said each step's result is now (latest wins)."""
-    found: dict[int, dict[str, Entry]] = {}
-    for event in of_class(events, CorrectionCarried):
+    found: dict[int, dict[str, Vitals]] = {}
+    for event in events_of(events, Campaign.CorrectionCarried):
         for version, results in event.steps.items():
-            found.setdefault(int(version), {}).update(results)
+            step = found.setdefault(int(version), {})
+            step.update((cid, vitals_from_json(values)) for cid, values in results.items())
     return found
 
 
 def walk(
     rules: Ruleset,
-    options: Mapping[str, Any],
-    events: list[Any],
+    options: JSONObject,
+    events: Sequence[DomainEventProtocol[UUID]],
     calendar: Mapping[int, Day],
-    encounters: Mapping[str, Any],
+    encounters: Mapping[str, Encounter],
     seed: Seed,
     roller: Roller,
 ) -> Walk:
@@ -113,25 +92,26 @@ class Walker:
     """The walk as it goes: both rosters, and the encounters seen opening, joined, closed."""
 
     rules: Ruleset
-    options: Mapping[str, Any]
+    options: JSONObject
     calendar: Mapping[int, Day]
-    encounters: Mapping[str, Any]
+    encounters: Mapping[str, Encounter]
     seed: Seed
     roller: Roller
-    overrides: dict[int, dict[str, Entry]]
+    overrides: dict[int, dict[str, Vitals]]
     state: Walk = field(default_factory=Walk)
     opened: dict[str, dict[str, Entry]] = field(default_factory=dict)
     joined: dict[str, dict[str, Entry]] = field(default_factory=dict)
     closed: set[str] = field(default_factory=set)
 
     def believed_after(self, version: int, cid: str, recorded: Entry) -> Entry:
-        return {**recorded, **self.overrides.get(version, {}).get(cid, {})}
+        override = self.overrides.get(version, {}).get(cid)
+        return recorded if override is None else recorded.with_vitals(override)
 
     def step(
         self,
         version: int,
         cid: str,
-        what: dict[str, Any],
+        what: JSONObject,
         recorded: Entry,
         work: Callable[[Entry], Entry],
         forced: bool = False,
@@ -139,111 +119,106 @@ class Walker:
         state = self.state
         before = state.roster[cid]
         believed = self.believed_after(version, cid, recorded)
-        same_inputs = _same(before, state.believed[cid])
+        same_inputs = before.vitals == state.believed[cid].vitals
         after = believed if same_inputs and not forced else work(before)
         state.believed[cid] = believed
         state.roster[cid] = after
-        if not _same(after, believed):
-            state.step_results.setdefault(str(version), {})[cid] = _result(after)
-            state.steps.append(_diff(self.rules, version, cid, what, believed, after))
+        if after.vitals != believed.vitals:
+            state.step_results.setdefault(str(version), {})[cid] = vitals_as_json(after.vitals)
+            state.steps.append(diff(self.rules, version, cid, what, believed, after))
 
 
 # How one event of the campaign is taken again: (the walk, the event, its version).
-Step = Callable[[Walker, Any, int], None]
+Step = Callable[[Walker, object, int], None]
 STEPS = EventHandlers[Step]("the campaign's timeline")
+E = TypeVar("E", bound=Aggregate.Event)
 
 
-@STEPS.register(CharacterEnrolled)
-def _enrolled(w: Walker, event: Any, _: int) -> None:
-    entry = {
-        "name": event.name,
-        "sheet": event.sheet,
-        "tracks": dict(event.tracks),
-        "state": dict(event.state),
-    }
-    w.state.roster[event.character_id] = copy.deepcopy(entry)
-    w.state.believed[event.character_id] = copy.deepcopy(entry)
+def step(cls: type[E]) -> Callable[[Callable[[Walker, E, int], None]], Step]:
+    """Register a step for the events of ``cls``: it is called with events of exactly
+    that class (EventHandlers looks a handler up by the event's own class)."""
+
+    def add(handler: Callable[[Walker, E, int], None]) -> Step:
+        return STEPS.register(cls)(cast(Step, handler))
+
+    return add
 
 
-@STEPS.register(CharacterHealed)
-def _healed(w: Walker, event: Any, version: int) -> None:
+@step(Campaign.CharacterEnrolled)
+def _enrolled(w: Walker, event: Campaign.CharacterEnrolled, _: int) -> None:
+    entry = Entry(event.name, event.sheet, dict(event.tracks), dict(event.state))
+    w.state.roster[event.character_id] = entry
+    w.state.believed[event.character_id] = entry
+
+
+@step(Campaign.CharacterHealed)
+def _healed(w: Walker, event: Campaign.CharacterHealed, version: int) -> None:
     rules, plan_model, seed = w.rules, w.rules.day_plan_model, w.seed
     if plan_model is None:
         return
     cid, day = event.character_id, event.day
-    day_plan = seed.plans.get(str(day), {}).get(cid, w.calendar[day].plans[cid])
-    forced = version >= seed.version and cid in seed.plans.get(str(day), {})
+    corrected = seed.plans.get(str(day), {})
+    day_plan = corrected.get(cid, w.calendar[day].plans[cid])
+    forced = version >= seed.version and cid in corrected
 
     def heal(entry: Entry) -> Entry:
-        daily = rules.daily(
-            entry["sheet"],
-            entry["tracks"],
-            entry["state"],
-            plan_model.model_validate(day_plan),
-        )
-        return {**entry, "tracks": daily.tracks, "state": daily.state}
+        plan = plan_model.model_validate(day_plan)
+        daily = rules.daily(entry.sheet, entry.tracks, entry.state, plan)
+        return Entry(entry.name, entry.sheet, daily.tracks, daily.state)
 
-    recorded = {"tracks": event.tracks[cid], "state": event.state[cid]}
-    what = {"kind": "heal", "day": day}
-    w.step(version, cid, what, {**w.state.believed[cid], **recorded}, heal, forced)
+    believed = w.state.believed[cid]
+    recorded = Entry(believed.name, believed.sheet, event.tracks[cid], event.state[cid])
+    w.step(version, cid, {"kind": "heal", "day": day}, recorded, heal, forced)
 
 
-@STEPS.register(WoundMarked)
-def _wound_marked(w: Walker, event: Any, version: int) -> None:
-    cid = event.character_id
+@step(Campaign.WoundMarked)
+def _wound_marked(w: Walker, event: Campaign.WoundMarked, version: int) -> None:
+    cid, flag, present = event.character_id, event.wound, event.present
 
-    def wound(entry: Entry, flag: str = event.wound, present: bool = event.present) -> Entry:
-        return {**entry, "state": {**entry["state"], flag: present}}
+    def wound(entry: Entry) -> Entry:
+        return Entry(entry.name, entry.sheet, entry.tracks, {**entry.state, flag: present})
 
-    recorded = {**w.state.believed[cid], "state": event.state[cid]}
+    believed = w.state.believed[cid]
+    recorded = Entry(believed.name, believed.sheet, believed.tracks, event.state[cid])
     w.step(version, cid, {"kind": "wound", "wound": event.wound}, recorded, wound)
 
 
-@STEPS.register(SheetAmended)
-def _sheet_amended(w: Walker, event: Any, version: int) -> None:
-    cid, rules = event.character_id, w.rules
+@step(Campaign.SheetAmended)
+def _sheet_amended(w: Walker, event: Campaign.SheetAmended, version: int) -> None:
+    cid, rules, sheet = event.character_id, w.rules, event.sheet
 
-    def amended(entry: Entry, sheet: dict[str, Any] = event.sheet) -> Entry:
-        changed = amend(rules, entry["name"], _vitals(entry), sheet)
-        return {**entry, **_values(changed.vitals)}
+    def amended(entry: Entry) -> Entry:
+        return entry.with_vitals(amend(rules, entry.name, entry.vitals, sheet).vitals)
 
-    recorded = {
-        **w.state.believed[cid],
-        "sheet": event.sheet,
-        "tracks": event.tracks[cid],
-        "state": event.state[cid],
-    }
+    recorded = Entry(w.state.believed[cid].name, sheet, event.tracks[cid], event.state[cid])
     w.step(version, cid, {"kind": "amendment", "reason": event.reason}, recorded, amended)
 
 
-@STEPS.register(TracksAdjusted)
-def _tracks_adjusted(w: Walker, event: Any, version: int) -> None:
-    cid, rules = event.character_id, w.rules
+@step(Campaign.TracksAdjusted)
+def _tracks_adjusted(w: Walker, event: Campaign.TracksAdjusted, version: int) -> None:
+    cid, rules, changes = event.character_id, w.rules, event.changes
 
-    def adjusted(entry: Entry, changes: Any = event.changes) -> Entry:
-        changed = adjust(rules, entry["name"], _vitals(entry), changes)
-        return {**entry, **_values(changed.vitals)}
+    def adjusted(entry: Entry) -> Entry:
+        return entry.with_vitals(adjust(rules, entry.name, entry.vitals, changes).vitals)
 
-    recorded = {**w.state.believed[cid], "tracks": event.tracks[cid]}
+    believed = w.state.believed[cid]
+    recorded = Entry(believed.name, believed.sheet, event.tracks[cid], believed.state)
     w.step(version, cid, {"kind": "adjustment", "reason": event.reason}, recorded, adjusted)
 
 
-@STEPS.register(EncounterOpened)
-def _encounter_opened(w: Walker, event: Any, _: int) -> None:
-    w.opened[event.encounter_id] = {
-        cid: copy.deepcopy(w.state.roster[cid]) for cid in event.character_ids
-    }
+@step(Campaign.EncounterOpened)
+def _encounter_opened(w: Walker, event: Campaign.EncounterOpened, _: int) -> None:
+    w.opened[event.encounter_id] = {cid: w.state.roster[cid] for cid in event.character_ids}
 
 
-@STEPS.register(CharacterJoined)
-def _character_joined(w: Walker, event: Any, _: int) -> None:
-    w.joined.setdefault(event.encounter_id, {})[event.character_id] = copy.deepcopy(
-        w.state.roster[event.character_id]
-    )
+@step(Campaign.CharacterJoined)
+def _character_joined(w: Walker, event: Campaign.CharacterJoined, _: int) -> None:
+    joiners = w.joined.setdefault(event.encounter_id, {})
+    joiners[event.character_id] = w.state.roster[event.character_id]
 
 
-@STEPS.register(EncounterClosed)
-def _encounter_closed(w: Walker, event: Any, version: int) -> None:
+@step(Campaign.EncounterClosed)
+def _encounter_closed(w: Walker, event: Campaign.EncounterClosed, version: int) -> None:
     w.closed.add(event.encounter_id)
     _close(w, event.encounter_id, version)
 
@@ -259,7 +234,7 @@ def _close(w: Walker, eid: str, version: int | None) -> None:
     rules, state, seed, opened, joined = w.rules, w.state, w.seed, w.opened, w.joined
     encounter = w.encounters[eid]
     initial = {
-        cid: c.with_vitals(_vitals(opened[eid][cid])) if cid in opened[eid] else c
+        cid: c.with_vitals(opened[eid][cid].vitals) if cid in opened[eid] else c
         for cid, c in encounter.initial_combatants.items()
     }
     records = seed.records if eid == seed.encounter_id and seed.records else encounter.actions
@@ -279,66 +254,31 @@ def _close(w: Walker, eid: str, version: int | None) -> None:
         return
     for cid, combatant in final.items():
         believed = encounter.combatants[cid]
-        after = {
-            **state.roster[cid],
-            **_values(combatant),
-            "state": rules.state_after_encounter(combatant.state),
-        }
-        before = {
-            **state.believed[cid],
-            **_values(believed),
-            "state": rules.state_after_encounter(believed.state),
-        }
+        lasting = rules.state_after_encounter
+        after = state.roster[cid].with_vitals(
+            Vitals(combatant.sheet, dict(combatant.tracks), lasting(combatant.state))
+        )
+        before = state.believed[cid].with_vitals(
+            Vitals(believed.sheet, dict(believed.tracks), lasting(believed.state))
+        )
         state.roster[cid], state.believed[cid] = after, before
-        if not _same(after, before):
-            what = {"kind": "encounter", "encounter_id": eid, "encounter": encounter.name}
-            state.steps.append(_diff(rules, version, cid, what, before, after))
+        if after.vitals != before.vitals:
+            what: JSONObject = {
+                "kind": "encounter",
+                "encounter_id": eid,
+                "encounter": encounter.name,
+            }
+            state.steps.append(diff(rules, version, cid, what, before, after))
 
 
-def _rejoined(record: dict[str, Any], joiners: Mapping[str, Entry]) -> dict[str, Any]:
+def _rejoined(record: dict[str, JSON], joiners: Mapping[str, Entry]) -> dict[str, JSON]:
     """A join record with the joiner as the roster now has them at the joining."""
-    target = record["params"].get("target")
-    if record["kind"] != JOIN or target not in joiners:
+    params = as_object(record["params"])
+    target = params.get("target")
+    if record["kind"] != JOIN or not isinstance(target, str) or target not in joiners:
         return record
-    combatant = {**record["params"]["combatant"], **_values(_vitals(joiners[target]))}
-    if combatant == record["params"]["combatant"]:
+    joined = as_object(params["combatant"])
+    combatant = {**joined, **vitals_as_json(joiners[target].vitals)}
+    if combatant == joined:
         return record
-    return {**record, "params": {**record["params"], "combatant": combatant}}
-
-
-def _vitals(entry: Mapping[str, Any]) -> Vitals:
-    return Vitals(entry["sheet"], entry["tracks"], entry["state"])
-
-
-def _values(of: Vitals | Combatant) -> Entry:
-    return {"sheet": of.sheet, "tracks": dict(of.tracks), "state": dict(of.state)}
-
-
-def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return _values(_vitals(a)) == _values(_vitals(b))
-
-
-def _result(entry: Mapping[str, Any]) -> Entry:
-    return _values(_vitals(entry))
-
-
-def _diff(
-    rules: Ruleset,
-    version: int,
-    cid: str,
-    what: dict[str, Any],
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-) -> dict[str, Any]:
-    def shown(entry: Mapping[str, Any]) -> dict[str, Any]:
-        conditions = rules.conditions(entry["sheet"], entry["tracks"], entry["state"])
-        return {"tracks": dict(entry["tracks"]), "conditions": list(conditions)}
-
-    return {
-        "version": version,
-        **what,
-        "character_id": cid,
-        "name": after.get("name", before.get("name")),
-        "before": shown(before),
-        "after": shown(after),
-    }
+    return {**record, "params": {**params, "combatant": combatant}}

@@ -1,0 +1,54 @@
+"""The Campaign's state as snapshots store it: the JSON of version 1, read back as records.
+
+Version 1 of the aggregate held dicts; version 2 holds records (domain/records.py,
+domain/calendar.py). A snapshot of either stores what version 1 stored, so every
+snapshot, old or new, is read through ``upcast_v1_v2``, which builds the records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from domain.calendar import Day, calendar_as_json, calendar_from_json
+from domain.records import JSON, Character, EncounterEntry, JSONObject, KeyGrant, as_object
+
+
+def stored_object(value: object) -> JSONObject:
+    """A snapshot's value that version 1 stored as a JSON object."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"a JSON object was stored here, not {value!r}")
+    return value
+
+
+def stored_state(
+    taken: Mapping[str, object],
+    characters: Mapping[str, Character],
+    keys: Mapping[str, KeyGrant],
+    encounters: Mapping[str, EncounterEntry],
+    calendar: Mapping[int, Day],
+) -> dict[str, object]:
+    """The state the library took, as version 1 stored it: JSON, records written out
+    (in the same place among the other attributes, so the stored bytes are the same)."""
+    written: dict[str, JSON] = {
+        "characters": {cid: c.as_json() for cid, c in characters.items()},
+        "keys": {kid: k.as_json() for kid, k in keys.items()},
+        "encounters": {eid: e.as_json() for eid, e in encounters.items()},
+        "calendar": calendar_as_json(calendar),
+    }
+    return {k: written.get(k, v) for k, v in taken.items() if k != "class_version"}
+
+
+def upcast_v1_v2(state: dict[str, object]) -> None:
+    """Version 1's JSON (any snapshot's) into version 2's records, in place."""
+    state["characters"] = {
+        cid: Character.from_json(as_object(c))
+        for cid, c in stored_object(state["characters"]).items()
+    }
+    state["keys"] = {
+        kid: KeyGrant.from_json(as_object(k)) for kid, k in stored_object(state["keys"]).items()
+    }
+    state["encounters"] = {
+        eid: EncounterEntry.from_json(as_object(e))
+        for eid, e in stored_object(state["encounters"]).items()
+    }
+    state["calendar"] = calendar_from_json(stored_object(state["calendar"]))

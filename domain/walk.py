@@ -1,0 +1,121 @@
+"""What the timeline's walk (domain/timeline.py) holds and gives back.
+
+A roster ``Entry`` is a character as the walk holds them: their name and values (sheet,
+tracks, state), a frozen record, so both rosters and every step may share one. The
+walk's results (``Walk``) are what the preview shows and the carried correction stores:
+the steps' diffs (JSON, as the API answers them and CorrectionCarried keeps them) and
+each changed step's values by the version of the event that recorded the step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from domain.calendar import DayPlans
+from domain.corrections import Plan, Replay
+from domain.records import (
+    JSON,
+    Combatant,
+    JSONObject,
+    Record,
+    Sheet,
+    State,
+    Tracks,
+    Vitals,
+    as_object,
+    as_tracks,
+    replace,
+)
+from domain.rulesets.base import Ruleset
+
+E = TypeVar("E")
+
+
+def events_of(events: Iterable[object], cls: type[E]) -> Iterator[E]:
+    """The events of exactly this class, in their order (domain/events.py's of_class,
+    typed by the class)."""
+    return (event for event in events if type(event) is cls and isinstance(event, cls))
+
+
+class Entry(Record, frozen=True):
+    """A character as the walk's roster holds them."""
+
+    name: str
+    sheet: Sheet
+    tracks: Tracks
+    state: State
+
+    @property
+    def vitals(self) -> Vitals:
+        return Vitals(self.sheet, self.tracks, self.state)
+
+    def with_vitals(self, vitals: Vitals) -> Entry:
+        return replace(self, sheet=vitals.sheet, tracks=vitals.tracks, state=vitals.state)
+
+
+def vitals_from_json(stored: JSON) -> Vitals:
+    """A step's values as a carried correction stored them: {sheet, tracks, state}."""
+    values = as_object(stored)
+    return Vitals(
+        as_object(values["sheet"]), as_tracks(values["tracks"]), as_object(values["state"])
+    )
+
+
+def vitals_as_json(vitals: Vitals) -> dict[str, JSON]:
+    return {"sheet": vitals.sheet, "tracks": dict(vitals.tracks), "state": dict(vitals.state)}
+
+
+@dataclass(frozen=True)
+class Seed:
+    """What the correction changes: a step from ``version`` on is worked out again, the
+    corrected encounter with ``plan``, days with ``plans`` laid over the calendar."""
+
+    version: int
+    encounter_id: str | None = None
+    plan: Plan | None = None
+    records: list[dict[str, JSON]] | None = None  # a rewind's records, in place of the current
+    plans: Mapping[str, DayPlans] = field(default_factory=dict)  # day -> cid -> plan
+
+
+@dataclass
+class EncounterResult:
+    initial: dict[str, Combatant]
+    replayed: Replay
+
+
+@dataclass
+class Walk:
+    roster: dict[str, Entry] = field(default_factory=dict)
+    believed: dict[str, Entry] = field(default_factory=dict)
+    steps: list[dict[str, JSON]] = field(default_factory=list)
+    # version -> character id -> values: the changed steps, as CorrectionCarried stores them
+    step_results: dict[str, dict[str, JSONObject]] = field(default_factory=dict)
+    encounters: dict[str, EncounterResult] = field(default_factory=dict)
+    actions: list[JSONObject] = field(default_factory=list)
+
+
+def diff(
+    rules: Ruleset,
+    version: int,
+    cid: str,
+    what: JSONObject,
+    before: Entry,
+    after: Entry,
+) -> dict[str, JSON]:
+    """One step as the preview shows it: the character's tracks and conditions before
+    and after."""
+
+    def shown(entry: Entry) -> dict[str, JSON]:
+        conditions = rules.conditions(entry.sheet, entry.tracks, entry.state)
+        return {"tracks": dict(entry.tracks), "conditions": list(conditions)}
+
+    return {
+        "version": version,
+        **what,
+        "character_id": cid,
+        "name": after.name,
+        "before": shown(before),
+        "after": shown(after),
+    }
