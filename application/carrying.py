@@ -20,7 +20,7 @@ from domain.encounter import Encounter
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.gm_changes import GM_KINDS
 from domain.reasons import check_reason
-from domain.records import JSON, JSONObject, Vitals, as_object
+from domain.records import JSON, JSONObject, Sheet, State, Tracks, as_object
 from domain.validation import validate
 from domain.walk import Seed, Walk, events_of
 
@@ -139,8 +139,9 @@ class Carrying(Commands):
                 mine.replayed.records,
                 mine.replayed.combatants,
             )
-        roster = _roster_now(campaign, found)
-        campaign.carry_correction(carried, found.step_results, roster, {}, command.by)
+        tracks, state, sheets = _roster_now(campaign, found)
+        steps = found.step_results
+        campaign.carry_correction(carried, steps, tracks, state, sheets, {}, command.by)
         self.store.save(corrected, *others, campaign)
         return corrected, preview
 
@@ -220,8 +221,9 @@ class Carrying(Commands):
                     mine.replayed.records,
                     mine.replayed.combatants,
                 )
-            roster = _roster_now(campaign, found)
-            campaign.carry_correction(carried, found.step_results, roster, plans, command.by)
+            tracks, state, sheets = _roster_now(campaign, found)
+            steps = found.step_results
+            campaign.carry_correction(carried, steps, tracks, state, sheets, plans, command.by)
             self.store.save(campaign, *touched)
             return campaign, preview
 
@@ -247,14 +249,19 @@ def _plan_salt(command: CorrectDayPlan) -> str:
     return f"plan:{command.day}:{command.character_id}"
 
 
-def _roster_now(campaign: Campaign, found: Walk) -> dict[str, Vitals]:
-    """Every character's values after the carry, but those an open encounter holds (the
-    encounter's own event carries theirs)."""
-    return {
-        cid: entry.vitals
-        for cid, entry in found.roster.items()
-        if campaign.characters[cid].in_encounter is None
-    }
+def _roster_now(
+    campaign: Campaign, found: Walk
+) -> tuple[dict[str, Tracks], dict[str, State], dict[str, Sheet]]:
+    """Every character's tracks, state and sheet after the carry, but those an open
+    encounter holds (the encounter's own event carries theirs)."""
+    free = [
+        (cid, e) for cid, e in found.roster.items() if campaign.characters[cid].in_encounter is None
+    ]
+    return (
+        {cid: entry.tracks for cid, entry in free},
+        {cid: entry.state for cid, entry in free},
+        {cid: entry.sheet for cid, entry in free},
+    )
 
 
 def summarise(

@@ -9,12 +9,12 @@ they always had: ``{"1": {character id: plan}}``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeAlias
 
-from domain.errors import InvalidInput
-from domain.records import JSON, JSONObject, Record, as_object, replace
-from domain.rulesets.base import Ruleset
+from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.records import JSON, Character, JSONObject, Record, as_object, replace
+from domain.rulesets.base import DailyOutcome, Ruleset
 from domain.validation import validate
 
 MAX_DAYS = 365
@@ -47,6 +47,41 @@ def calendar_from_json(stored: JSONObject) -> dict[int, Day]:
 
 def calendar_as_json(calendar: Mapping[int, Day]) -> dict[str, JSON]:
     return {str(number): day.as_json() for number, day in calendar.items()}
+
+
+def check_advance(
+    rules: Ruleset,
+    open_encounters: Sequence[str],
+    days: int,
+    roster: Mapping[str, Character],
+    default_plan: JSONObject,
+    plans: Mapping[str, JSONObject],
+) -> dict[str, DayPlan]:
+    """The plans of the days to advance by, if the calendar may move on (no encounter is
+    open, by ``open_encounters``' names) by ``days``, with plans for enrolled characters."""
+    if open_encounters:
+        names = ", ".join(f"'{name}'" for name in open_encounters)
+        raise ActionRefused(f"end the open encounter(s) {names} before advancing the day")
+    if not 1 <= days <= MAX_DAYS:
+        raise InvalidInput(f"advance by 1 to {MAX_DAYS} days at a time, not {days}")
+    for character_id in plans:
+        if character_id not in roster:
+            raise NotFound(f"character '{character_id}' is not enrolled in this campaign")
+    return plan_days(rules, roster, default_plan, plans)
+
+
+def daily_heals(
+    rules: Ruleset, calendar: Mapping[int, Day], now: Callable[[], Character], through: int
+) -> Iterator[tuple[int, DailyOutcome]]:
+    """Each day a character is owed, up to ``through``: its day's rules, worked out on
+    the character as ``now`` gives them (each after the day before was recorded)."""
+    model = rules.day_plan_model
+    if model is None:
+        return
+    for day in range(now().healed_through + 1, through + 1):
+        character = now()
+        plan = model.model_validate(calendar[day].plans[character.id])
+        yield day, rules.daily(character.sheet, character.tracks, character.state, plan)
 
 
 def plan_days(

@@ -1,27 +1,25 @@
 """The Campaign aggregate: ruleset and options, roster, calendar and open encounters.
 
-Its events are declared here, each a class with typed fields, named as the library
-named the classes it generated before (a class's name is its stored topic,
-``domain.campaign:Campaign.CharacterHealed``), with the fields in the order the
-methods that record them take them (the order their payloads are stored in). What a
-ruleset defines (sheets, per-character state, day plans, breakdowns) is JSON in them,
-typed as such (domain/records.py). The checks that refuse a command are in
-domain/roster.py; the snapshots' stored state in domain/campaign_state.py.
+Its events are classes declared here with typed fields, each named (its stored topic is
+``domain.campaign:Campaign.<name>``) and with its fields in the order its payloads are
+stored, as fe485e1's generated classes were; what a ruleset defines is JSON in them
+(domain/records.py). A command's checks read the records and say what to record
+(domain/roster.py, domain/calendar.py); the snapshots' state is domain/campaign_state.py.
 """
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Mapping, Sequence
+from dataclasses import replace as replace_field
+from functools import partial
 from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate, MutableOrImmutableAggregate, event
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 
-from domain import campaign_state
-from domain.access import Access, Role, Unauthenticated
-from domain.calendar import MAX_DAYS, Day, DayPlans, plan_days
-from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain import campaign_state, roster
+from domain.access import Access, Role
+from domain.calendar import Day, DayPlans, check_advance, daily_heals
 from domain.gm_changes import adjust, amend, amended_sheet
 from domain.records import (
     JSON,
@@ -35,15 +33,7 @@ from domain.records import (
     Vitals,
     replace,
 )
-from domain.roster import (
-    MAX_CHARACTERS,
-    MAX_NAME,
-    check_name,
-    check_new_key,
-    check_revocable,
-    check_wound_mark,
-    refuse_if_in_encounter,
-)
+from domain.roster import MAX_CHARACTERS, MAX_NAME, check_name
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
 
@@ -66,20 +56,7 @@ class Campaign(Aggregate):
             if not isinstance(aggregate, Campaign):
                 raise TypeError(f"a Campaign.Snapshot is taken of a campaign, not {aggregate!r}")
             taken = super().take(aggregate)
-            state = campaign_state.stored_state(
-                taken.state,
-                aggregate.characters,
-                aggregate.keys,
-                aggregate.encounters,
-                aggregate.calendar,
-            )
-            return cls(
-                originator_id=taken.originator_id,
-                originator_version=taken.originator_version,
-                timestamp=taken.timestamp,
-                topic=taken.topic,
-                state=state,
-            )
+            return replace_field(taken, state=campaign_state.stored_state(taken.state, aggregate))
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, object]) -> None:
@@ -103,9 +80,7 @@ class Campaign(Aggregate):
         gm_key_id: str,
         gm_key_hash: str,
     ) -> None:
-        self.keys: dict[str, KeyGrant] = {
-            gm_key_id: KeyGrant(gm_key_id, "gm", (), "GM", gm_key_hash),
-        }
+        self.keys = {gm_key_id: KeyGrant(gm_key_id, "gm", (), "GM", gm_key_hash)}
         self.gm_key_id = gm_key_id
         self.name = name
         self.ruleset_id = ruleset
@@ -128,28 +103,20 @@ class Campaign(Aggregate):
     ) -> Campaign:
         ruleset = get_ruleset(ruleset_id)
         options = ruleset.validate_options(option_overrides)
-        return cls(
-            check_name(name, "campaign name"), ruleset.id, options, by, gm_key_id, gm_key_hash
-        )
+        name = check_name(name, "campaign name")
+        return cls(name, ruleset.id, options, by, gm_key_id, gm_key_hash)
 
     # -- keys ----------------------------------------------------------------------
 
     def access_for(self, key_id: str, key_hash: str) -> Access:
         """The access a presented key grants here; hashes are compared in constant time."""
-        key = self.keys.get(key_id)
-        if key is None or not hmac.compare_digest(key.hash, key_hash):
-            raise Unauthenticated("this key does not open this campaign")
-        if key.revoked:
-            raise Unauthenticated("this key was revoked by the GM")
-        return Access(key_id, key.role, frozenset(key.characters), key.label)
+        return roster.access(self.keys, key_id, key_hash)
 
     def issue_key(
         self, key_id: str, key_hash: str, role: str, characters: list[str], label: str, by: str
     ) -> None:
-        granted, bound, shown = check_new_key(
-            self.keys, self.characters, key_id, role, characters, label
-        )
-        self._key_issued(key_id, key_hash, granted, bound, shown, by)
+        granted = roster.check_new_key(self.keys, self.characters, key_id, role, characters, label)
+        self._key_issued(key_id, key_hash, *granted, by)
 
     class KeyIssued(Aggregate.Event):
         key_id: str
@@ -161,18 +128,12 @@ class Campaign(Aggregate):
 
     @event(KeyIssued)
     def _key_issued(
-        self,
-        key_id: str,
-        key_hash: str,
-        role: Role,
-        characters: Sequence[str],
-        label: str,
-        by: str,
+        self, key_id: str, key_hash: str, role: Role, characters: Sequence[str], label: str, by: str
     ) -> None:
         self.keys[key_id] = KeyGrant(key_id, role, tuple(characters), label, key_hash)
 
     def revoke_key(self, key_id: str, by: str) -> None:
-        check_revocable(self.keys, key_id)
+        roster.check_revocable(self.keys, key_id)
         self._key_revoked(key_id, by)
 
     class KeyRevoked(Aggregate.Event):
@@ -190,23 +151,18 @@ class Campaign(Aggregate):
         return get_ruleset(self.ruleset_id).under(self.options)
 
     def character(self, character_id: str) -> Character:
-        try:
-            return self.characters[character_id]
-        except KeyError:
-            raise NotFound(f"character '{character_id}' is not enrolled in this campaign") from None
+        return roster.enrolled(self.characters, character_id)
+
+    def conditions_of(self, character_id: str) -> tuple[str, ...]:
+        character = self.character(character_id)
+        return self.rules.conditions(character.sheet, character.tracks, character.state)
 
     def enrol(self, name: str, sheet: JSONObject, by: str) -> str:
-        if len(self.characters) >= MAX_CHARACTERS:
-            raise ActionRefused(f"a campaign holds at most {MAX_CHARACTERS} characters")
-        valid = self.rules.validate_sheet(sheet)
-        character_id = str(uuid4())
+        rules, character_id = self.rules, str(uuid4())
+        valid = roster.check_enrolment(rules, len(self.characters), sheet)
+        name = check_name(name, "character name")
         self._enrolled(
-            character_id,
-            check_name(name, "character name"),
-            valid,
-            self.rules.track_maxima(valid),
-            self.rules.start_state(valid),
-            by,
+            character_id, name, valid, rules.track_maxima(valid), rules.start_state(valid), by
         )
         return character_id
 
@@ -222,31 +178,19 @@ class Campaign(Aggregate):
     def _enrolled(
         self, character_id: str, name: str, sheet: Sheet, tracks: Tracks, state: State, by: str
     ) -> None:
-        self.characters[character_id] = Character(
-            id=character_id,
-            name=name,
-            sheet=sheet,
-            tracks=tracks,
-            state=state,
-            enrolled_by=by,
-            in_encounter=None,
-            # A character's first day to heal is the one after they joined.
-            healed_through=self.day,
-        )
-
-    def conditions_of(self, character_id: str) -> tuple[str, ...]:
-        character = self.character(character_id)
-        return self.rules.conditions(character.sheet, character.tracks, character.state)
+        # A character's first day to heal is the one after they joined.
+        enrolled = Character(character_id, name, sheet, tracks, state, by, None, self.day)
+        self.characters[character_id] = enrolled
 
     # -- encounters --------------------------------------------------------------------
 
+    @property
+    def open_encounters(self) -> list[str]:
+        return [eid for eid, entry in self.encounters.items() if entry.open]
+
     def open_encounter(self, encounter_id: str, name: str, character_ids: list[str]) -> None:
         for character_id in character_ids:
-            busy = self.character(character_id).in_encounter
-            if busy is not None:
-                raise ActionRefused(
-                    f"{self.characters[character_id].name} is already in open encounter {busy}"
-                )
+            roster.refuse_if_held(self.character(character_id))
         self._encounter_opened(encounter_id, name, character_ids)
 
     class EncounterOpened(Aggregate.Event):
@@ -260,6 +204,25 @@ class Campaign(Aggregate):
         for character_id in character_ids:
             self._hold(character_id, encounter_id)
 
+    def join_encounter(self, encounter_id: str, character_id: str, by: str) -> None:
+        """A character joins an open encounter mid-fight; heal what they are owed first."""
+        roster.check_joining(self.open_encounters, encounter_id, self.character(character_id))
+        self.heal_before_joining([character_id])
+        self._character_joined(encounter_id, character_id, by)
+
+    class CharacterJoined(Aggregate.Event):
+        encounter_id: str
+        character_id: str
+        by: str
+
+    @event(CharacterJoined)
+    def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
+        self._hold(character_id, encounter_id)
+
+    def _hold(self, character_id: str, encounter_id: str) -> None:
+        held = replace(self.characters[character_id], in_encounter=encounter_id)
+        self.characters[character_id] = held
+
     def carry_over(
         self,
         encounter_id: str,
@@ -271,10 +234,8 @@ class Campaign(Aggregate):
         """Take the encounter's final tracks and lasting state back onto the roster, and the
         sheets amended during it (each as a SheetAmended event, before the closing)."""
         for character_id, sheet in (sheets or {}).items():
-            character = self.characters[character_id]
-            if sheet != character.sheet:
-                reason = f"amended during encounter {encounter_id}"
-                self._amend(character_id, sheet, reason, by, character.vitals)
+            if sheet != self.characters[character_id].sheet:
+                self._amend(character_id, sheet, f"amended during encounter {encounter_id}", by)
         lasting = {cid: self.rules.state_after_encounter(values) for cid, values in state.items()}
         self._encounter_closed(encounter_id, tracks, lasting, by)
 
@@ -289,43 +250,11 @@ class Campaign(Aggregate):
         self, encounter_id: str, tracks: TracksOf, state: StateOf, by: str
     ) -> None:
         self.encounters[encounter_id] = replace(self.encounters[encounter_id], open=False)
-        for character_id, values in tracks.items():
-            self.characters[character_id] = replace(
-                self.characters[character_id],
-                tracks=values,
-                state=state[character_id],
-                in_encounter=None,
+        for cid, values in tracks.items():
+            closed = replace(
+                self.characters[cid], tracks=values, state=state[cid], in_encounter=None
             )
-
-    @property
-    def open_encounters(self) -> list[str]:
-        return [eid for eid, entry in self.encounters.items() if entry.open]
-
-    def join_encounter(self, encounter_id: str, character_id: str, by: str) -> None:
-        """A character joins an open encounter mid-fight; heal what they are owed first."""
-        character = self.character(character_id)
-        if encounter_id not in self.open_encounters:
-            raise ActionRefused(f"encounter {encounter_id} is not open")
-        if character.in_encounter is not None:
-            raise ActionRefused(
-                f"{character.name} is already in open encounter {character.in_encounter}"
-            )
-        self.heal_before_joining([character_id])
-        self._character_joined(encounter_id, character_id, by)
-
-    class CharacterJoined(Aggregate.Event):
-        encounter_id: str
-        character_id: str
-        by: str
-
-    @event(CharacterJoined)
-    def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
-        self._hold(character_id, encounter_id)
-
-    def _hold(self, character_id: str, encounter_id: str) -> None:
-        self.characters[character_id] = replace(
-            self.characters[character_id], in_encounter=encounter_id
-        )
+            self.characters[cid] = closed
 
     # -- the calendar --------------------------------------------------------------
 
@@ -338,14 +267,8 @@ class Campaign(Aggregate):
         self, days: int, default_plan: JSONObject, plans: Mapping[str, JSONObject], by: str
     ) -> None:
         """Move the in-game calendar on by ``days``, each with every character's plan."""
-        if self.open_encounters:
-            names = ", ".join(f"'{self.encounters[e].name}'" for e in self.open_encounters)
-            raise ActionRefused(f"end the open encounter(s) {names} before advancing the day")
-        if not 1 <= days <= MAX_DAYS:
-            raise InvalidInput(f"advance by 1 to {MAX_DAYS} days at a time, not {days}")
-        for character_id in plans:
-            self.character(character_id)
-        day_plans = plan_days(self.rules, self.characters, default_plan, plans)
+        opened = [self.encounters[eid].name for eid in self.open_encounters]
+        day_plans = check_advance(self.rules, opened, days, self.characters, default_plan, plans)
         for _ in range(days):
             self._day_advanced(self.day + 1, day_plans, by)
 
@@ -363,37 +286,21 @@ class Campaign(Aggregate):
 
     def heal_through(self, day: int) -> int:
         """Apply the daily rules to every day up to ``day`` not yet applied: exactly once,
-        because each character remembers the last day it was healed for.
-
-        A character in an open encounter is skipped: the encounter owns their tracks
-        until it ends (see ``heal_before_joining``), so the roster never changes a
-        copy the encounter will hand back."""
-        healed = 0
-        for character_id, character in self.characters.items():
-            if character.in_encounter is None:
-                healed += self._heal_pending(character_id, day)
-        return healed
+        because each character remembers the last day it was healed for. A character in
+        an open encounter is skipped: the encounter owns their tracks until it ends."""
+        free = [cid for cid, c in self.characters.items() if c.in_encounter is None]
+        return sum(self._heal_pending(cid, day) for cid in free)
 
     def heal_before_joining(self, character_ids: list[str]) -> int:
-        """Apply every day already advanced to characters about to join an encounter.
-
-        Ownership of a character's tracks passes to an encounter when they join it and
-        back to the roster when it ends; the roster hands over only up-to-date tracks.
-        Days cannot advance while an encounter is open, so no heal can be owed to a
-        character while an encounter holds them, and no heal can be lost at its end."""
+        """Apply every day already advanced to characters about to join an encounter: the
+        roster hands an encounter only up-to-date tracks. Days cannot advance while an
+        encounter is open, so no heal is owed while one holds them (docs/calendar.md)."""
         return sum(self._heal_pending(cid, self.day) for cid in character_ids)
 
     def _heal_pending(self, character_id: str, day: int) -> int:
-        rules = self.rules
-        plan_model = rules.day_plan_model
-        if plan_model is None:
-            return 0
-        character = self.character(character_id)
+        now = partial(self.character, character_id)  # as the last day's heal left them
         healed = 0
-        for d in range(character.healed_through + 1, min(day, self.day) + 1):
-            plan = plan_model.model_validate(self.calendar[d].plans[character_id])
-            character = self.characters[character_id]  # as the last day's heal left it
-            daily = rules.daily(character.sheet, character.tracks, character.state, plan)
+        for d, daily in daily_heals(self.rules, self.calendar, now, min(day, self.day)):
             tracks, state = {character_id: daily.tracks}, {character_id: daily.state}
             self._healed(character_id, d, daily.breakdown, tracks, state)
             healed += 1
@@ -421,9 +328,8 @@ class Campaign(Aggregate):
         self, character_id: str, wound: str, present: bool, reason: str, by: str
     ) -> None:
         """Record a wound, its treatment or its end between fights, with who and why."""
-        character = self.character(character_id)
-        state = check_wound_mark(self.rules, self.ruleset_id, character, wound, present)
-        self._wound_marked(character_id, wound, present, reason, by, {character_id: state})
+        marked = roster.check_wound_mark(self.rules, self.character(character_id), wound, present)
+        self._wound_marked(character_id, wound, present, reason, by, {character_id: marked})
 
     class WoundMarked(Aggregate.Event):
         character_id: str
@@ -437,31 +343,25 @@ class Campaign(Aggregate):
     def _wound_marked(
         self, character_id: str, wound: str, present: bool, reason: str, by: str, state: StateOf
     ) -> None:
-        self.characters[character_id] = replace(
-            self.characters[character_id], state=state[character_id]
-        )
+        marked = replace(self.characters[character_id], state=state[character_id])
+        self.characters[character_id] = marked
 
     # -- the GM's changes between fights (domain/gm_changes.py) -----------------------
 
     def amend_sheet(
         self, character_id: str, changes: Mapping[str, JSON], reason: str, by: str
     ) -> None:
-        character = self.character(character_id)
-        refuse_if_in_encounter(character, "amend the sheet")
-        sheet = amended_sheet(self.rules, character.sheet, changes)
-        self._amend(character_id, sheet, reason, by, character.vitals)
+        character = roster.refuse_if_held(self.character(character_id), "amend the sheet")
+        self._amend(character_id, amended_sheet(self.rules, character.sheet, changes), reason, by)
 
-    def _amend(self, character_id: str, sheet: Sheet, reason: str, by: str, now: Vitals) -> None:
-        changed = amend(self.rules, self.characters[character_id].name, now, sheet)
+    def _amend(self, character_id: str, sheet: Sheet, reason: str, by: str) -> None:
+        character = self.characters[character_id]
+        changed = amend(self.rules, character.name, character.vitals, sheet)
+        tracks = {character_id: dict(changed.vitals.tracks)}
+        state = {character_id: dict(changed.vitals.state)}
+        sheets = {character_id: sheet}
         self._sheet_amended(
-            character_id,
-            sheet,
-            reason,
-            by,
-            changed.breakdown,
-            {character_id: dict(changed.vitals.tracks)},
-            {character_id: dict(changed.vitals.state)},
-            {character_id: sheet},
+            character_id, sheet, reason, by, changed.breakdown, tracks, state, sheets
         )
 
     class SheetAmended(Aggregate.Event):
@@ -492,13 +392,11 @@ class Campaign(Aggregate):
     def adjust_tracks(
         self, character_id: str, changes: Mapping[str, Mapping[str, int]], reason: str, by: str
     ) -> None:
-        character = self.character(character_id)
-        refuse_if_in_encounter(character, "adjust the tracks")
+        character = roster.refuse_if_held(self.character(character_id), "adjust the tracks")
         changed = adjust(self.rules, character.name, character.vitals, changes)
         tracks = {character_id: dict(changed.vitals.tracks)}
-        self._tracks_adjusted(
-            character_id, changes, reason, by, changed.summary, changed.breakdown, tracks
-        )
+        summary, breakdown = changed.summary, changed.breakdown
+        self._tracks_adjusted(character_id, changes, reason, by, summary, breakdown, tracks)
 
     class TracksAdjusted(Aggregate.Event):
         character_id: str
@@ -520,31 +418,10 @@ class Campaign(Aggregate):
         breakdown: JSONObject,
         tracks: TracksOf,
     ) -> None:
-        self.characters[character_id] = replace(
-            self.characters[character_id], tracks=tracks[character_id]
-        )
+        adjusted = replace(self.characters[character_id], tracks=tracks[character_id])
+        self.characters[character_id] = adjusted
 
     # -- corrections carried forward (domain/timeline.py, application/carrying.py) -----
-
-    def carry_correction(
-        self,
-        correction: JSONObject,
-        steps: Mapping[str, Mapping[str, JSONObject]],
-        roster: Mapping[str, Vitals],
-        plans: Mapping[str, DayPlans],
-        by: str,
-    ) -> None:
-        """Record a correction's effect on the roster: every step it changed (by the
-        version of the event that recorded the step) and every character's values now."""
-        self._correction_carried(
-            correction,
-            steps,
-            {cid: vitals.tracks for cid, vitals in roster.items()},
-            {cid: vitals.state for cid, vitals in roster.items()},
-            {cid: vitals.sheet for cid, vitals in roster.items()},
-            plans,
-            by,
-        )
 
     class CorrectionCarried(Aggregate.Event):
         correction: JSONObject
@@ -556,7 +433,7 @@ class Campaign(Aggregate):
         by: str
 
     @event(CorrectionCarried)
-    def _correction_carried(
+    def carry_correction(
         self,
         correction: JSONObject,
         steps: Mapping[str, Mapping[str, JSONObject]],
@@ -566,6 +443,8 @@ class Campaign(Aggregate):
         plans: Mapping[str, DayPlans],
         by: str,
     ) -> None:
+        """Record a correction's effect on the roster: every step it changed (by the
+        version of the event that recorded the step) and every character's values now."""
         for cid, values in tracks.items():
             vitals = Vitals(sheets[cid], values, state[cid])
             self.characters[cid] = self.characters[cid].with_vitals(vitals)

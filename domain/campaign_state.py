@@ -8,9 +8,13 @@ snapshot, old or new, is read through ``upcast_v1_v2``, which builds the records
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from domain.calendar import Day, calendar_as_json, calendar_from_json
+from domain.calendar import calendar_as_json, calendar_from_json
 from domain.records import JSON, Character, EncounterEntry, JSONObject, KeyGrant, as_object
+
+if TYPE_CHECKING:
+    from domain.campaign import Campaign
 
 
 def stored_object(value: object) -> JSONObject:
@@ -20,20 +24,14 @@ def stored_object(value: object) -> JSONObject:
     return value
 
 
-def stored_state(
-    taken: Mapping[str, object],
-    characters: Mapping[str, Character],
-    keys: Mapping[str, KeyGrant],
-    encounters: Mapping[str, EncounterEntry],
-    calendar: Mapping[int, Day],
-) -> dict[str, object]:
-    """The state the library took, as version 1 stored it: JSON, records written out
-    (in the same place among the other attributes, so the stored bytes are the same)."""
+def stored_state(taken: Mapping[str, object], campaign: Campaign) -> dict[str, object]:
+    """The state the library took of the campaign, as version 1 stored it: JSON, records
+    written out (each in its place among the attributes, so the stored bytes are the same)."""
     written: dict[str, JSON] = {
-        "characters": {cid: c.as_json() for cid, c in characters.items()},
-        "keys": {kid: k.as_json() for kid, k in keys.items()},
-        "encounters": {eid: e.as_json() for eid, e in encounters.items()},
-        "calendar": calendar_as_json(calendar),
+        "characters": {cid: c.as_json() for cid, c in campaign.characters.items()},
+        "keys": {kid: k.as_json() for kid, k in campaign.keys.items()},
+        "encounters": {eid: e.as_json() for eid, e in campaign.encounters.items()},
+        "calendar": calendar_as_json(campaign.calendar),
     }
     return {k: written.get(k, v) for k, v in taken.items() if k != "class_version"}
 

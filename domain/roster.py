@@ -1,4 +1,5 @@
-"""The campaign's checks on names, keys and wounds: what a command is refused for.
+"""The campaign's checks on names, keys, the roster and wounds: what a command is refused
+for, and what it records when it is not.
 
 The Campaign aggregate (domain/campaign.py) asks these before it records an event;
 they read its records and change nothing.
@@ -6,11 +7,12 @@ they read its records and change nothing.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Mapping, Sequence
 
-from domain.access import Role, check_characters
+from domain.access import Access, Role, Unauthenticated, check_characters
 from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.records import Character, KeyGrant, State
+from domain.records import Character, JSONObject, KeyGrant, Sheet, State
 from domain.rulesets.base import Ruleset
 from domain.validation import refuse_hidden_characters
 
@@ -28,6 +30,19 @@ def check_name(name: str, what: str) -> str:
     return cleaned
 
 
+# -- keys --------------------------------------------------------------------------
+
+
+def access(keys: Mapping[str, KeyGrant], key_id: str, key_hash: str) -> Access:
+    """The access a presented key grants; hashes are compared in constant time."""
+    key = keys.get(key_id)
+    if key is None or not hmac.compare_digest(key.hash, key_hash):
+        raise Unauthenticated("this key does not open this campaign")
+    if key.revoked:
+        raise Unauthenticated("this key was revoked by the GM")
+    return Access(key_id, key.role, frozenset(key.characters), key.label)
+
+
 def check_new_key(
     keys: Mapping[str, KeyGrant],
     roster: Mapping[str, Character],
@@ -42,7 +57,7 @@ def check_new_key(
     granted: Role = "player" if role == "player" else "viewer"
     if key_id in keys:
         raise InvalidInput("that key id is already in use")
-    bound = sorted(check_characters(list(characters), roster))
+    bound = sorted(check_characters(characters, roster))
     if role == "player" and not bound:
         raise InvalidInput("a player key must be bound to at least one character")
     if role == "viewer" and bound:
@@ -61,15 +76,45 @@ def check_revocable(keys: Mapping[str, KeyGrant], key_id: str) -> None:
         raise ActionRefused(f"key '{key_id}' is already revoked")
 
 
-def check_wound_mark(
-    rules: Ruleset, ruleset_id: str, character: Character, wound: str, present: bool
-) -> State:
+# -- the roster ------------------------------------------------------------------------
+
+
+def enrolled(roster: Mapping[str, Character], character_id: str) -> Character:
+    try:
+        return roster[character_id]
+    except KeyError:
+        raise NotFound(f"character '{character_id}' is not enrolled in this campaign") from None
+
+
+def check_enrolment(rules: Ruleset, enrolled: int, sheet: JSONObject) -> Sheet:
+    """The sheet as the rules validated it, if the campaign has room for one more."""
+    if enrolled >= MAX_CHARACTERS:
+        raise ActionRefused(f"a campaign holds at most {MAX_CHARACTERS} characters")
+    return rules.validate_sheet(sheet)
+
+
+def refuse_if_held(character: Character, what: str | None = None) -> Character:
+    """The character, if no open encounter holds them: the encounter owns their tracks
+    until it ends, so a change to them goes there (``what``), and they join no other."""
+    held = character.in_encounter
+    if held is None:
+        return character
+    if what is None:
+        raise ActionRefused(f"{character.name} is already in open encounter {held}")
+    raise ActionRefused(f"{character.name} is in open encounter {held}: {what} there")
+
+
+def check_joining(open_encounters: Sequence[str], encounter_id: str, character: Character) -> None:
+    if encounter_id not in open_encounters:
+        raise ActionRefused(f"encounter {encounter_id} is not open")
+    refuse_if_held(character)
+
+
+def check_wound_mark(rules: Ruleset, character: Character, wound: str, present: bool) -> State:
     """The character's state with the wound marked (or its end), if the rules allow it."""
     if wound not in rules.wound_flags:
         known = ", ".join(sorted(rules.wound_flags)) or "none"
-        raise InvalidInput(
-            f"the {ruleset_id} ruleset tracks no wound '{wound}'; it tracks: {known}"
-        )
+        raise InvalidInput(f"the {rules.id} ruleset tracks no wound '{wound}'; it tracks: {known}")
     if character.in_encounter is not None:
         raise ActionRefused(
             f"{character.name} is in an open encounter; record the wound there "
@@ -77,11 +122,3 @@ def check_wound_mark(
         )
     rules.refuse_wound_mark(character.name, character.state, wound, present)
     return {**character.state, wound: present}
-
-
-def refuse_if_in_encounter(character: Character, what: str) -> None:
-    # The encounter owns the tracks of the characters it holds; the change goes there.
-    if character.in_encounter is not None:
-        raise ActionRefused(
-            f"{character.name} is in open encounter {character.in_encounter}: {what} there"
-        )
