@@ -10,6 +10,9 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+from tests.patience import HANG_MS
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -20,6 +23,10 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+# An assertion on a page waits until it holds or the page is hung: Playwright's default of
+# 5 s made a slow page on a loaded machine look like a broken one.
+expect.set_options(timeout=HANG_MS)
 
 
 def require_browser() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e import browser
+from tests.patience import HANG_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,7 +24,7 @@ def test_without_the_setting_the_browser_test_is_skipped_and_says_why() -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_SECONDS,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 skipped" in run.stdout

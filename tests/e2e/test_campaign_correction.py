@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 
 BRAN = {"st": 10, "con": 10, "stamina_max": 20, "body_max": 10}
 LIGHT = {"days": 1, "default": {"rest": "light", "care": True}}
@@ -104,7 +105,7 @@ class Campaign:
 def test_voiding_a_hit_from_the_first_fight_carries_through_the_campaign(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             table = Campaign(http)
             first = table.fight("Bridge", [table.hit([6, 6]), table.hit([4])])
             assert table.bran_now()["tracks"] == tracks(7, 8)

@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
 from tests.e2e.server import Server
+from tests.patience import HANG_MS, HANG_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -60,7 +61,7 @@ def test_a_hit_changes_the_targets_bar_and_chips_within_a_second_without_reload(
     server: Server,
 ) -> None:
     require_browser()
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     created = http.post("/campaigns", json={"name": "The Sunken Crown", "ruleset": "stamina-body"})
     cid, key = created.json()["id"], created.json()["gm_key"]
     http.headers["authorization"] = f"Bearer {key}"
@@ -90,17 +91,17 @@ def test_a_hit_changes_the_targets_bar_and_chips_within_a_second_without_reload(
             stamina = after["tracks"]["stamina"]
             assert 0 <= stamina <= 12 / 3, f"the first hit should leave Stamina low: {after}"
             expect(stamina_bar(page, bran)).to_have_attribute(
-                "data-current", str(stamina), timeout=15000
+                "data-current", str(stamina), timeout=HANG_MS
             )
             expect(stamina_bar(page, bran)).to_have_class("bar low")  # yellow
 
             after = hit(http, cid, eid, bran)
             assert "stunned" in after["conditions"], after
             expect(chips(page, bran)).to_have_text(
-                [c.replace("_", " ") for c in after["conditions"]], timeout=15000
+                [c.replace("_", " ") for c in after["conditions"]], timeout=HANG_MS
             )
             expect(stamina_bar(page, bran)).to_have_attribute(
-                "data-current", str(after["tracks"]["stamina"]), timeout=15000
+                "data-current", str(after["tracks"]["stamina"]), timeout=HANG_MS
             )
             expect(chips(page, ids["Ulf"])).to_have_count(0)  # only the target changed
             expect(page.locator("#log-entries li").first).to_contain_text("Bran takes")

@@ -15,6 +15,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
 from tests.e2e.server import Server
+from tests.patience import HANG_MS, HANG_SECONDS
 
 SHEET = {"st": 10, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 10, "body_max": 10}
 
@@ -30,7 +31,7 @@ def server(tmp_path: Path) -> Any:
 
 def test_the_dashboard_faults_are_gone(server: Server) -> None:
     require_browser()
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     created = http.post("/campaigns", json={"name": "Faults", "ruleset": "stamina-body"}).json()
     cid, key = created["id"], created["gm_key"]
     http.headers["authorization"] = f"Bearer {key}"
@@ -96,7 +97,7 @@ def test_the_dashboard_faults_are_gone(server: Server) -> None:
             assert http.post(f"/campaigns/{cid}/days", json={"days": 1}).status_code == 201
             expect(
                 page.locator("#log-entries li").filter(has_text="Day 1: Goblin rests")
-            ).to_have_count(1, timeout=5000)
+            ).to_have_count(1, timeout=HANG_MS)
             second = http.post(
                 f"/campaigns/{cid}/encounters",
                 json={

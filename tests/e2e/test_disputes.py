@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 
 SHEET = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
 SPEAR = {"name": "spear", "damage_class": 2, "damage_type": "piercing", "skill": 14}
@@ -22,7 +23,7 @@ def post(http: httpx.Client, path: str, body: dict[str, Any], status: int = 201)
 def test_voiding_a_knockout_rebuilds_everything_after_it(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=10) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             # The dispute, not turn-taking, is under test: the Ogre acts three times a round.
             campaign = {"name": "Dispute", "ruleset": "stamina-body"}
             created = post(http, "/campaigns", {**campaign, "options": {"actions_per_round": 3}})

@@ -14,6 +14,7 @@ import httpx
 from skald.embedded_redis import PIDFILE, running
 from tests.e2e.server import Server
 from tests.e2e.test_operations import campaign_with_a_fight
+from tests.patience import HANG_SECONDS
 
 CAP = 120.0  # seconds: a cap on waiting for a loaded machine, never a budget
 
@@ -38,7 +39,7 @@ def test_a_killed_embedded_redis_is_started_again_and_the_views_catch_up(
     data_dir = tmp_path / "data"
     server = Server(data_dir).start()
     try:
-        with httpx.Client(base_url=server.url, timeout=20) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             ids = campaign_with_a_fight(http)
             trail = f"/campaigns/{ids['cid']}/encounters/{ids['eid']}/audit"
             deadline = time.monotonic() + CAP

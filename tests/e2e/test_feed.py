@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 
 SHEET = {"st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 30, "body_max": 20}
 
@@ -32,7 +33,7 @@ def read_events(
     """The first ``count`` SSE events (pings aside) of a stream, then hang up."""
     events: list[dict[str, Any]] = []
     current: dict[str, Any] = {}
-    with http.stream("GET", path, headers=headers, timeout=10) as response:
+    with http.stream("GET", path, headers=headers, timeout=HANG_SECONDS) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         for line in response.iter_lines():
@@ -49,7 +50,7 @@ def read_events(
 
 
 def test_a_reconnecting_client_misses_nothing_and_gets_nothing_twice(server: Server) -> None:
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     created = http.post("/campaigns", json={"name": "Feed", "ruleset": "stamina-body"}).json()
     cid = created["id"]
     http.headers["authorization"] = f"Bearer {created['gm_key']}"
@@ -87,7 +88,7 @@ def test_the_feed_needs_a_key_that_opens_the_campaign(server: Server) -> None:
     """What the route-by-caller matrix checks for every other route (a stream never
     ends, so it is checked here): no key or a foreign key is refused; every role of
     the campaign may read."""
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     other = http.post("/campaigns", json={"name": "Other", "ruleset": "stamina-body"}).json()
     created = http.post("/campaigns", json={"name": "Feed", "ruleset": "stamina-body"}).json()
     cid, gm = created["id"], {"authorization": f"Bearer {created['gm_key']}"}
@@ -121,7 +122,7 @@ def test_a_client_resuming_from_before_the_streams_reach_is_told_to_reset(
 ) -> None:
     """The feed keeps the last 500 entries per campaign; a client asking from before
     them first gets a ``reset`` (refetch the views), then the entries that are there."""
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     created = http.post("/campaigns", json={"name": "Long", "ruleset": "stamina-body"}).json()
     cid = created["id"]
     http.headers["authorization"] = f"Bearer {created['gm_key']}"

@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
@@ -39,7 +40,7 @@ def server(tmp_path: Path) -> Any:
 def campaign(server: Server, ruleset: str, sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """A campaign with its characters and a player key for the first one (API set-up:
     what the pages do is the fight)."""
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     created = http.post("/campaigns", json={"name": "Page fight", "ruleset": ruleset}).json()
     http.headers["authorization"] = f"Bearer {created['gm_key']}"
     ids = {}

@@ -10,6 +10,7 @@ import httpx
 import orjson
 
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 from tests.services import ThrowawayRedis
 
 SHEET = {"st": 10, "con": 12, "stamina_max": 12, "body_max": 10}
@@ -39,7 +40,7 @@ def test_with_redis_down_every_view_answers_a_json_503_and_writes_go_on(tmp_path
             env={"SKALD_REDIS_URL": redis_server.url, "SKALD_REDIS_PREFIX": "down"},
         ).start()
         try:
-            with httpx.Client(base_url=server.url, timeout=20) as http:
+            with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
                 ids = campaign_with_a_fight(http)
                 cid, eid = ids["cid"], ids["eid"]
                 views = [
@@ -83,7 +84,7 @@ def test_with_redis_down_every_view_answers_a_json_503_and_writes_go_on(tmp_path
 def test_a_chunked_body_over_the_limit_is_refused_with_413(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=20) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             ids = campaign_with_a_fight(http)
             before = http.get("/health").json()["event_store"]["events"]
             sheet = b'{"name": "Big", "sheet": {"st": 10, "x": "' + b"y" * 300_000 + b'"}}'

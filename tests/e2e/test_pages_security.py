@@ -16,6 +16,7 @@ from playwright.sync_api import Request, Route, expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
 from tests.e2e.server import Server
+from tests.patience import HANG_MS, HANG_SECONDS
 
 SHEET = {"st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
 
@@ -30,7 +31,7 @@ def server(tmp_path: Path) -> Any:
 
 
 def test_every_response_carries_the_policy_and_no_referrer(server: Server) -> None:
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     cid = http.post("/campaigns", json={"name": "P", "ruleset": "stamina-body"}).json()["id"]
     for path in (f"/campaigns/{cid}/dashboard", "/static/skald.js", "/health", "/rulesets"):
         response = http.get(path)
@@ -46,7 +47,7 @@ def test_every_response_carries_the_policy_and_no_referrer(server: Server) -> No
 
 def test_a_key_never_travels_in_a_url_or_a_referer(server: Server) -> None:
     require_browser()
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     created = http.post("/campaigns", json={"name": "Keys", "ruleset": "stamina-body"}).json()
     cid, key = created["id"], created["gm_key"]
     http.headers["authorization"] = f"Bearer {key}"
@@ -93,7 +94,7 @@ def offline(server: Server) -> Any:
 
 def test_the_docs_render_offline_and_authorize_sends_the_key(server: Server) -> None:
     require_browser()
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     created = http.post("/campaigns", json={"name": "Docs", "ruleset": "margin"}).json()
     cid, key = created["id"], created["gm_key"]
     sent: list[Request] = []
@@ -105,7 +106,7 @@ def test_the_docs_render_offline_and_authorize_sends_the_key(server: Server) -> 
             page.route("**/*", route)
             page.on("request", lambda request: sent.append(request))
             page.goto(f"{server.url}/redoc")
-            expect(page.locator("h1").first).to_contain_text("Skald", timeout=15000)
+            expect(page.locator("h1").first).to_contain_text("Skald", timeout=HANG_MS)
             page.goto(f"{server.url}/docs")
             expect(page.locator(".swagger-ui .title").first).to_contain_text("Skald")
             page.locator("button.authorize").first.click()

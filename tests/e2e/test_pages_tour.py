@@ -14,6 +14,7 @@ from playwright.sync_api import expect, sync_playwright
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
 from tests.e2e.server import Server
 from tests.e2e.test_gm_screen import KNIGHT, PHONE, campaign, set_up_encounter, stamina
+from tests.patience import HANG_SECONDS
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"width": 1400, "height": 1000}
@@ -61,7 +62,7 @@ def test_the_gm_changes_tracks_and_the_cast_from_the_screen(server: Server) -> N
             expect(gm.locator("#result .error")).to_contain_text("422")
         finally:
             browser.close()
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     http.headers["authorization"] = f"Bearer {setup['gm']}"
     history = http.get(f"/campaigns/{setup['cid']}/audit?limit=200").json()["entries"]
     assert any("a spiked pit" in str(entry) for entry in history)
@@ -71,7 +72,7 @@ def test_the_gm_changes_tracks_and_the_cast_from_the_screen(server: Server) -> N
 def test_every_page_on_a_desktop_and_a_phone(server: Server) -> None:
     require_browser()
     setup = campaign(server, "stamina-body", {"Bran": KNIGHT, "Ulf": KNIGHT})
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     http.headers["authorization"] = f"Bearer {setup['gm']}"
     viewer = http.post(f"/campaigns/{setup['cid']}/keys", json={"role": "viewer"}).json()["key"]
     fight = http.post(

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 
 from tests.e2e.server import Server, free_port
+from tests.patience import HANG_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 MARK = "=== README block {} ==="
@@ -60,7 +61,7 @@ def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
             env={**os.environ, "PATH": f"{shims}:{os.environ['PATH']}"},
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=HANG_SECONDS,
         )
         assert run.stderr == ""
         out = dict(
@@ -71,7 +72,7 @@ def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
         assert out[0] == ""
         gm_screen, dashboard = opened.read_text().splitlines()
         assert gm_screen == f"http://localhost:{server.port}/gm"
-        assert "<title>Skald · GM screen</title>" in httpx.get(gm_screen, timeout=10).text
+        assert "<title>Skald · GM screen</title>" in httpx.get(gm_screen, timeout=HANG_SECONDS).text
         (campaign,), _ = json_replies(out[1].strip())
         assert campaign["name"] == "The Sunken Crown"
         assert campaign["gm_key"].startswith("skald_")
@@ -122,7 +123,7 @@ def test_the_walkthrough_blocks_run_in_order_as_written(tmp_path: Path) -> None:
             rf"http://localhost:{server.port}/campaigns/[0-9a-f-]{{36}}/dashboard#key=skald_\w+",
             url,
         )
-        page = httpx.get(url.split("#")[0], timeout=10)
+        page = httpx.get(url.split("#")[0], timeout=HANG_SECONDS)
         assert page.status_code == 200
         assert "<title>Skald · GM dashboard</title>" in page.text
 

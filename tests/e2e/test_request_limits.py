@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 
 TIMEOUT = 2  # SKALD_REQUEST_TIMEOUT for these tests (default 20 s)
 TRICKLE_CAP = 60  # bytes (one a second) a slow client sends before the test gives up
@@ -65,7 +66,9 @@ def test_many_headers_over_the_limit_together_are_refused_too(server: Server) ->
 
 
 def test_headers_under_the_limit_are_served(server: Server) -> None:
-    answer = httpx.get(f"{server.url}/health", headers={"x-big": "a" * 12_000}, timeout=30)
+    answer = httpx.get(
+        f"{server.url}/health", headers={"x-big": "a" * 12_000}, timeout=HANG_SECONDS
+    )
     assert answer.status_code == 200
 
 
@@ -110,7 +113,7 @@ def test_30_slowloris_connections_are_answered_408_and_closed(server: Server) ->
             "error": "request_timeout",
             "message": f"the request was not received within {TIMEOUT} s",
         }
-    assert httpx.get(f"{server.url}/health", timeout=30).status_code == 200
+    assert httpx.get(f"{server.url}/health", timeout=HANG_SECONDS).status_code == 200
 
 
 def test_a_body_sent_one_byte_a_second_is_answered_408(server: Server) -> None:
@@ -119,14 +122,14 @@ def test_a_body_sent_one_byte_a_second_is_answered_408(server: Server) -> None:
         b"POST /campaigns HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
         b"content-length: %d\r\n\r\n" % len(body)
     )
-    events = httpx.get(f"{server.url}/health", timeout=30).json()["event_store"]["events"]
+    events = httpx.get(f"{server.url}/health", timeout=HANG_SECONDS).json()["event_store"]["events"]
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
         connection.sendall(request)  # the head at once: only the body is slow
         [answer] = trickle_on(connection, body)
     status, refused = refusal(answer)
     assert status == "HTTP/1.1 408 Request Timeout"
     assert refused["error"] == "request_timeout"
-    after = httpx.get(f"{server.url}/health", timeout=30).json()["event_store"]["events"]
+    after = httpx.get(f"{server.url}/health", timeout=HANG_SECONDS).json()["event_store"]["events"]
     assert after == events  # nothing was written from half a body
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 
 SHEET = {"st": 10, "con": 12, "stamina_max": 12, "body_max": 10}
 
@@ -29,7 +30,7 @@ def setup(http: httpx.Client) -> dict[str, str]:
 def test_a_retry_storm_records_exactly_one_action_even_across_a_restart(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             ids = setup(http)
             path = f"/campaigns/{ids['cid']}/encounters/{ids['eid']}/actions"
             body = {
@@ -60,7 +61,9 @@ def test_a_retry_storm_records_exactly_one_action_even_across_a_restart(tmp_path
         server.stop()
         server.start()
         with httpx.Client(
-            base_url=server.url, timeout=30, headers={"authorization": f"Bearer {ids['gm_key']}"}
+            base_url=server.url,
+            timeout=HANG_SECONDS,
+            headers={"authorization": f"Bearer {ids['gm_key']}"},
         ) as http:
             again = http.post(path, json=body, headers=headers)
             assert (again.status_code, again.json()) == (201, first)
@@ -73,7 +76,7 @@ def test_a_retry_storm_records_exactly_one_action_even_across_a_restart(tmp_path
 def test_hostile_input_is_refused_with_clear_statuses(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             ids = setup(http)
             events = http.get("/health").json()["event_store"]["events"]
             big = http.post(
@@ -113,7 +116,7 @@ def test_hostile_input_is_refused_with_clear_statuses(tmp_path: Path) -> None:
 def test_keys_never_appear_in_logs_events_or_later_responses(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             ids = setup(http)
             cid = ids["cid"]
             player = http.post(

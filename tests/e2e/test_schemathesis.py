@@ -26,6 +26,7 @@ from schemathesis.checks import (
 
 from api.app import create_app
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 
 EXAMPLES_PER_OPERATION = 15
 
@@ -35,7 +36,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     data = Path(tmp_path_factory.mktemp("schemathesis")) / "data"
     server = Server(data).start()
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             created = http.post("/campaigns", json={"name": "Fuzz", "ruleset": "stamina-body"})
             body = created.json()
             http.headers["authorization"] = f"Bearer {body['gm_key']}"
@@ -96,7 +97,7 @@ def test_no_server_errors_and_no_schema_violations(operation: Any, live: dict[st
         response = case.call(
             base_url=live["url"],
             headers={"authorization": f"Bearer {live['key']}"},
-            timeout=STREAM_SECONDS if is_stream(operation) else 30,
+            timeout=STREAM_SECONDS if is_stream(operation) else HANG_SECONDS,
         )
         case.validate_response(
             response,

@@ -7,6 +7,7 @@ from pathlib import Path
 import httpx
 
 from tests.e2e.server import Server
+from tests.patience import HANG_SECONDS
 
 LONGSWORD = {"name": "longsword", "damage_class": 3, "damage_type": "piercing", "skill": 13}
 
@@ -73,7 +74,7 @@ def snapshot(http: httpx.Client, ids: dict[str, str]) -> dict[str, object]:
 def test_walkthrough_survives_a_restart(tmp_path: Path) -> None:
     server = Server(tmp_path / "skald-data").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=10) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS) as http:
             health = http.get("/health").json()
             assert health["status"] == "ok"
             assert health["redis"] == {"mode": "embedded", "ok": True}
@@ -85,7 +86,7 @@ def test_walkthrough_survives_a_restart(tmp_path: Path) -> None:
         server.start()
         # The GM key still opens the campaign: the server secret lives in the data dir.
         auth = {"authorization": f"Bearer {ids['key']}"}
-        with httpx.Client(base_url=server.url, timeout=10, headers=auth) as http:
+        with httpx.Client(base_url=server.url, timeout=HANG_SECONDS, headers=auth) as http:
             assert snapshot(http, ids) == before
             assert http.get("/health").json()["event_store"]["events"] == events == 5
     finally:

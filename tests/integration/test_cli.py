@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import HANG_SECONDS
 from tests.services import require_postgres
 
 SKALD = str(Path(sys.executable).parent / "skald")
@@ -21,7 +22,7 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         [SKALD, *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_SECONDS,
         env={**os.environ, "COLUMNS": "200", **env},
     )
 

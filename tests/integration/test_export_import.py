@@ -21,6 +21,7 @@ from api.app import create_app
 from skald.services import build_services
 from skald.settings import Settings
 from tests.helpers import GM, act, enrol, event_count, new_campaign, ok, start
+from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL, require_postgres
 
 SKALD = str(Path(sys.executable).parent / "skald")
@@ -38,7 +39,7 @@ def skald(*args: str, env: dict[str, str] | None = None) -> subprocess.Completed
         [SKALD, *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_SECONDS,
         env={**os.environ, "COLUMNS": "200", **(env or {})},
     )
 

@@ -34,6 +34,7 @@ from tests.integration.projection_support import (
     views_position,
     wait_until,
 )
+from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL, require_redis
 
 SKALD = str(Path(sys.executable).parent / "skald")
@@ -155,7 +156,7 @@ def test_after_flushall_the_rebuild_command_restores_the_views(tmp_path: Path) -
             [*command, "--redis-url", server.url],
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=HANG_SECONDS,
         )
         assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
         assert f"from {newest} events" in rebuilt.stdout

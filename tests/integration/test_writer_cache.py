@@ -15,6 +15,7 @@ from application.application import SkaldApplication
 from application.writer_cache import WriterCache
 from domain.errors import DomainError
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
+from tests.patience import HANG_SECONDS
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py
 a, b, c, d = (UUID(int=n) for n in range(1, 5))  # aggregate ids for the cache alone
@@ -188,7 +189,8 @@ def test_a_caller_that_goes_away_neither_cancels_the_command_nor_stops_the_write
             for _ in range(5)
         ]
         assert [future.cancel() for future in queued] == [False] * 5
-        assert [future.result(timeout=10)[1]["number"] for future in queued] == [1, 2, 3, 4, 5]
+        answers = [future.result(timeout=HANG_SECONDS) for future in queued]
+        assert [answer[1]["number"] for answer in answers] == [1, 2, 3, 4, 5]
         _, record = app.perform_action(hit(cid, eid, hero, 1))
         assert record["number"] == 6
     finally:
