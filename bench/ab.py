@@ -1,13 +1,14 @@
 """A/B of the command path: server CPU per command under bench/http.py (a)'s load, two
 checkouts alternating in one run.
 
-    .venv/bin/python bench/ab.py --a /work/wt/base [--b .] [--rounds 4] [--seconds 10]
+    .venv/bin/python bench/ab.py --a /work/wt/base [--b .] [--b OTHER] [--rounds 4] [--seconds 10]
 
 Each checkout needs its own venv (`<checkout>/.venv/bin/skald`). Every run is a fresh
 `skald serve` of that checkout on a fresh data directory, 16 encounters of take_hit
 commands at 16 connections (bench/http.py (a)), a short warm-up, then `--seconds` of
 load; the server's own CPU time (user + system, from /proc) is divided by the commands
-wrk counted. Runs go A, B, A, B, ... so both sides see the same machine. On a machine
+wrk counted. Runs go A, B, A, B, ... (A, B, C, ... with more checkouts) so every side
+sees the same machine. On a machine
 shared with other work only the ratio of interleaved runs means anything: rates move
 with the neighbours, CPU per command much less.
 """
@@ -94,7 +95,12 @@ def describe(checkout: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--a", type=Path, required=True, help="the baseline checkout")
-    parser.add_argument("--b", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument(
+        "--b",
+        type=Path,
+        action="append",
+        help="a checkout to compare (again for more: B, C, ...); default this one",
+    )
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=3)
@@ -102,13 +108,15 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/ab.py needs wrk: apt-get install wrk")
-    sides = {"A": args.a.resolve(), "B": args.b.resolve()}
+    others = args.b or [Path(__file__).resolve().parents[1]]
+    sides = {"A": args.a.resolve()} | {
+        chr(ord("B") + n): checkout.resolve() for n, checkout in enumerate(others)
+    }
     for name, checkout in sides.items():
         print(f"{name}: {describe(checkout)}")
-    print(
-        f"{args.rounds} rounds of A then B, {args.seconds} s each after {args.warmup} s warm-up\n"
-    )
-    cpu: dict[str, list[float]] = {"A": [], "B": []}
+    order = ", ".join(sides)
+    print(f"{args.rounds} rounds of {order}, {args.seconds} s each after {args.warmup} s warm-up\n")
+    cpu: dict[str, list[float]] = {name: [] for name in sides}
     folder = Path(tempfile.mkdtemp(prefix="skald-ab-"))
     try:
         for n in range(args.rounds):
@@ -123,17 +131,22 @@ def main() -> None:
                     f"non-2xx {int(run['non2xx'])}/{int(run['requests'])}",
                     flush=True,
                 )
-            print(f"        B/A this round: {cpu['B'][-1] / cpu['A'][-1]:.3f}", flush=True)
+            ratios = ", ".join(f"{b}/A {cpu[b][-1] / cpu['A'][-1]:.3f}" for b in sides if b != "A")
+            print(f"        this round: {ratios}", flush=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    a, b = statistics.median(cpu["A"]), statistics.median(cpu["B"])
-    pairs = [y / x for x, y in zip(cpu["A"], cpu["B"], strict=True)]
-    spread = {name: f"{min(runs):.3f}-{max(runs):.3f}" for name, runs in cpu.items()}
-    print(
-        f"\nserver CPU per command, median: A {a:.3f} ms ({spread['A']}), "
-        f"B {b:.3f} ms ({spread['B']})"
-    )
-    print(f"B/A: {b / a:.3f} (rounds {min(pairs):.3f}-{max(pairs):.3f})")
+    medians = {name: statistics.median(runs) for name, runs in cpu.items()}
+    print("\nserver CPU per command, median:")
+    for name, runs in cpu.items():
+        print(f"  {name} {medians[name]:.3f} ms ({min(runs):.3f}-{max(runs):.3f})")
+    for b in sides:
+        if b == "A":
+            continue
+        pairs = [y / x for x, y in zip(cpu["A"], cpu[b], strict=True)]
+        print(
+            f"{b}/A: {medians[b] / medians['A']:.3f} "
+            f"(rounds {min(pairs):.3f}-{max(pairs):.3f}, median {statistics.median(pairs):.3f})"
+        )
 
 
 if __name__ == "__main__":
