@@ -26,9 +26,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, TypeVar, cast
 from uuid import UUID
 
+from eventsourcing.domain import BaseAggregate
 from eventsourcing.persistence import IntegrityError
 
 BATCH_LIMIT = 64  # commands per transaction; a bound on one commit's size and latency
@@ -38,45 +39,56 @@ BATCH_LIMIT = 64  # commands per transaction; a bound on one commit's size and l
 BATCH_ATTEMPTS = 3
 BATCH_BACKOFF_SECONDS = 0.002
 _jitter = random.Random()  # pauses only; dice come from the injected roller
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass
 class Job:
-    attempt: Callable[[], Any]
+    attempt: Callable[[], object]
     context: contextvars.Context
     # What the caller gets of the command's result, made on the writer right after the
     # command ran (later commands go on changing the aggregates the writer keeps): a copy
     # of it unless the caller said which answer it needs (e.g. an action's response).
-    answer: Callable[[Any], Any] = copy.deepcopy
-    future: Future[Any] = field(default_factory=Future)
+    answer: Callable[[object], object] = copy.deepcopy
+    future: Future[object] = field(default_factory=Future)
 
 
 @dataclass
 class Batch:
     """What the commands of one batch read and wrote, not yet committed."""
 
-    aggregates: dict[UUID, Any] = field(default_factory=dict)
-    to_save: list[Any] = field(default_factory=list)
+    aggregates: dict[UUID, object] = field(default_factory=dict)
+    to_save: list[object] = field(default_factory=list)
     pending: dict[UUID, int] = field(default_factory=dict)
 
     def unsaved_changes(self) -> bool:
         """Did the last command change an aggregate and fail before saving it?"""
         return any(
-            len(aggregate.pending_events) != self.pending.get(aggregate_id, 0)
+            _pending(aggregate) != self.pending.get(aggregate_id, 0)
             for aggregate_id, aggregate in self.aggregates.items()
         )
 
     def settle(self) -> None:
-        self.pending = {i: len(a.pending_events) for i, a in self.aggregates.items()}
+        self.pending = {i: _pending(a) for i, a in self.aggregates.items()}
 
-    def objects(self) -> list[Any]:
+    def objects(self) -> list[object]:
         seen: set[int] = set()
-        unique = []
+        unique: list[object] = []
         for obj in self.to_save:
             if id(obj) not in seen:
                 seen.add(id(obj))
                 unique.append(obj)
         return unique
+
+
+class SaveTogether(Protocol):
+    def __call__(self, *objs: object) -> object: ...
+
+
+def _pending(aggregate: object) -> int:
+    """How many events an aggregate holds that are not saved yet."""
+    return len(aggregate.pending_events) if isinstance(aggregate, BaseAggregate) else 0
 
 
 class GroupCommitWriter:
@@ -86,9 +98,9 @@ class GroupCommitWriter:
 
     def __init__(
         self,
-        run_alone: Callable[[Callable[[], Any]], Any],
-        run_once: Callable[[Callable[[], Any]], Any],
-        save_together: Callable[..., Any],
+        run_alone: Callable[[Callable[[], object]], object],
+        run_once: Callable[[Callable[[], object]], object],
+        save_together: SaveTogether,
         begin: Callable[[], None] | None = None,
         discard: Callable[[], None] | None = None,
     ) -> None:
@@ -106,18 +118,23 @@ class GroupCommitWriter:
 
     # -- seen from the request threads ---------------------------------------------
 
-    def submit(self, attempt: Callable[[], Any]) -> Any:
+    def submit(self, attempt: Callable[[], T]) -> T:
         if threading.current_thread() is self._thread:  # a command inside a command
-            return self._run_alone(attempt)
+            return cast(T, self._run_alone(attempt))
         return self.enqueue(attempt).result()
 
-    def enqueue(
-        self, attempt: Callable[[], Any], answer: Callable[[Any], Any] = copy.deepcopy
-    ) -> Future[Any]:
+    def enqueue(self, attempt: Callable[[], T]) -> Future[T]:
         """Queue a command and return at once; its future is answered after its commit
-        (an async route awaits it, and no thread is held waiting) with `answer(result)`,
-        made on the writer as the command left the aggregates: a copy of the result
-        unless told otherwise (an answer built from the aggregates needs no copy of them)."""
+        (an async route awaits it, and no thread is held waiting) with a copy of its
+        result, made on the writer as the command left the aggregates."""
+        return self._queue(attempt, lambda result: cast(T, copy.deepcopy(result)))
+
+    def enqueue_answered(self, attempt: Callable[[], T], answer: Callable[[T], R]) -> Future[R]:
+        """`enqueue`, answered with `answer(result)` made on the writer as the command left
+        the aggregates, instead of a copy (an answer built from them needs no copy)."""
+        return self._queue(attempt, lambda result: answer(cast(T, result)))
+
+    def _queue(self, attempt: Callable[[], object], answer: Callable[[object], R]) -> Future[R]:
         if threading.current_thread() is self._thread:
             raise RuntimeError("a command inside a command runs at once: use submit")
         job = Job(attempt, contextvars.copy_context(), answer)
@@ -126,7 +143,7 @@ class GroupCommitWriter:
         # not take the command back, and the writer can always answer it.
         job.future.set_running_or_notify_cancel()
         self._jobs.put(job)
-        return job.future
+        return cast("Future[R]", job.future)
 
     def close(self) -> None:
         self._jobs.put(None)
@@ -206,9 +223,9 @@ class GroupCommitWriter:
         for job in jobs:
             self._alone(job)
 
-    def _run_batch(self, jobs: list[Job]) -> list[tuple[Job, Any, BaseException | None]]:
+    def _run_batch(self, jobs: list[Job]) -> list[tuple[Job, object, BaseException | None]]:
         batch = Batch()
-        outcomes: list[tuple[Job, Any, BaseException | None]] = []
+        outcomes: list[tuple[Job, object, BaseException | None]] = []
         self._local.batch = batch
         try:
             for job in jobs:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
 from uuid import UUID
 
 # Unseen notifications read one by one to drop only what they touched; past this many,
@@ -39,7 +38,7 @@ ReadOriginators = Callable[[int, int], Iterable[tuple[int, UUID]]]
 
 class WriterCache:
     def __init__(self, maxsize: int = 1000, originators: ReadOriginators | None = None) -> None:
-        self._aggregates: OrderedDict[UUID, Any] = OrderedDict()
+        self._aggregates: OrderedDict[UUID, object] = OrderedDict()
         self._maxsize = maxsize
         self._newest: int | None = None  # the newest notification id everything here reflects
         self._ours: set[int] = set()  # this writer's notification ids after `_newest`
@@ -49,13 +48,13 @@ class WriterCache:
     def __len__(self) -> int:
         return len(self._aggregates)
 
-    def get(self, aggregate_id: UUID) -> Any | None:
+    def get(self, aggregate_id: UUID) -> object | None:
         aggregate = self._aggregates.get(aggregate_id)
         if aggregate is not None:
             self._aggregates.move_to_end(aggregate_id)
         return aggregate
 
-    def keep(self, aggregate_id: UUID, aggregate: Any) -> None:
+    def keep(self, aggregate_id: UUID, aggregate: object) -> None:
         self._aggregates[aggregate_id] = aggregate
         self._aggregates.move_to_end(aggregate_id)
         while len(self._aggregates) > self._maxsize:
@@ -85,7 +84,7 @@ class WriterCache:
         self._newest = newest
         self._ours.clear()
 
-    def saved(self, notification_ids: Sequence[int], aggregates: Mapping[UUID, Any]) -> None:
+    def saved(self, notification_ids: Sequence[int], aggregates: Mapping[UUID, object]) -> None:
         """After a save committed: its notification ids, and the aggregates as saved."""
         if not notification_ids:  # a recorder without notification ids: keep nothing
             self.clear()

@@ -289,8 +289,7 @@ class WriteRunner(Application[UUID]):
         """`run_command_later`, the caller's answer made from the result on the writer as
         the command left it (application/group_commit.py): the result is not copied."""
         if self.writer is not None:
-            queued: Future[R] = self.writer.enqueue(attempt, answer)
-            return queued
+            return self.writer.enqueue_answered(attempt, answer)
         done: Future[R] = Future()
         try:
             done.set_result(answer(self._retrying(attempt)))

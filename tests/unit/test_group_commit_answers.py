@@ -1,5 +1,5 @@
 """What a caller of the writer gets: its command's result as the command left it, either a
-copy or the answer it asked for (`enqueue(attempt, answer)`), made on the writer before the
+copy or the answer it asked for (`enqueue_answered(attempt, answer)`), made on the writer before the
 next command of the batch runs and handed out only after the batch committed."""
 
 from __future__ import annotations
@@ -60,7 +60,11 @@ def batch(store: Store, answers: list[Callable[[Any], Any] | None]) -> list[Futu
         assert started.wait(5)
         for n, answer in enumerate(answers):
             attempt = appending(f"c{n}")
-            queued = writer.enqueue(attempt) if answer is None else writer.enqueue(attempt, answer)
+            queued = (
+                writer.enqueue(attempt)
+                if answer is None
+                else writer.enqueue_answered(attempt, answer)
+            )
             store.futures.append(queued)
         gate.set()
         assert held.result(5) == "held"
