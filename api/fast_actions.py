@@ -47,6 +47,7 @@ class ActionFastPath:
     def __init__(self, app: ASGIApp, enabled: bool = True) -> None:
         self.app = app
         self.enabled = enabled
+        self.rereads: dict[UUID, asyncio.Future[Access]] = {}  # see fresh_access
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = (
@@ -106,7 +107,7 @@ class ActionFastPath:
             digest = KeyMaker.digest(key)
             access: Access | None = application.access_if_fresh(campaign_id, key_id, digest)
             if access is None:
-                access = await fresh_access(application, campaign_id, key_id, digest)
+                access = await fresh_access(application, campaign_id, key_id, digest, self.rereads)
             if access is None:
                 return None
             return action_command(
@@ -127,16 +128,41 @@ def answer_bytes(encounter: Encounter) -> tuple[int, bytes]:
 
 
 async def fresh_access(
-    application: SkaldApplication, campaign_id: UUID, key_id: str, digest: str
+    application: SkaldApplication,
+    campaign_id: UUID,
+    key_id: str,
+    digest: str,
+    rereads: dict[UUID, asyncio.Future[Access]],
 ) -> Access | None:
     """The access check the route's dependency makes when the campaign must be read
     again (api/deps.py `reader`: the same call, in a worker thread); None when it does
     not pass or fails, and the route then makes it again and answers as it always has.
     Under load a stale check came every ACCESS_RECHECK_SECONDS per campaign, and each
     request that arrived until it was made again went through FastAPI's routing, its
-    dependencies and its serialising: a tenth of the server's time (bench/README.md)."""
+    dependencies and its serialising: a tenth of the server's time (bench/README.md).
+
+    While one request reads the campaign again, the others that find it stale wait for
+    that read (`rereads`, by campaign) and then take the check from memory, as the route
+    would have; only if that does not answer do they read it themselves. Each on its own
+    had cost a hop to a worker thread and a read (5% of the server's time)."""
+    reading = rereads.get(campaign_id)
+    if reading is not None:
+        await asyncio.wait([reading])  # its outcome is its requester's; this one re-asks
+        known = application.access_if_fresh(campaign_id, key_id, digest)
+        if known is not None:
+            return known
+    read = asyncio.ensure_future(run_in_threadpool(application.access, campaign_id, key_id, digest))
+    rereads[campaign_id] = read
+
+    def finished(done: asyncio.Future[Access]) -> None:
+        if rereads.get(campaign_id) is done:
+            del rereads[campaign_id]
+        if not done.cancelled():
+            done.exception()  # seen here: a requester that went away leaves it unasked
+
+    read.add_done_callback(finished)
     try:
-        return await run_in_threadpool(application.access, campaign_id, key_id, digest)
+        return await asyncio.shield(read)  # a requester going away leaves it to the others
     except Exception:  # the route's to answer (its errors, its 401/403/404)
         return None
 
