@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import socket
 from importlib.metadata import version
-from typing import Any
 
 import uvicorn
 
@@ -46,12 +45,13 @@ class AnnouncingServer(uvicorn.Server):
         await super().startup(sockets)
         if not self.started or not self.servers:
             return
-        bound: Any = self.servers[0].sockets[0].getsockname()
+        bound: object = self.servers[0].sockets[0].getsockname()  # (host, port, ...)
+        port = bound[1] if isinstance(bound, tuple) else self.config.port
         host = self.config.host
         if host in WILDCARDS:
             host = "localhost"
         elif ":" in host:
             host = f"[{host}]"
-        base = f"http://{host}:{bound[1]}"
+        base = f"http://{host}:{port}"
         log.info("GM screen: %s/gm", base)
         log.info("API docs: %s/docs", base)

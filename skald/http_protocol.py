@@ -11,7 +11,6 @@ still open after 30 s. The bounds are counted here, on the bytes as they arrive.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -42,15 +41,15 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     max_head_bytes = MAX_HEAD_BYTES
     request_timeout = REQUEST_TIMEOUT
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._in_head = True  # between requests too: the next byte begins a head
-        self._head_whole = 0  # bytes of chunks that lay wholly inside the head
-        self._head_parsed = 0  # the request line and headers the parser has completed
-        self._head_too_large = False
-        self._started = False  # a byte of the current request has arrived
-        self._deadline: asyncio.TimerHandle | None = None
-        self._closing = False
+    # Each connection's state starts from these (the first change sets it on the
+    # connection itself), so uvicorn's constructor is not overridden.
+    _in_head = True  # between requests too: the next byte begins a head
+    _head_whole = 0  # bytes of chunks that lay wholly inside the head
+    _head_parsed = 0  # the request line and headers the parser has completed
+    _head_too_large = False
+    _started = False  # a byte of the current request has arrived
+    _deadline: asyncio.TimerHandle | None = None
+    _closing = False
 
     # The head's size: exact for what the parser completed, and for a chunk that began
     # and ended inside the head (a header still arriving is not in the parser's count).

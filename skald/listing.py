@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
+from eventsourcing.domain import CanMutateAggregate
 from eventsourcing.utils import get_topic
 
 from application.application import SkaldApplication
@@ -41,8 +41,10 @@ def campaign_ids(application: SkaldApplication) -> Iterator[UUID]:
 
 def last_change(application: SkaldApplication, aggregate_id: UUID) -> datetime:
     latest = application.recorder.select_events(aggregate_id, desc=True, limit=1)
-    event: Any = application.mapper.to_domain_event(latest[0])
-    return event.timestamp  # type: ignore[no-any-return]
+    event = application.mapper.to_domain_event(latest[0])
+    if not isinstance(event, CanMutateAggregate):
+        raise TypeError(f"aggregate {aggregate_id}'s latest event is not an aggregate's event")
+    return event.timestamp
 
 
 def list_campaigns(application: SkaldApplication) -> Iterator[CampaignLine]:

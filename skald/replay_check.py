@@ -14,9 +14,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
 from uuid import UUID
 
+from eventsourcing.domain import BaseAggregate, CanMutateAggregate
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import TopicError, resolve_topic
 
@@ -30,14 +30,14 @@ class ReplayError(ValueError):
     """An event of the file this Skald cannot read or apply; the message names it."""
 
 
-def check_replays(events: Iterable[StoredEvent], mapper: Mapper[Any]) -> int:
+def check_replays(events: Iterable[StoredEvent], mapper: Mapper[UUID]) -> int:
     """Decode and apply every event, aggregate by aggregate; the number of aggregates.
 
     Raises ReplayError naming the first event that cannot be read or applied."""
-    aggregates: dict[UUID, Any] = {}
+    aggregates: dict[UUID | str, BaseAggregate[UUID] | None] = {}
     for number, stored in enumerate(events, start=FIRST_EVENT_LINE):
         event = decoded(stored, number, mapper)
-        aggregate_id: UUID = stored.originator_id  # type: ignore[assignment]
+        aggregate_id = stored.originator_id
         try:
             aggregate = event.mutate(aggregates.get(aggregate_id))
         except Exception as error:  # whatever the aggregate's own code raises
@@ -52,16 +52,18 @@ def check_replays(events: Iterable[StoredEvent], mapper: Mapper[Any]) -> int:
     return len(aggregates)
 
 
-def decoded(stored: StoredEvent, number: int, mapper: Mapper[Any]) -> Any:
+def decoded(stored: StoredEvent, number: int, mapper: Mapper[UUID]) -> CanMutateAggregate[UUID]:
     try:
         cls = resolve_topic(stored.topic)
     except TopicError:
         raise refusal(stored, number, "its type is unknown to this Skald") from None
     try:
-        event: Any = mapper.to_domain_event(stored)
+        event = mapper.to_domain_event(stored)
     except Exception as error:  # the transcoder's, the cipher's or an upcast's own errors
         cause = error.__cause__ if isinstance(error.__cause__, Exception) else error
         raise refusal(stored, number, f"its payload cannot be read: {why(cause)}") from None
+    if not isinstance(event, CanMutateAggregate):  # a snapshot, say: never exported
+        raise refusal(stored, number, "it is not an event of an aggregate")
     missing = [name for name in required_fields(cls) if name not in event.__dict__]
     if missing:
         raise refusal(stored, number, f"its payload lacks {', '.join(missing)}")

@@ -8,13 +8,13 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 import redis
 
 from api.keys import KeyMaker
 from api.limits import ApiPolicy
 from application.application import SkaldApplication
+from domain.records import JSON
 from projections.reader import ViewReader
 from skald.database import open_application
 from skald.embedded_redis import EmbeddedRedis
@@ -69,19 +69,19 @@ class Services:
         self.background.start("healing", self.healing_worker().run)
         self.background.start("projections", self.projection_supervisor().run)
 
-    def health(self) -> dict[str, Any]:
-        store: dict[str, Any] = {"kind": self.store}
+    def health(self) -> dict[str, JSON]:
+        store: dict[str, JSON] = {"kind": self.store}
         try:
             store["events"] = self.application.recorder.max_notification_id() or 0
             store["ok"] = True
         except Exception as error:
             store.update(ok=False, error=str(error))
-        cache: dict[str, Any] = {"mode": self.redis_mode}
+        cache: dict[str, JSON] = {"mode": self.redis_mode}
         try:
             cache["ok"] = bool(self.redis.ping())
         except Exception as error:
             cache.update(ok=False, error=str(error))
-        views: dict[str, Any] = {"ok": True, "halted": []}
+        views: dict[str, JSON] = {"ok": True, "halted": []}
         if cache["ok"]:
             try:
                 views["halted"] = self.views.halted()

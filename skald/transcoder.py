@@ -28,7 +28,8 @@ and proves each payload plain JSON and read back exactly; anything else the stor
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import NoReturn, TypeVar
 from uuid import UUID
 
 import orjson
@@ -62,11 +63,19 @@ _REFUSE_NON_JSON = (
 )
 
 
-def _refuse(obj: Any) -> Any:
+K = TypeVar("K")
+
+# What the transcoder is handed is whatever an event's or snapshot's attributes hold:
+# values of unknown type (object), told apart by their exact type as they are met.
+
+
+def _refuse(obj: object) -> NoReturn:
     raise TypeError(type(obj))
 
 
-def _as_plain_json(obj: dict[Any, Any] | list[Any], checked: bool = True) -> orjson.Fragment | None:
+def _as_plain_json(
+    obj: dict[object, object] | list[object], checked: bool = True
+) -> orjson.Fragment | None:
     """The JSON of a value that plain JSON carries exactly, or None if it holds anything
     that must be wrapped (found in C, without a Python-level walk). Unchecked (a JSON
     payload's value), only what orjson refuses in C is found: not a tuple or UUID."""
@@ -89,10 +98,10 @@ class TupleAsList(Transcoding):
     type = tuple
     name = "tuple_as_list"
 
-    def encode(self, obj: tuple[Any, ...]) -> list[Any]:
+    def encode(self, obj: tuple[object, ...]) -> list[object]:
         return list(obj)
 
-    def decode(self, data: list[Any]) -> tuple[Any, ...]:
+    def decode(self, data: list[object]) -> tuple[object, ...]:
         return tuple(data)
 
 
@@ -107,13 +116,13 @@ class OrjsonTranscoder(Transcoder):
         self.types[transcoding.type] = transcoding
         self.names[transcoding.name] = transcoding
 
-    def encode(self, obj: Any) -> bytes:
+    def encode(self, obj: object) -> bytes:
         if type(obj) is dict:  # an event's or snapshot's attributes: some always need wrapping
             return orjson.dumps(self._wrap_members(obj))
         return orjson.dumps(self._wrap(obj))
 
-    def decode(self, data: bytes) -> Any:
-        obj = orjson.loads(data)
+    def decode(self, data: bytes) -> object:
+        obj: object = orjson.loads(data)
         envelopes = data.count(_ENVELOPE)
         if envelopes == 0:
             return obj
@@ -128,31 +137,31 @@ class OrjsonTranscoder(Transcoder):
         value, _ = self._unwrap_until(obj, envelopes)
         return value
 
-    def encode_json_payload(self, state: dict[str, Any]) -> bytes:
+    def encode_json_payload(self, state: dict[str, object]) -> bytes:
         """`encode` of an event whose nested values are JSON by its type: not read back."""
-        wrapped = {}
+        wrapped: dict[str, object] = {}
         for key, value in state.items():
-            kind = type(value)
-            if kind in _PLAIN:
+            if type(value) in _PLAIN:
                 wrapped[key] = value
                 continue
-            plain = _as_plain_json(value, checked=False) if kind in _NESTED else None
+            # A subclass of dict or list is refused in C too, and then walked.
+            plain = _as_plain_json(value, checked=False) if isinstance(value, dict | list) else None
             wrapped[key] = plain if plain is not None else self._wrap(value)
         return orjson.dumps(wrapped)
 
-    def _wrap(self, obj: Any) -> Any:
+    def _wrap(self, obj: object) -> object:
         # Leaves are tested inline rather than by a call each (a call per leaf was most
         # of the writer's time before the plain-JSON path took the nested values).
         kind = type(obj)
         if kind in _PLAIN:
             return obj
-        if kind is dict or kind is list:
+        if type(obj) is dict:
+            plain = _as_plain_json(obj)
+            return plain if plain is not None else self._wrap_members(obj)
+        if type(obj) is list:
             plain = _as_plain_json(obj)
             if plain is not None:
                 return plain
-        if kind is dict:
-            return self._wrap_members(obj)
-        if kind is list:
             return [value if type(value) in _PLAIN else self._wrap(value) for value in obj]
         transcoding = self.types.get(kind)
         if transcoding is None:
@@ -163,12 +172,12 @@ class OrjsonTranscoder(Transcoder):
             raise TranscodingNotRegisteredError(msg)
         return {"_type_": transcoding.name, "_data_": self._wrap(transcoding.encode(obj))}
 
-    def _wrap_members(self, obj: dict[Any, Any]) -> dict[Any, Any]:
+    def _wrap_members(self, obj: dict[object, object]) -> dict[object, object]:
         return {
             key: value if type(value) in _PLAIN else self._wrap(value) for key, value in obj.items()
         }
 
-    def _unwrap_until(self, obj: Any, remaining: int) -> tuple[Any, int]:
+    def _unwrap_until(self, obj: object, remaining: int) -> tuple[object, int]:
         """Replace envelopes by their values, depth first in the stored order, and stop
         once `remaining` have been found: the rest (an encounter's actions, after its
         id and dates) is returned as loaded, without a walk. Changes `obj` in place (it
@@ -188,11 +197,15 @@ class OrjsonTranscoder(Transcoder):
                 raise TranscodingNotRegisteredError(msg)
             return transcoding.decode(data), found
         if type(obj) is dict:
-            members: Any = obj.items()
-        elif type(obj) is list:
-            members = enumerate(obj)
-        else:
-            return obj, 0
+            return obj, self._unwrap_members(obj.items(), obj.__setitem__, remaining)
+        if type(obj) is list:
+            return obj, self._unwrap_members(enumerate(obj), obj.__setitem__, remaining)
+        return obj, 0
+
+    def _unwrap_members(
+        self, members: Iterable[tuple[K, object]], put: Callable[[K, object], None], remaining: int
+    ) -> int:
+        """`_unwrap_until` of a dict's or list's members; the number of envelopes found."""
         found = 0
         for place, value in members:  # replacing a member in place keeps the size
             if found >= remaining:
@@ -200,12 +213,12 @@ class OrjsonTranscoder(Transcoder):
             if type(value) in _NESTED:
                 decoded, inside = self._unwrap_until(value, remaining - found)
                 if inside:
-                    obj[place] = decoded
+                    put(place, decoded)
                     found += inside
-        return obj, found
+        return found
 
 
-def _is_envelope(obj: dict[Any, Any]) -> bool:
+def _is_envelope(obj: dict[object, object]) -> bool:
     return len(obj) == 2 and "_type_" in obj and "_data_" in obj
 
 
