@@ -79,9 +79,8 @@ class EncounterCommands(Commands):
         )
 
     def _performing(self, command: PerformAction) -> Callable[[], tuple[Encounter, JSONObject]]:
-        def attempt() -> tuple[Encounter, JSONObject]:
-            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
-            record = encounter.act(
+        def act(encounter: Encounter) -> JSONObject:
+            return encounter.act(
                 command.kind,
                 command.actor,
                 command.params,
@@ -91,19 +90,13 @@ class EncounterCommands(Commands):
                 role=command.role,
                 override_reason=command.override_reason,
             )
-            self.store.save(encounter)
-            return encounter, record
 
-        return attempt
+        return self.changing_encounter(command.campaign_id, command.encounter_id, act)
 
     def next_round(self, command: NextRound) -> Encounter:
-        def attempt() -> Encounter:
-            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
-            encounter.next_round(command.by)
-            self.store.save(encounter)
-            return encounter
-
-        return self.store.run_command(attempt)
+        return self.change_encounter(
+            command.campaign_id, command.encounter_id, lambda e: e.next_round(command.by)
+        )
 
     def end_encounter(self, command: EndEncounter) -> Encounter:
         def attempt() -> Encounter:

@@ -8,6 +8,7 @@ them and runs each command on the writer (application/writes.py).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TypeVar
 from uuid import UUID
 
@@ -22,6 +23,7 @@ from domain.errors import InvalidInput, NotFound
 from domain.timeline import Seed, Walk, walk
 
 A = TypeVar("A", bound=Aggregate)
+T = TypeVar("T")
 
 
 class Store(WriteRunner):
@@ -119,3 +121,24 @@ class Commands:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    def changing_encounter(
+        self, campaign_id: UUID, encounter_id: UUID, change: Callable[[Encounter], T]
+    ) -> Callable[[], tuple[Encounter, T]]:
+        """The attempt of a command on one encounter: read it, change it, save it; the
+        encounter and what the change returned (re-run whole after a lost race)."""
+
+        def attempt() -> tuple[Encounter, T]:
+            encounter = self.store.encounter(campaign_id, encounter_id)
+            result = change(encounter)
+            self.store.save(encounter)
+            return encounter, result
+
+        return attempt
+
+    def change_encounter(
+        self, campaign_id: UUID, encounter_id: UUID, change: Callable[[Encounter], object]
+    ) -> Encounter:
+        """Run a command on one encounter (see `changing_encounter`): the encounter after."""
+        attempt = self.changing_encounter(campaign_id, encounter_id, change)
+        return self.store.run_command(attempt)[0]

@@ -53,44 +53,33 @@ class WithdrawExchange:
 
 class TableCommands(Commands):
     def set_turn_order(self, command: SetTurnOrder) -> Encounter:
-        def attempt() -> Encounter:
-            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
-            encounter.set_order(list(command.order), command.by)
-            self.store.save(encounter)
-            return encounter
-
-        return self.store.run_command(attempt)
+        return self.change_encounter(
+            command.campaign_id,
+            command.encounter_id,
+            lambda e: e.set_order(list(command.order), command.by),
+        )
 
     def next_turn(self, command: NextTurn) -> Encounter:
-        def attempt() -> Encounter:
-            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
-            encounter.next_turn(command.by)
-            self.store.save(encounter)
-            return encounter
-
-        return self.store.run_command(attempt)
+        return self.change_encounter(
+            command.campaign_id, command.encounter_id, lambda e: e.next_turn(command.by)
+        )
 
     def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, JSONObject]:
-        def attempt() -> tuple[Encounter, JSONObject]:
-            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
-            record = encounter.declare(
+        def declare(encounter: Encounter) -> JSONObject:
+            return encounter.declare(
                 command.exchange, command.choice, command.dice, self.store.roller, command.access
             )
-            self.store.save(encounter)
-            return encounter, record
 
+        attempt = self.changing_encounter(command.campaign_id, command.encounter_id, declare)
         return self.store.run_command(attempt)
 
     def withdraw_exchange(self, command: WithdrawExchange) -> Encounter:
         reason = command.reason.strip()
-
-        def attempt() -> Encounter:
-            encounter = self.store.encounter(command.campaign_id, command.encounter_id)
-            encounter.withdraw(command.exchange, reason, command.by)
-            self.store.save(encounter)
-            return encounter
-
-        return self.store.run_command(attempt)
+        return self.change_encounter(
+            command.campaign_id,
+            command.encounter_id,
+            lambda e: e.withdraw(command.exchange, reason, command.by),
+        )
 
     def preview_action(
         self,
