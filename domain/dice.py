@@ -12,7 +12,9 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from pydantic import JsonValue
 
 from domain.errors import DiceError
 
@@ -77,8 +79,9 @@ class Roll:
     def total(self) -> int:
         return sum(self.faces) + self.expression.modifier
 
-    def as_record(self) -> dict[str, Any]:
-        record: dict[str, Any] = {
+    def as_record(self) -> dict[str, JsonValue]:
+        """The roll as an action record carries it (JSON)."""
+        record: dict[str, JsonValue] = {
             "name": self.name,
             "dice": str(self.expression),
             "faces": list(self.faces),
@@ -156,7 +159,7 @@ class DiceTray:
         """Supplied dice no roll has taken (yet)."""
         return {name: list(faces) for name, faces in self._supplied.items()}
 
-    def close(self) -> list[dict[str, Any]]:
+    def close(self) -> list[dict[str, JsonValue]]:
         """Refuse supplied dice nobody asked for (a typo would otherwise pass silently)."""
         if self._supplied:
             asked = ", ".join(roll.name for roll in self._rolls) or "none"
@@ -189,6 +192,13 @@ def _check_faces(name: str, expression: DiceExpression, faces: tuple[int, ...]) 
             )
 
 
-def replay_tray(records: Sequence[Mapping[str, Any]]) -> DiceTray:
+def replay_tray(records: Sequence[Mapping[str, object]]) -> DiceTray:
     """A tray that feeds back the faces an event recorded, and never rolls."""
-    return DiceTray(None, {str(r["name"]): list(r["faces"]) for r in records})
+    supplied: dict[str, list[int]] = {}
+    for record in records:
+        name, faces = str(record["name"]), record["faces"]
+        if not isinstance(faces, list | tuple) or not all(isinstance(f, int) for f in faces):
+            raise DiceError(f"roll '{name}': the recorded faces {faces!r} are not integers")
+        # Kept as recorded (a bool is refused by the roll, as a supplied one is).
+        supplied[name] = [face for face in faces if isinstance(face, int)]
+    return DiceTray(None, supplied)

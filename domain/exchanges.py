@@ -17,7 +17,7 @@ from domain.dice import DiceTray, Roller
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.resolution import Resolved, resolve
 from domain.roll_preview import refuse_unknown_rolls
-from domain.rulesets.base import EncounterView, Ruleset
+from domain.rulesets.base import EncounterView, JsonObject, Ruleset
 
 PENDING = "pending"
 RESOLVED = "resolved"
@@ -52,7 +52,7 @@ def lenient_resolve(
     refuse_unknown_rolls(rules, view, kind, actor, params, tray.unused(), aliases)
     first = {str(r["name"]): dict(r) for r in already}
     rolls = [first.get(r["name"], r) for r in resolved.rolls]
-    unused = {aliases.get(name, name): faces for name, faces in tray.unused().items()}
+    unused: JsonObject = {aliases.get(name, name): list(f) for name, f in tray.unused().items()}
     breakdown = resolved.outcome.breakdown
     if unused:
         breakdown = {**breakdown, "unused_dice": unused}
@@ -78,7 +78,7 @@ def open_or_resolve(
     tray = DiceTray(roller, dice)
     waiting = rules.awaiting(view, kind, actor, params, tray)
     lead = [roll.as_record() for roll in tray.rolls]
-    supplied = {**tray.unused(), **{r["name"]: list(r["faces"]) for r in lead}}
+    supplied = {**tray.unused(), **{roll.name: list(roll.faces) for roll in tray.rolls}}
     if waiting is None:
         again = DiceTray(roller, supplied)
         resolved = lenient_resolve(rules, view, kind, actor, params, again, lead, aliases)

@@ -102,5 +102,5 @@ def with_new_conditions(
 def apply_outcome(combatants: dict[str, Combatant], outcome: Outcome) -> None:
     for cid, values in outcome.tracks.items():
         combatants[cid] = replace(combatants[cid], tracks=dict(values))
-    for cid, values in outcome.state.items():
-        combatants[cid] = replace(combatants[cid], state=dict(values))
+    for cid, state in outcome.state.items():
+        combatants[cid] = replace(combatants[cid], state=dict(state))

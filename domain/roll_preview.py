@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from domain.dice import DiceTray, Roll
 from domain.errors import DiceError, DomainError
 from domain.resolution import resolve
-from domain.rulesets.base import Awaiting, EncounterView, Ruleset
+from domain.rulesets.base import Awaiting, EncounterView, JsonMapping, JsonObject, Ruleset
 
 OWNED_BY_TARGET = {"defense", "hazard_save"}
 WHEN = (
@@ -83,7 +82,7 @@ def human_name(
     technical: str,
     view: EncounterView,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JsonMapping,
 ) -> str:
     """'Goblin's parry', 'Thrain's ward guard', 'Ally's evasion (luck)': stable, no ids."""
     parts = technical.split(".")
@@ -109,7 +108,7 @@ def human_name(
 
 
 def _explore(
-    rules: Ruleset, view: EncounterView, kind: str, actor: str | None, params: Mapping[str, Any]
+    rules: Ruleset, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
 ) -> list[list[Roll]]:
     runs: list[list[Roll]] = []
     tried = 0
@@ -124,25 +123,64 @@ def _explore(
     return runs
 
 
+@dataclass(frozen=True)
+class PreviewRoll:
+    """One roll as the preview names it: the table's name and the rule's, and its dice."""
+
+    name: str  # the human name ("Goblin's parry")
+    roll: str  # the rule's name ("defense")
+    dice: str
+    count: int
+    sides: int
+
+    def as_json(self) -> JsonObject:
+        return {
+            "name": self.name,
+            "roll": self.roll,
+            "dice": self.dice,
+            "count": self.count,
+            "sides": self.sides,
+        }
+
+
+@dataclass(frozen=True)
+class Preview:
+    rolls: tuple[PreviewRoll, ...]  # made on every branch of the dice
+    may_follow: tuple[PreviewRoll, ...]  # made on some
+
+    def as_json(self) -> JsonObject:
+        return {
+            "rolls": [r.as_json() for r in self.rolls],
+            "may_follow": [{**r.as_json(), "when": _when(r.roll)} for r in self.may_follow],
+        }
+
+
 def preview(
-    rules: Ruleset, view: EncounterView, kind: str, actor: str | None, params: Mapping[str, Any]
-) -> dict[str, Any]:
+    rules: Ruleset, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
+) -> JsonObject:
     """The rolls this action needs now, and the rolls that may follow; refused as it would be."""
+    return preview_rolls(rules, view, kind, actor, params).as_json()
+
+
+def preview_rolls(
+    rules: Ruleset, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
+) -> Preview:
+    """``preview``, typed."""
     rules.validate_params(kind, params)
     if actor is not None and actor in view.combatants:
         rules.refuse_if_cannot_act(view.combatants[actor], kind)
-    variants = [dict(params)]
+    variants: list[JsonMapping] = [dict(params)]
     waiting = _waiting(rules, view, kind, actor, params)
     if waiting is not None:
         variants = [{**params, waiting.param: choice} for choice in waiting.choices]
-    runs: list[tuple[dict[str, Any], list[Roll]]] = []
+    runs: list[tuple[JsonMapping, list[Roll]]] = []
     for variant in variants:
         runs += [(variant, run) for run in _explore(rules, view, kind, actor, variant)]
     return _summarise(view, actor, params, runs)
 
 
 def _waiting(
-    rules: Ruleset, view: EncounterView, kind: str, actor: str | None, params: Mapping[str, Any]
+    rules: Ruleset, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
 ) -> Awaiting | None:
     """Would the action wait for a declaration (given a hit)? Then every choice is walked."""
     tray = _ExploringTray(lambda i: 0)  # all ones: a natural 3 always hits in 3d6
@@ -152,30 +190,23 @@ def _waiting(
 def _summarise(
     view: EncounterView,
     actor: str | None,
-    params: Mapping[str, Any],
-    runs: list[tuple[dict[str, Any], list[Roll]]],
-) -> dict[str, Any]:
-    seen: dict[str, dict[str, Any]] = {}
+    params: JsonMapping,
+    runs: list[tuple[JsonMapping, list[Roll]]],
+) -> Preview:
+    seen: dict[str, PreviewRoll] = {}
     counts: dict[str, int] = {}
     for variant, run in runs:
         for roll in run:
             human = human_name(roll.name, view, actor, variant)
             counts[human] = counts.get(human, 0) + 1
-            seen.setdefault(
-                human,
-                {
-                    "name": human,
-                    "roll": roll.name,
-                    "dice": str(roll.expression),
-                    "count": roll.expression.count,
-                    "sides": roll.expression.sides,
-                },
-            )
-    needed = [r for name, r in seen.items() if counts[name] == len(runs)]
-    follow = [
-        {**r, "when": _when(r["roll"])} for name, r in seen.items() if counts[name] < len(runs)
-    ]
-    return {"rolls": needed, "may_follow": follow}
+            if human not in seen:
+                expression = roll.expression
+                seen[human] = PreviewRoll(
+                    human, roll.name, str(expression), expression.count, expression.sides
+                )
+    needed = tuple(r for name, r in seen.items() if counts[name] == len(runs))
+    follow = tuple(r for name, r in seen.items() if counts[name] < len(runs))
+    return Preview(needed, follow)
 
 
 def _when(technical: str) -> str:
@@ -190,7 +221,7 @@ def technical_dice(
     view: EncounterView,
     kind: str,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JsonMapping,
     dice: Mapping[str, list[int]] | None,
 ) -> tuple[dict[str, list[int]] | None, dict[str, str]]:
     """Dice supplied under preview names, renamed to the rolls the rules make; and the
@@ -198,10 +229,10 @@ def technical_dice(
     if not dice or not any("'s " in name for name in dice):
         return (dict(dice) if dice else None), {}
     try:
-        shown = preview(rules, view, kind, actor, params)
+        shown = preview_rolls(rules, view, kind, actor, params)
     except DomainError:
         return dict(dice), {}  # the action itself will say what is wrong
-    by_human = {r["name"]: r["roll"] for r in [*shown["rolls"], *shown["may_follow"]]}
+    by_human = {r.name: r.roll for r in [*shown.rolls, *shown.may_follow]}
     renamed = {by_human.get(name, name): faces for name, faces in dice.items()}
     return renamed, {by_human[name]: name for name in dice if name in by_human}
 
@@ -211,7 +242,7 @@ def refuse_unknown_rolls(
     view: EncounterView,
     kind: str,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JsonMapping,
     names: Iterable[str],
     aliases: Mapping[str, str] | None = None,
 ) -> None:
@@ -224,19 +255,19 @@ def refuse_unknown_rolls(
     if not unused:
         return
     try:
-        shown = preview(rules, view, kind, actor, params)
+        shown = preview_rolls(rules, view, kind, actor, params)
     except DomainError:
         return  # the action itself is refused, and says why
-    rolls = [*shown["rolls"], *shown["may_follow"]]
+    rolls = [*shown.rolls, *shown.may_follow]
     # The roll named after the action (d20's moves: grapple, trip, shove...) is its own
     # even where the rules refuse it before any die (a grapple with a shield in hand):
     # the table may have rolled it, and it is noted as unused rather than refused.
-    known = {r["roll"] for r in rolls} | {r["name"] for r in rolls} | {kind}
+    known = {r.roll for r in rolls} | {r.name for r in rolls} | {kind}
     unknown = [name for name in unused if name not in known]
     if not unknown:
         return
     said = ", ".join(f"'{(aliases or {}).get(name, name)}'" for name in unknown)
-    named = (f"{r['roll']} ({r['name']})" for r in rolls)  # the rule's name, the table's
+    named = (f"{r.roll} ({r.name})" for r in rolls)  # the rule's name, the table's
     takes = ", ".join(dict.fromkeys(named)) or "none"
     raise DiceError(
         f"dice were supplied for {said}, which this {kind.replace('_', ' ')} never rolls; "

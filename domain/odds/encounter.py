@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from pydantic import JsonValue
 
 from domain.access import Forbidden
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, DomainError
 from domain.odds.explore import TooLarge
 from domain.odds.odds import RUN_BUDGET, action_odds
-from domain.rulesets.base import CombatantView, read_sheet
+from domain.rulesets.base import CombatantView, JsonMapping, JsonObject, read_sheet
 from domain.rulesets.d20.sheet import D20Sheet
+from domain.rulesets.jsonread import as_int
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.stamina_body.sheet import sheet_of as stamina_body_sheet
 
@@ -26,10 +27,10 @@ def encounter_odds(
     encounter: Encounter,
     kind: str,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JsonMapping,
     *,
     role: str,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The odds of an action as it would be resolved now; refused as the action would be."""
     _open(encounter)
     rules = encounter.rules
@@ -42,7 +43,7 @@ def encounter_odds(
 class Choice:
     label: str
     kind: str
-    params: dict[str, Any]
+    params: JsonObject
 
 
 def attack_choices(
@@ -90,18 +91,18 @@ def attack_odds(
     *,
     effort: int = 0,
     budget: int = VIEW_BUDGET,
-) -> dict[str, Any]:
+) -> JsonObject:
     """For a chosen opponent, the odds of each of a combatant's attacks (or why it cannot)."""
     _open(encounter)
     view = encounter.view()
     attacker = view.combatant(combatant, "combatant")
     opponent = view.combatant(against, "opponent")
-    attacks: list[dict[str, Any]] = []
+    attacks: list[JsonValue] = []
     left = budget
     for choice in attack_choices(encounter.ruleset_id, attacker, opponent.id, effort):
-        entry: dict[str, Any] = {"label": choice.label, "kind": choice.kind}
+        entry: JsonObject = {"label": choice.label, "kind": choice.kind}
         try:
-            entry["odds"] = action_odds(
+            odds = action_odds(
                 encounter.rules,
                 view,
                 choice.kind,
@@ -117,8 +118,8 @@ def attack_odds(
         except DomainError as refused:
             entry.update(params=choice.params, refused=refused.message)
         else:
-            entry["params"] = entry["odds"]["params"]
-            left -= int(entry["odds"]["resolutions"])
+            entry.update(odds=odds, params=odds["params"])
+            left -= as_int(odds["resolutions"])
         attacks.append(entry)
     return {
         "combatant": attacker.id,

@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Any
+from typing import Generic, TypeVar
 
 from domain.dice import DiceTray, Roll
 from domain.errors import InvalidInput
@@ -87,12 +87,12 @@ class ScriptedTray(DiceTray):
         return super().roll(name, count, sides, modifier)
 
 
-Run = Callable[[DiceTray], Any]
+R = TypeVar("R")  # what one run of the resolver returns (a Resolved)
 Script = tuple[tuple[str, Faces], ...]  # each roll made so far: its name and faces
 Key = Callable[[Script], Hashable | None]
 Features = Hashable
 Spent = Callable[[Script], dict[str, int]]
-Shift = Callable[[Any, dict[str, int]], Any]
+Shift = Callable[[Features, dict[str, int]], Features]
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class Exploration:
 Step = RollAsked | Hashable  # what a path leads to: the next roll, or the outcome's features
 
 
-class Explorer:
+class Explorer(Generic[R]):
     """One action's tree of dice paths, each distinct path (or key) resolved once.
 
     ``key`` (optional) names what of a path so far the rest of the resolution depends
@@ -142,8 +142,8 @@ class Explorer:
 
     def __init__(
         self,
-        run: Run,
-        features: Callable[[Any], Features],
+        run: Callable[[DiceTray], R],
+        features: Callable[[R], Features],
         model_for: ModelFor,
         *,
         memo: Memo | None = None,

@@ -10,12 +10,11 @@ does not know (``None``) is simply explored in full.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from typing import Any
+from collections.abc import Hashable
 
 from domain.odds.explore import Memo, Script
-from domain.odds.readers import shift_luck
-from domain.rulesets.base import EncounterView
+from domain.odds.readers import Features, shift_luck
+from domain.rulesets.base import EncounterView, JsonMapping
 from domain.rulesets.margin.options import read_options
 from domain.rulesets.margin.pools import read_faces
 from domain.rulesets.stamina_body import rules as sb_rules
@@ -29,6 +28,13 @@ def _luck_owner(roll: str, attacker: str) -> str | None:
     if parts[-1] != "luck":
         return None
     return attacker if parts[0] == "attack" else parts[1]
+
+
+def _shift_luck(features: Hashable, by: dict[str, int]) -> Hashable:
+    """readers.shift_luck on the explorer's features (which the margin reader made)."""
+    if not isinstance(features, Features):
+        raise TypeError(f"margin's memo shifts a reader's Features, not {type(features).__name__}")
+    return shift_luck(features, by)
 
 
 def margin_memo(success_on: int, attacker: str) -> Memo:
@@ -86,11 +92,11 @@ def margin_memo(success_on: int, attacker: str) -> Memo:
         rolling = spent(script).get(owner_of(last), 0) if last is not None else 0
         return (tuple(made), rolling, margin, pending)
 
-    return Memo(key, spent, shift_luck)
+    return Memo(key, spent, _shift_luck)
 
 
 def stamina_body_attack_key(
-    view: EncounterView, actor: str | None, params: Mapping[str, Any]
+    view: EncounterView, actor: str | None, params: JsonMapping
 ) -> Memo | None:
     """S3: once hit and defense are rolled, only two things matter: did it land, and
     does the shield count (with no defense declared, only whether it hit). The
@@ -127,7 +133,7 @@ def stamina_body_attack_key(
 
 
 def stamina_body_damage_type(
-    view: EncounterView, kind: str, actor: str | None, params: Mapping[str, Any]
+    view: EncounterView, kind: str, actor: str | None, params: JsonMapping
 ) -> str | None:
     """The table an action's damage dice are read on, when it can be told before rolling."""
     try:
@@ -146,7 +152,7 @@ def memo_for(
     view: EncounterView,
     kind: str,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JsonMapping,
 ) -> Memo | None:
     if ruleset_id == "margin" and kind in ("attack", "cast") and actor is not None:
         return margin_memo(read_options(view.options).success_on, actor)

@@ -8,11 +8,11 @@ read the faces differently fails there instead of skewing the odds.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from functools import lru_cache
-from typing import Any
 
 from domain.odds.faces import MULTISET, TOTAL, FaceKey, FaceModel, Faces
+from domain.rulesets.base import JsonMapping
 from domain.rulesets.margin.options import read_options
 from domain.rulesets.margin.pools import read_faces
 from domain.rulesets.stamina_body.rules import DAMAGE_TABLES, read_damage
@@ -52,7 +52,7 @@ def stamina_damage_model(damage_type: str | None) -> FaceModel:
 
 
 def face_model(
-    ruleset_id: str, options: Mapping[str, Any], roll_name: str, damage_type: str | None = None
+    ruleset_id: str, options: JsonMapping, roll_name: str, damage_type: str | None = None
 ) -> FaceModel:
     if ruleset_id == "margin":
         success_on = read_options(options).success_on

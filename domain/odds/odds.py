@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, cast
+from typing import cast
 
 from domain.dice import DiceTray
 from domain.odds.explore import Explorer, TooLarge
+from domain.odds.faces import FaceModel
 from domain.odds.memo import memo_for, stamina_body_damage_type
 from domain.odds.models import face_model
 from domain.odds.readers import Features, reader
 from domain.odds.report import summarise
 from domain.resolution import Resolved, resolve
-from domain.rulesets.base import EncounterView, Ruleset
+from domain.rulesets.base import EncounterView, JsonMapping, JsonObject, Ruleset
 
 # Resolver runs one answer may take. A run costs about 0.25 ms of CPU on the
 # development machine (margin, the dearest), so this keeps an answer within about
@@ -28,10 +28,10 @@ def action_odds(
     view: EncounterView,
     kind: str,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JsonMapping,
     *,
     budget: int = RUN_BUDGET,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Every outcome of ``kind`` by ``actor`` with ``params`` now, with its exact probability.
 
     Raises what the action itself would raise (unknown action, bad parameters, an actor
@@ -47,7 +47,7 @@ def action_odds(
         stamina_body_damage_type(view, kind, actor, params) if rules.id == "stamina-body" else None
     )
 
-    def model_for(roll: str) -> Any:
+    def model_for(roll: str) -> FaceModel:
         return face_model(rules.id, view.options, roll, table)
 
     memo = memo_for(rules.id, view, kind, actor, params)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from domain.resolution import Resolved
-from domain.rulesets.base import EncounterView, Ruleset
+from domain.rulesets.base import EncounterView, JsonMapping, Ruleset
 
 Extras = tuple[tuple[str, int | str], ...]
 
@@ -35,7 +34,20 @@ def shift_luck(features: Features, by: Mapping[str, int]) -> Features:
     return replace(features, luck=tuple(sorted((w, n) for w, n in luck.items() if n)))
 
 
-def _success(breakdown: Mapping[str, Any], *places: str) -> bool | None:
+# The breakdowns are the JSON the rulesets built: read here by key, each value narrowed.
+def _object(breakdown: JsonMapping, key: str) -> JsonMapping:
+    """The JSON object under ``key``, or an empty one if there is none."""
+    value = breakdown.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def _int(value: object) -> int:
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"a breakdown's count is a number, not {type(value).__name__}")
+
+
+def _success(breakdown: JsonMapping, *places: str) -> bool | None:
     for place in places:
         check = breakdown.get(place)
         if isinstance(check, Mapping) and isinstance(check.get("success"), bool):
@@ -43,14 +55,14 @@ def _success(breakdown: Mapping[str, Any], *places: str) -> bool | None:
     return None
 
 
-def _generic(kind: str, b: Mapping[str, Any]) -> str:
+def _generic(kind: str, b: JsonMapping) -> str:
     success = _success(b, "hit", "roll", "check")
     if success is None:
         return "done"
     return "success" if success else "failure"
 
 
-def _stamina_body(kind: str, b: Mapping[str, Any]) -> str:
+def _stamina_body(kind: str, b: JsonMapping) -> str:
     if kind == "attack":
         return {"missed": "miss", "landed": "hit"}.get(str(b.get("result")), str(b.get("result")))
     if kind == "take_hit":
@@ -58,10 +70,10 @@ def _stamina_body(kind: str, b: Mapping[str, Any]) -> str:
     return _generic(kind, b)
 
 
-def _margin(kind: str, b: Mapping[str, Any]) -> str:
+def _margin(kind: str, b: JsonMapping) -> str:
     if kind not in ("attack", "cast"):
         return "declared"
-    ward, riposte = b.get("ward") or {}, b.get("riposte") or {}
+    ward, riposte = _object(b, "ward"), _object(b, "riposte")
     if ward.get("stopped"):
         return "stopped_by_ward"
     if ward.get("dwarf") is not None:
@@ -73,7 +85,7 @@ def _margin(kind: str, b: Mapping[str, Any]) -> str:
     return "miss"
 
 
-def _d20(kind: str, b: Mapping[str, Any]) -> str:
+def _d20(kind: str, b: JsonMapping) -> str:
     if kind == "attack":
         return "hit" if _success(b, "hit") else "miss"
     if b.get("refused"):
@@ -81,30 +93,30 @@ def _d20(kind: str, b: Mapping[str, Any]) -> str:
     if kind == "shove":
         if not _success(b, "roll"):
             return "failure"
-        return "double_success" if b["double_success"]["result"] else "success"
+        return "double_success" if _object(b, "double_success")["result"] else "success"
     return _generic(kind, b)
 
 
-def _d20_extras(kind: str, b: Mapping[str, Any]) -> Extras:
+def _d20_extras(kind: str, b: JsonMapping) -> Extras:
     if kind != "shove":
         return ()
-    moved = b.get("displacement") or {}
+    moved = _object(b, "displacement")
     return (
-        ("distance_feet", int(moved.get("moved_feet", 0))),
+        ("distance_feet", _int(moved.get("moved_feet", 0))),
         ("stopped_by", str(moved.get("stopped_by") or "nothing")),
     )
 
 
-def _no_extras(kind: str, b: Mapping[str, Any]) -> Extras:
+def _no_extras(kind: str, b: JsonMapping) -> Extras:
     return ()
 
 
-RESULTS: dict[str, Callable[[str, Mapping[str, Any]], str]] = {
+RESULTS: dict[str, Callable[[str, JsonMapping], str]] = {
     "stamina-body": _stamina_body,
     "margin": _margin,
     "d20": _d20,
 }
-EXTRAS: dict[str, Callable[[str, Mapping[str, Any]], Extras]] = {"d20": _d20_extras}
+EXTRAS: dict[str, Callable[[str, JsonMapping], Extras]] = {"d20": _d20_extras}
 
 
 def reader(rules: Ruleset, view: EncounterView, kind: str) -> Callable[[Resolved], Features]:
@@ -127,13 +139,13 @@ def reader(rules: Ruleset, view: EncounterView, kind: str) -> Callable[[Resolved
             )
             gained += [(cid, name) for name in after if name not in c.conditions]
             lost += [(cid, name) for name in c.conditions if name not in after]
-        spent = outcome.breakdown.get("luck_spent") or {}
+        spent = _object(outcome.breakdown, "luck_spent")
         return Features(
             result_of(kind, outcome.breakdown),
             losses,
             tuple(gained),
             tuple(lost),
-            tuple(sorted((str(cid), int(n)) for cid, n in spent.items())),
+            tuple(sorted((str(cid), _int(n)) for cid, n in spent.items())),
             extras_of(kind, outcome.breakdown),
         )
 

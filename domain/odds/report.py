@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TypeVar
+
+from pydantic import JsonValue
 
 from domain.odds.readers import Features
-from domain.rulesets.base import EncounterView
+from domain.rulesets.base import EncounterView, JsonObject
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V", bound=int | str)  # a value a chart lists: a loss, luck points, an extra
 
 # Results in the order a chart shows them; any other result follows, alphabetically.
 RESULT_ORDER = (
@@ -27,31 +32,31 @@ RESULT_ORDER = (
 )
 
 
-def chance(p: Fraction) -> dict[str, Any]:
+def chance(p: Fraction) -> JsonObject:
     return {"probability": str(p), "decimal": round(float(p), 6)}
 
 
-def _add(table: dict[Any, Fraction], key: Any, p: Fraction) -> None:
+def _add(table: dict[K, Fraction], key: K, p: Fraction) -> None:
     table[key] = table.get(key, Fraction(0)) + p
 
 
-def _rows(table: Mapping[Any, Fraction], field: str) -> list[dict[str, Any]]:
+def _rows(table: Mapping[V, Fraction], field: str) -> list[JsonValue]:
     return [{field: value, **chance(p)} for value, p in sorted(table.items()) if p]
 
 
-def _results(table: Mapping[str, Fraction]) -> list[dict[str, Any]]:
+def _results(table: Mapping[str, Fraction]) -> list[JsonValue]:
     def rank(name: str) -> tuple[int, str]:
         return (RESULT_ORDER.index(name) if name in RESULT_ORDER else len(RESULT_ORDER), name)
 
     return [{"result": name, **chance(table[name])} for name in sorted(table, key=rank)]
 
 
-def _mean(table: Mapping[int, Fraction]) -> dict[str, Any]:
+def _mean(table: Mapping[int, Fraction]) -> JsonObject:
     mean = sum((value * p for value, p in table.items()), Fraction(0))
     return {"value": str(mean), "decimal": round(float(mean), 6)}
 
 
-def summarise(view: EncounterView, distribution: Mapping[Features, Fraction]) -> dict[str, Any]:
+def summarise(view: EncounterView, distribution: Mapping[Features, Fraction]) -> JsonObject:
     results: dict[str, Fraction] = {}
     touched: set[tuple[str, str]] = set()
     for features in distribution:
@@ -60,7 +65,7 @@ def summarise(view: EncounterView, distribution: Mapping[Features, Fraction]) ->
     gained: dict[tuple[str, str], Fraction] = {}
     lost: dict[tuple[str, str], Fraction] = {}
     luck: dict[str, dict[int, Fraction]] = {}
-    extras: dict[str, dict[Any, Fraction]] = {}
+    extras: dict[str, dict[int | str, Fraction]] = {}
     for features, p in distribution.items():
         _add(results, features.result, p)
         seen = {(cid, track): loss for cid, track, loss in features.losses}
@@ -107,7 +112,7 @@ def _conditions(
     view: EncounterView,
     gained: Mapping[tuple[str, str], Fraction],
     lost: Mapping[tuple[str, str], Fraction],
-) -> list[dict[str, Any]]:
+) -> list[JsonValue]:
     rows: Iterable[tuple[str, str]] = sorted(set(gained) | set(lost))
     return [
         {

@@ -10,12 +10,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
+from typing import ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.records import JSON
 from domain.validation import validate
 
 
@@ -26,9 +27,13 @@ class Frozen(BaseModel):
 
 
 # JSON an event records as it is (a breakdown, a combatant's state), typed as JSON: a
-# value that JSON cannot carry is a type error where it is put in.
+# value that JSON cannot carry is a type error where it is put in. A ruleset builds
+# JsonObject (pydantic's JsonValue) and reads JsonMapping, the read-only JSON the
+# records carry (domain/records.py ``JSON``), of which every JsonObject is one. A
+# combatant's new state is StateObject: its stored state (JSON) with keys changed.
 JsonObject = dict[str, JsonValue]
-JsonMapping = Mapping[str, JsonValue]
+JsonMapping = Mapping[str, JSON]
+StateObject = dict[str, JSON]
 
 # A sheet as events, snapshots and views carry it: the JSON object validate_sheet wrote.
 StoredSheet = Mapping[str, object]
@@ -110,7 +115,7 @@ class CombatantView:
     # so a view built by hand from stored JSON (a test, a tool) reads the same.
     sheet: SheetLike
     tracks: Mapping[str, int]
-    state: Mapping[str, Any]
+    state: JsonMapping
     conditions: tuple[str, ...]
 
 
@@ -118,7 +123,7 @@ class CombatantView:
 class EncounterView:
     round: int
     combatants: Mapping[str, CombatantView]
-    options: Mapping[str, Any]
+    options: JsonMapping
     # The GM overrode the turn check for the action resolving now (a TurnOverridden
     # event, or a replayed record that carries one). Only the encounter sets it, and
     # only after checking the override came from the GM key, so a ruleset's own
@@ -139,9 +144,9 @@ class Outcome:
     """What an action did: the full breakdown and each touched combatant's new values."""
 
     summary: str
-    breakdown: dict[str, Any]
+    breakdown: JsonObject
     tracks: dict[str, dict[str, int]] = field(default_factory=dict)
-    state: dict[str, dict[str, Any]] = field(default_factory=dict)
+    state: dict[str, StateObject] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -149,8 +154,8 @@ class DailyOutcome:
     """One character's day between fights: new tracks and state, and the arithmetic."""
 
     tracks: dict[str, int]
-    state: dict[str, Any]
-    breakdown: dict[str, Any]
+    state: StateObject
+    breakdown: JsonObject
 
 
 @dataclass(frozen=True)
@@ -164,19 +169,40 @@ class Awaiting:
     defender: str
     param: str
     choices: tuple[str, ...]
-    shown: dict[str, Any]
+    shown: JsonObject
 
 
-Resolver = Callable[[EncounterView, str | None, Any, DiceTray], Outcome]
+# An action's resolver as the encounter calls it: with the validated parameters of the
+# action's own model (``ActionType`` checks that they are).
+Resolver = Callable[[EncounterView, str | None, Frozen, DiceTray], Outcome]
+P = TypeVar("P", bound=Frozen)
 
 
-@dataclass(frozen=True)
 class ActionType:
-    kind: str
-    params: type[Frozen]
-    resolve: Resolver
-    description: str
-    gm_only: bool = False  # a GM's tool (the Take-hit panel), not a character's action
+    """One action of a ruleset: its parameters' model and the resolver that reads them."""
+
+    __slots__ = ("description", "gm_only", "kind", "params", "resolve")
+
+    def __init__(
+        self,
+        kind: str,
+        params: type[P],
+        resolve: Callable[[EncounterView, str | None, P, DiceTray], Outcome],
+        description: str,
+        gm_only: bool = False,  # a GM's tool (the Take-hit panel), not a character's action
+    ) -> None:
+        def checked(
+            view: EncounterView, actor: str | None, given: Frozen, tray: DiceTray
+        ) -> Outcome:
+            if not isinstance(given, params):
+                raise TypeError(f"{kind} takes {params.__name__}, not {type(given).__name__}")
+            return resolve(view, actor, given, tray)
+
+        self.kind = kind
+        self.params: type[Frozen] = params
+        self.resolve: Resolver = checked
+        self.description = description
+        self.gm_only = gm_only
 
 
 class RulesetOf(ABC, Generic[SheetT]):
@@ -189,11 +215,11 @@ class RulesetOf(ABC, Generic[SheetT]):
     options_model: ClassVar[type[Frozen]]
     actions: ClassVar[Mapping[str, ActionType]]
 
-    def validate_options(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    def validate_options(self, overrides: JsonMapping | None) -> JsonObject:
         options = validate(self.options_model, overrides or {}, "options")
         return options.model_dump(mode="json")
 
-    def under(self, options: Mapping[str, Any]) -> RulesetOf[SheetT]:
+    def under(self, options: JsonMapping) -> RulesetOf[SheetT]:
         """This ruleset as a campaign with these validated options plays it.
 
         Sheets, conditions and days read the options through the ruleset this returns
@@ -202,14 +228,14 @@ class RulesetOf(ABC, Generic[SheetT]):
         """
         return self
 
-    def validate_sheet(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+    def validate_sheet(self, sheet: JsonMapping) -> JsonObject:
         """The sheet's JSON as events store it (every default written out)."""
         typed = self.complete_sheet(validate(self.sheet_model, sheet, "sheet"), sheet)
         stored = typed.model_dump(mode="json")
         remember_sheet(stored, typed)  # enrolment reads it next (maxima, start state)
         return stored
 
-    def complete_sheet(self, typed: Frozen, given: Mapping[str, Any]) -> Frozen:
+    def complete_sheet(self, typed: Frozen, given: JsonMapping) -> Frozen:
         """A validated sheet with what the campaign's options fill in (margin's health)."""
         return typed
 
@@ -226,14 +252,14 @@ class RulesetOf(ABC, Generic[SheetT]):
                 f"the {self.id} ruleset has no action '{kind}'; its actions are: {known}"
             ) from None
 
-    def validate_params(self, kind: str, params: Mapping[str, Any]) -> Frozen:
+    def validate_params(self, kind: str, params: JsonMapping) -> Frozen:
         return validate(self.action_type(kind).params, params, kind)
 
-    def start_state(self, sheet: SheetLike) -> dict[str, Any]:
+    def start_state(self, sheet: SheetLike) -> StateObject:
         """Ruleset-specific per-character state carried between encounters."""
         return {}
 
-    def state_after_encounter(self, state: Mapping[str, Any]) -> dict[str, Any]:
+    def state_after_encounter(self, state: JsonMapping) -> StateObject:
         """What of a combatant's state outlasts the encounter (postures and holds do not)."""
         return dict(state)
 
@@ -246,7 +272,7 @@ class RulesetOf(ABC, Generic[SheetT]):
 
     incapacitating: ClassVar[frozenset[str]] = frozenset()
 
-    def turn_refusal(self, name: str, state: Mapping[str, Any], round: int) -> str | None:
+    def turn_refusal(self, name: str, state: JsonMapping, round: int) -> str | None:
         """Why this ruleset's own rules refuse the combatant another action this round
         (margin's M5), or None. The encounter puts it to the GM's override beside its
         own turn check, and tells the resolver through ``EncounterView.turn_overridden``."""
@@ -257,9 +283,7 @@ class RulesetOf(ABC, Generic[SheetT]):
         bleeding); the encounter records each as an action with no actor."""
         return ()
 
-    def refuse_wound_mark(
-        self, name: str, state: Mapping[str, Any], wound: str, present: bool
-    ) -> None:
+    def refuse_wound_mark(self, name: str, state: JsonMapping, wound: str, present: bool) -> None:
         """Refuse a between-fight wound mark the rules reject (none by default)."""
         return None
 
@@ -268,7 +292,7 @@ class RulesetOf(ABC, Generic[SheetT]):
         view: EncounterView,
         kind: str,
         actor: str | None,
-        params: Mapping[str, Any],
+        params: JsonMapping,
         tray: DiceTray,
     ) -> Awaiting | None:
         """Whether this action must wait for its defender's declaration.
@@ -279,11 +303,11 @@ class RulesetOf(ABC, Generic[SheetT]):
         """
         return None
 
-    def derived_ratings(self, sheet: SheetLike, state: Mapping[str, Any]) -> dict[str, Any]:
+    def derived_ratings(self, sheet: SheetLike, state: JsonMapping) -> JsonObject:
         """Ratings the character view shows beside the sheet, each with its terms."""
         return {}
 
-    def equipment(self, sheet: SheetLike) -> dict[str, Any]:
+    def equipment(self, sheet: SheetLike) -> JsonObject:
         """What the character view shows of the gear the sheet names (none by default)."""
         return {}
 
@@ -296,8 +320,8 @@ class RulesetOf(ABC, Generic[SheetT]):
         self,
         sheet: SheetLike,
         tracks: Mapping[str, int],
-        state: Mapping[str, Any],
-        plan: Any,
+        state: JsonMapping,
+        plan: Frozen,
     ) -> DailyOutcome:
         raise NotImplementedError(f"the {self.id} ruleset has no between-fight rules")
 
@@ -306,7 +330,7 @@ class RulesetOf(ABC, Generic[SheetT]):
 
     @abstractmethod
     def conditions(
-        self, sheet: SheetLike, tracks: Mapping[str, int], state: Mapping[str, Any]
+        self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]: ...
 
 

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from domain.rulesets.base import ActionType, JsonMapping, JsonObject, RulesetOf, SheetLike
+from domain.rulesets.base import (
+    ActionType,
+    JsonMapping,
+    JsonObject,
+    RulesetOf,
+    SheetLike,
+    StateObject,
+)
 from domain.rulesets.d20 import ratings
 from domain.rulesets.d20.actions import ACTIONS
 from domain.rulesets.d20.actions.common import GRAPPLED_BY, GRAPPLING, PRONE, STANCE_ROUND
@@ -51,7 +58,7 @@ class D20(RulesetOf[D20Sheet]):
     def equipment(self, sheet: SheetLike) -> JsonObject:
         return ratings.equipment(self.sheet(sheet))
 
-    def state_after_encounter(self, state: JsonMapping) -> JsonObject:
+    def state_after_encounter(self, state: JsonMapping) -> StateObject:
         """The state a character takes back to the roster when an encounter ends.
 
         Rounds restart at 1 in the next encounter, so a carried ``stance_round``

@@ -22,6 +22,7 @@ from domain.rulesets.base import (
     JsonObject,
     RulesetOf,
     SheetLike,
+    StateObject,
 )
 from domain.rulesets.margin.actions import ACTIONS
 from domain.rulesets.margin.daily import Rest, apply_day
@@ -65,8 +66,8 @@ class Margin(RulesetOf[MarginSheet]):
     def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
         return {"health": self.sheet(sheet).max_health}
 
-    def start_state(self, sheet: SheetLike) -> JsonObject:
-        return CharacterState.start(self.sheet(sheet)).as_json()
+    def start_state(self, sheet: SheetLike) -> StateObject:
+        return {**CharacterState.start(self.sheet(sheet)).as_json()}
 
     def conditions(
         self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
@@ -92,17 +93,19 @@ class Margin(RulesetOf[MarginSheet]):
         sheet: SheetLike,
         tracks: Mapping[str, int],
         state: JsonMapping,
-        plan: MarginDayPlan,
+        plan: Frozen,
     ) -> DailyOutcome:
+        if not isinstance(plan, MarginDayPlan):
+            raise TypeError(f"a margin day plan is a MarginDayPlan, not {type(plan).__name__}")
         day = apply_day(self.sheet(sheet), state, plan.rest, self.campaign_options)
-        breakdown = {
+        breakdown: JsonObject = {
             "inputs": plan.model_dump(mode="json"),
             **day.breakdown,
             "health": "seed 000 has no healing rule; health is the GM's call",
         }
         return DailyOutcome(dict(tracks), day.state, breakdown)
 
-    def state_after_encounter(self, state: JsonMapping) -> JsonObject:
+    def state_after_encounter(self, state: JsonMapping) -> StateObject:
         """The state a character carries out of an encounter: round marks forgotten.
 
         A posture and the "has acted" mark name a round number, and the next encounter

@@ -11,8 +11,6 @@ Postures roll nothing when declared; a Riposte's counter is never rolled.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field, StrictInt
 
 from domain.dice import DiceTray
@@ -21,7 +19,7 @@ from domain.rulesets.margin.postures import declare
 from domain.rulesets.margin.sheet import FISTS_NAME
 from domain.rulesets.margin.strike import resolve_strike
 
-EFFORT_FIELD: Any = Field(
+EFFORT_FIELD = Field(
     default=0,
     ge=0,
     le=10,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from domain.rulesets.base import JsonMapping, JsonObject, SheetLike, read_sheet
+from domain.rulesets.base import JsonMapping, JsonObject, SheetLike, StateObject, read_sheet
 from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState
@@ -24,7 +24,7 @@ Rest = Literal["full", "light", "none"]
 
 @dataclass(frozen=True)
 class DayOutcome:
-    state: JsonObject
+    state: StateObject
     breakdown: JsonObject
 
 

@@ -8,11 +8,11 @@ without any margin-specific event.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Literal
 
-from domain.rulesets.base import JsonObject
+from domain.rulesets.base import JsonMapping, JsonObject
+from domain.rulesets.jsonread import as_int, as_object, as_optional_str
 from domain.rulesets.margin.sheet import MarginSheet, Weapon
 
 PostureKind = Literal["defend", "riposte", "ward"]
@@ -52,25 +52,26 @@ class CharacterState:
         return cls(fatigue=0, luck=sheet.luck, ammunition=ammunition)
 
     @classmethod
-    def read(cls, state: Mapping[str, Any]) -> CharacterState:  # the JSON edge: parsed here
-        posture = state.get("posture")
+    def read(cls, state: JsonMapping) -> CharacterState:  # the JSON edge: parsed here
+        posture = as_object(state.get("posture"))
+        ammunition = as_object(state.get("ammunition"))
         return cls(
-            fatigue=int(state.get("fatigue", 0)),
-            luck=int(state.get("luck", 0)),
-            ammunition={str(k): int(v) for k, v in dict(state.get("ammunition") or {}).items()},
+            fatigue=as_int(state.get("fatigue", 0)),
+            luck=as_int(state.get("luck", 0)),
+            ammunition={str(k): as_int(v) for k, v in ammunition.items()},
             posture=(
                 Posture(
                     str(posture["kind"]),
-                    int(posture["effort"]),
-                    int(posture["round"]),
-                    posture.get("weapon"),
-                    int(posture.get("exhaustion", 0)),
+                    as_int(posture["effort"]),
+                    as_int(posture["round"]),
+                    as_optional_str(posture.get("weapon")),
+                    as_int(posture.get("exhaustion", 0)),
                 )
                 if posture
                 else None
             ),
             acted_round=(
-                int(state["acted_round"]) if state.get("acted_round") is not None else None
+                as_int(state["acted_round"]) if state.get("acted_round") is not None else None
             ),
         )
 

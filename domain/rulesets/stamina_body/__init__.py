@@ -13,10 +13,12 @@ from domain.rulesets.base import (
     CombatantView,
     DailyOutcome,
     EncounterView,
+    Frozen,
     JsonMapping,
     JsonObject,
     RulesetOf,
     SheetLike,
+    StateObject,
 )
 from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
 from domain.rulesets.stamina_body.bleeding import (
@@ -119,8 +121,10 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         sheet: SheetLike,
         tracks: Mapping[str, int],
         state: JsonMapping,
-        plan: DayPlan,
+        plan: Frozen,
     ) -> DailyOutcome:
+        if not isinstance(plan, DayPlan):
+            raise TypeError(f"a stamina-body day plan is a DayPlan, not {type(plan).__name__}")
         typed = self.sheet(sheet)
         heal = daily_heal(typed, tracks, state, plan)
         wounds = {flag: bool(state.get(flag)) for flag in sorted(self.wound_flags)}
@@ -148,7 +152,7 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
     def refuse_wound_mark(self, name: str, state: JsonMapping, wound: str, present: bool) -> None:
         refuse_ending_an_absent_wound(name, state, wound, present)
 
-    def state_after_encounter(self, state: JsonMapping) -> JsonObject:
+    def state_after_encounter(self, state: JsonMapping) -> StateObject:
         # Bleeding stops when the encounter ends (S10): whoever bled in it leaves it
         # stabilised (until they take Body damage again); a stabilised one stays so.
         lasting = {key: value for key, value in state.items() if key != BLED_ROUND}

@@ -10,7 +10,14 @@ from pydantic import Field, StrictBool, StrictInt, ValidationInfo, field_validat
 from domain.dice import DiceTray
 from domain.errors import InvalidInput
 from domain.gm_calls import GM_CALL
-from domain.rulesets.base import CombatantView, EncounterView, Frozen, JsonObject, Outcome
+from domain.rulesets.base import (
+    CombatantView,
+    EncounterView,
+    Frozen,
+    JsonObject,
+    Outcome,
+    StateObject,
+)
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.sheet import options_of, sheet_of
 
@@ -45,7 +52,9 @@ class TakeHit(DamageOptions):
 
     @field_validator("parry_score")
     @classmethod
-    def _the_blow_was_not_stopped(cls, parry_score: int | None, info: ValidationInfo) -> int | None:
+    def _the_blow_was_not_stopped(
+        cls, parry_score: int | None, info: ValidationInfo[object]
+    ) -> int | None:
         # A successful parry scoring at least the hit score stops the blow (S3): such a
         # hit never lands, so there is nothing to take. Refused, not silently applied.
         hit_score = info.data.get("hit_score")
@@ -122,7 +131,7 @@ def land_damage(
 class Landed:
     breakdown: JsonObject
     tracks: dict[str, int]
-    state: JsonObject
+    state: StateObject
     summary: str  # "<name> takes 3 Stamina and 1 Body (4/1 raw)"
 
 

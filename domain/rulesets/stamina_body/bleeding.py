@@ -8,11 +8,18 @@ other action; another combatant spends their action to ``stabilise``.
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, JsonValue
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import CombatantView, EncounterView, Frozen, JsonObject, Outcome
+from domain.rulesets.base import (
+    CombatantView,
+    EncounterView,
+    Frozen,
+    JsonObject,
+    Outcome,
+    StateObject,
+)
 from domain.rulesets.stamina_body.sheet import options_of
 
 STABILISED = "stabilised"
@@ -45,15 +52,15 @@ def resolve_bleed(view: EncounterView, actor: str | None, params: Bleed, tray: D
             "has yet to bleed this round"
         )
     tracks: dict[str, dict[str, int]] = {}
-    state: dict[str, JsonObject] = {}
-    lines: list[JsonObject] = []
+    state: dict[str, StateObject] = {}
+    lines: list[JsonValue] = []
     for c in who:
         before = c.tracks["body"]
         tracks[c.id] = {"stamina": c.tracks["stamina"], "body": before - loss}
         state[c.id] = {**c.state, BLED_ROUND: view.round}
         lines.append({"combatant": c.id, "body": {"before": before, "after": before - loss}})
     names = ", ".join(c.name for c in who)
-    breakdown = {
+    breakdown: JsonObject = {
         "round": view.round,
         "bleed_per_round": loss,
         "why": "unconscious and not stabilised (S10)",
@@ -83,5 +90,5 @@ def resolve_stabilise(
     if target.state.get(STABILISED):
         raise ActionRefused(f"{target.name} is already stabilised")
     state = {**target.state, STABILISED: True}
-    breakdown = {"target": target.id, "by": helper.id, "stabilised": True}
+    breakdown: JsonObject = {"target": target.id, "by": helper.id, "stabilised": True}
     return Outcome(f"{helper.name} stabilises {target.name}", breakdown, state={target.id: state})

@@ -81,7 +81,7 @@ def resolve_mark_wound(
     was = bool(state.get(params.wound))
     state[params.wound] = params.present
     verb = "now has" if params.present else "no longer has"
-    breakdown = {
+    breakdown: JsonObject = {
         "wound": params.wound,
         "before": was,
         "after": params.present,
@@ -104,5 +104,5 @@ def resolve_treat_wound(
     who = view.combatant(params.target, "target")
     refuse_ending_an_absent_wound(who.name, who.state, "piercing_wound", False)
     state = {**who.state, "piercing_wound": False}
-    breakdown = {"wound": "piercing_wound", "treated": True, "reason": params.reason}
+    breakdown: JsonObject = {"wound": "piercing_wound", "treated": True, "reason": params.reason}
     return Outcome(f"{who.name}'s piercing wound is treated", breakdown, state={who.id: state})

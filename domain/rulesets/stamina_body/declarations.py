@@ -10,7 +10,7 @@ campaign's ``stunned_may_defend`` option says otherwise.
 from __future__ import annotations
 
 from domain.dice import DiceTray
-from domain.rulesets.base import Awaiting, EncounterView, JsonMapping
+from domain.rulesets.base import Awaiting, EncounterView, JsonMapping, JsonObject
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.combat import Attack, armed_with, unable_to_answer
 from domain.rulesets.stamina_body.sheet import options_of, sheet_of
@@ -35,7 +35,7 @@ def awaiting_defense(
     hit = rules.check(tray.roll("hit", 3, 6).total, weapon.skill)
     if not hit.success:
         return None
-    shown = {
+    shown: JsonObject = {
         "attacker": attacker.name,
         "weapon": weapon.name,
         "hit": hit.breakdown(),

@@ -11,7 +11,7 @@ from pydantic import Field
 from domain.dice import DiceTray
 from domain.errors import InvalidInput
 from domain.gm_calls import GM_CALL
-from domain.rulesets.base import EncounterView, JsonObject, Outcome
+from domain.rulesets.base import EncounterView, JsonObject, Outcome, StateObject
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     opponent,
@@ -131,7 +131,7 @@ def resolve_attack(
         **damage.breakdown,
     }
     breakdown["hp"] = hp.breakdown()
-    states: dict[str, JsonObject] = {}
+    states: dict[str, StateObject] = {}
     let_go = release_if_down(view, target, hp.after, states)
     if let_go:
         breakdown["hold"] = "broken: the holder is down (D11)"

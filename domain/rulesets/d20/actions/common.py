@@ -8,7 +8,14 @@ from pydantic import Field
 
 from domain.errors import ActionRefused, InvalidInput
 from domain.gm_calls import GM_CALL
-from domain.rulesets.base import CombatantView, EncounterView, JsonObject, read_sheet, read_stored
+from domain.rulesets.base import (
+    CombatantView,
+    EncounterView,
+    JsonObject,
+    StateObject,
+    read_sheet,
+    read_stored,
+)
 from domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
 from domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
 
@@ -122,7 +129,7 @@ def held_by(view: EncounterView, combatant: CombatantView) -> CombatantView | No
     return None
 
 
-def released(holder: CombatantView, held: CombatantView) -> dict[str, JsonObject]:
+def released(holder: CombatantView, held: CombatantView) -> dict[str, StateObject]:
     """New full states of both sides of a hold that has ended."""
     holder_state = {k: v for k, v in holder.state.items() if k != GRAPPLING}
     held_state = {k: v for k, v in held.state.items() if k != GRAPPLED_BY}
@@ -152,13 +159,13 @@ def take_damage(target: CombatantView, dealt: int) -> HpChange:
     return HpChange({**target.tracks, "hp": after}, before, after)
 
 
-def _new_state(view: EncounterView, states: dict[str, JsonObject], cid: str) -> JsonObject:
+def _new_state(view: EncounterView, states: dict[str, StateObject], cid: str) -> StateObject:
     if cid not in states:
         states[cid] = dict(view.combatants[cid].state)
     return states[cid]
 
 
-def end_holds(view: EncounterView, who: CombatantView, states: dict[str, JsonObject]) -> list[str]:
+def end_holds(view: EncounterView, who: CombatantView, states: dict[str, StateObject]) -> list[str]:
     """D11: end every hold ``who`` is party to; ``states`` gets the new full states.
 
     Returns the names of the other parties, for the summary.
@@ -178,7 +185,7 @@ def end_holds(view: EncounterView, who: CombatantView, states: dict[str, JsonObj
 
 
 def release_if_down(
-    view: EncounterView, who: CombatantView, hp_after: int, states: dict[str, JsonObject]
+    view: EncounterView, who: CombatantView, hp_after: int, states: dict[str, StateObject]
 ) -> str:
     """D11: a holder who goes down lets go; returns a note for the summary ('' if nothing)."""
     held = holding(view, who)

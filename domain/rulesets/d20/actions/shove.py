@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 
 from domain.dice import DiceTray
-from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome
+from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome, StateObject
 from domain.rulesets.d20 import rules
 from domain.rulesets.d20.actions.common import (
     PRONE,
@@ -165,7 +165,7 @@ def resolve_shove(
     distance = _distance(attacker, double, params.slippery, options)
     moved, stopped_by = distance.value, None
     tracks: dict[str, dict[str, int]] = {}
-    states: dict[str, JsonObject] = {}
+    states: dict[str, StateObject] = {}
     if double:
         states[defender_view.id] = {**defender_view.state, PRONE: True}
     let_go = ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.dice import DiceTray
 from domain.errors import ActionRefused
-from domain.rulesets.base import EncounterView, Outcome
+from domain.rulesets.base import EncounterView, JsonObject, Outcome
 from domain.rulesets.d20.actions.common import (
     PRONE,
     STANCE_ROUND,
@@ -30,7 +30,7 @@ def resolve_defensive_stance(
     sheet = sheet_of(actor)
     before, during = force_defense(sheet), force_defense(sheet, in_defensive_stance=True)
     state = {**actor.state, STANCE_ROUND: view.round}
-    breakdown = {
+    breakdown: JsonObject = {
         "mastery_bonus": sheet.defensive_stance_mastery,
         "fd_before": before.value,
         "fd_in_stance": during.as_dict(),

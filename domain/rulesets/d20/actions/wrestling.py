@@ -84,7 +84,12 @@ def _contest(
 
 
 def _refused(actor: CombatantView, move: str, target: CombatantView, why: str) -> Outcome:
-    breakdown = {"move": move, "refused": True, "why": why, "rule": "Armor Wrestling Penalties"}
+    breakdown: JsonObject = {
+        "move": move,
+        "refused": True,
+        "why": why,
+        "rule": "Armor Wrestling Penalties",
+    }
     return Outcome(f"{actor.name} cannot {move} {target.name}: {why}", breakdown)
 
 
