@@ -57,7 +57,7 @@ def resolve(
     return outcome, tray.close()
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(
     armor=st.sampled_from(ARMORS),
     weapon=st.sampled_from(["Axe", "Bow"]),
@@ -105,7 +105,7 @@ def test_higher_av_never_increases_damage(
     assert dealt[1] <= dealt[0]
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(
     attacker_fr=st.integers(0, 12),
     defender_fr=st.integers(0, 12),
@@ -127,7 +127,7 @@ def test_forceful_defense_never_lets_the_shover_lay_the_defender_prone(
         assert outcome.breakdown["roll"]["total"] >= outcome.breakdown["roll"]["target"] + 10
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(
     fr=st.integers(-3, 12),
     face=st.integers(1, 20),
@@ -152,7 +152,7 @@ def test_a_push_never_carries_the_target_past_what_stops_it(
     assert displacement["moved_feet"] == expected
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     kind=st.sampled_from(["attack", "shove", "grapple"]),
