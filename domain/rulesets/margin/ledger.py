@@ -15,6 +15,17 @@ from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState, Posture
 
 
+@dataclass(frozen=True)
+class Harm:
+    """A combatant's health before and after a blow."""
+
+    before: int
+    after: int
+
+    def as_json(self) -> JsonObject:
+        return {"before": self.before, "after": self.after}
+
+
 @dataclass
 class Ledger:
     view: EncounterView
@@ -51,11 +62,11 @@ class Ledger:
             return self._health[cid]
         return int(self.view.combatants[cid].tracks["health"])
 
-    def harm(self, cid: str, amount: int) -> dict[str, int]:
+    def harm(self, cid: str, amount: int) -> Harm:
         """Take ``amount`` off health (it may go below 0) and say before and after."""
         before = self.health(cid)
         self._health[cid] = before - amount
-        return {"before": before, "after": before - amount}
+        return Harm(before, before - amount)
 
     def has_luck(self, cid: str) -> bool:
         return self.state(cid).luck > 0

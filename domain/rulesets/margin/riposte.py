@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.rulesets.base import JsonObject
-from domain.rulesets.margin.ledger import Ledger
+from domain.rulesets.margin.ledger import Harm, Ledger
 from domain.rulesets.margin.rules import Damage, distance, reaches, weapon_damage
 from domain.rulesets.margin.sheet import FISTS, MarginSheet, Weapon
 
@@ -47,7 +47,7 @@ class Counter:
     weapon: Weapon | None
     damage: Damage | None
     considered: tuple[JsonObject, ...]
-    health: dict[str, int] | None
+    health: Harm | None
     ammunition: JsonObject | None
 
     def breakdown(self) -> JsonObject:
@@ -60,7 +60,7 @@ class Counter:
             "weapon": self.weapon.name if self.weapon else None,
             "weapons_considered": [*self.considered],
             "damage": self.damage.breakdown() if self.damage else None,
-            "health": None if self.health is None else {**self.health},
+            "health": None if self.health is None else self.health.as_json(),
             "ammunition": self.ammunition,
         }
 

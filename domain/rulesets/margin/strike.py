@@ -153,10 +153,10 @@ def _exchange(
         damage = weapon_damage(weapon, victim_margin, ledger.sheet(victim), ledger.options)
         assert damage is not None  # victim_margin > 0 on both paths
         health = ledger.harm(victim, damage.final)
-        breakdown["damage"] = {"to": victim, **damage.breakdown(), "health": {**health}}
+        breakdown["damage"] = {"to": victim, **damage.breakdown(), "health": health.as_json()}
         taker = ledger.name(victim)
         via = f"{taker} intercepts, " if victim != target else ""
-        return f"{via}{taker} takes {damage.final} (health {health['before']} -> {health['after']})"
+        return f"{via}{taker} takes {damage.final} (health {health.before} -> {health.after})"
     posture = ledger.posture(target)
     if value < 0 and posture is not None and posture.kind == "riposte":
         counter = riposte(ledger, target, attacker, weapon, value, posture.weapon)

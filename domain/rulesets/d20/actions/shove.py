@@ -94,11 +94,12 @@ def _into_wall(
     return shown, hp
 
 
-def _into_hazard(defender: CombatantView, params: Shove, tray: DiceTray) -> JsonObject:
+def _into_hazard(defender: CombatantView, params: Shove, tray: DiceTray) -> tuple[bool, JsonObject]:
+    """Whether the target saved and stops at the edge, and the save as shown."""
     save = sheet_of(defender).save_vs_death_ray
     face = tray.roll("hazard_save", 1, 20).faces[0]
     saved = face >= save
-    return {
+    return saved, {
         "hazard": params.hazard,
         "save_vs_death_ray": save,
         "d20": face,
@@ -184,9 +185,8 @@ def resolve_shove(
                 tracks[defender_view.id] = hurt.tracks
                 let_go = release_if_down(view, defender_view, hurt.after, states)
         else:
-            hazard = _into_hazard(defender_view, params, tray)
-            breakdown["hazard"] = hazard
-            stopped_by = "edge" if hazard["saved"] else "hazard"
+            saved, breakdown["hazard"] = _into_hazard(defender_view, params, tray)
+            stopped_by = "edge" if saved else "hazard"
     breakdown["displacement"] = {
         **distance.as_dict(),
         "moved_feet": moved,
