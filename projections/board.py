@@ -26,7 +26,7 @@ from domain.events import (
     TurnAdvanced,
     TurnOverridden,
 )
-from domain.records import JSON, JSONObject, as_int, as_object, as_str, as_tracks
+from domain.records import JSON, Combatant, JSONObject, as_object, combatants_from_json
 from projections.base import ViewProjection, as_event, conditions, facts, maxima
 from projections.narrow import field, integer, json_list, json_object, optional_object, text
 from projections.views import ActionLine, Board, BoardCombatant, stored
@@ -105,45 +105,36 @@ class BoardProjection(ViewProjection):
 
     @staticmethod
     def _entry(
-        ruleset: str, combatant_id: str, c: JSONObject, options: JSONObject | None = None
+        ruleset: str,
+        combatant_id: str,
+        c: Combatant,
+        options: JSONObject | None,
+        presence: bool,
     ) -> BoardCombatant:
-        sheet, tracks, state = as_object(c["sheet"]), as_tracks(c["tracks"]), as_object(c["state"])
-        return {
+        entry: BoardCombatant = {
             "id": combatant_id,
-            "name": as_str(c["name"]),
-            "side": as_str(c["side"]),
-            "rank": as_int(c["rank"]),
-            "sheet": sheet,
-            "tracks": dict(tracks),
-            "maxima": maxima(ruleset, sheet, options),
-            "state": dict(state),
-            "conditions": conditions(ruleset, sheet, tracks, state, options),
-            "present": c.get("present", True),
+            "name": c.name,
+            "side": c.side,
+            "rank": c.rank,
+            "sheet": c.sheet,
+            "tracks": dict(c.tracks),
+            "maxima": maxima(ruleset, c.sheet, options),
+            "state": dict(c.state),
+            "conditions": conditions(ruleset, c.sheet, c.tracks, c.state, options),
         }
+        if presence:  # a GM's change writes it; the entries the Started event made have none
+            entry["present"] = c.present
+        return entry
 
     @staticmethod
     def _started(event: Event) -> Board:
         ruleset = text(field(event, "ruleset"))
         options = optional_object(field(event, "options"))
-        combatants: dict[str, BoardCombatant] = {}
-        for combatant_id, stored_combatant in json_object(field(event, "combatants")).items():
-            c = as_object(stored_combatant)
-            sheet, tracks, state = (
-                as_object(c["sheet"]),
-                as_tracks(c["tracks"]),
-                as_object(c["state"]),
-            )
-            combatants[combatant_id] = {
-                "id": combatant_id,
-                "name": as_str(c["name"]),
-                "side": as_str(c["side"]),
-                "rank": as_int(c["rank"]),
-                "sheet": sheet,
-                "tracks": dict(tracks),
-                "maxima": maxima(ruleset, sheet, options),
-                "state": dict(state),
-                "conditions": conditions(ruleset, sheet, tracks, state, options),
-            }
+        started = combatants_from_json(json_object(field(event, "combatants")))
+        combatants = {
+            cid: BoardProjection._entry(ruleset, cid, c, options, presence=False)
+            for cid, c in started.items()
+        }
         return {
             "id": str(event.originator_id),
             "campaign_id": str(field(event, "campaign_id")),
@@ -167,9 +158,10 @@ def _gm_changed(board: Board, event: Event) -> None:
     """A join, leave, move or amendment: the whole entry of each combatant it names."""
     combatants = board["combatants"]
     record = json_object(field(event, "record"))
-    for combatant_id, c in as_object(as_object(record["effects"])["combatants"]).items():
+    changed = combatants_from_json(as_object(as_object(record["effects"])["combatants"]))
+    for combatant_id, c in changed.items():
         combatants[combatant_id] = BoardProjection._entry(
-            board["ruleset"], combatant_id, as_object(c), board.get("options")
+            board["ruleset"], combatant_id, c, board.get("options"), presence=True
         )
     board["actions"] += 1
     board["last_actions"] = [*board["last_actions"], action_line(record)][-LAST_ACTIONS:]
