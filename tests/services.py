@@ -14,6 +14,8 @@ import time
 
 import pytest
 
+from tests.patience import HANG_SECONDS
+
 REDIS_URL = os.environ.get("SKALD_TEST_REDIS") or None
 POSTGRES_URL = os.environ.get("SKALD_TEST_POSTGRES") or None
 
@@ -65,7 +67,7 @@ class ThrowawayRedis:
         )  # fmt: skip
         import redis
 
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HANG_SECONDS
         while True:
             try:
                 redis.Redis.from_url(self.url).ping()

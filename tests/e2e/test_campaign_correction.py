@@ -85,7 +85,7 @@ class Campaign:
 
     def day(self, number: int) -> None:
         post(self.http, f"/campaigns/{self.cid}/days", LIGHT)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + HANG_SECONDS
         while time.monotonic() < deadline:  # the healing worker runs in the server
             heals = get(self.http, f"/campaigns/{self.cid}/history", kind="CharacterHealed")
             if sum(e["day"] == number for e in heals["entries"]) == 2:

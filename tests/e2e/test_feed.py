@@ -141,7 +141,7 @@ def test_a_client_resuming_from_before_the_streams_reach_is_told_to_reset(
         for _ in range(100):
             assert http.post(f"{path}/actions", json=body).status_code == 201
         assert http.post(f"{path}/end").status_code == 200
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HANG_SECONDS
     while (audit := http.get(f"/campaigns/{cid}/audit?limit=1").json())["projection"]["behind"]:
         assert time.monotonic() < deadline, "the views did not catch up"
         time.sleep(0.05)

@@ -8,6 +8,7 @@ import time
 from fastapi.testclient import TestClient
 
 from tests.helpers import act, enrol, event_count, new_campaign, ok, start
+from tests.patience import HANG_SECONDS
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 20, "body_max": 10}
 
@@ -24,7 +25,7 @@ def test_a_healed_days_plan_is_corrected_with_a_preview_first(live_client: TestC
     ok(client.post(f"/campaigns/{cid}/encounters/{eid}/end"))
     ok(client.post(f"/campaigns/{cid}/days", json={"days": 1}), 201)  # full rest: 20/10
     character = f"/campaigns/{cid}/characters/{bran}"
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HANG_SECONDS
     while ok(client.get(character))["tracks"] != {"stamina": 20, "body": 10}:
         assert time.monotonic() < deadline, "the worker did not heal day 1"
         time.sleep(0.02)

@@ -143,7 +143,7 @@ class Story:
 
     def settle(self) -> None:
         """Wait for the healing worker (2 days, 3 characters) and the views to catch up."""
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG_SECONDS
         while time.monotonic() < deadline:
             heals = ok(self.client.get(f"/campaigns/{self.cid}/history?kind=CharacterHealed"))
             vitals = ok(self.client.get(f"/campaigns/{self.cid}/vitals"))

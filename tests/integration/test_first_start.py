@@ -17,6 +17,7 @@ import psycopg
 import pytest
 
 from tests.e2e.server import free_port
+from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL, require_postgres
 
 SKALD = str(Path(sys.executable).parent / "skald")
@@ -74,7 +75,7 @@ def test_servers_and_workers_started_together_on_an_empty_schema_all_come_up(
     try:
         for n, kind in enumerate(kinds):  # in the try: a failed launch stops the others
             processes.append(launch(kind, n, env, tmp_path))
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG_SECONDS  # a hang guard: six start at once
         waiting = set(range(len(kinds)))
         while waiting and time.monotonic() < deadline:
             for n in list(waiting):
@@ -91,7 +92,7 @@ def test_servers_and_workers_started_together_on_an_empty_schema_all_come_up(
             ).fetchone()
         assert tables is not None and tables[0] >= 2  # the events and the snapshots
         port = processes[0].args[3]  # type: ignore[index]
-        health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=5)
+        health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=HANG_SECONDS)
         assert health.json()["event_store"] == {"kind": "postgresql", "events": 0, "ok": True}
     finally:
         for process in processes:

@@ -31,6 +31,7 @@ from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings
 from skald.store import persistence_env
+from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL, require_postgres, require_redis
 
 HEALED = get_topic(Campaign.CharacterHealed)  # type: ignore[attr-defined]
@@ -134,7 +135,7 @@ def test_sigkill_mid_batch_then_restart_heals_every_day_exactly_once(
 
     worker = start_worker(store, redis_url, prefix, log)
     try:
-        wait_until(lambda: len(heal_events(app)) >= CHARACTERS, 60, "the first heals")
+        wait_until(lambda: len(heal_events(app)) >= CHARACTERS, HANG_SECONDS, "the first heals")
         worker.send_signal(signal.SIGKILL)
         worker.wait(10)
     finally:
@@ -146,7 +147,7 @@ def test_sigkill_mid_batch_then_restart_heals_every_day_exactly_once(
 
     worker = start_worker(store, redis_url, prefix, log)
     try:
-        wait_until(lambda: len(heal_events(app)) >= CHARACTERS * DAYS, 60, "all heals")
+        wait_until(lambda: len(heal_events(app)) >= CHARACTERS * DAYS, HANG_SECONDS, "all heals")
         time.sleep(0.5)  # let it poll again: nothing more may appear
     finally:
         worker.send_signal(signal.SIGTERM)

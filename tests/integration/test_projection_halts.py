@@ -18,6 +18,7 @@ from domain.campaign import Campaign
 from skald.settings import Settings
 from tests.helpers import act, enrol, new_campaign, ok, start
 from tests.integration.test_export_import import BARE, OGRE, skald
+from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL
 
 
@@ -35,7 +36,7 @@ def store_a_campaign_of_an_unknown_ruleset(client: TestClient) -> tuple[str, int
 
 
 def wait_for(what: str, check: Any) -> Any:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG_SECONDS
     while time.monotonic() < deadline:
         found = check()
         if found:
