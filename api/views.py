@@ -17,6 +17,7 @@ from api.schemas import (
     EncounterSummaryOut,
     RulesetOut,
 )
+from domain.actions import ActionRecord
 from domain.campaign import Campaign
 from domain.encounter import Encounter
 from domain.narrators import narrate
@@ -97,9 +98,9 @@ def encounter_out(encounter: Encounter, offset: int = 0, limit: int = ALL_ACTION
         actions_total=len(encounter.actions),
         actions_offset=offset,
         actions=[narrated(encounter, r) for r in encounter.actions[offset : offset + limit]],
-        corrections=encounter.corrections,
+        corrections=[c.as_json() for c in encounter.corrections],
         turn=encounter.turn_state().as_json(),
-        exchanges=encounter.exchange_list,
+        exchanges=[x.as_json() for x in encounter.exchange_list],
     )
 
 
@@ -121,16 +122,18 @@ def touched_by(record: Mapping[str, Any]) -> set[str]:
     return touched  # strings that are no combatant's id select nobody
 
 
-def narrated(encounter: Encounter, record: Mapping[str, Any]) -> dict[str, Any]:
-    """The record with its narrative beside the breakdown (derived when read)."""
-    return {**record, "narrative": narrate(encounter.ruleset_id, record, encounter.combatants)}
+def narrated(encounter: Encounter, record: ActionRecord) -> dict[str, Any]:
+    """The record's JSON with its narrative beside the breakdown (derived when read)."""
+    stored = record.as_json()
+    return {**stored, "narrative": narrate(encounter.ruleset_id, stored, encounter.combatants)}
 
 
-def action_out(encounter: Encounter, record: Mapping[str, Any]) -> ActionOut:
+def action_out(encounter: Encounter, record: ActionRecord) -> ActionOut:
+    touched = touched_by(record.as_json())
     return ActionOut(
         action=narrated(encounter, record),
         encounter=EncounterSummaryOut(
-            **summary_fields(encounter), combatants=combatants_out(encounter, touched_by(record))
+            **summary_fields(encounter), combatants=combatants_out(encounter, touched)
         ),
     )
 
@@ -140,11 +143,11 @@ def outcome_out(encounter: Encounter) -> ActionOut:
     last = getattr(encounter, "last_outcome", None) or {"action": len(encounter.actions)}
     if "exchange" in last:
         exchange = encounter.exchange_list[int(last["exchange"]) - 1]
-        parties = {str(exchange["actor"]), str(exchange["defender"])}
+        parties = {str(exchange.actor), exchange.defender}
         summary = EncounterSummaryOut(
             **summary_fields(encounter), combatants=combatants_out(encounter, parties)
         )
-        return ActionOut(status="pending", exchange=exchange, encounter=summary)
+        return ActionOut(status="pending", exchange=exchange.as_json(), encounter=summary)
     return action_out(encounter, encounter.action(int(last["action"])))
 
 
@@ -246,12 +249,12 @@ def outcome_json(encounter: Encounter) -> tuple[bool, bytes]:
     answer: dict[str, object] | None = None
     if "exchange" in last:
         exchange = encounter.exchange_list[int(last["exchange"]) - 1]
-        summary = _summary_plain(encounter, {str(exchange["actor"]), str(exchange["defender"])})
-        if summary is not None and type(exchange) is dict:
-            answer = {"status": "pending", "action": None, "exchange": exchange}
+        summary = _summary_plain(encounter, {str(exchange.actor), exchange.defender})
+        if summary is not None:
+            answer = {"status": "pending", "action": None, "exchange": exchange.as_json()}
     else:
         record = encounter.action(int(last["action"]))
-        summary = _summary_plain(encounter, touched_by(record))
+        summary = _summary_plain(encounter, touched_by(record.as_json()))
         if summary is not None:
             answer = {"status": "resolved", "action": narrated(encounter, record), "exchange": None}
     if answer is not None and summary is not None:

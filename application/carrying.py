@@ -78,12 +78,12 @@ class Carrying(Commands):
         if command.number is None:
             raise InvalidInput(f"a {command.kind} names the action's number")
         record = encounter.action(command.number)
-        if record["status"] != ACTIVE:
-            raise ActionRefused(f"action {command.number} is already {record['status']}")
+        if record.status != ACTIVE:
+            raise ActionRefused(f"action {command.number} is already {record.status}")
         if command.kind == "void":
             change: Step = VOID
         elif command.kind == "reroll":
-            if record["kind"] in GM_KINDS:
+            if record.kind in GM_KINDS:
                 raise ActionRefused(f"action {command.number} is the GM's change, with no dice")
             change = Reroll(command.dice)
         else:

@@ -15,9 +15,10 @@ from application.store import Commands, Store
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
 from domain.reasons import check_reason
-from domain.records import JSON
+from domain.records import JSONObject
 
-Corrected = tuple[Encounter, list[dict[str, JSON]]]  # and its report (JSON, as the API shows it)
+# The encounter and its report (JSON, as the API shows it).
+Corrected = tuple[Encounter, list[JSONObject]]
 KINDS = ("void", "reroll", "rewind")
 
 
@@ -37,7 +38,7 @@ class Corrections(Commands):
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             if encounter.ended:
                 corrected, _ = self.carrying.carry(command, reason)
-                return corrected, list(corrected.corrections[-1]["report"])
+                return corrected, list(corrected.corrections[-1].report)
             report = self._in_the_fight(encounter, command, reason)
             self.store.save(encounter)
             return encounter, report
@@ -46,7 +47,7 @@ class Corrections(Commands):
 
     def _in_the_fight(
         self, encounter: Encounter, command: CorrectEncounter, reason: str
-    ) -> list[dict[str, JSON]]:
+    ) -> list[JSONObject]:
         if command.kind == "rewind":
             if command.to_version is None:
                 raise InvalidInput("a rewind names the version to go back to")

@@ -168,26 +168,26 @@ class Queries(Commands):
                 change["state"] = {"from": then.state, "to": now.state}
             if change:
                 combatants[cid] = {"name": now.name, **change}
-        old = {a["number"]: a for a in before.actions}
+        old = {a.number: a for a in before.actions}
         actions: list[dict[str, JSON]] = []
         for action in after.actions:
-            previous = old.get(action["number"])
+            previous = old.get(action.number)
             if previous is None:
                 actions.append(
                     {
-                        "number": action["number"],
+                        "number": action.number,
                         "change": "added",
-                        "status": action["status"],
-                        "summary": action["summary"],
+                        "status": action.status,
+                        "summary": action.summary,
                     }
                 )
-            elif (previous["status"], previous["summary"]) != (action["status"], action["summary"]):
+            elif (previous.status, previous.summary) != (action.status, action.summary):
                 actions.append(
                     {
-                        "number": action["number"],
+                        "number": action.number,
                         "change": "changed",
-                        "status": {"from": previous["status"], "to": action["status"]},
-                        "summary": {"from": previous["summary"], "to": action["summary"]},
+                        "status": {"from": previous.status, "to": action.status},
+                        "summary": {"from": previous.summary, "to": action.summary},
                     }
                 )
         return {

@@ -14,14 +14,14 @@ action that can no longer happen is voided as a consequence, with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from domain.actions import ActionRecord, ConditionChange, Effects, RollRecord
 from domain.dice import DiceTray, Roller
 from domain.errors import DomainError
-from domain.gm_changes import GM_KINDS, JOIN, apply_gm_record
-from domain.records import Combatant, as_object, combatants_from_json, replace
+from domain.gm_changes import GM_KINDS, JOIN, CastChanged, apply_gm_record
+from domain.records import JSON, Combatant, JSONObject, as_object, replace
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets.base import Ruleset
 
@@ -41,17 +41,19 @@ class Reroll:
 
 
 Step = str | Reroll
-Plan = Callable[[dict[str, Any]], Step]
+Plan = Callable[[ActionRecord], Step]
+# One report entry: what the correction did to one action (the answer's JSON).
+Entry = dict[str, JSON]
 
 
 @dataclass
 class Replay:
     combatants: dict[str, Combatant]
-    records: list[dict[str, Any]]
-    report: list[dict[str, Any]] = field(default_factory=list)
+    records: list[ActionRecord]
+    report: list[JSONObject] = field(default_factory=list)
 
     @property
-    def changed(self) -> list[dict[str, Any]]:
+    def changed(self) -> list[JSONObject]:
         """The report's entries whose outcome is not what it was."""
         return [entry for entry in self.report if entry["status"] != "unchanged"]
 
@@ -59,30 +61,29 @@ class Replay:
 def correction_plan(first_changed: int, change: Step) -> Plan:
     """Action ``first_changed`` gets ``change``; active actions after it are resolved again."""
 
-    def plan(record: dict[str, Any]) -> Step:
-        number = record["number"]
-        if record["status"] != ACTIVE or number < first_changed:
+    def plan(record: ActionRecord) -> Step:
+        if record.status != ACTIVE or record.number < first_changed:
             return KEEP
-        return change if number == first_changed else RESOLVE
+        return change if record.number == first_changed else RESOLVE
 
     return plan
 
 
-def resolve_all(record: dict[str, Any]) -> Step:
+def resolve_all(record: ActionRecord) -> Step:
     """The carry-forward's plan: the starting line-up changed, so every action follows."""
-    return RESOLVE if record["status"] == ACTIVE else KEEP
+    return RESOLVE if record.status == ACTIVE else KEEP
 
 
 def rewind_plan(
-    past: list[dict[str, Any]], current: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], Plan]:
+    past: Sequence[ActionRecord], current: Sequence[ActionRecord]
+) -> tuple[list[ActionRecord], Plan]:
     """A rewind to how an encounter stood with the ``past`` actions: the records to replay
     (those, then the later current ones) and the plan (every active later action is
     superseded, kept on record; the rest stand). Open and ended fights both use it."""
     kept = len(past)
 
-    def plan(record: dict[str, Any]) -> Step:
-        later = record["number"] > kept and record["status"] == ACTIVE
+    def plan(record: ActionRecord) -> Step:
+        later = record.number > kept and record.status == ACTIVE
         return SUPERSEDE if later else KEEP
 
     return [*past, *current[kept:]], plan
@@ -90,9 +91,9 @@ def rewind_plan(
 
 def replay(
     rules: Ruleset,
-    options: Mapping[str, Any],
+    options: JSONObject,
     initial: Mapping[str, Combatant],
-    records: list[dict[str, Any]],
+    records: Sequence[ActionRecord],
     plan: Plan,
     roller: Roller,
 ) -> Replay:
@@ -101,143 +102,165 @@ def replay(
     for record in records:
         step = plan(record)
         if step == KEEP:
-            if record["status"] == ACTIVE:
-                _apply_effects(state.combatants, record["effects"])
+            if record.status == ACTIVE:
+                _apply_effects(state.combatants, record.effects)
             state.records.append(record)
         elif step in (VOID, SUPERSEDE):
             status = "voided" if step == VOID else "superseded"
-            state.records.append({**record, "status": status})
+            state.records.append(replace(record, status=status))
             if step == SUPERSEDE:
                 state.report.append(_entry(record, None, "superseded"))
-        elif record["kind"] in GM_KINDS:
+        elif record.kind in GM_KINDS:
             state.records.append(_reapply_gm_record(rules, record, state))
         elif isinstance(step, Reroll):
             tray = DiceTray(roller, step.dice)
             state.records.append(_resolve_record(rules, options, record, state, tray, True))
         else:
-            recorded = {r["name"]: r["faces"] for r in record["rolls"]}
+            recorded = {r.name: list(r.faces) for r in record.rolls}
             tray = DiceTray(roller, recorded, refitting=True)
             state.records.append(_resolve_record(rules, options, record, state, tray, False))
-        if record["kind"] == JOIN:
+        if record.kind == JOIN:
             _out_if_struck(state, state.records[-1])
     return state
 
 
-def _out_if_struck(state: Replay, record: dict[str, Any]) -> None:
+def _out_if_struck(state: Replay, record: ActionRecord) -> None:
     """A mid-fight join that the correction struck out (a rewind to before it, a void of
     it) leaves the joiner listed as out of the fight with the values they joined with:
     the encounter still names them, so its end hands them back to the roster as they
     came (and frees them for another fight), and what happened to them after the join
     is undone with the rest."""
-    target = str(record["params"]["target"])
-    if record["status"] != ACTIVE and target not in state.combatants:
-        joined = Combatant.from_json(as_object(record["params"]["combatant"]))
+    target = str(record.params["target"])
+    if record.status != ACTIVE and target not in state.combatants:
+        joined = Combatant.from_json(as_object(record.params["combatant"]))
         state.combatants[target] = replace(joined, present=False)
+
+
+def _voided(record: ActionRecord, state: Replay, error: DomainError) -> ActionRecord:
+    state.report.append({**_entry(record, None, "voided"), "why": error.message})
+    return replace(record, status="voided", voided_because=error.message)
 
 
 def _resolve_record(
     rules: Ruleset,
-    options: Mapping[str, Any],
-    record: dict[str, Any],
+    options: JSONObject,
+    record: ActionRecord,
     state: Replay,
     tray: DiceTray,
     rerolled: bool,
-) -> dict[str, Any]:
+) -> ActionRecord:
     """Resolve ``record`` against the state so far; the new record and a report entry."""
     # An action the GM let through out of turn or once too often (its record carries the
     # override) is replayed as allowed: a ruleset's own once-a-round rule yields to it.
-    overridden = record.get("override") is not None
-    view = build_view(rules, record["round"], options, state.combatants, turn_overridden=overridden)
+    overridden = record.override is not None
+    view = build_view(rules, record.round, options, state.combatants, turn_overridden=overridden)
     try:
         resolved = resolve(
-            rules,
-            view,
-            record["kind"],
-            record["actor"],
-            record["params"],
-            tray,
-            strict_dice=rerolled,
+            rules, view, record.kind, record.actor, record.params, tray, strict_dice=rerolled
         )
     except DomainError as error:
         if rerolled:  # the GM's new dice do not fit: refuse the reroll itself
             raise
-        state.report.append({**_entry(record, None, "voided"), "why": error.message})
-        return {**record, "status": "voided", "voided_because": error.message}
-    recorded = {r["name"]: r for r in record["rolls"]}
+        return _voided(record, state, error)
+    recorded = {r.name: r for r in record.rolls}
     if rerolled:
-        rolls = list(resolved.rolls)
+        rolls = resolved.rolls
     else:
-        rolls = [
-            {**roll, "supplied": recorded[roll["name"]]["supplied"]}
-            if roll["name"] in recorded
-            else {**roll, "new": True}
+        rolls = tuple(
+            replace(roll, supplied=recorded[roll.name].supplied)
+            if roll.name in recorded
+            else replace(roll, new=True)
             for roll in resolved.rolls
-        ]
+        )
     apply_outcome(state.combatants, resolved.outcome)
-    new_record = {
-        **record,
-        "params": resolved.params,
-        "rolls": rolls,
-        "summary": resolved.outcome.summary,
-        "breakdown": resolved.outcome.breakdown,
-        "effects": {"tracks": resolved.outcome.tracks, "state": resolved.outcome.state},
-        "conditions": {
-            cid: {"before": before, "after": list(_conditions(rules, state.combatants[cid]))}
+    outcome = resolved.outcome
+    new_record = replace(
+        record,
+        params=resolved.params,
+        rolls=rolls,
+        summary=outcome.summary,
+        breakdown=outcome.breakdown,
+        effects=Effects(tracks=outcome.tracks, state=outcome.state),
+        conditions={
+            cid: ConditionChange(tuple(before), _conditions(rules, state.combatants[cid]))
             for cid, before in resolved.conditions_before.items()
         },
-    }
-    if rerolled:
-        new_record["rerolled"] = True
-        state.report.append(_entry(record, resolved.outcome.summary, "rerolled"))
-        return new_record
-    same = (resolved.outcome.summary, resolved.outcome.breakdown) == (
-        record["summary"],
-        record["breakdown"],
     )
+    if rerolled:
+        state.report.append(_entry(record, outcome.summary, "rerolled"))
+        return replace(new_record, rerolled=True)
+    same = (outcome.summary, outcome.breakdown) == (record.summary, record.breakdown)
     state.report.append(
         {
-            **_entry(record, resolved.outcome.summary, "unchanged" if same else "changed"),
-            "new_rolls": [r["name"] for r in rolls if r.get("new")],
-            "refitted_rolls": {r["name"]: r["adjusted"] for r in rolls if "adjusted" in r},
-            "unused_rolls": sorted(set(recorded) - {roll["name"] for roll in resolved.rolls}),
+            **_entry(record, outcome.summary, "unchanged" if same else "changed"),
+            "new_rolls": [r.name for r in rolls if r.new],
+            "refitted_rolls": _refitted(rolls),
+            "unused_rolls": sorted(set(recorded) - {roll.name for roll in resolved.rolls}),
         }
     )
     return new_record
 
 
-def _reapply_gm_record(rules: Ruleset, record: dict[str, Any], state: Replay) -> dict[str, Any]:
+def _refitted(rolls: Sequence[RollRecord]) -> dict[str, JSON]:
+    return {r.name: r.adjusted for r in rolls if r.adjusted is not None}
+
+
+def _reapply_gm_record(rules: Ruleset, record: ActionRecord, state: Replay) -> ActionRecord:
     """A GM's change made again on the state as it now stands (no dice to read)."""
     try:
-        changed = apply_gm_record(rules, record["kind"], record["params"], state.combatants)
+        changed = apply_gm_record(rules, record.kind, record.params, state.combatants)
     except DomainError as error:
-        state.report.append({**_entry(record, None, "voided"), "why": error.message})
-        return {**record, "status": "voided", "voided_because": error.message}
-    effects = gm_effects(record["params"]["target"], changed.combatant)
+        return _voided(record, state, error)
+    effects = gm_effects(str(record.params["target"]), changed.combatant)
     _apply_effects(state.combatants, effects)
-    same = changed.breakdown == record["breakdown"]
+    same = changed.breakdown == record.breakdown
     state.report.append(_entry(record, changed.summary, "unchanged" if same else "changed"))
-    return {
-        **record,
-        "summary": changed.summary,
-        "breakdown": changed.breakdown,
-        "effects": effects,
-    }
+    return replace(record, summary=changed.summary, breakdown=changed.breakdown, effects=effects)
 
 
-def gm_effects(target: str, combatant: Combatant) -> dict[str, Any]:
+def gm_effects(target: str, combatant: Combatant) -> Effects:
     """A GM record's effects: the whole combatant (sheet, rank, presence), tracks, state."""
-    return {
-        "tracks": {target: dict(combatant.tracks)},
-        "state": {target: dict(combatant.state)},
-        "combatants": {target: combatant.as_json()},
-    }
+    return Effects(
+        tracks={target: dict(combatant.tracks)},
+        state={target: dict(combatant.state)},
+        combatants={target: combatant},
+    )
 
 
-def _entry(record: Mapping[str, Any], after: str | None, status: str) -> dict[str, Any]:
+def gm_record(
+    rules: Ruleset,
+    kind: str,
+    params: JSONObject,
+    changed: CastChanged,
+    before: Sequence[str],
+    number: int,
+    round: int,
+    by: str,
+) -> ActionRecord:
+    """The record of a GM change made in the fight (``before``: the target's conditions)."""
+    target = str(params["target"])
+    now = changed.combatant
+    return ActionRecord(
+        number=number,
+        round=round,
+        kind=kind,
+        actor=None,
+        params=params,
+        rolls=(),
+        summary=changed.summary,
+        breakdown=changed.breakdown,
+        by=by,
+        status=ACTIVE,
+        effects=gm_effects(target, now),
+        conditions={target: ConditionChange(tuple(before), _conditions(rules, now))},
+    )
+
+
+def _entry(record: ActionRecord, after: str | None, status: str) -> Entry:
     return {
-        "number": record["number"],
-        "kind": record["kind"],
-        "before": record["summary"],
+        "number": record.number,
+        "kind": record.kind,
+        "before": record.summary,
         "after": after,
         "status": status,
     }
@@ -247,9 +270,9 @@ def _conditions(rules: Ruleset, combatant: Combatant) -> tuple[str, ...]:
     return rules.conditions(combatant.sheet, combatant.tracks, combatant.state)
 
 
-def _apply_effects(combatants: dict[str, Combatant], effects: Mapping[str, Any]) -> None:
-    combatants.update(combatants_from_json(effects.get("combatants", {})))
-    for cid, values in effects["tracks"].items():
-        combatants[cid] = replace(combatants[cid], tracks=dict(values))
-    for cid, values in effects["state"].items():
-        combatants[cid] = replace(combatants[cid], state=as_object(values))
+def _apply_effects(combatants: dict[str, Combatant], effects: Effects) -> None:
+    combatants.update(effects.combatants or {})
+    for cid, tracks in effects.tracks.items():
+        combatants[cid] = replace(combatants[cid], tracks=dict(tracks))
+    for cid, values in effects.state.items():
+        combatants[cid] = replace(combatants[cid], state=values)

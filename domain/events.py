@@ -38,19 +38,19 @@ CharacterJoined: Final[EventClass] = Campaign.CharacterJoined
 CorrectionCarried: Final[EventClass] = Campaign.CorrectionCarried
 
 EncounterEvent: Final[EventClass] = Encounter.Event
-EncounterStarted: Final[EventClass] = Encounter.Started  # type: ignore[attr-defined]
-ActionResolved: Final[EventClass] = Encounter.ActionResolved  # type: ignore[attr-defined]
-RoundStarted: Final[EventClass] = Encounter.RoundStarted  # type: ignore[attr-defined]
-OrderSet: Final[EventClass] = Encounter.OrderSet  # type: ignore[attr-defined]
-TurnAdvanced: Final[EventClass] = Encounter.TurnAdvanced  # type: ignore[attr-defined]
-TurnOverridden: Final[EventClass] = Encounter.TurnOverridden  # type: ignore[attr-defined]
-ExchangeOpened: Final[EventClass] = Encounter.ExchangeOpened  # type: ignore[attr-defined]
-DefenseDeclared: Final[EventClass] = Encounter.DefenseDeclared  # type: ignore[attr-defined]
-ExchangeWithdrawn: Final[EventClass] = Encounter.ExchangeWithdrawn  # type: ignore[attr-defined]
-EncounterEnded: Final[EventClass] = Encounter.Ended  # type: ignore[attr-defined]
-Corrected: Final[EventClass] = Encounter.Corrected  # type: ignore[attr-defined]
-GMChanged: Final[EventClass] = Encounter.GMChanged  # type: ignore[attr-defined]
-Recomputed: Final[EventClass] = Encounter.Recomputed  # type: ignore[attr-defined]
+EncounterStarted: Final[EventClass] = Encounter.Started
+ActionResolved: Final[EventClass] = Encounter.ActionResolved
+RoundStarted: Final[EventClass] = Encounter.RoundStarted
+OrderSet: Final[EventClass] = Encounter.OrderSet
+TurnAdvanced: Final[EventClass] = Encounter.TurnAdvanced
+TurnOverridden: Final[EventClass] = Encounter.TurnOverridden
+ExchangeOpened: Final[EventClass] = Encounter.ExchangeOpened
+DefenseDeclared: Final[EventClass] = Encounter.DefenseDeclared
+ExchangeWithdrawn: Final[EventClass] = Encounter.ExchangeWithdrawn
+EncounterEnded: Final[EventClass] = Encounter.Ended
+Corrected: Final[EventClass] = Encounter.Corrected
+GMChanged: Final[EventClass] = Encounter.GMChanged
+Recomputed: Final[EventClass] = Encounter.Recomputed
 
 RequestRecorded: Final[EventClass] = IdempotentRequest.Recorded  # type: ignore[attr-defined]
 

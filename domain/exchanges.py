@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from domain.actions import RollRecord
 from domain.dice import DiceTray, Roller
+from domain.encounter_records import Exchange
 from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.records import JSON, JSONObject, replace
 from domain.resolution import Resolved, resolve
 from domain.roll_preview import refuse_unknown_rolls
 from domain.rulesets.base import EncounterView, JsonObject, Ruleset
@@ -29,7 +31,7 @@ class Opening:
     """Either the action resolved at once, or the exchange to record as pending."""
 
     resolved: Resolved | None
-    exchange: dict[str, Any] | None
+    exchange: dict[str, JSON] | None  # the ExchangeOpened event's, before its number
 
 
 def lenient_resolve(
@@ -37,9 +39,9 @@ def lenient_resolve(
     view: EncounterView,
     kind: str,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JSONObject,
     tray: DiceTray,
-    already: Sequence[Mapping[str, Any]] = (),
+    already: Sequence[RollRecord] = (),
     aliases: Mapping[str, str] | None = None,
 ) -> Resolved:
     """Resolve; dice supplied for rolls that turned out not to be needed are noted, not refused.
@@ -50,8 +52,8 @@ def lenient_resolve(
     aliases = aliases or {}
     resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False)
     refuse_unknown_rolls(rules, view, kind, actor, params, tray.unused(), aliases)
-    first = {str(r["name"]): dict(r) for r in already}
-    rolls = [first.get(r["name"], r) for r in resolved.rolls]
+    first = {r.name: r for r in already}
+    rolls = tuple(first.get(r.name, r) for r in resolved.rolls)
     unused: JsonObject = {aliases.get(name, name): list(f) for name, f in tray.unused().items()}
     breakdown = resolved.outcome.breakdown
     if unused:
@@ -67,7 +69,7 @@ def open_or_resolve(
     view: EncounterView,
     kind: str,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JSONObject,
     dice: Mapping[str, Sequence[int]] | None,
     roller: Roller | None,
     aliases: Mapping[str, str] | None = None,
@@ -77,8 +79,8 @@ def open_or_resolve(
         rules.refuse_if_cannot_act(view.combatants[actor], kind)  # before any waiting
     tray = DiceTray(roller, dice)
     waiting = rules.awaiting(view, kind, actor, params, tray)
-    lead = [roll.as_record() for roll in tray.rolls]
-    supplied = {**tray.unused(), **{roll.name: list(roll.faces) for roll in tray.rolls}}
+    lead = tuple(RollRecord.from_json(roll.as_record()) for roll in tray.rolls)
+    supplied = {**tray.unused(), **{r.name: list(r.faces) for r in lead}}
     if waiting is None:
         again = DiceTray(roller, supplied)
         resolved = lenient_resolve(rules, view, kind, actor, params, again, lead, aliases)
@@ -88,13 +90,13 @@ def open_or_resolve(
     refuse_unknown_rolls(rules, view, kind, actor, params, tray.unused(), aliases)
     defender = view.combatants[waiting.defender]
     attacker = view.combatants[actor].name if actor is not None else "the GM"
-    exchange = {
+    exchange: dict[str, JSON] = {
         "kind": kind,
         "actor": actor,
         "defender": waiting.defender,
         "params": dict(params),
         "dice": tray.unused(),
-        "rolls": lead,
+        "rolls": [roll.as_json() for roll in lead],
         "param": waiting.param,
         "choices": list(waiting.choices),
         "shown": waiting.shown,
@@ -106,48 +108,55 @@ def open_or_resolve(
     return Opening(None, exchange)
 
 
-def find(exchanges: Sequence[dict[str, Any]], number: int) -> dict[str, Any]:
+def find(exchanges: Sequence[Exchange], number: int) -> Exchange:
     if not 1 <= number <= len(exchanges):
         raise NotFound(f"there is no exchange {number} in this encounter")
     return exchanges[number - 1]
 
 
-def refuse_unless_pending(exchange: Mapping[str, Any], doing: str) -> None:
-    if exchange["status"] != PENDING:
+def refuse_unless_pending(exchange: Exchange, doing: str) -> None:
+    if exchange.status != PENDING:
         raise ActionRefused(
-            f"exchange {exchange['number']} is already {exchange['status']}: cannot {doing} it"
+            f"exchange {exchange.number} is already {exchange.status}: cannot {doing} it"
         )
 
 
 def resolve_declared(
     rules: Ruleset,
     view: EncounterView,
-    exchange: Mapping[str, Any],
+    exchange: Exchange,
     choice: str,
     dice: Mapping[str, Sequence[int]] | None,
     roller: Roller | None,
     aliases: Mapping[str, str] | None = None,
 ) -> Resolved:
-    if choice not in exchange["choices"]:
+    if choice not in exchange.choices:
         raise InvalidInput(
-            f"'{choice}' is not a choice here; {exchange['param']} is one of: "
-            f"{', '.join(exchange['choices'])}"
+            f"'{choice}' is not a choice here; {exchange.param} is one of: "
+            f"{', '.join(exchange.choices)}"
         )
-    lead = exchange["rolls"]
-    clash = sorted(set(dice or {}) & {r["name"] for r in lead})
+    lead = exchange.rolls
+    clash = sorted(set(dice or {}) & {r.name for r in lead})
     if clash:
         raise InvalidInput(f"already rolled and recorded: {', '.join(clash)}")
-    supplied = {
-        **exchange["dice"],
+    supplied: dict[str, Sequence[int]] = {
+        **exchange.dice,
         **(dice or {}),
-        **{r["name"]: list(r["faces"]) for r in lead},
+        **{r.name: list(r.faces) for r in lead},
     }
-    params = {**exchange["params"], exchange["param"]: choice}
+    params = {**exchange.params, exchange.param: choice}
     tray = DiceTray(roller, supplied)
-    return lenient_resolve(
-        rules, view, exchange["kind"], exchange["actor"], params, tray, lead, aliases
-    )
+    return lenient_resolve(rules, view, exchange.kind, exchange.actor, params, tray, lead, aliases)
 
 
-def pending(exchanges: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    return [x for x in exchanges if x["status"] == PENDING]
+def pending(exchanges: Sequence[Exchange]) -> list[Exchange]:
+    return [x for x in exchanges if x.status == PENDING]
+
+
+def declared(exchange: Exchange, choice: str, by: str, action: int) -> Exchange:
+    """The exchange once its defender declared: resolved into action ``action``."""
+    return replace(exchange, status=RESOLVED, declared=choice, declared_by=by, action=action)
+
+
+def withdrawn(exchange: Exchange, reason: str, by: str) -> Exchange:
+    return replace(exchange, status=WITHDRAWN, reason=reason, withdrawn_by=by)

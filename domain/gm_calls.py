@@ -8,13 +8,12 @@ schema shows the mark too; :func:`refuse_gm_calls` is the one place that checks 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
 from domain.access import Forbidden
 
-GM_CALL: dict[str, Any] = {"x-gm-call": True}
+GM_CALL: dict[str, JsonValue] = {"x-gm-call": True}
 
 
 def gm_parameters(model: type[BaseModel]) -> tuple[str, ...]:
@@ -28,7 +27,7 @@ def gm_parameters(model: type[BaseModel]) -> tuple[str, ...]:
 
 
 def refuse_gm_calls(
-    model: type[BaseModel], kind: str, params: Mapping[str, Any], role: str
+    model: type[BaseModel], kind: str, params: Mapping[str, object], role: str
 ) -> None:
     """Refuse (403) a non-GM request that names any GM-only parameter, whatever its value."""
     if role == "gm":

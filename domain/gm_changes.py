@@ -15,6 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
+# The GM records' kinds, named beside the records (domain/actions.py), used from here.
+from domain.actions import ADJUST as ADJUST
+from domain.actions import AMEND as AMEND
+from domain.actions import GM_KINDS as GM_KINDS
+from domain.actions import JOIN as JOIN
+from domain.actions import LEAVE as LEAVE
+from domain.actions import MOVE as MOVE
 from domain.errors import ActionRefused, InvalidInput
 from domain.records import (
     JSON,
@@ -29,13 +36,6 @@ from domain.records import (
 from domain.rulesets.base import Ruleset
 
 MAX_TRACK_VALUE = 10_000
-# The kinds of GM record an encounter keeps among its actions.
-AMEND = "amend_sheet"
-ADJUST = "adjust_tracks"
-JOIN = "join"
-LEAVE = "leave"
-MOVE = "move"
-GM_KINDS = frozenset({AMEND, ADJUST, JOIN, LEAVE, MOVE})
 
 
 @dataclass(frozen=True)

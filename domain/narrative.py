@@ -9,9 +9,9 @@ when it is read, so old records and corrected ones read the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Protocol
 
 from domain.records import JSON
 
@@ -31,10 +31,78 @@ class Sheeted(Named, Protocol):
 
 
 Combatants = Mapping[str, Named]
-Narrator = Callable[[Mapping[str, Any], Mapping[str, Sheeted]], list[str]]
 
 
-def exact(value: Any) -> str:
+class Read:
+    """A stored JSON value as a narrator reads it: by key, index or iteration, as the
+    JSON it stands for. What is not the shape a narrator expects raises KeyError,
+    IndexError or TypeError, and :func:`domain.narrators.narrate` then falls back to
+    the plain lines, as it did for the dicts."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: JSON) -> None:
+        self.value = value
+
+    def _object(self) -> Mapping[str, JSON]:
+        if not isinstance(self.value, Mapping):
+            raise TypeError(f"not a JSON object: {self.value!r}")
+        return self.value
+
+    def _array(self) -> Sequence[JSON]:
+        if isinstance(self.value, str | Mapping) or not isinstance(self.value, Sequence):
+            raise TypeError(f"not a JSON array: {self.value!r}")
+        return self.value
+
+    def __getitem__(self, key: str | int) -> Read:
+        if isinstance(key, str):
+            return Read(self._object()[key])
+        return Read(self._array()[key])
+
+    def get(self, key: str, default: JSON = None) -> Read:
+        return Read(self._object().get(key, default))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._object()
+
+    def __iter__(self) -> Iterator[Read]:
+        return (Read(item) for item in self._array())
+
+    def items(self) -> Iterator[tuple[str, Read]]:
+        return ((key, Read(item)) for key, item in self._object().items())
+
+    @property
+    def text(self) -> str:
+        if not isinstance(self.value, str):
+            raise TypeError(f"not a string: {self.value!r}")
+        return self.value
+
+    @property
+    def number(self) -> int:
+        if isinstance(self.value, bool) or not isinstance(self.value, int):
+            raise TypeError(f"not a whole number: {self.value!r}")
+        return self.value
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    def __eq__(self, other: object) -> bool:
+        return self.value == (other.value if isinstance(other, Read) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+Narrator = Callable[[Read, Mapping[str, Sheeted]], list[str]]
+
+
+def exact(value: object) -> str:
     """'6561/2500 (2.62)' for a fraction; integers as they are."""
     text = str(value)
     if "/" not in text:
@@ -45,7 +113,7 @@ def exact(value: Any) -> str:
     return f"{text} ({float(number):.2f})"
 
 
-def faces(values: Any) -> str:
+def faces(values: Iterable[object]) -> str:
     return ", ".join(str(v) for v in values)
 
 
@@ -53,7 +121,7 @@ def plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if abs(n) == 1 else many}"
 
 
-def name_of(combatants: Combatants, cid: Any) -> str:
+def name_of(combatants: Combatants, cid: object) -> str:
     found = combatants.get(str(cid))
     return found.name if found else str(cid)
 
@@ -65,13 +133,13 @@ def unids(text: str, combatants: Combatants) -> str:
     return text
 
 
-def conditions_lines(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
+def conditions_lines(record: Read, combatants: Combatants) -> list[str]:
     lines = []
-    for cid, change in (record.get("conditions") or {}).items():
+    for cid, change in (record.get("conditions") or Read({})).items():
         before, after = set(change.get("before", [])), set(change.get("after", []))
         who = name_of(combatants, cid)
-        gained = [c for c in change.get("after", []) if c not in before]
-        lost = [c for c in change.get("before", []) if c not in after]
+        gained = [c.text for c in change.get("after", []) if c not in before]
+        lost = [c.text for c in change.get("before", []) if c not in after]
         if gained:
             lines.append(f"{who} gains: {', '.join(c.replace('_', ' ') for c in gained)}")
         if lost:
@@ -79,15 +147,15 @@ def conditions_lines(record: Mapping[str, Any], combatants: Combatants) -> list[
     return lines
 
 
-def unused_lines(record: Mapping[str, Any]) -> list[str]:
-    unused = (record.get("breakdown") or {}).get("unused_dice") or {}
+def unused_lines(record: Read) -> list[str]:
+    unused = (record.get("breakdown") or Read({})).get("unused_dice") or Read({})
     return [
         f"Dice supplied for {name} ({faces(values)}) were not used: that roll was not needed"
         for name, values in unused.items()
     ]
 
 
-def generic(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
+def generic(record: Read, combatants: Combatants) -> list[str]:
     lines = [
         f"{roll['name']}: {roll['dice']} rolled {faces(roll['faces'])} = {roll['total']}"
         for roll in record.get("rolls", [])
@@ -97,7 +165,9 @@ def generic(record: Mapping[str, Any], combatants: Combatants) -> list[str]:
 
 
 def new_conditions_note(
-    conditions: Mapping[str, Mapping[str, list[str]]], combatants: Combatants, summary: str = ""
+    conditions: Mapping[str, Mapping[str, Sequence[str]]],
+    combatants: Combatants,
+    summary: str = "",
 ) -> str:
     """'; Bran gains: unconscious, cannot act' for the one-line summary ('' when none)."""
     parts = []

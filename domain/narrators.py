@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from domain.narrative import (
     Narrator,
+    Read,
     Sheeted,
     conditions_lines,
     exact,
@@ -17,13 +17,14 @@ from domain.narrative import (
     unids,
     unused_lines,
 )
+from domain.records import JSON, JSONObject
 
 Roster = Mapping[str, Sheeted]
 
 # -- stamina-body ---------------------------------------------------------------------
 
 
-def sb_check(who: str, what: str, check: Mapping[str, Any], against: str) -> str:
+def sb_check(who: str, what: str, check: Read, against: str) -> str:
     verdict = "success" if check["success"] else "failure"
     line = f"{who}'s {what}: 3d6 rolled {check['roll']} against {against} {check['target']}"
     line += f": {verdict}, {what} score {check['margin']}"
@@ -32,9 +33,12 @@ def sb_check(who: str, what: str, check: Mapping[str, Any], against: str) -> str
     return line
 
 
-def sb_damage(damage: Mapping[str, Any], target: str) -> list[str]:
+def sb_damage(damage: Read, target: str) -> list[str]:
     dice = damage["damage_dice"]
-    options = f" + {dice['added']} for {', '.join(dice['options'])}" if dice["options"] else ""
+    options = ""
+    if dice["options"]:
+        named = ", ".join(option.text for option in dice["options"])
+        options = f" + {dice['added']} for {named}"
     lines = [
         f"Damage dice: class {dice['class']}{options} = {dice['count']}d6, "
         f"rolled {faces(dice['faces'])}"
@@ -54,10 +58,10 @@ def sb_damage(damage: Mapping[str, Any], target: str) -> list[str]:
     lines.append(f"Shield: {damage['shield']['why']}")
     res = damage["resilience"]
     lines.append(f"Resilience: armour {res['armour']} + shield {res['shield']} = {res['total']}")
-    lines += [f"{note[0].upper()}{note[1:]}" for note in res["notes"]]
+    lines += [f"{note.text[0].upper()}{note.text[1:]}" for note in res["notes"]]
     before = {"stamina": raw["stamina"], "body": raw["body"]}
     for step in damage["absorption"]["steps"]:
-        pool = step["pool"]
+        pool = step["pool"].text
         lines.append(
             f"Step {step['step']} ({pool.title()}): {before[pool]} -> {step['after']}; "
             f"resilience left {step['resilience_left']}"
@@ -75,9 +79,9 @@ def sb_damage(damage: Mapping[str, Any], target: str) -> list[str]:
     return lines
 
 
-def stamina_body(record: Mapping[str, Any], combatants: Roster) -> list[str]:
+def stamina_body(record: Read, combatants: Roster) -> list[str]:
     b, params = record["breakdown"], record["params"]
-    kind = record["kind"]
+    kind = record["kind"].text
     if kind == "take_hit":
         return sb_damage(b, name_of(combatants, params["target"]))
     if kind != "attack":
@@ -96,15 +100,17 @@ def stamina_body(record: Mapping[str, Any], combatants: Roster) -> list[str]:
     if b["result"] == "missed":
         return [*lines, f"{attacker} misses {defender}: no defense and no damage"]
     defense = b["defense"]
-    if defense["kind"] == "none" and defense["why"] != "no defense declared":
-        lines.append(defense["why"])  # "Bare is stunned and cannot answer (S9)"
+    why = defense["why"].text
+    if defense["kind"] == "none" and why != "no defense declared":
+        lines.append(why)  # "Bare is stunned and cannot answer (S9)"
     elif defense["kind"] == "none":
         lines.append(f"{defender} answers with nothing")
     elif not defense.get("rolled"):
-        lines.append(f"{defender} cannot {defense['kind']}: {defense['why']}")
+        lines.append(f"{defender} cannot {defense['kind']}: {why}")
     else:
-        lines.append(sb_check(defender, defense["kind"], defense["check"], defense["kind"]))
-        lines.append(f"{defense['why'][0].upper()}{defense['why'][1:]}")
+        kind = defense["kind"].text
+        lines.append(sb_check(defender, kind, defense["check"], kind))
+        lines.append(f"{why[0].upper()}{why[1:]}")
     if b["result"] != "landed":
         return lines
     return lines + sb_damage(b["damage"], defender)
@@ -113,11 +119,11 @@ def stamina_body(record: Mapping[str, Any], combatants: Roster) -> list[str]:
 # -- margin ---------------------------------------------------------------------------
 
 
-def pool_line(who: str, what: str, roll: Mapping[str, Any]) -> list[str]:
+def pool_line(who: str, what: str, roll: Read) -> list[str]:
     pool = roll["pool"]
     terms = [t for t in pool["terms"] if t["dice"]]
-    sums = " + ".join(f"{t['term'].title()} {t['dice']}" for t in terms) or "nothing"
-    dice = plural(pool["dice"], "die", "dice")
+    sums = " + ".join(f"{t['term'].text.title()} {t['dice']}" for t in terms) or "nothing"
+    dice = plural(pool["dice"].number, "die", "dice")
     head = f"{who}'s {what}: {sums} = {dice}"
     if pool.get("floor_applied"):
         head += f" (the bare attribute, {pool['floor']}, is the floor)"
@@ -134,27 +140,29 @@ def pool_line(who: str, what: str, roll: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def successes(read: Mapping[str, Any], short: bool = False) -> str:
+def successes(read: Read, short: bool = False) -> str:
     if read.get("below_nothing"):
         return "-1" if short else "no 5 or 6 and every die a 1: below nothing, -1"
-    return str(read["successes"]) if short else plural(read["successes"], "success", "successes")
+    count = read["successes"]
+    return str(count) if short else plural(count.number, "success", "successes")
 
 
-def margin_defenses(block: Mapping[str, Any], combatants: Roster, who: str) -> list[str]:
-    lines = [f"{block['why'][0].upper()}{block['why'][1:]}"]
+def margin_defenses(block: Read, combatants: Roster, who: str) -> list[str]:
+    why = block["why"].text
+    lines = [f"{why[0].upper()}{why[1:]}"]
     for roll in block["rolls"]:
         lines += pool_line(who, f"{roll['defense']} ({roll['mode']})", roll)
         if roll.get("counts_as") != roll.get("total"):
-            lines.append(f"{roll['defense'].title()} counts as {roll['counts_as']}")
+            lines.append(f"{roll['defense'].text.title()} counts as {roll['counts_as']}")
     return lines
 
 
-def margin(record: Mapping[str, Any], combatants: Roster) -> list[str]:
+def margin(record: Read, combatants: Roster) -> list[str]:
     b = record["breakdown"]
     if record["kind"] not in ("attack", "cast"):
         return [str(record["summary"])]
-    attacker = b["attacker"]["name"]
-    target = b["target"]["name"]
+    attacker = b["attacker"]["name"].text
+    target = b["target"]["name"].text
     lines = [f"{b['distance']['why']}"]
     lines += pool_line(attacker, f"{b['kind']} with {b.get('weapon', {}).get('name')}", b["attack"])
     defense = b.get("defense")
@@ -164,7 +172,7 @@ def margin(record: Mapping[str, Any], combatants: Roster) -> list[str]:
     if m:
         taken = " + ".join(str(d) for d in m["defenses"]) or "0"
         lines.append(f"Margin: {m['attack']} - ({taken}) = {m['value']}")
-        if m["value"] <= 0:
+        if m["value"].number <= 0:
             lines.append("A margin of 0 or less: nothing happens, no damage of any kind")
     ward = b.get("ward")
     if ward:
@@ -179,13 +187,13 @@ def margin(record: Mapping[str, Any], combatants: Roster) -> list[str]:
         lines += margin_damage(damage, name_of(combatants, damage["to"]))
     riposte = b.get("riposte")
     if riposte:
-        lines.append(f"Riposte: {riposte.get('why', riposte)}")
+        lines.append(f"Riposte: {riposte.get('why', riposte.value)}")
         if riposte.get("damage"):
             lines += margin_damage(riposte["damage"], name_of(combatants, riposte["damage"]["to"]))
     return lines
 
 
-def margin_damage(damage: Mapping[str, Any], to: str) -> list[str]:
+def margin_damage(damage: Read, to: str) -> list[str]:
     w, nature, armor = damage["weapon"], damage["nature"], damage["armor"]
     lines = [f"Damage: {w['formula']} = {exact(w['damage'])} {nature['damage_type']}"]
     if nature.get("nature"):
@@ -206,16 +214,17 @@ def margin_damage(damage: Mapping[str, Any], to: str) -> list[str]:
 # -- d20 ------------------------------------------------------------------------------
 
 
-def d20_checks(value: Any, lines: list[str]) -> None:
+def d20_checks(value: JSON, lines: list[str]) -> None:
     """Every d20 check in the breakdown, in order, with its terms and any surprise."""
     if isinstance(value, Mapping):
         if "d20" in value and "comparison" in value:
-            terms = " ".join(f"{t['value']:+d} {t['name']}" for t in value["terms"])
-            verdict = "success" if value["success"] else "failure"
-            lines.append(f"d20 {value['d20']} {terms} = {value['total']}: {value['comparison']}")
-            lines.append(f"{value['against']} {value['target']}: {verdict}")
-            if value.get("note"):
-                lines.append(str(value["note"]))
+            check = Read(value)
+            terms = " ".join(f"{t['value']:+d} {t['name']}" for t in check["terms"])
+            verdict = "success" if check["success"] else "failure"
+            lines.append(f"d20 {check['d20']} {terms} = {check['total']}: {check['comparison']}")
+            lines.append(f"{check['against']} {check['target']}: {verdict}")
+            if check.get("note"):
+                lines.append(str(check["note"]))
             return
         for key, inner in value.items():
             if key == "forceful_defense_why" and inner:
@@ -226,18 +235,18 @@ def d20_checks(value: Any, lines: list[str]) -> None:
             d20_checks(inner, lines)
 
 
-def d20(record: Mapping[str, Any], combatants: Roster) -> list[str]:
+def d20(record: Read, combatants: Roster) -> list[str]:
     b = record["breakdown"]
     lines: list[str] = []
-    d20_checks(b, lines)
+    d20_checks(b.value, lines)
     damage = b.get("damage")
-    if isinstance(damage, Mapping) and "faces" in damage:
+    if isinstance(damage.value, Mapping) and "faces" in damage:
         lines.append(f"Damage {damage.get('dice', '')}: rolled {faces(damage['faces'])}")
         for key in ("why", "formula"):
             if damage.get(key):
                 lines.append(str(damage[key]))
     hp = b.get("hp")
-    if isinstance(hp, Mapping):
+    if isinstance(hp.value, Mapping):
         target = name_of(combatants, record["params"].get("target", ""))
         lines.append(f"{target}: HP {hp['before']} -> {hp['after']}")
     lines.append(str(record["summary"]))
@@ -247,9 +256,11 @@ def d20(record: Mapping[str, Any], combatants: Roster) -> list[str]:
 NARRATORS: dict[str, Narrator] = {"stamina-body": stamina_body, "margin": margin, "d20": d20}
 
 
-def narrate(ruleset: str, record: Mapping[str, Any], combatants: Roster) -> list[str]:
-    """The narrative of one action record; combatants map id -> {name, sheet, ...}."""
+def narrate(ruleset: str, stored: JSONObject, combatants: Roster) -> list[str]:
+    """The narrative of one action record (its JSON); combatants map id -> a record
+    with a name and a sheet."""
     narrator = NARRATORS.get(ruleset, generic)
+    record = Read(stored)
     try:
         lines = narrator(record, combatants)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):

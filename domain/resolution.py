@@ -2,29 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from domain.actions import RollRecord
 from domain.dice import DiceTray
 from domain.errors import NotFound
 from domain.narrative import new_conditions_note
-from domain.records import Combatant, replace
+from domain.records import Combatant, JSONObject, replace
 from domain.rulesets.base import CombatantView, EncounterView, Outcome, Ruleset
 
 
 @dataclass(frozen=True)
 class Resolved:
-    params: dict[str, Any]
+    params: JSONObject
     outcome: Outcome
-    rolls: list[dict[str, Any]]
+    rolls: tuple[RollRecord, ...]
     conditions_before: dict[str, list[str]]
 
 
 def build_view(
     rules: Ruleset,
     round: int,
-    options: Mapping[str, Any],
+    options: JSONObject,
     combatants: Mapping[str, Combatant],
     *,
     turn_overridden: bool = False,
@@ -60,7 +60,7 @@ def resolve(
     view: EncounterView,
     kind: str,
     actor: str | None,
-    params: Mapping[str, Any],
+    params: JSONObject,
     tray: DiceTray,
     *,
     strict_dice: bool = True,
@@ -73,7 +73,8 @@ def resolve(
             raise NotFound(f"actor '{actor}' is not a combatant in this encounter")
         rules.refuse_if_cannot_act(view.combatants[actor], kind)
     outcome = action_type.resolve(view, actor, valid, tray)
-    rolls = tray.close() if strict_dice else [roll.as_record() for roll in tray.rolls]
+    made = tray.close() if strict_dice else [roll.as_record() for roll in tray.rolls]
+    rolls = tuple(RollRecord.from_json(roll) for roll in made)
     touched = sorted(set(outcome.tracks) | set(outcome.state))
     before = {cid: list(view.combatants[cid].conditions) for cid in touched}
     outcome = with_new_conditions(rules, view, outcome, before)
@@ -81,10 +82,10 @@ def resolve(
 
 
 def with_new_conditions(
-    rules: Ruleset, view: EncounterView, outcome: Outcome, before: Mapping[str, list[str]]
+    rules: Ruleset, view: EncounterView, outcome: Outcome, before: Mapping[str, Sequence[str]]
 ) -> Outcome:
     """The summary names the conditions the action brought on (issue 13)."""
-    changes = {}
+    changes: dict[str, dict[str, Sequence[str]]] = {}
     for cid, c in view.combatants.items():  # in the encounter's order, not the ids'
         if cid not in before:
             continue

@@ -26,6 +26,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, DomainEventProtocol
 
+from domain.actions import ActionRecord
 from domain.calendar import Day
 from domain.campaign import Campaign
 from domain.corrections import replay, resolve_all
@@ -40,7 +41,7 @@ from domain.events import (
     KeyRevoked,
 )
 from domain.gm_changes import JOIN, adjust, amend
-from domain.records import JSON, JSONObject, Vitals, as_object
+from domain.records import JSONObject, Vitals, as_object, replace
 from domain.rulesets.base import Ruleset
 from domain.walk import (
     EncounterResult,
@@ -271,14 +272,13 @@ def _close(w: Walker, eid: str, version: int | None) -> None:
             state.steps.append(diff(rules, version, cid, what, before, after))
 
 
-def _rejoined(record: dict[str, JSON], joiners: Mapping[str, Entry]) -> dict[str, JSON]:
+def _rejoined(record: ActionRecord, joiners: Mapping[str, Entry]) -> ActionRecord:
     """A join record with the joiner as the roster now has them at the joining."""
-    params = as_object(record["params"])
-    target = params.get("target")
-    if record["kind"] != JOIN or not isinstance(target, str) or target not in joiners:
+    target = record.params.get("target")
+    if record.kind != JOIN or not isinstance(target, str) or target not in joiners:
         return record
-    joined = as_object(params["combatant"])
+    joined = as_object(record.params["combatant"])
     combatant = {**joined, **vitals_as_json(joiners[target].vitals)}
     if combatant == joined:
         return record
-    return {**record, "params": {**params, "combatant": combatant}}
+    return replace(record, params={**record.params, "combatant": combatant})

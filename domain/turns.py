@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import Field
 
 from domain.access import Forbidden
+from domain.actions import ActionRecord
+from domain.encounter_records import Exchange
 from domain.errors import ActionRefused, InvalidInput
+from domain.records import JSON
 
 DEFAULT_ACTIONS_PER_ROUND = 1
 MAX_OVERRIDE_REASON = 500
@@ -45,7 +47,7 @@ class TurnState:
         position = f"turn {self.turn + 1} of {len(self.order)} in round {self.round}"
         return f"it is {self.names.get(current, current)}'s turn ({position})"
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, JSON]:
         current = self.current
         return {
             "round": self.round,
@@ -56,14 +58,17 @@ class TurnState:
         }
 
 
-def actions_per_round(options: Mapping[str, Any]) -> int:
+def actions_per_round(options: Mapping[str, JSON]) -> int:
     # Campaigns created before the option existed carry no value: the ruling's default.
-    return int(options.get("actions_per_round", DEFAULT_ACTIONS_PER_ROUND))
+    value = options.get("actions_per_round", DEFAULT_ACTIONS_PER_ROUND)
+    if not isinstance(value, int | float | str):
+        raise TypeError(f"actions_per_round is a whole number, not {value!r}")
+    return int(value)
 
 
 def actions_taken(
-    records: Iterable[Mapping[str, Any]],
-    pending: Iterable[Mapping[str, Any]],
+    records: Iterable[ActionRecord],
+    pending: Iterable[Exchange],
     actor: str,
     round: int,
     gm_tools: frozenset[str],
@@ -72,12 +77,9 @@ def actions_taken(
     done = sum(
         1
         for r in records
-        if r["actor"] == actor
-        and r["round"] == round
-        and r["status"] == "active"
-        and r["kind"] not in gm_tools
+        if r.actor == actor and r.round == round and r.status == "active" and r.kind not in gm_tools
     )
-    waiting = sum(1 for x in pending if x["actor"] == actor and x["round"] == round)
+    waiting = sum(1 for x in pending if x.actor == actor and x.round == round)
     return done + waiting
 
 
@@ -133,7 +135,7 @@ def refuse_or_override(
     return why
 
 
-def check_order(order: Sequence[str], combatants: Mapping[str, Any]) -> list[str]:
+def check_order(order: Sequence[str], combatants: Mapping[str, object]) -> list[str]:
     unknown = [cid for cid in order if cid not in combatants]
     if unknown:
         raise InvalidInput(f"not combatants in this encounter: {', '.join(unknown)}")
@@ -144,7 +146,7 @@ def check_order(order: Sequence[str], combatants: Mapping[str, Any]) -> list[str
     return list(order)
 
 
-def actions_per_round_field() -> Any:
+def actions_per_round_field() -> int:
     """The option every ruleset carries (All rulesets: one action a round by default)."""
     return Field(
         default=DEFAULT_ACTIONS_PER_ROUND,

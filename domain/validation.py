@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -23,7 +23,7 @@ class InvalidFields(InvalidInput):
         self.problems = problems
 
 
-def validate(model: type[M], data: Any, what: str) -> M:
+def validate(model: type[M], data: object, what: str) -> M:
     """Validate ``data`` as ``model``; on failure name every field that is wrong."""
     refuse_hidden_characters(data, what)
     if not isinstance(data, Mapping):
@@ -78,12 +78,12 @@ def hidden_character(text: str) -> str | None:
 _NO_TEXT = frozenset({int, float, bool, type(None)})
 
 
-def refuse_hidden_characters(data: Any, where: str = "") -> None:
+def refuse_hidden_characters(data: object, where: str = "") -> None:
     """Refuse control and bidirectional characters in every string of ``data`` (keys too),
     naming each field that carries one; nothing is written after this refusal."""
     problems: list[dict[str, str]] = []
 
-    def walk(value: Any, path: str) -> None:
+    def walk(value: object, path: str) -> None:
         if type(value) in _NO_TEXT:  # numbers, booleans, null: nothing to look at
             return
         if isinstance(value, str):

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from domain.actions import ActionRecord
 from domain.calendar import DayPlans
 from domain.corrections import Plan, Replay
 from domain.records import (
@@ -75,7 +76,7 @@ class Seed:
     version: int
     encounter_id: str | None = None
     plan: Plan | None = None
-    records: list[dict[str, JSON]] | None = None  # a rewind's records, in place of the current
+    records: list[ActionRecord] | None = None  # a rewind's records, in place of the current
     plans: Mapping[str, DayPlans] = field(default_factory=dict)  # day -> cid -> plan
 
 

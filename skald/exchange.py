@@ -45,7 +45,7 @@ FORMAT = "skald-events"
 VERSION = 1
 BATCH = 1000
 Progress = Callable[[int, int], None]  # (done, total)
-ENCOUNTER_STARTED = get_topic(Encounter.Started)  # type: ignore[attr-defined]
+ENCOUNTER_STARTED = get_topic(Encounter.Started)
 REQUEST_RECORDED = get_topic(IdempotentRequest.Recorded)  # type: ignore[attr-defined]
 
 

@@ -88,8 +88,8 @@ def changed_out(
         encounter = None if held is None else app.encounter(campaign_id, UUID(held))
     record = None
     if encounter is not None:
-        mine = [r for r in encounter.actions if r.get("params", {}).get("target") == character_id]
-        record = mine[-1] if mine else None
+        mine = [r for r in encounter.actions if r.params.get("target") == character_id]
+        record = mine[-1].as_json() if mine else None
     return ChangedOut(
         character=character_out(campaign, character_id),
         encounter=None if encounter is None else encounter_out(encounter),

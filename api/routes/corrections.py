@@ -23,7 +23,9 @@ Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number"
 def correction_out(encounter: Encounter) -> CorrectionOut:
     correction = encounter.corrections[-1]
     return CorrectionOut(
-        correction=correction, report=correction["report"], encounter=encounter_out(encounter)
+        correction=correction.as_json(),
+        report=[dict(entry) for entry in correction.report],
+        encounter=encounter_out(encounter),
     )
 
 

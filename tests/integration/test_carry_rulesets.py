@@ -108,7 +108,7 @@ def test_a_carried_void_leaves_the_roster_as_the_last_fight_handed_it_back(
             )
         second = app.encounter(cid, fights[1])
         first_of_second = second.action(1)
-        same = {r["name"]: r["faces"] for r in first_of_second["rolls"]}
+        same = {r.name: list(r.faces) for r in first_of_second.rolls}
         again = CorrectEncounter(cid, fights[1], "reroll", "same", 1, same)
         assert app.preview_correction(again)["changes_nothing"] is True
     finally:

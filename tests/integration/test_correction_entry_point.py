@@ -25,15 +25,15 @@ def test_the_one_entry_point_corrects_an_open_and_an_ended_fight(
         app.perform_action(hit(cid, eid, hero, 2))
         open_fight, report = app.correct(CorrectEncounter(cid, eid, "void", "misread", 1))
         assert [entry["number"] for entry in report] == [2]  # what changed after it
-        assert [a["status"] for a in open_fight.actions] == ["voided", "active"]
-        assert "after_end" not in open_fight.corrections[-1]
+        assert [a.status for a in open_fight.actions] == ["voided", "active"]
+        assert "after_end" not in open_fight.corrections[-1].as_json()
         tracks_open = open_fight.combatants[hero].tracks
 
         app.end_encounter(EndEncounter(cid, eid))
         ended, report = app.correct(CorrectEncounter(cid, eid, "void", "never happened", 2))
         assert report == []  # nothing came after it
-        assert [a["status"] for a in ended.actions] == ["voided", "voided"]
-        assert ended.corrections[-1]["after_end"] is True
+        assert [a.status for a in ended.actions] == ["voided", "voided"]
+        assert ended.corrections[-1].as_json()["after_end"] is True
         assert ended.combatants[hero].tracks == {"stamina": 200, "body": 200}
         assert app.campaign(cid).characters[hero].tracks == {"stamina": 200, "body": 200}
         assert tracks_open != {"stamina": 200, "body": 200}  # the second hit had counted
@@ -96,11 +96,11 @@ def test_a_fight_that_ends_while_the_void_waits_for_the_writer_is_voided_as_ende
         assert not isinstance(answers["void"], Exception), answers["void"]
         encounter, report = answers["void"]
         assert encounter.ended
-        assert encounter.corrections[-1]["after_end"] is True
-        assert [a["status"] for a in encounter.actions] == ["voided"]
+        assert encounter.corrections[-1].as_json()["after_end"] is True
+        assert [a.status for a in encounter.actions] == ["voided"]
         assert report == []  # nothing came after it
         stored = app.encounter(cid, eid)
-        assert [a["status"] for a in stored.actions] == ["voided"]
+        assert [a.status for a in stored.actions] == ["voided"]
         character = app.campaign(cid).characters[hero]
         assert character.tracks == {"stamina": 200, "body": 200}
         # The wound was not committed yet when the correction was worked out (one batch):

@@ -62,12 +62,12 @@ def test_sixteen_writers_on_one_encounter_are_all_recorded_in_order(
         # Each caller got the encounter as it stood right after its own action.
         for answer in answers:
             for encounter, record in answer:
-                assert encounter.actions[-1]["number"] == record["number"]
+                assert encounter.actions[-1].number == record["number"]
                 assert encounter.version == record["version"]
         fresh = open_app(store_env)
         final = fresh.encounter(cid, eid)
         assert final.combatants[hero].tracks["stamina"] == 200 - WRITERS * rounds
-        assert [a["number"] for a in final.actions] == list(range(1, WRITERS * rounds + 1))
+        assert [a.number for a in final.actions] == list(range(1, WRITERS * rounds + 1))
         fresh.close()
     finally:
         app.close()

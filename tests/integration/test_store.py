@@ -79,7 +79,8 @@ def test_everything_survives_closing_and_reopening_the_store(store_env: dict[str
     reopened = open_app(store_env)
     try:
         again = reopened.encounter(cid, eid)
-        assert again.actions == expected.actions == [record]
+        assert again.actions == expected.actions
+        assert [a.as_json() for a in again.actions] == [record]
         assert again.combatants == expected.combatants
         assert reopened.campaign(cid).characters[hero].in_encounter == str(eid)
         assert reopened.recorder.max_notification_id() == 5
@@ -130,7 +131,7 @@ def test_two_concurrent_writers_lose_nothing(store_env: dict[str, str]) -> None:
         recorded = outcomes.count("recorded")
         assert len(outcomes) == 2 * per_writer
         assert len(final.actions) == recorded
-        assert [a["number"] for a in final.actions] == list(range(1, recorded + 1))
+        assert [a.number for a in final.actions] == list(range(1, recorded + 1))
         # Each recorded hit of a 1 on the impact table took exactly 1 Stamina.
         assert final.combatants[hero].tracks["stamina"] == 200 - recorded
         fresh.close()

@@ -68,7 +68,7 @@ def test_what_another_process_wrote_is_seen_by_the_next_command(
         encounter, record = first.perform_action(hit(cid, eid, hero, 3))
         assert record["number"] == 3
         assert encounter.combatants[hero].tracks["stamina"] == 196
-        assert [a["number"] for a in encounter.actions] == [1, 2, 3]
+        assert [a.number for a in encounter.actions] == [1, 2, 3]
         fresh = open_app(store_env)
         assert stamina(fresh, cid, eid, hero) == 196
         fresh.close()

@@ -307,7 +307,7 @@ def test_a_hold_ends_when_the_holder_goes_down() -> None:
     )
     assert table.hp(ids["Holder"]) == -4
     assert "hold" not in record["breakdown"]
-    final = table.app.encounter(table.campaign_id, table.encounter_id).actions[-1]  # type: ignore[arg-type]
+    final = table.app.encounter(table.campaign_id, table.encounter_id).actions[-1].as_json()  # type: ignore[arg-type]
     assert final["breakdown"]["hold"] == "broken: the holder is down (D11)"
     assert final["summary"].endswith("HP 4 -> -4 (down); Holder goes down and lets go of Held")
     assert table.state(ids["Held"]) == {}

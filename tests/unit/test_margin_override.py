@@ -12,6 +12,7 @@ from application.commands import PerformAction
 from domain.corrections import VOID, correction_plan, replay
 from domain.dice import DiceTray
 from domain.errors import ActionRefused
+from domain.records import replace
 from domain.resolution import build_view, resolve
 from domain.rulesets.margin import Margin
 from tests.unit.test_margin_table import AXE, SWORD, NoRoller, Table, sheet
@@ -93,7 +94,7 @@ def test_the_replay_reads_the_override_from_the_record(table: Table) -> None:
     plan = correction_plan(2, VOID)
 
     kept = replay(rules, options, encounter.initial_combatants, encounter.actions, plan, NoRoller())
-    assert [(r["number"], r["status"]) for r in kept.records] == [
+    assert [(r.number, r.status) for r in kept.records] == [
         (1, "active"),
         (2, "voided"),
         (3, "active"),
@@ -112,17 +113,18 @@ def test_the_replay_reads_the_override_from_the_record(table: Table) -> None:
     ]
 
     # The same record without the GM's override is what M5 refuses, on replay as anywhere.
-    plain = [{k: v for k, v in r.items() if k != "override"} for r in encounter.actions]
+    plain = [replace(r, override=None) for r in encounter.actions]
+    assert [r.override is None for r in encounter.actions] == [True, True, False]
     refused = replay(rules, options, encounter.initial_combatants, plain, plan, NoRoller())
-    assert refused.records[2]["status"] == "voided"
-    assert refused.records[2]["voided_because"] == M5
+    assert refused.records[2].status == "voided"
+    assert refused.records[2].voided_because == M5
 
 
 def test_a_reloaded_encounter_keeps_the_override_on_its_record(table: Table) -> None:
     table.act("defend", "brenna")
     overridden(table, "defend", "brenna", effort=1)
     stored = table.app.repository.get(table._eid())
-    records: list[dict[str, Any]] = stored.actions
+    records = [r.as_json() for r in stored.actions]
     assert [r.get("override", {}).get("reason") for r in records] == [None, HASTE]
     assert "override" not in records[0]  # an action nobody overrode records none
 

@@ -57,7 +57,7 @@ def check(
     follow = {r["name"]: r["dice"] for r in shown["may_follow"]}
     final = resolve_with or params
     resolved = resolve(rules, view, kind, actor, final, DiceTray(random.Random(seed)))
-    made = {human_name(r["name"], view, actor, final): r["dice"] for r in resolved.rolls}
+    made = {human_name(r.name, view, actor, final): r.dice for r in resolved.rolls}
     assert set(needed) <= set(made), (needed, made)
     for name, dice in made.items():
         assert name in needed or name in follow, (name, shown)

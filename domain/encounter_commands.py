@@ -1,0 +1,315 @@
+"""What the Encounter's commands work out before they record their events.
+
+The checks (whose turn it is, whether a record may be corrected), the resolution
+(domain/resolution.py, domain/exchanges.py), the replay of a correction
+(domain/corrections.py) and the records a GM change makes: each function here takes
+the encounter, works the command out and records it through the encounter's own
+event methods (domain/encounter.py), where its events and their topics stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from domain import exchanges, turns
+from domain.access import Access, Forbidden
+from domain.actions import ActionRecord, Override, actions_as_json
+from domain.corrections import ACTIVE, VOID, Plan, Reroll, correction_plan, gm_record, replay
+from domain.corrections import rewind_plan as plan_rewind
+from domain.dice import Roller, seeded_roller
+from domain.encounter_state import tracks_and_state
+from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.gm_calls import refuse_gm_calls
+from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_record
+from domain.records import JSON, Combatant, JSONObject, as_object, combatants_as_json
+from domain.resolution import Resolved
+from domain.roll_preview import technical_dice
+
+if TYPE_CHECKING:
+    from domain.encounter import Encounter
+
+Dice = Mapping[str, list[int]]
+
+
+def refuse_if_ended(e: Encounter) -> None:
+    if e.ended:
+        raise ActionRefused(f"encounter '{e.name}' has ended; start a new one")
+
+
+# -- actions and exchanges ---------------------------------------------------------
+
+
+def act(
+    e: Encounter,
+    kind: str,
+    actor: str | None,
+    params: JSONObject,
+    dice: Dice | None,
+    roller: Roller | None,
+    by: str,
+    *,
+    role: str = "gm",
+    override_reason: str | None = None,
+) -> dict[str, JSON]:
+    """Resolve an action, rolling whatever the caller did not supply, and record it:
+    the record's JSON. An attack whose defender has a choice to declare is recorded
+    as a pending exchange instead (domain/exchanges.py); its JSON says which."""
+    refuse_if_ended(e)
+    rules = e.rules
+    action_type = rules.action_type(kind)
+    if role != "gm" and action_type.gm_only:
+        raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
+    refuse_gm_calls(action_type.params, kind, params, role)
+    overridden = turn_check(e, actor, action_type.gm_only, override_reason, role)
+    # The ruleset's own once-a-round rule (margin's M5) yields to the GM's override.
+    view = e.view(turn_overridden=overridden is not None)
+    dice, aliases = technical_dice(rules, view, kind, actor, params, dice)
+    opening = exchanges.open_or_resolve(rules, view, kind, actor, params, dice, roller, aliases)
+    override = None
+    if overridden is not None:
+        refusal, reason = overridden
+        override = Override(refusal=refusal, reason=reason, by=by)
+        summary = f"GM override: {refusal}; reason: {reason}"
+        e._turn_overridden(actor, e.round, refusal, reason, summary, by)
+    if opening.exchange is not None:
+        number = len(e.exchange_list) + 1
+        # The exchange keeps the override for the action record it becomes.
+        marks: dict[str, JSON] = {"number": number, "round": e.round, "by": by}
+        if override is not None:
+            marks["override"] = override.as_json()
+        summary = f"exchange {number}: {opening.exchange['summary']}"
+        e._exchange_opened({**opening.exchange, **marks}, summary, by)
+        return e.exchange_list[-1].as_json()
+    assert opening.resolved is not None
+    return record(e, kind, actor, opening.resolved, e.round, by, override).as_json()
+
+
+def record(
+    e: Encounter,
+    kind: str,
+    actor: str | None,
+    resolved: Resolved,
+    round: int,
+    by: str,
+    override: Override | None,
+) -> ActionRecord:
+    outcome = resolved.outcome
+    e._action_resolved(
+        number=len(e.actions) + 1,
+        round=round,
+        kind=kind,
+        actor=actor,
+        params=resolved.params,
+        rolls=[roll.as_json() for roll in resolved.rolls],
+        summary=outcome.summary,
+        breakdown=outcome.breakdown,
+        tracks=outcome.tracks,
+        state=outcome.state,
+        conditions_before=resolved.conditions_before,
+        by=by,
+        override=None if override is None else override.as_json(),
+    )
+    return e.actions[-1]
+
+
+def turn_check(
+    e: Encounter, actor: str | None, gm_tool: bool, override_reason: str | None, role: str
+) -> tuple[str, str] | None:
+    """None when the actor may act now; (refusal, reason) when the GM overrides it."""
+    reason = turns.check_override(override_reason, role)
+    if actor is None or gm_tool or actor not in e.combatants:
+        return None
+    rules = e.rules
+    gm_tools = frozenset(k for k, a in rules.actions.items() if a.gm_only)
+    pending = exchanges.pending(e.exchange_list)
+    taken = turns.actions_taken(e.actions, pending, actor, e.round, gm_tools)
+    per_round = turns.actions_per_round(e.options)
+    me = e.combatants[actor]
+    own = rules.turn_refusal(me.name, me.state, e.round)
+    refusal = turns.refuse_or_override(e.turn_state(), actor, taken, per_round, reason, own)
+    return None if refusal is None or reason is None else (refusal, reason)
+
+
+def next_round(e: Encounter, by: str) -> None:
+    refuse_if_ended(e)
+    e._round_started(e.round + 1, by)
+    # What the rules do by themselves at a round's start (bleeding, S10) is
+    # recorded as actions, so that corrections replay it like any other; no dice.
+    for kind in e.rules.round_start_actions(e.view()):
+        act(e, kind, None, {}, None, None, by)
+
+
+def set_order(e: Encounter, order: list[str], by: str) -> None:
+    refuse_if_ended(e)
+    checked = turns.check_order(order, e.combatants)
+    names = ", ".join(e.combatants[cid].name for cid in checked)
+    e._order_set(checked, f"Turn order: {names}", by)
+
+
+def next_turn(e: Encounter, by: str) -> None:
+    """Move down the order; past the last combatant, the next round begins."""
+    refuse_if_ended(e)
+    if not e.order:
+        raise ActionRefused("no turn order is set: the GM sets one first")
+    following = e.turn_index + 1
+    if following >= len(e.order):
+        next_round(e, by)
+        return
+    name = e.combatants[e.order[following]].name
+    e._turn_advanced(following, f"{name}'s turn", by)
+
+
+def declare(
+    e: Encounter, number: int, choice: str, dice: Dice | None, roller: Roller, access: Access
+) -> dict[str, JSON]:
+    """The defender's declaration (their player or the GM); the exchange then resolves."""
+    refuse_if_ended(e)
+    exchange = exchanges.find(e.exchange_list, number)
+    defender = exchange.defender
+    access.require_writer_for(defender, f"declare {e.combatants[defender].name}'s defense")
+    exchanges.refuse_unless_pending(exchange, "declare for")
+    view = e.view(turn_overridden=exchange.override is not None)
+    declared = {**exchange.params, exchange.param: choice}
+    dice, aliases = technical_dice(e.rules, view, exchange.kind, exchange.actor, declared, dice)
+    resolved = exchanges.resolve_declared(e.rules, view, exchange, choice, dice, roller, aliases)
+    name = e.combatants[defender].name
+    summary = f"exchange {number}: {name} declares {exchange.param} {choice}"
+    e._defense_declared(number, choice, len(e.actions) + 1, summary, access.who)
+    recorded = record(
+        e, exchange.kind, exchange.actor, resolved, exchange.round, access.who, exchange.override
+    )
+    return recorded.as_json()
+
+
+def withdraw(e: Encounter, number: int, reason: str, by: str) -> dict[str, JSON]:
+    refuse_if_ended(e)
+    exchanges.refuse_unless_pending(exchanges.find(e.exchange_list, number), "withdraw")
+    e._exchange_withdrawn(number, reason, f"exchange {number} withdrawn: {reason}", by)
+    return e.exchange_list[number - 1].as_json()
+
+
+# -- corrections -------------------------------------------------------------------
+
+
+def end(e: Encounter, by: str) -> None:
+    refuse_if_ended(e)
+    e._ended(by)
+
+
+def correctable(e: Encounter, number: int) -> ActionRecord:
+    if e.ended:
+        raise ActionRefused(
+            f"encounter '{e.name}' has ended and its tracks went back to the roster; "
+            "corrections are only taken while an encounter is open"
+        )
+    found = e.action(number)
+    if found.status != ACTIVE:
+        raise ActionRefused(f"action {number} is already {found.status}")
+    return found
+
+
+def void(e: Encounter, number: int, reason: str, by: str, roller: Roller) -> list[JSONObject]:
+    """Strike action ``number`` out; every later action is resolved again."""
+    correctable(e, number)
+    return replayed(e, "void", number, correction_plan(number, VOID), reason, by, roller)
+
+
+def reroll(
+    e: Encounter, number: int, dice: Dice | None, reason: str, by: str, roller: Roller
+) -> list[JSONObject]:
+    """Roll action ``number`` again (new or supplied dice); later actions follow."""
+    if correctable(e, number).kind in GM_KINDS:
+        raise ActionRefused(f"action {number} is the GM's change, with no dice to roll")
+    plan = correction_plan(number, Reroll(dice))
+    return replayed(e, "reroll", number, plan, reason, by, roller)
+
+
+def replayed(
+    e: Encounter, kind: str, number: int, plan: Plan, reason: str, by: str, roller: Roller
+) -> list[JSONObject]:
+    result = replay(e.rules, e.options, e.initial_combatants, e.actions, plan, roller)
+    correction: dict[str, JSON] = {
+        "kind": kind,
+        "number": number,
+        "reason": reason,
+        "by": by,
+        "report": list(result.report),
+    }
+    e.correct_after_end(correction, result.records, result.combatants, e.round)
+    return result.report
+
+
+def rewind(e: Encounter, past: Encounter, reason: str, by: str) -> list[JSONObject]:
+    """Go back to how ``past`` stood; everything after is superseded, kept on record."""
+    refuse_if_ended(e)
+    if past.version >= e.version:
+        raise InvalidInput(
+            f"rewind needs an earlier version than the current {e.version}, not {past.version}"
+        )
+    records, plan = plan_rewind(past.actions, e.actions)
+    # Keeping and superseding never roll.
+    result = replay(e.rules, e.options, e.initial_combatants, records, plan, seeded_roller(0))
+    correction: dict[str, JSON] = {
+        "kind": "rewind",
+        "to_version": past.version,
+        "reason": reason,
+        "by": by,
+        "report": list(result.report),
+    }
+    e.correct_after_end(correction, result.records, result.combatants, past.round)
+    return result.report
+
+
+# -- the GM's changes: sheets, tracks and the cast (domain/gm_changes.py) ---------------
+
+
+def gm_change(
+    e: Encounter, kind: str, target: str, params: JSONObject, reason: str, by: str
+) -> dict[str, JSON]:
+    """Record a GM change among the actions, so a correction replays it in its place."""
+    refuse_if_ended(e)
+    if kind != JOIN and target not in e.combatants:
+        raise NotFound(f"'{target}' is not a combatant in this encounter")
+    if kind == JOIN and target in e.combatants:
+        raise ActionRefused(f"{e.combatants[target].name} is already in this fight")
+    rules = e.rules
+    if kind == AMEND:
+        current = e.combatants[target].sheet
+        params = {"sheet": amended_sheet(rules, current, as_object(params["changes"]))}
+    full = {**params, "target": target, "reason": reason}
+    changed = apply_gm_record(rules, kind, full, e.combatants)
+    before = e.conditions_of(target) if target in e.combatants else ()
+    made = gm_record(rules, kind, full, changed, before, len(e.actions) + 1, e.round, by)
+    sheets = {target: changed.combatant.sheet}
+    e._gm_changed(made.as_json(), changed.summary, made.effects.tracks, made.effects.state, sheets)
+    return e.actions[-1].as_json()
+
+
+# -- corrections carried forward through the campaign (application/carrying.py) ----------
+
+
+def correct_after_end(
+    e: Encounter,
+    correction: JSONObject,
+    records: Sequence[ActionRecord],
+    combatants: Mapping[str, Combatant],
+    round: int,
+) -> None:
+    """A correction of this encounter: in the fight, or after its end, worked out by the
+    campaign's carry (``correction`` as its event carries it, with its report)."""
+    tracks, state = tracks_and_state(combatants)
+    e._corrected(correction, actions_as_json(records), tracks, state, round)
+
+
+def recompute(
+    e: Encounter,
+    correction: JSONObject,
+    initial: Mapping[str, Combatant],
+    records: Sequence[ActionRecord],
+    combatants: Mapping[str, Combatant],
+) -> None:
+    """A correction earlier in the campaign changed how this encounter started."""
+    tracks, state = tracks_and_state(combatants)
+    initial_json, now_json = combatants_as_json(initial), combatants_as_json(combatants)
+    e._recomputed(correction, initial_json, actions_as_json(records), now_json, tracks, state)

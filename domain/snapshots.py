@@ -1,0 +1,41 @@
+"""The aggregates' snapshots: their state stored as the JSON of version 1.
+
+Both aggregates hold records (domain/records.py, domain/actions.py) and store each
+snapshot's state as version 1 stored it, JSON with the records written out, so that
+every snapshot, old or new, is read through the aggregate's ``upcast_v1_v2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol, Self, runtime_checkable
+from uuid import UUID
+
+from eventsourcing.domain import MutableOrImmutableAggregate
+from eventsourcing.domain import Snapshot as LibrarySnapshot
+
+
+@runtime_checkable
+class StoresStateAsJSON(Protocol):
+    """An aggregate that writes its state out as version 1's JSON."""
+
+    @staticmethod
+    def stored_state(state: Mapping[str, object]) -> dict[str, object]: ...
+
+
+class JSONStateSnapshot(LibrarySnapshot):
+    """A snapshot whose state is the aggregate's ``stored_state``, without a class_version
+    (so the aggregate's upcast reads it back, as it reads an old one)."""
+
+    @classmethod
+    def take(cls, aggregate: MutableOrImmutableAggregate[UUID]) -> Self:
+        taken = super().take(aggregate)
+        if not isinstance(aggregate, StoresStateAsJSON):
+            raise TypeError(f"{type(aggregate).__qualname__} does not write its state as JSON")
+        return cls(
+            originator_id=taken.originator_id,
+            originator_version=taken.originator_version,
+            timestamp=taken.timestamp,
+            topic=taken.topic,
+            state=aggregate.stored_state(taken.state),
+        )
