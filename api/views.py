@@ -229,17 +229,7 @@ def _summary_plain(encounter: Encounter, only: set[str]) -> dict[str, object] | 
                 "state": c.state,
             }
         )
-    return {
-        "id": encounter.id,
-        "campaign_id": encounter.campaign_id,
-        "name": encounter.name,
-        "ruleset": encounter.ruleset_id,
-        "day": encounter.day,
-        "round": encounter.round,
-        "ended": encounter.ended,
-        "version": encounter.version,
-        "combatants": combatants,
-    }
+    return {**summary_fields(encounter), "combatants": combatants}
 
 
 def outcome_json(encounter: Encounter) -> tuple[bool, bytes]:
