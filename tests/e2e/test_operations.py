@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,9 +55,9 @@ def test_with_redis_down_every_view_answers_a_json_503_and_writes_go_on(tmp_path
                         "event: entry"
                     )
                     redis_server.stop()
-                    began = time.monotonic()
-                    rest = list(lines)  # the stream must end by itself, not hang or break
-                    assert time.monotonic() - began < 10
+                    # The stream must end by itself, not hang or break; the client's read
+                    # timeout (HANG_SECONDS) is the hang guard, never a speed check.
+                    rest = list(lines)
                 assert "event: unavailable" in rest
                 data = next(line for line in rest if line.startswith("data:") and "views_" in line)
                 assert '"error":"views_unavailable"' in data

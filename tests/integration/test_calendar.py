@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from tests.helpers import GM, act, enrol, event_count, new_campaign, ok, start
+from tests.patience import HANG_SECONDS
 
 SHEET = {"st": 10, "con": 12, "stamina_max": 20, "body_max": 15}
 
@@ -19,7 +20,7 @@ def heals(client: TestClient, cid: str) -> list[dict[str, Any]]:
     return list(ok(client.get(path))["entries"])
 
 
-def wait_for_heals(client: TestClient, cid: str, count: int, timeout: float = 20.0) -> None:
+def wait_for_heals(client: TestClient, cid: str, count: int, timeout: float = HANG_SECONDS) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if len(heals(client, cid)) >= count:
@@ -165,7 +166,7 @@ def test_the_vitals_view_and_the_audit_log_show_each_heal(live_client: TestClien
         }
         if shown == expected:
             break
-        assert time.monotonic() - healed_at < 60, f"vitals still show {shown}"
+        assert time.monotonic() - healed_at < HANG_SECONDS, f"vitals still show {shown}"
         time.sleep(0.02)
     assert vitals["day"] == 2
     audit = ok(client.get(f"/campaigns/{cid}/audit?offset=0&limit=200"))

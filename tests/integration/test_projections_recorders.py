@@ -17,6 +17,7 @@ from eventsourcing.tests import persistence as library
 
 from projections.tracking import RedisTrackingRecorder
 from skald.embedded_redis import EmbeddedRedis
+from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL
 from workers.subscriptions import NotifyingSQLiteRecorder, PollingSubscription
 
@@ -65,14 +66,14 @@ class TestNotifyingSQLiteRecorder(library.ApplicationRecorderTestCase[NotifyingS
 
     def test_a_write_wakes_the_subscription_long_before_the_next_poll(self) -> None:
         recorder = self.create_recorder()
-        recorder.poll_interval = 30.0  # only the in-process wake-up can deliver in time
+        recorder.poll_interval = 4 * HANG_SECONDS  # only the in-process wake-up delivers first
         with recorder.subscribe_in_batches(gt=0, limit=100) as subscription:
             assert isinstance(subscription, PollingSubscription)
             time.sleep(0.05)  # the first pull has found nothing and is waiting
             event = StoredEvent(uuid.uuid4(), 1, "topic1", b"state1")
             recorder.insert_events([event])
-            # Within half the poll interval: only the wake-up can deliver it (not a budget).
-            batch = subscription.next_batch(timeout=15)
+            # A quarter of the poll interval: only the wake-up delivers it (a hang guard).
+            batch = subscription.next_batch(timeout=HANG_SECONDS)
             assert [n.originator_id for n in batch] == [event.originator_id]
 
     def test_next_batch_takes_everything_queued_at_once(self) -> None:
@@ -83,6 +84,6 @@ class TestNotifyingSQLiteRecorder(library.ApplicationRecorderTestCase[NotifyingS
         with recorder.subscribe_in_batches(gt=0, limit=10) as subscription:
             batches = []
             while sum(len(b) for b in batches) < 25:
-                batches.append(subscription.next_batch(timeout=5))
+                batches.append(subscription.next_batch(timeout=HANG_SECONDS))
         assert [n.id for b in batches for n in b] == list(range(1, 26))
         assert all(len(b) <= 10 for b in batches)

@@ -22,3 +22,10 @@ def test_ruff_finds_nothing() -> None:
 def test_mypy_strict_finds_nothing() -> None:
     result = run(str(BIN / "mypy"))
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_property_tests_run_without_hypothesis_deadline() -> None:
+    """Hypothesis's default 200 ms per example is a wall-clock budget; conftest lifts it."""
+    from hypothesis import settings
+
+    assert settings.default.deadline is None
