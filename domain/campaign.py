@@ -3,24 +3,22 @@
 Its events are classes declared here with typed fields, each named (its stored topic is
 ``domain.campaign:Campaign.<name>``) and with its fields in the order its payloads are
 stored, as fe485e1's generated classes were; what a ruleset defines is JSON in them
-(domain/records.py). A command's checks read the records and say what to record
-(domain/roster.py, domain/calendar.py); the snapshots' state is domain/campaign_state.py.
+(domain/records.py). A command is worked out in domain/campaign_commands.py (its
+checks in domain/roster.py, domain/calendar.py) and recorded by the event methods
+here; the snapshots' state is domain/campaign_state.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace as replace_field
-from functools import partial
-from uuid import UUID, uuid4
 
-from eventsourcing.domain import Aggregate, MutableOrImmutableAggregate, event
-from eventsourcing.domain import Snapshot as LibrarySnapshot
+from eventsourcing.domain import Aggregate, event
 
+from domain import campaign_commands as commands
 from domain import campaign_state, roster
 from domain.access import Access, Role
-from domain.calendar import Day, DayPlans, check_advance, daily_heals
-from domain.gm_changes import adjust, amend, amended_sheet
+from domain.calendar import Day, DayPlans
+from domain.campaign_commands import SheetsOf, StateOf, TracksOf
 from domain.records import (
     JSON,
     Character,
@@ -36,13 +34,9 @@ from domain.records import (
 from domain.roster import MAX_CHARACTERS, MAX_NAME, check_name
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
+from domain.snapshots import JSONStateSnapshot
 
 __all__ = ["MAX_CHARACTERS", "MAX_NAME", "Campaign", "check_name"]
-
-# Per character id, as the events carry them.
-TracksOf = Mapping[str, Tracks]
-StateOf = Mapping[str, State]
-SheetsOf = Mapping[str, Sheet]
 
 
 class Campaign(Aggregate):
@@ -50,13 +44,11 @@ class Campaign(Aggregate):
     # snapshot, old or new, is read through upcast_v1_v2 (domain/campaign_state.py).
     class_version = 2
 
-    class Snapshot(LibrarySnapshot):
-        @classmethod
-        def take(cls, aggregate: MutableOrImmutableAggregate[UUID]) -> Campaign.Snapshot:
-            if not isinstance(aggregate, Campaign):
-                raise TypeError(f"a Campaign.Snapshot is taken of a campaign, not {aggregate!r}")
-            taken = super().take(aggregate)
-            return replace_field(taken, state=campaign_state.stored_state(taken.state, aggregate))
+    class Snapshot(JSONStateSnapshot):
+        pass
+
+    def stored_state(self, state: Mapping[str, object]) -> dict[str, object]:
+        return campaign_state.stored_state(state, self)
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, object]) -> None:
@@ -106,17 +98,27 @@ class Campaign(Aggregate):
         name = check_name(name, "campaign name")
         return cls(name, ruleset.id, options, by, gm_key_id, gm_key_hash)
 
+    # -- its commands: each worked out in domain/campaign_commands.py, then recorded by
+    # the event methods below (``campaign.enrol(name, sheet, by)``)
+
+    issue_key = commands.issue_key
+    revoke_key = commands.revoke_key
+    enrol = commands.enrol
+    open_encounter = commands.open_encounter
+    join_encounter = commands.join_encounter
+    carry_over = commands.carry_over
+    advance_days = commands.advance_days
+    heal_through = commands.heal_through
+    heal_before_joining = commands.heal_before_joining
+    mark_wound = commands.mark_wound
+    amend_sheet = commands.amend_sheet
+    adjust_tracks = commands.adjust_tracks
+
     # -- keys ----------------------------------------------------------------------
 
     def access_for(self, key_id: str, key_hash: str) -> Access:
         """The access a presented key grants here; hashes are compared in constant time."""
         return roster.access(self.keys, key_id, key_hash)
-
-    def issue_key(
-        self, key_id: str, key_hash: str, role: str, characters: list[str], label: str, by: str
-    ) -> None:
-        granted = roster.check_new_key(self.keys, self.characters, key_id, role, characters, label)
-        self._key_issued(key_id, key_hash, *granted, by)
 
     class KeyIssued(Aggregate.Event):
         key_id: str
@@ -131,10 +133,6 @@ class Campaign(Aggregate):
         self, key_id: str, key_hash: str, role: Role, characters: Sequence[str], label: str, by: str
     ) -> None:
         self.keys[key_id] = KeyGrant(key_id, role, tuple(characters), label, key_hash)
-
-    def revoke_key(self, key_id: str, by: str) -> None:
-        roster.check_revocable(self.keys, key_id)
-        self._key_revoked(key_id, by)
 
     class KeyRevoked(Aggregate.Event):
         key_id: str
@@ -156,15 +154,6 @@ class Campaign(Aggregate):
     def conditions_of(self, character_id: str) -> tuple[str, ...]:
         character = self.character(character_id)
         return self.rules.conditions(character.sheet, character.tracks, character.state)
-
-    def enrol(self, name: str, sheet: JSONObject, by: str) -> str:
-        rules, character_id = self.rules, str(uuid4())
-        valid = roster.check_enrolment(rules, len(self.characters), sheet)
-        name = check_name(name, "character name")
-        self._enrolled(
-            character_id, name, valid, rules.track_maxima(valid), rules.start_state(valid), by
-        )
-        return character_id
 
     class CharacterEnrolled(Aggregate.Event):
         character_id: str
@@ -188,11 +177,6 @@ class Campaign(Aggregate):
     def open_encounters(self) -> list[str]:
         return [eid for eid, entry in self.encounters.items() if entry.open]
 
-    def open_encounter(self, encounter_id: str, name: str, character_ids: list[str]) -> None:
-        for character_id in character_ids:
-            roster.refuse_if_held(self.character(character_id))
-        self._encounter_opened(encounter_id, name, character_ids)
-
     class EncounterOpened(Aggregate.Event):
         encounter_id: str
         name: str
@@ -203,12 +187,6 @@ class Campaign(Aggregate):
         self.encounters[encounter_id] = EncounterEntry(encounter_id, name)
         for character_id in character_ids:
             self._hold(character_id, encounter_id)
-
-    def join_encounter(self, encounter_id: str, character_id: str, by: str) -> None:
-        """A character joins an open encounter mid-fight; heal what they are owed first."""
-        roster.check_joining(self.open_encounters, encounter_id, self.character(character_id))
-        self.heal_before_joining([character_id])
-        self._character_joined(encounter_id, character_id, by)
 
     class CharacterJoined(Aggregate.Event):
         encounter_id: str
@@ -222,22 +200,6 @@ class Campaign(Aggregate):
     def _hold(self, character_id: str, encounter_id: str) -> None:
         held = replace(self.characters[character_id], in_encounter=encounter_id)
         self.characters[character_id] = held
-
-    def carry_over(
-        self,
-        encounter_id: str,
-        tracks: TracksOf,
-        state: StateOf,
-        by: str,
-        sheets: SheetsOf | None = None,
-    ) -> None:
-        """Take the encounter's final tracks and lasting state back onto the roster, and the
-        sheets amended during it (each as a SheetAmended event, before the closing)."""
-        for character_id, sheet in (sheets or {}).items():
-            if sheet != self.characters[character_id].sheet:
-                self._amend(character_id, sheet, f"amended during encounter {encounter_id}", by)
-        lasting = {cid: self.rules.state_after_encounter(values) for cid, values in state.items()}
-        self._encounter_closed(encounter_id, tracks, lasting, by)
 
     class EncounterClosed(Aggregate.Event):
         encounter_id: str
@@ -263,15 +225,6 @@ class Campaign(Aggregate):
         found = self.calendar.get(day)
         return {} if found is None else found.plans
 
-    def advance_days(
-        self, days: int, default_plan: JSONObject, plans: Mapping[str, JSONObject], by: str
-    ) -> None:
-        """Move the in-game calendar on by ``days``, each with every character's plan."""
-        opened = [self.encounters[eid].name for eid in self.open_encounters]
-        day_plans = check_advance(self.rules, opened, days, self.characters, default_plan, plans)
-        for _ in range(days):
-            self._day_advanced(self.day + 1, day_plans, by)
-
     class DayAdvanced(Aggregate.Event):
         """Declared, not generated, so the healing worker can name its topic."""
 
@@ -283,28 +236,6 @@ class Campaign(Aggregate):
     def _day_advanced(self, day: int, plans: DayPlans, by: str) -> None:
         self.day = day
         self.calendar[day] = Day(day, plans)
-
-    def heal_through(self, day: int) -> int:
-        """Apply the daily rules to every day up to ``day`` not yet applied: exactly once,
-        because each character remembers the last day it was healed for. A character in
-        an open encounter is skipped: the encounter owns their tracks until it ends."""
-        free = [cid for cid, c in self.characters.items() if c.in_encounter is None]
-        return sum(self._heal_pending(cid, day) for cid in free)
-
-    def heal_before_joining(self, character_ids: list[str]) -> int:
-        """Apply every day already advanced to characters about to join an encounter: the
-        roster hands an encounter only up-to-date tracks. Days cannot advance while an
-        encounter is open, so no heal is owed while one holds them (docs/calendar.md)."""
-        return sum(self._heal_pending(cid, self.day) for cid in character_ids)
-
-    def _heal_pending(self, character_id: str, day: int) -> int:
-        now = partial(self.character, character_id)  # as the last day's heal left them
-        healed = 0
-        for d, daily in daily_heals(self.rules, self.calendar, now, min(day, self.day)):
-            tracks, state = {character_id: daily.tracks}, {character_id: daily.state}
-            self._healed(character_id, d, daily.breakdown, tracks, state)
-            healed += 1
-        return healed
 
     class CharacterHealed(Aggregate.Event):
         character_id: str
@@ -324,13 +255,6 @@ class Campaign(Aggregate):
             healed_through=day,
         )
 
-    def mark_wound(
-        self, character_id: str, wound: str, present: bool, reason: str, by: str
-    ) -> None:
-        """Record a wound, its treatment or its end between fights, with who and why."""
-        marked = roster.check_wound_mark(self.rules, self.character(character_id), wound, present)
-        self._wound_marked(character_id, wound, present, reason, by, {character_id: marked})
-
     class WoundMarked(Aggregate.Event):
         character_id: str
         wound: str
@@ -347,22 +271,6 @@ class Campaign(Aggregate):
         self.characters[character_id] = marked
 
     # -- the GM's changes between fights (domain/gm_changes.py) -----------------------
-
-    def amend_sheet(
-        self, character_id: str, changes: Mapping[str, JSON], reason: str, by: str
-    ) -> None:
-        character = roster.refuse_if_held(self.character(character_id), "amend the sheet")
-        self._amend(character_id, amended_sheet(self.rules, character.sheet, changes), reason, by)
-
-    def _amend(self, character_id: str, sheet: Sheet, reason: str, by: str) -> None:
-        character = self.characters[character_id]
-        changed = amend(self.rules, character.name, character.vitals, sheet)
-        tracks = {character_id: dict(changed.vitals.tracks)}
-        state = {character_id: dict(changed.vitals.state)}
-        sheets = {character_id: sheet}
-        self._sheet_amended(
-            character_id, sheet, reason, by, changed.breakdown, tracks, state, sheets
-        )
 
     class SheetAmended(Aggregate.Event):
         character_id: str
@@ -388,15 +296,6 @@ class Campaign(Aggregate):
     ) -> None:
         vitals = Vitals(sheet, tracks[character_id], state[character_id])
         self.characters[character_id] = self.characters[character_id].with_vitals(vitals)
-
-    def adjust_tracks(
-        self, character_id: str, changes: Mapping[str, Mapping[str, int]], reason: str, by: str
-    ) -> None:
-        character = roster.refuse_if_held(self.character(character_id), "adjust the tracks")
-        changed = adjust(self.rules, character.name, character.vitals, changes)
-        tracks = {character_id: dict(changed.vitals.tracks)}
-        summary, breakdown = changed.summary, changed.breakdown
-        self._tracks_adjusted(character_id, changes, reason, by, summary, breakdown, tracks)
 
     class TracksAdjusted(Aggregate.Event):
         character_id: str

@@ -19,8 +19,7 @@ from eventsourcing.domain import Snapshot as LibrarySnapshot
 class StoresStateAsJSON(Protocol):
     """An aggregate that writes its state out as version 1's JSON."""
 
-    @staticmethod
-    def stored_state(state: Mapping[str, object]) -> dict[str, object]: ...
+    def stored_state(self, state: Mapping[str, object]) -> dict[str, object]: ...
 
 
 class JSONStateSnapshot(LibrarySnapshot):
