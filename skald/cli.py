@@ -75,6 +75,11 @@ def serve(
     # down, and the embedded Redis was left running. Raised as an exception instead, it
     # unwinds them; the process then ends by the signal, as a service manager expects.
     signal.signal(signal.SIGTERM, _terminated)
+    # Ctrl-C ends the server with 130, as an interrupted command does. A parent that
+    # started us with SIGINT ignored (a non-interactive shell's background job, CI)
+    # passes that on; uvicorn still stops on SIGINT but restores "ignored" and re-raises
+    # into it, and the process then ended 0 as if it had been asked nothing.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         _serve(data_dir, host, port, database, redis_url)
     except Terminated:

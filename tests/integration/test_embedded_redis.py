@@ -16,6 +16,7 @@ import redis
 
 from skald.embedded_redis import PIDFILE, EmbeddedRedis, is_our_redis, running
 from tests.e2e.server import free_port
+from tests.patience import HANG_SECONDS
 
 SKALD = str(Path(sys.executable).parent / "skald")
 
@@ -44,12 +45,18 @@ def test_it_has_a_save_point_and_writes_its_snapshot(tmp_path: Path) -> None:
     assert not (tmp_path / PIDFILE).exists()
 
 
-def serve(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+def ignore_ctrl_c() -> None:
+    """What a non-interactive shell does to a background job: SIGINT ignored, inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def serve(data_dir: Path, port: int, *, background_job: bool = False) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         [SKALD, "serve", "--data-dir", str(data_dir), "--port", str(port)],
         env={k: v for k, v in os.environ.items() if not k.startswith("SKALD_")},
         stdout=(data_dir.parent / f"serve-{port}.log").open("ab"),
         stderr=subprocess.STDOUT,
+        preexec_fn=ignore_ctrl_c if background_job else None,
     )
     try:
         deadline = time.monotonic() + 300  # while alive and starting: a cap, not a budget
@@ -83,18 +90,37 @@ def test_a_killed_server_leaves_no_redis_behind_once_the_next_one_starts(
             assert redis_servers_on(data_dir) == [pid]  # one: any orphan was stopped
             seen.append(pid)
             server.send_signal(signal.SIGKILL)
-            server.wait(10)
+            server.wait(HANG_SECONDS)
             assert running(pid)  # the orphan a killed server leaves...
         server = serve(data_dir, port)  # ...is stopped by the next start
         assert not any(running(p) for p in seen)
         [pid] = redis_servers_on(data_dir)
         assert pid not in seen
         server.send_signal(signal.SIGINT)
-        assert server.wait(20) == 130  # uvicorn re-raises the Ctrl-C once it has stopped
+        assert server.wait(HANG_SECONDS) == 130  # uvicorn re-raises the Ctrl-C once it has stopped
         assert redis_servers_on(data_dir) == []
         assert not (data_dir / PIDFILE).exists()
         assert (data_dir / "redis.rdb").exists()
     finally:
+        for pid in redis_servers_on(data_dir):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_ends_a_server_started_as_a_background_job_with_130(tmp_path: Path) -> None:
+    """A background job inherits SIGINT ignored; uvicorn still stops on it, but it used to
+    restore "ignored", re-raise into it and end 0 (the loaded CI run's one failure)."""
+    data_dir = tmp_path / "data"
+    server = serve(data_dir, free_port(), background_job=True)
+    try:
+        [pid] = redis_servers_on(data_dir)
+        server.send_signal(signal.SIGINT)
+        assert server.wait(HANG_SECONDS) == 130
+        assert not running(pid)
+        assert not (data_dir / PIDFILE).exists()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
         for pid in redis_servers_on(data_dir):
             os.kill(pid, signal.SIGKILL)
 
@@ -108,7 +134,7 @@ def test_a_terminated_server_stops_its_redis_with_it(tmp_path: Path) -> None:
         pid = json.loads((data_dir / PIDFILE).read_text())["pid"]
         assert redis_servers_on(data_dir) == [pid]
         server.send_signal(signal.SIGTERM)
-        assert server.wait(30) == -signal.SIGTERM
+        assert server.wait(HANG_SECONDS) == -signal.SIGTERM
         assert not running(pid)
         assert redis_servers_on(data_dir) == []
         assert not (data_dir / PIDFILE).exists()
