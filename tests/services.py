@@ -81,7 +81,7 @@ class ThrowawayRedis:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=HANG_SECONDS)
 
     def __exit__(self, *_: object) -> None:
         self.stop()

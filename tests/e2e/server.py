@@ -13,6 +13,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.patience import HANG_SECONDS
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -70,7 +72,7 @@ class Server:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             try:
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=HANG_SECONDS)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()

@@ -193,7 +193,7 @@ def test_the_set_ups_port_command_serves_on_that_port(tmp_path: Path) -> None:
     finally:
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(30)
+            process.wait(HANG_SECONDS)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

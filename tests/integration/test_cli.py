@@ -162,7 +162,7 @@ def test_serve_says_what_it_runs_on_and_where_to_look(tmp_path: Path) -> None:
                 break
     finally:
         server.send_signal(signal.SIGINT)
-        server.wait(20)
+        server.wait(HANG_SECONDS)
     log = "\n".join(lines)
     assert "INFO:     Skald 0.1.0" in log
     assert f"INFO:     data directory: {data.resolve()}" in log

@@ -11,6 +11,7 @@ from typing import Any
 from application.application import SkaldApplication
 from application.commands import CorrectEncounter, EndEncounter, MarkWound, VoidAction
 from tests.integration.test_store import hit, setup_fight, store_env
+from tests.patience import HANG_SECONDS
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py
 
@@ -57,10 +58,10 @@ def test_a_fight_that_ends_while_the_void_waits_for_the_writer_is_voided_as_ende
 
         def hold_the_writer() -> None:
             running.set()
-            release.wait(60)
+            release.wait(HANG_SECONDS)
 
         blocker = app.writer.enqueue(hold_the_writer)
-        assert running.wait(60)  # the writer is busy: what follows waits in its queue
+        assert running.wait(HANG_SECONDS)  # the writer is busy: what follows waits in its queue
         answers: dict[str, Any] = {}
 
         def run(name: str, command: Any) -> None:

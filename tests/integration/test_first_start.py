@@ -100,7 +100,7 @@ def test_servers_and_workers_started_together_on_an_empty_schema_all_come_up(
                 process.send_signal(signal.SIGINT)
         for process in processes:
             try:
-                process.wait(20)
+                process.wait(HANG_SECONDS)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

@@ -137,7 +137,7 @@ def test_sigkill_mid_batch_then_restart_heals_every_day_exactly_once(
     try:
         wait_until(lambda: len(heal_events(app)) >= CHARACTERS, HANG_SECONDS, "the first heals")
         worker.send_signal(signal.SIGKILL)
-        worker.wait(10)
+        worker.wait(HANG_SECONDS)
     finally:
         if worker.poll() is None:
             worker.kill()
@@ -151,7 +151,7 @@ def test_sigkill_mid_batch_then_restart_heals_every_day_exactly_once(
         time.sleep(0.5)  # let it poll again: nothing more may appear
     finally:
         worker.send_signal(signal.SIGTERM)
-        worker.wait(15)
+        worker.wait(HANG_SECONDS)
     healed = heal_events(app)
     assert len(healed) == CHARACTERS * DAYS
     assert set(Counter(healed).values()) == {1}

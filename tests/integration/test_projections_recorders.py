@@ -52,7 +52,7 @@ class TestNotifyingSQLiteRecorder(library.ApplicationRecorderTestCase[NotifyingS
         # The library's concurrency test stops its reader threads without joining them;
         # closing the database under a reader that is still in SQLite would crash.
         for thread in set(threading.enumerate()) - self.threads_before:
-            thread.join(timeout=10)
+            thread.join(timeout=HANG_SECONDS)
         self.datastore.close()
         self.directory.cleanup()
 

@@ -76,10 +76,10 @@ def stop_worker(worker: subprocess.Popen[bytes], log: Path) -> None:
     """SIGTERM, as an operator would; it must exit cleanly (and is killed if it hangs)."""
     worker.send_signal(signal.SIGTERM)
     try:
-        code = worker.wait(15)
+        code = worker.wait(HANG_SECONDS)
     except subprocess.TimeoutExpired:
         worker.kill()
-        worker.wait(10)
+        worker.wait(HANG_SECONDS)
         raise AssertionError(f"the worker ignored SIGTERM: {log.read_text()}") from None
     assert code == 0, log.read_text()
 
@@ -110,7 +110,7 @@ def test_sigkill_mid_run_then_restart_applies_every_event_exactly_once(
             )
             time.sleep(random.uniform(0.0, 0.05))
             worker.send_signal(signal.SIGKILL)
-            worker.wait(10)
+            worker.wait(HANG_SECONDS)
             position = views_position(client, prefix, app.name)
             kills += position < newest  # it died part-way through the store
             play(app, campaigns=1, encounters=1, actions=5)  # the store moves on meanwhile
@@ -127,7 +127,7 @@ def test_sigkill_mid_run_then_restart_applies_every_event_exactly_once(
     finally:
         if worker is not None and worker.poll() is None:  # a failed wait left it running
             worker.kill()
-            worker.wait(10)
+            worker.wait(HANG_SECONDS)
         app.close()
         client.close()
 

@@ -17,6 +17,7 @@ from api.app import create_app
 from api.errors import UNEXPECTED
 from skald.services import build_services
 from skald.settings import Settings
+from tests.patience import HANG_SECONDS
 
 
 class Broken(RuntimeError):
@@ -48,7 +49,7 @@ def server(settings: Settings) -> Iterator[int]:
         yield port
     finally:
         running.should_exit = True
-        thread.join(timeout=60)
+        thread.join(timeout=HANG_SECONDS)
         listening.close()
         assert not thread.is_alive()
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from application.group_commit import GroupCommitWriter
+from tests.patience import HANG_SECONDS
 
 
 class Store:
@@ -42,7 +43,7 @@ def batch(store: Store, answers: list[Callable[[Any], Any] | None]) -> list[Futu
 
     def hold() -> str:
         started.set()
-        gate.wait(5)
+        gate.wait(HANG_SECONDS)
         return "held"
 
     def appending(name: str) -> Callable[[], list[str]]:
@@ -57,7 +58,7 @@ def batch(store: Store, answers: list[Callable[[Any], Any] | None]) -> list[Futu
 
     try:
         held = writer.enqueue(hold)
-        assert started.wait(5)
+        assert started.wait(HANG_SECONDS)
         for n, answer in enumerate(answers):
             attempt = appending(f"c{n}")
             queued = (

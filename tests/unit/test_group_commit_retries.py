@@ -11,6 +11,7 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError
 
 from application.group_commit import BATCH_ATTEMPTS, GroupCommitWriter
+from tests.patience import HANG_SECONDS
 
 
 class Store:
@@ -55,13 +56,13 @@ def batch_of_three(store: Store) -> list[Any]:
 
     def first_command() -> str:
         started.set()
-        gate.wait(5)
+        gate.wait(HANG_SECONDS)
         return "first"
 
     try:
         with ThreadPoolExecutor(4) as pool:
             first = pool.submit(writer.submit, first_command)
-            assert started.wait(5)  # the writer is busy with it: the next three queue up
+            assert started.wait(HANG_SECONDS)  # the writer is busy with it: the next three queue up
             later = [pool.submit(writer.submit, saving(writer, f"job {n}")) for n in range(3)]
             while writer._jobs.qsize() < 3:
                 threading.Event().wait(0.01)
