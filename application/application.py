@@ -14,14 +14,14 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
 from application.amending import Amendments, Changed
 from application.campaigns import CampaignCommands
-from application.carrying import Carrying
+from application.carrying import CarriedRecord, Carrying
 from application.commands import (
     AddCombatant,
     AdjustTracks,
@@ -253,5 +253,5 @@ class SkaldApplication(Store):
 
     def last_correction_carried(
         self, campaign_id: UUID, version: int | None = None
-    ) -> dict[str, Any]:  # carrying.py's stored record, read by key in api/routes/carry.py
+    ) -> CarriedRecord:
         return self.carrying.last_correction_carried(campaign_id, version)

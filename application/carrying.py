@@ -13,6 +13,7 @@ from uuid import UUID
 
 from application.commands import CorrectDayPlan, CorrectEncounter
 from application.store import Commands
+from domain.actions import as_list
 from domain.calendar import DayPlans
 from domain.campaign import Campaign
 from domain.corrections import ACTIVE, VOID, Reroll, Step, correction_plan, rewind_plan
@@ -20,7 +21,7 @@ from domain.encounter import Encounter
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.gm_changes import GM_KINDS
 from domain.reasons import check_reason
-from domain.records import JSON, JSONObject, Sheet, State, Tracks, as_object
+from domain.records import JSON, JSONObject, Record, Sheet, State, Tracks, as_object
 from domain.validation import validate
 from domain.walk import Seed, Walk, events_of
 
@@ -29,19 +30,41 @@ Carried = tuple[Campaign, list[Encounter], Walk, Preview]
 Bounds = type[Campaign.EncounterOpened] | type[Campaign.EncounterClosed]
 
 
+class CarriedRecord(Record, frozen=True):
+    """A correction as Campaign.CorrectionCarried recorded it: its own fields, and what it
+    carried (written by _carried_summary), so a retried commit answers what the first did."""
+
+    correction: JSONObject  # kind, day, character_id, plan, reason, by...
+    steps: Sequence[JSON]
+    actions: Sequence[JSON]
+    characters: JSONObject
+    encounters: Sequence[JSON]  # none recorded before issue 26
+
+    @classmethod
+    def from_json(cls, stored: JSONObject) -> CarriedRecord:
+        carried = as_object(stored["carried"])
+        return cls(
+            correction={key: value for key, value in stored.items() if key != "carried"},
+            steps=as_list(carried["steps"]),
+            actions=as_list(carried["actions"]),
+            characters=as_object(carried["characters"]),
+            encounters=as_list(carried.get("encounters", [])),
+        )
+
+
 class Carrying(Commands):
     """Corrections of an ended fight, and of a day's plan, carried through the campaign."""
 
     def last_correction_carried(
         self, campaign_id: UUID, version: int | None = None
-    ) -> dict[str, JSON]:
+    ) -> CarriedRecord:
         """The record of the campaign's latest carried correction (up to ``version``):
         what a retried commit of a day plan answers again."""
         events = self.store.events.get(campaign_id, lte=version)
         carried = list(events_of(events, Campaign.CorrectionCarried))
         if not carried:
             raise NotFound(f"campaign {campaign_id} has carried no correction")
-        return dict(carried[-1].correction)
+        return CarriedRecord.from_json(carried[-1].correction)
 
     # -- working it out -----------------------------------------------------------
 

@@ -10,8 +10,8 @@ mypy's "unused ignore" errors and these lines become plain re-exports.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, Generic, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Final, Generic, TypeVar
 
 from eventsourcing.domain import Aggregate
 
@@ -91,11 +91,6 @@ REQUEST_EVENTS: Final = (RequestRecorded,)
 # been since it was introduced, 77146dd; the compat store holds Recorded only), so
 # neither Created class is ever recorded: a reader that met one refuses it.
 NEVER_RECORDED: Final = (Encounter.Created, IdempotentRequest.Created)
-
-
-def of_class(events: Iterable[Any], cls: EventClass) -> Iterator[Any]:
-    """The events of exactly this class, in their order."""
-    return (event for event in events if type(event) is cls)
 
 
 class UnhandledEvent(TypeError):

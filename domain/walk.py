@@ -35,8 +35,7 @@ E = TypeVar("E")
 
 
 def events_of(events: Iterable[object], cls: type[E]) -> Iterator[E]:
-    """The events of exactly this class, in their order (domain/events.py's of_class,
-    typed by the class)."""
+    """The events of exactly this class, in their order, typed by the class."""
     return (event for event in events if type(event) is cls and isinstance(event, cls))
 
 

@@ -128,16 +128,15 @@ def correct_day_plan(
     # the correction saved with it.
     campaign = app.campaign(campaign_id, outcome.subject_version)
     recorded = app.last_correction_carried(campaign_id, outcome.subject_version)
-    carried = recorded["carried"]
     return PlanCorrectedOut(
         preview=PreviewOut(
-            correction={k: v for k, v in recorded.items() if k != "carried"},
+            correction=recorded.correction,
             changes_nothing=False,  # a commit that changes nothing is refused
-            message=changes_message(carried["steps"], carried["actions"]),
-            steps=carried["steps"],
-            actions=carried["actions"],
-            characters=carried["characters"],
-            encounters=carried.get("encounters", []),  # not recorded before issue 26
+            message=changes_message(recorded.steps, recorded.actions),
+            steps=recorded.steps,
+            actions=recorded.actions,
+            characters=recorded.characters,
+            encounters=recorded.encounters,
         ),
         campaign=campaign_out(campaign),
     )
