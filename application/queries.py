@@ -7,25 +7,13 @@ from datetime import datetime
 from typing import TypedDict
 from uuid import UUID
 
-from application.history import action_kind, event_record, mentions, version_at
-from application.store import Commands
+from application.audit_pages import AuditPages, Page
+from application.history import event_record, version_at
+from application.store import Commands, Store
 from domain import records
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
 from domain.records import JSON
-
-# A correction's event carries the whole rebuilt action list (the trail shows its report);
-# key hashes open nothing but are nobody's business.
-BULKY = ("actions", "key_hash", "gm_key_hash")
-
-
-class Page(TypedDict):
-    """One page of an audit trail (api/schemas.py AuditPage)."""
-
-    total: int
-    offset: int
-    limit: int
-    entries: list[dict[str, JSON]]
 
 
 class Diff(TypedDict):
@@ -38,35 +26,12 @@ class Diff(TypedDict):
     actions: list[dict[str, JSON]]
 
 
-def page(
-    trail: list[dict[str, JSON]],
-    kind: str | None,
-    character: str | None,
-    offset: int,
-    limit: int,
-    day: int | None = None,
-) -> Page:
-    """One page of an audit trail, filtered by kind and by the character it concerns."""
-    entries: list[dict[str, JSON]] = []
-    for record in trail:
-        entry = {k: v for k, v in record.items() if k not in BULKY}
-        if day is not None:
-            entry.setdefault("day", day)
-        if kind is not None and kind not in (action_kind(entry), entry["event"]):
-            continue
-        if character is not None and not mentions(entry, character):
-            continue
-        entries.append(entry)
-    return {
-        "total": len(entries),
-        "offset": offset,
-        "limit": limit,
-        "entries": entries[offset : offset + limit],
-    }
-
-
 class Queries(Commands):
     """Reads of the store: a group like the commands, over the same store."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store)
+        self.pages = AuditPages(store.events)
 
     def history(self, aggregate_id: UUID) -> list[dict[str, JSON]]:
         """Every event of one aggregate, oldest first, as the audit trail shows it."""
@@ -86,14 +51,14 @@ class Queries(Commands):
         offset: int,
         limit: int,
     ) -> Page:
-        encounter = self.store.encounter(campaign_id, encounter_id)
-        return page(self.history(encounter_id), kind, character, offset, limit, encounter.day)
+        index, day = self.pages.encounter_index(campaign_id, encounter_id)
+        return self.pages.page(index, kind, character, offset, limit, day)
 
     def campaign_history(
         self, campaign_id: UUID, kind: str | None, character: str | None, offset: int, limit: int
     ) -> Page:
-        self.store.campaign(campaign_id)
-        return page(self.history(campaign_id), kind, character, offset, limit)
+        index = self.pages.campaign_index(campaign_id)
+        return self.pages.page(index, kind, character, offset, limit)
 
     def vitals_at(self, campaign_id: UUID, at: datetime) -> dict[str, JSON]:
         """Every character's tracks and conditions as they stood at an instant."""

@@ -1,0 +1,233 @@
+"""Audit and history pages read in O(page), not O(history).
+
+An aggregate's events are numbered 1, 2, ... without gaps and never change, so:
+
+- an unfiltered page is the events ``offset + 1 .. offset + limit``, read by version
+  range, and its total is the aggregate's last version (one query that decodes nothing);
+- a filtered page (``kind``, ``character``) reads its versions from an index of what
+  each event is filtered on (``Facets``), kept in memory per aggregate and extended
+  with the events recorded since it was last read (none, on a steady read); each
+  filter's matching versions are kept too, extended the same way. Only the page's own
+  events are read back from the store.
+
+The index is a read model of immutable facts, so it needs no invalidation: a process
+that has not seen an aggregate yet reads its events once, then only the new ones. The
+aggregate's first event (which says what it is, its campaign and its day) is kept with it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple, TypedDict
+from uuid import UUID
+
+from eventsourcing.domain import DomainEventProtocol
+from eventsourcing.persistence import EventStore
+
+from application.history import action_kind, event_record, recorded
+from domain.errors import NotFound
+from domain.events import CampaignCreated, EncounterStarted
+from domain.records import JSON
+
+# A correction's event carries the whole rebuilt action list (the trail shows its report);
+# key hashes open nothing but are nobody's business.
+BULKY = ("actions", "key_hash", "gm_key_hash")
+AGGREGATES_KEPT = 512  # aggregates whose index a process keeps (least recently read go)
+FILTERS_KEPT = 32  # filters per aggregate whose versions are kept
+RUN_GAP = 8  # page versions this close together are read in one range query
+
+
+class Page(TypedDict):
+    """One page of an audit trail (api/schemas.py AuditPage)."""
+
+    total: int
+    offset: int
+    limit: int
+    entries: list[dict[str, JSON]]
+
+
+def entry_of(record: Mapping[str, JSON], day: int | None) -> dict[str, JSON]:
+    """An event's record as a page shows it: without the bulky fields, with the day."""
+    entry = {k: v for k, v in record.items() if k not in BULKY}
+    if day is not None:
+        entry.setdefault("day", day)
+    return entry
+
+
+class Facets(NamedTuple):
+    """What one event is filtered on: ``application.history.mentions`` and
+    ``action_kind`` worked out once, with the same answers for every character id."""
+
+    kinds: tuple[str, str]  # its action or correction kind, and its event name
+    named: frozenset[str]  # ids it names as actor, parameter, key, member or character_id
+    within: tuple[str, ...]  # strings it checks ``id in text`` against (a str 'tracks')
+
+    def keeps(self, kind: str | None, character: str | None) -> bool:
+        if kind is not None and kind not in self.kinds:
+            return False
+        if character is None:
+            return True
+        return character in self.named or any(character in text for text in self.within)
+
+
+def facets_of(entry: Mapping[str, JSON]) -> Facets:
+    named: set[str] = set()
+    within: list[str] = []
+    for single in (entry.get("actor"), entry.get("character_id")):
+        if isinstance(single, str):
+            named.add(single)
+    params = entry.get("params")
+    if isinstance(params, Mapping):
+        named.update(v for v in params.values() if isinstance(v, str))
+    for key in ("tracks", "state", "combatants"):
+        values = entry.get(key)
+        if isinstance(values, str):
+            within.append(values)
+        elif isinstance(values, Mapping | Sequence):
+            named.update(v for v in values if isinstance(v, str))
+    return Facets((action_kind(entry), str(entry["event"])), frozenset(named), tuple(within))
+
+
+@dataclass
+class Filtered:
+    """The versions one filter keeps, up to version ``upto``."""
+
+    upto: int = 0
+    versions: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Index:
+    """One aggregate's read model: its first event and every event's facets."""
+
+    first: DomainEventProtocol[UUID]
+    facets: list[Facets] = field(default_factory=list)  # facets[v - 1]: version v's
+    filters: OrderedDict[tuple[str | None, str | None], Filtered] = field(
+        default_factory=OrderedDict
+    )
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def kept(self, kind: str | None, character: str | None) -> list[int]:
+        """The versions the filter keeps, over every event indexed so far."""
+        found = self.filters.pop((kind, character), None) or Filtered()
+        for version in range(found.upto + 1, len(self.facets) + 1):
+            if self.facets[version - 1].keeps(kind, character):
+                found.versions.append(version)
+        found.upto = len(self.facets)
+        self.filters[(kind, character)] = found  # most recently used last
+        while len(self.filters) > FILTERS_KEPT:
+            self.filters.popitem(last=False)
+        return found.versions
+
+
+def runs(versions: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """Sorted versions as (first, last) ranges, close ones read together."""
+    start = end = -1
+    for version in versions:
+        if start < 0:
+            start = end = version
+        elif version - end <= RUN_GAP:
+            end = version
+        else:
+            yield start, end
+            start = end = version
+    if start >= 0:
+        yield start, end
+
+
+class AuditPages:
+    """Pages of one store's audit trails, with the index each process keeps."""
+
+    def __init__(self, events: EventStore[UUID]) -> None:
+        self.events = events
+        self._indexes: OrderedDict[UUID, Index] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- what the aggregate is ----------------------------------------------------------
+
+    def _index(self, aggregate_id: UUID) -> Index | None:
+        with self._lock:
+            index = self._indexes.get(aggregate_id)
+            if index is not None:
+                self._indexes.move_to_end(aggregate_id)
+                return index
+        first = list(self.events.get(aggregate_id, lte=1))
+        if not first:
+            return None
+        with self._lock:
+            index = self._indexes.setdefault(aggregate_id, Index(first[0]))
+            while len(self._indexes) > AGGREGATES_KEPT:
+                self._indexes.popitem(last=False)
+        return index
+
+    def encounter_index(self, campaign_id: UUID, encounter_id: UUID) -> tuple[Index, int]:
+        """The encounter's index and its day; NotFound as ``Store.encounter`` says it."""
+        index = self._index(encounter_id)
+        if index is None or not isinstance(index.first, EncounterStarted):
+            raise NotFound(f"no encounter with id {encounter_id}")
+        if getattr(index.first, "campaign_id", None) != campaign_id:
+            raise NotFound(f"encounter {encounter_id} does not belong to campaign {campaign_id}")
+        day = getattr(index.first, "day", 0)
+        return index, day if isinstance(day, int) else 0
+
+    def campaign_index(self, campaign_id: UUID) -> Index:
+        index = self._index(campaign_id)
+        if index is None or not isinstance(index.first, CampaignCreated):
+            raise NotFound(f"no campaign with id {campaign_id}")
+        return index
+
+    # -- pages --------------------------------------------------------------------------
+
+    def last_version(self, aggregate_id: UUID) -> int:
+        """The aggregate's newest version: one row read, nothing decoded."""
+        newest = self.events.recorder.select_events(aggregate_id, desc=True, limit=1)
+        return newest[0].originator_version if newest else 0
+
+    def page(
+        self,
+        index: Index,
+        kind: str | None,
+        character: str | None,
+        offset: int,
+        limit: int,
+        day: int | None = None,
+    ) -> Page:
+        """One page of the aggregate's trail, filtered by kind and the character it concerns."""
+        aggregate_id = recorded(index.first).originator_id
+        last = self.last_version(aggregate_id)
+        if kind is None and character is None:
+            total, wanted = last, list(range(offset + 1, min(offset + limit, last) + 1))
+        else:
+            with index.lock:
+                self._extend(index, aggregate_id, last)
+                kept = index.kept(kind, character)
+                total = len(kept)
+                wanted = kept[offset : offset + limit]
+        return {
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+            "entries": [entry_of(event_record(e), day) for e in self._read(aggregate_id, wanted)],
+        }
+
+    def _extend(self, index: Index, aggregate_id: UUID, last: int) -> None:
+        """Index the events recorded since the index was last extended."""
+        indexed = len(index.facets)
+        if indexed >= last:
+            return
+        for event in self.events.get(aggregate_id, gt=indexed, lte=last):
+            index.facets.append(facets_of(entry_of(event_record(event), None)))
+
+    def _read(self, aggregate_id: UUID, versions: list[int]) -> list[DomainEventProtocol[UUID]]:
+        wanted = set(versions)
+        found: list[DomainEventProtocol[UUID]] = []
+        for first, last in runs(versions):
+            found += [
+                e
+                for e in self.events.get(aggregate_id, gt=first - 1, lte=last)
+                if e.originator_version in wanted
+            ]
+        return found
