@@ -11,7 +11,9 @@ from fastapi.responses import JSONResponse
 
 from api import errors, openapi
 from api.backend import Backend
+from api.etags import ViewETags
 from api.fast_actions import ActionFastPath
+from api.fast_views import ViewFastPath
 from api.limits import BodyLimit, RateLimit, RateLimiter
 from api.routes import (
     amendments,
@@ -35,7 +37,9 @@ from api.security import SecurityHeaders
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
 
-def create_app(build_backend: BackendFactory, fast_actions: bool = True) -> FastAPI:
+def create_app(
+    build_backend: BackendFactory, fast_actions: bool = True, fast_views: bool = True
+) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         with build_backend() as backend:
@@ -52,9 +56,13 @@ def create_app(build_backend: BackendFactory, fast_actions: bool = True) -> Fast
         redoc_url=None,
     )
     errors.install(app)
-    # Innermost: the commonest request answered below the router (api/fast_actions.py).
+    # Innermost: the view reads, answered below the router (api/fast_views.py).
+    app.add_middleware(ViewFastPath, enabled=fast_views)
+    # The commonest request answered below the router (api/fast_actions.py).
     app.add_middleware(ActionFastPath, enabled=fast_actions)
     app.add_middleware(BodyLimit)
+    # Outside every middleware that may change an answer: the ETag is of the bytes sent.
+    app.add_middleware(ViewETags)
     app.add_middleware(RateLimit)  # before the body is read: a refused caller costs little
     app.add_middleware(errors.UnexpectedErrors)  # a JSON 500, the connection kept
     app.add_middleware(SecurityHeaders)

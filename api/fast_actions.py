@@ -29,7 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import domain_error_response
-from api.keys import KeyMaker
+from api.keys import KeyMaker, bearer_in
 from api.limits import replaying
 from api.routes.encounters import action_command
 from api.schemas import ActionBody
@@ -96,11 +96,10 @@ class ActionFastPath:
             b"application/json"
         ):
             return None
-        scheme, _, key = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
-        key = key.strip()
-        key_id = KeyMaker.key_id(key) if scheme.lower() == "bearer" else None
-        if key_id is None:
+        presented = bearer_in(scope["headers"])
+        if presented is None:
             return None
+        key, key_id = presented
         try:
             campaign_id, encounter_id = UUID(found.group(1)), UUID(found.group(2))
             application: SkaldApplication = scope["app"].state.backend.application

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable
 
 PREFIX = "skald"
 
@@ -40,3 +41,11 @@ class KeyMaker:
         if len(parts) != 3 or parts[0] != PREFIX or len(parts[1]) != 16:
             return None
         return parts[1]
+
+
+def bearer_in(headers: Iterable[tuple[bytes, bytes]]) -> tuple[str, str] | None:
+    """An ASGI request's bearer key and its key id; None when it carries no Skald key."""
+    scheme, _, key = dict(headers).get(b"authorization", b"").decode("latin-1").partition(" ")
+    key = key.strip()
+    key_id = KeyMaker.key_id(key) if scheme.lower() == "bearer" else None
+    return None if key_id is None else (key, key_id)

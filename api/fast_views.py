@@ -1,0 +1,290 @@
+"""The view reads (vitals, board, audit log), answered below FastAPI's routing.
+
+A view read is the cheapest thing the server does: one Redis round trip
+(projections/reader.py). Through the router it cost as much as a command (bench/README.md,
+issue 28): routing, solving the dependencies, building and validating the answer's models
+and serialising them was nearly all of it. Here, inside the same middlewares (rate limits,
+the ETags, any middleware that rewrites a player's or viewer's answer), a read whose key
+the campaign accepts (checked as the action's fast path checks it) is read with the
+route's own reader and written by orjson from the reader's plain values, in the field
+order of the route's answer model, with the same bytes (tests/integration/
+test_fast_views.py compares them).
+
+Anything else goes to the route untouched: no key, a key the campaign refuses, an offset
+or limit to validate, a view not projected yet, a board of another campaign, and any
+value the models would coerce or write differently (a field typed int holding another
+type: the model path answers, as in api/views.py `outcome_json`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Mapping
+from urllib.parse import parse_qsl
+from uuid import UUID
+
+import orjson
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.fast_actions import fresh_access
+from api.keys import KeyMaker, bearer_in
+from api.routes.views import MAX_OFFSET
+from application.application import SkaldApplication
+from domain.access import Access
+from domain.errors import DomainError
+from projections.reader import ViewReader
+
+VIEW_PATH = re.compile(
+    r"^/campaigns/([0-9a-f-]{36})/(?:(vitals)|(audit)|encounters/([0-9a-f-]{36})/board)$"
+)
+_PLAIN_ONLY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+Document = dict[str, object]
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _str_or_none(value: object) -> bool:
+    return value is None or type(value) is str
+
+
+def _lag(lag: object) -> Document | None:
+    if not (
+        type(lag) is dict
+        and all(_is_int(lag.get(k)) for k in ("position", "store", "behind"))
+        and _str_or_none(lag.get("generation"))
+    ):
+        return None
+    return {k: lag[k] for k in ("position", "store", "behind", "generation")}
+
+
+def _bars(tracks: object) -> bool:
+    return type(tracks) is dict and all(
+        type(name) is str
+        and type(bar) is dict
+        and len(bar) == 2
+        and _is_int(bar.get("current"))
+        and (bar.get("max") is None or _is_int(bar.get("max")))
+        for name, bar in tracks.items()
+    )
+
+
+def _strings(values: object) -> bool:
+    return type(values) is list and all(type(v) is str for v in values)
+
+
+def _dicts(values: object) -> bool:
+    return type(values) is list and all(type(v) is dict for v in values)
+
+
+def _character(c: Mapping[str, object]) -> Document | None:
+    if not (
+        type(c.get("id")) is str
+        and type(c.get("name")) is str
+        and _bars(c.get("tracks"))
+        and _strings(c.get("conditions"))
+        and type(c.get("state")) is dict
+        and _str_or_none(c.get("encounter"))
+        and _is_int(c.get("changes"))
+        and _is_int(c.get("position"))
+    ):
+        return None
+    keys = ("id", "name", "tracks", "conditions", "state", "encounter", "changes", "position")
+    return {k: c[k] for k in keys}
+
+
+def vitals_document(vitals: Mapping[str, object]) -> Document | None:
+    """`VitalsOut(**vitals)` as plain values, or None where the model might differ."""
+    lag = _lag(vitals.get("projection"))
+    characters = vitals.get("characters")
+    if not (
+        lag is not None
+        and all(type(vitals.get(k)) is str for k in ("campaign_id", "name", "ruleset"))
+        and _is_int(vitals.get("day"))
+        and _is_int(vitals.get("events"))
+        and type(characters) is list
+        and _dicts(vitals.get("encounters"))
+    ):
+        return None
+    out = [_character(c) if type(c) is dict else None for c in characters]
+    if any(c is None for c in out):
+        return None
+    return {
+        "campaign_id": vitals["campaign_id"],
+        "name": vitals["name"],
+        "ruleset": vitals["ruleset"],
+        "day": vitals["day"],
+        "events": vitals["events"],
+        "characters": out,
+        "encounters": vitals["encounters"],
+        "projection": lag,
+    }
+
+
+def _combatant(c: Mapping[str, object]) -> Document | None:
+    if not (
+        type(c.get("id")) is str
+        and type(c.get("name")) is str
+        and type(c.get("side")) is str
+        and _is_int(c.get("rank"))
+        and _bars(c.get("tracks"))
+        and _strings(c.get("conditions"))
+        and type(c.get("state")) is dict
+    ):
+        return None
+    return {k: c[k] for k in ("id", "name", "side", "rank", "tracks", "conditions", "state")}
+
+
+BOARD_DEFAULTS: tuple[tuple[str, object, type], ...] = (
+    ("name", "", str),
+    ("ruleset", "", str),
+    ("round", 0, int),
+    ("ended", False, bool),
+    ("version", 0, int),
+    ("events", 0, int),
+    ("actions", 0, int),
+)
+
+
+def board_document(board: Mapping[str, object]) -> Document | None:
+    """`BoardOut(**board)` as plain values (its fields only, defaults where missing)."""
+    lag = _lag(board.get("projection"))
+    combatants = board.get("combatants")
+    if not (
+        lag is not None
+        and type(board.get("id")) is str
+        and type(board.get("campaign_id")) is str
+        and type(combatants) is list
+        and _dicts(board.get("last_actions", []))
+    ):
+        return None
+    out: Document = {"id": board["id"], "campaign_id": board["campaign_id"]}
+    for name, default, kind in BOARD_DEFAULTS:
+        value = board.get(name, default)
+        if type(value) is not kind:
+            return None
+        out[name] = value
+    listed = [_combatant(c) if type(c) is dict else None for c in combatants]
+    if any(c is None for c in listed):
+        return None
+    out["combatants"] = listed
+    out["last_actions"] = board.get("last_actions", [])
+    out["projection"] = lag
+    return out
+
+
+def audit_document(audit: Mapping[str, object]) -> Document | None:
+    """`AuditOut(**audit)` as plain values."""
+    lag = _lag(audit.get("projection"))
+    if not (
+        lag is not None
+        and type(audit.get("campaign_id")) is str
+        and all(_is_int(audit.get(k)) for k in ("total", "offset", "limit"))
+        and _dicts(audit.get("entries"))
+    ):
+        return None
+    keys = ("campaign_id", "total", "offset", "limit", "entries")
+    return {**{k: audit[k] for k in keys}, "projection": lag}
+
+
+def page_bounds(query: bytes) -> tuple[int, int] | None:
+    """The audit's offset and limit when the query is plainly valid (else the route's)."""
+    offset, limit = 0, 50
+    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if not value.isascii() or not value.isdigit() or len(value) > 10:
+            return None
+        if name == "offset":
+            offset = int(value)
+        elif name == "limit":
+            limit = int(value)
+        else:
+            return None
+    if offset > MAX_OFFSET or not 1 <= limit <= 500:
+        return None
+    return offset, limit
+
+
+def view_answer(views: ViewReader, found: re.Match[str], query: bytes) -> bytes | None:
+    """The view's answer as the route sends it, or None: the route answers."""
+    campaign_id = found.group(1)
+    document: Document | None = None
+    if found.group(2):
+        vitals = views.vitals(campaign_id)
+        document = None if vitals is None else vitals_document(vitals)
+    elif found.group(3):
+        bounds = page_bounds(query)
+        if bounds is not None:
+            document = audit_document(views.audit(campaign_id, *bounds))
+    else:
+        board = views.board(found.group(4))
+        if board is not None and board.get("campaign_id") == campaign_id:
+            document = board_document(board)
+    if document is None:
+        return None
+    try:
+        return orjson.dumps(document, option=_PLAIN_ONLY)
+    except TypeError:  # a value orjson does not write as pydantic would
+        return None
+
+
+class ViewFastPath:
+    def __init__(self, app: ASGIApp, enabled: bool = True) -> None:
+        self.app = app
+        self.enabled = enabled
+        self.rereads: dict[UUID, asyncio.Future[Access]] = {}  # api/fast_actions.py's
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = (
+            VIEW_PATH.match(scope["path"])
+            if self.enabled and scope["type"] == "http" and scope["method"] == "GET"
+            else None
+        )
+        payload = None if found is None else await self._answer(scope, found)
+        if payload is None:
+            await self.app(scope, receive, send)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-length", str(len(payload)).encode()),
+                    (b"content-type", b"application/json"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+
+    async def _answer(self, scope: Scope, found: re.Match[str]) -> bytes | None:
+        presented = bearer_in(scope["headers"])
+        if presented is None:
+            return None
+        key, key_id = presented
+        backend = scope["app"].state.backend
+        application: SkaldApplication = backend.application
+        try:
+            campaign_id = UUID(found.group(1))
+        except ValueError:
+            return None
+        # Any key of the campaign may read its views (the route's `Reader`); a stale check
+        # is read again as the action's fast path does, and a refusal is the route's.
+        digest = KeyMaker.digest(key)
+        try:
+            known = application.access_if_fresh(campaign_id, key_id, digest)
+        except DomainError:  # refused: the route says so
+            return None
+        if known is None and (
+            await fresh_access(application, campaign_id, key_id, digest, self.rereads) is None
+        ):
+            return None
+        read: Callable[[], bytes | None] = lambda: view_answer(  # noqa: E731
+            backend.views, found, scope.get("query_string", b"")
+        )
+        try:
+            return await run_in_threadpool(read)
+        except Exception:  # Redis away, a view of another shape: the route answers
+            return None

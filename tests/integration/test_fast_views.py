@@ -1,0 +1,83 @@
+"""The view reads answered below the router (api/fast_views.py) send the very bytes the
+routes send, and leave to the routes everything out of the ordinary."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import api.fast_views
+from api.app import create_app
+from skald.services import build_services
+from skald.settings import Settings
+from tests.helpers import act, enrol, new_campaign, start
+from tests.integration.test_projections import SHEET, caught_up
+
+
+@pytest.fixture
+def routed(settings: Settings, live_client: TestClient) -> Iterator[TestClient]:
+    """A second server on the same store and views, its view reads left to the routes."""
+    app = create_app(lambda: build_services(settings), fast_views=False)
+    with TestClient(app, raise_server_exceptions=True) as test_client:
+        yield test_client
+
+
+def test_the_fast_path_sends_the_routes_bytes(
+    live_client: TestClient, routed: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = live_client
+    cid = new_campaign(client, "stamina-body", name="Zwölf Ströme — «test»")
+    bran = enrol(client, cid, "Bran ☂", SHEET)
+    ulf = enrol(client, cid, "Ulf", {**SHEET, "stamina_max": 14})
+    eid = start(client, cid, [{"character_id": bran, "side": "party"},
+                              {"character_id": ulf, "side": "foes", "rank": 2}])  # fmt: skip
+    for _ in range(3):
+        act(client, cid, eid, "take_hit", dice={"damage": [2]}, target=bran,
+            damage_type="impact", damage_class=1)  # fmt: skip
+    gm = {"authorization": client.headers.pop("authorization")}
+    other = new_campaign(client, "stamina-body")
+    other_gm = {"authorization": client.headers.pop("authorization")}
+    client.headers.update(gm)
+    caught_up(client, cid)
+    client.headers.pop("authorization")
+
+    answered: list[bytes | None] = []
+    read = api.fast_views.view_answer
+
+    def counted(*args: Any) -> bytes | None:
+        answered.append(read(*args))
+        return answered[-1]
+
+    monkeypatch.setattr(api.fast_views, "view_answer", counted)
+    paths = [
+        f"/campaigns/{cid}/vitals",
+        f"/campaigns/{cid}/encounters/{eid}/board",
+        f"/campaigns/{cid}/audit",
+        f"/campaigns/{cid}/audit?offset=2&limit=3",
+    ]
+    for path in paths:
+        fast, slow = client.get(path, headers=gm), routed.get(path, headers=gm)
+        assert fast.status_code == slow.status_code == 200, path
+        assert fast.content == slow.content, path
+        assert fast.headers["etag"] == slow.headers["etag"]
+        assert fast.headers["content-type"] == slow.headers["content-type"]
+    assert len(answered) == len(paths) and all(answered)  # each answered by the fast path
+
+    # Out of the ordinary: the route answers (and the same as without the fast path).
+    answered.clear()
+    unusual = [
+        (f"/campaigns/{cid}/audit?limit=0", gm),
+        (f"/campaigns/{cid}/audit?limit=x", gm),
+        (f"/campaigns/{cid}/audit?offset=1&kind=x", gm),
+        (f"/campaigns/{other}/encounters/{eid}/board", other_gm),
+        (f"/campaigns/{cid}/vitals", {}),
+        (f"/campaigns/{cid}/vitals", {"authorization": "Bearer skald_0123456789abcdef_x"}),
+    ]
+    for path, headers in unusual:
+        fast, slow = client.get(path, headers=headers), routed.get(path, headers=headers)
+        assert (fast.status_code, fast.content) == (slow.status_code, slow.content), path
+        assert fast.status_code != 200 or path.endswith("kind=x"), path
+    assert not any(answered)
