@@ -4,6 +4,15 @@ Exactly once comes from the aggregate, not from this loop: ``heal_through`` know
 the last day each character was healed for and never heals it again. The
 position kept in Redis only saves re-reading; after a crash the worker re-reads
 a few notifications and the campaign declines to heal them twice.
+
+The position is the last notification the worker has looked through, day or not: each
+poll asks the store for the DayAdvanced notifications between it and the store's newest
+notification, and then moves it to that newest one. Before, it stayed at the last day
+found, and every poll (ten a second) had the store look through every event recorded
+since that day again: most of the store's reads on a long session without a day
+(bench/README.md, issue 28). Notification ids are committed in order (one writer per
+SQLite file; a table lock on PostgreSQL), so nothing at or below the newest is still to
+come.
 """
 
 from __future__ import annotations
@@ -41,10 +50,11 @@ class HealingWorker:
         self.poll_interval = poll_interval
         self.healed = 0
 
-    def position(self) -> int:
+    def position(self, newest: int | None = None) -> int:
         value = redis_text(self.redis.get(self.position_key))
         position = int(value) if value is not None else 0
-        newest = self.application.recorder.max_notification_id() or 0
+        if newest is None:
+            newest = self.newest()
         if position > newest:
             # A position past the end belongs to another store (a reset data dir, a
             # shared Redis); starting over is safe because healing is idempotent.
@@ -54,10 +64,17 @@ class HealingWorker:
             return 0
         return position
 
+    def newest(self) -> int:
+        return self.application.recorder.max_notification_id() or 0
+
     def run_once(self) -> int:
         """Handle the next batch of DayAdvanced notifications; return how many there were."""
+        newest = self.newest()
+        start = self.position(newest) + 1
+        if start > newest:
+            return 0  # nothing recorded since the last look: no query at all
         notifications = self.application.recorder.select_notifications(
-            start=self.position() + 1, limit=self.batch, topics=[DAY_ADVANCED]
+            start=start, limit=self.batch, stop=newest, topics=[DAY_ADVANCED]
         )
         for notification in notifications:
             day_advanced = self.application.mapper.to_domain_event(notification)
@@ -67,6 +84,8 @@ class HealingWorker:
                 HealThrough(day_advanced.originator_id, day_advanced.day)
             )
             self.redis.set(self.position_key, notification.id)
+        if len(notifications) < self.batch:  # every day up to the newest is handled
+            self.redis.set(self.position_key, newest)
         return len(notifications)
 
     def run(self, stop: threading.Event) -> None:
