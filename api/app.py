@@ -27,6 +27,7 @@ from api.routes import (
     feed,
     history,
     keys,
+    markers,
     me,
     odds,
     turns,
@@ -69,6 +70,7 @@ def create_app(
     app.include_router(campaigns.router)
     app.include_router(encounters.router)
     app.include_router(turns.router)
+    app.include_router(markers.router)
     app.include_router(corrections.router)
     app.include_router(amendments.router)
     app.include_router(carry.router)

@@ -154,6 +154,8 @@ def ruleset_options(body: dict[str, Any], components: dict[str, Any]) -> None:
         model = RULESETS[ruleset_id].options_model
         component = model.model_json_schema(ref_template="#/components/schemas/{model}")
         component["title"] = f"{ruleset_id} options"
+        # Nested models (the initiative option's) are components of their own.
+        components.update(component.pop("$defs", {}))
         components[model.__name__] = component
         ref = {"$ref": f"#/components/schemas/{model.__name__}"}
         choices.append(ref)

@@ -162,6 +162,11 @@ class EncounterOut(EncounterSummaryOut):
     exchanges: list[dict[str, Any]] = Field(
         default_factory=list, description="attacks that waited for a declaration, and how"
     )
+    markers: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="markers standing on combatants (RULINGS T2), with the rounds left",
+    )
+    end_reason: str | None = Field(default=None, description="why the GM ended the fight")
 
 
 class ActionOut(BaseModel):

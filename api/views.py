@@ -92,6 +92,7 @@ def summary_fields(encounter: Encounter) -> dict[str, Any]:
 
 
 def encounter_out(encounter: Encounter, offset: int = 0, limit: int = ALL_ACTIONS) -> EncounterOut:
+    table = encounter.table.as_json(encounter.names)
     return EncounterOut(
         **summary_fields(encounter),
         combatants=combatants_out(encounter),
@@ -99,9 +100,22 @@ def encounter_out(encounter: Encounter, offset: int = 0, limit: int = ALL_ACTION
         actions_offset=offset,
         actions=[narrated(encounter, r) for r in encounter.actions[offset : offset + limit]],
         corrections=[c.as_json() for c in encounter.corrections],
-        turn=encounter.turn_state().as_json(),
+        turn=turn_out(encounter),
         exchanges=[x.as_json() for x in encounter.exchange_list],
+        markers=table["markers"],
+        end_reason=encounter.reason_ended,
     )
+
+
+def turn_out(encounter: Encounter) -> dict[str, Any]:
+    """Whose turn, and the table's: initiative totals, who the last turn change passed
+    over and why (RULINGS T1)."""
+    table = encounter.table.as_json(encounter.names)
+    return {
+        **encounter.turn_state().as_json(),
+        "initiative": table["initiative"],
+        "skipped": table["skipped"],
+    }
 
 
 def touched_by(record: Mapping[str, Any]) -> set[str]:

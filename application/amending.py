@@ -91,6 +91,7 @@ class Amendments(Commands):
             )
             params = {"combatant": combatant.as_json()}
             encounter.gm_change(JOIN, command.character_id, params, reason, command.by)
+            encounter.seat_joiner(command.character_id, self.store.roller, command.by)
             self.store.save(encounter, campaign)
             return encounter
 

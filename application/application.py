@@ -51,7 +51,12 @@ from application.queries import Queries
 from application.store import Store
 from application.table_commands import (
     DeclareDefense,
+    MoveInOrder,
+    MoveTurn,
     NextTurn,
+    PlaceMarker,
+    RemoveMarker,
+    RollInitiative,
     SetTurnOrder,
     TableCommands,
     WithdrawExchange,
@@ -191,6 +196,21 @@ class SkaldApplication(Store):
 
     def next_turn(self, command: NextTurn) -> Encounter:
         return self.table_commands.next_turn(command)
+
+    def roll_initiative(self, command: RollInitiative) -> Encounter:
+        return self.table_commands.roll_initiative(command)
+
+    def move_turn(self, command: MoveTurn) -> Encounter:
+        return self.table_commands.move_turn(command)
+
+    def move_in_order(self, command: MoveInOrder) -> Encounter:
+        return self.table_commands.move_in_order(command)
+
+    def place_marker(self, command: PlaceMarker) -> Encounter:
+        return self.table_commands.place_marker(command)
+
+    def remove_marker(self, command: RemoveMarker) -> Encounter:
+        return self.table_commands.remove_marker(command)
 
     def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, JSONObject]:
         return self.table_commands.declare_defense(command)

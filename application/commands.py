@@ -66,6 +66,7 @@ class EndEncounter:
     campaign_id: UUID
     encounter_id: UUID
     by: str = "gm"
+    reason: str | None = None
 
 
 @dataclass(frozen=True)

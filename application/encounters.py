@@ -95,14 +95,16 @@ class EncounterCommands(Commands):
 
     def next_round(self, command: NextRound) -> Encounter:
         return self.change_encounter(
-            command.campaign_id, command.encounter_id, lambda e: e.next_round(command.by)
+            command.campaign_id,
+            command.encounter_id,
+            lambda e: e.next_round(command.by, self.store.roller),
         )
 
     def end_encounter(self, command: EndEncounter) -> Encounter:
         def attempt() -> Encounter:
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
             campaign = self.store.campaign(command.campaign_id)
-            encounter.end(command.by)
+            encounter.end(command.by, command.reason)
             campaign.carry_over(
                 str(encounter.id),
                 {cid: dict(c.tracks) for cid, c in encounter.combatants.items()},

@@ -33,6 +33,56 @@ class NextTurn:
 
 
 @dataclass(frozen=True)
+class RollInitiative:
+    campaign_id: UUID
+    encounter_id: UUID
+    dice: dict[str, list[int]] | None = None
+    only: tuple[str, ...] | None = None  # these combatants only (a joiner), placed
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class MoveTurn:
+    """Previous turn, or the current combatant delays (after ``after``: default last)."""
+
+    campaign_id: UUID
+    encounter_id: UUID
+    move: str  # "previous" or "delay"
+    after: str | None = None
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class MoveInOrder:
+    campaign_id: UUID
+    encounter_id: UUID
+    combatant: str
+    steps: int  # -1: up one place (earlier), +1: down one
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class PlaceMarker:
+    campaign_id: UUID
+    encounter_id: UUID
+    target: str
+    name: str
+    note: str | None = None
+    rounds: int | None = None
+    watch: str | None = None
+    at: str = "end"
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
+class RemoveMarker:
+    campaign_id: UUID
+    encounter_id: UUID
+    number: int
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
 class DeclareDefense:
     campaign_id: UUID
     encounter_id: UUID
@@ -61,7 +111,49 @@ class TableCommands(Commands):
 
     def next_turn(self, command: NextTurn) -> Encounter:
         return self.change_encounter(
-            command.campaign_id, command.encounter_id, lambda e: e.next_turn(command.by)
+            command.campaign_id,
+            command.encounter_id,
+            lambda e: e.next_turn(command.by, self.store.roller),
+        )
+
+    def roll_initiative(self, command: RollInitiative) -> Encounter:
+        c = command
+        return self.change_encounter(
+            c.campaign_id,
+            c.encounter_id,
+            lambda e: e.roll_initiative(c.dice, self.store.roller, c.by, c.only),
+        )
+
+    def move_turn(self, command: MoveTurn) -> Encounter:
+        c = command
+
+        def move(e: Encounter) -> object:
+            if c.move == "previous":
+                return e.previous_turn(c.by)
+            return e.delay(c.after, c.by)
+
+        return self.change_encounter(c.campaign_id, c.encounter_id, move)
+
+    def move_in_order(self, command: MoveInOrder) -> Encounter:
+        c = command
+        return self.change_encounter(
+            c.campaign_id,
+            c.encounter_id,
+            lambda e: e.set_order(e.move_in_order(c.combatant, c.steps), c.by),
+        )
+
+    def place_marker(self, command: PlaceMarker) -> Encounter:
+        c = command
+        return self.change_encounter(
+            c.campaign_id,
+            c.encounter_id,
+            lambda e: e.mark(c.target, c.name, c.note, c.rounds, c.watch, c.at, c.by),
+        )
+
+    def remove_marker(self, command: RemoveMarker) -> Encounter:
+        c = command
+        return self.change_encounter(
+            c.campaign_id, c.encounter_id, lambda e: e.unmark(c.number, c.by)
         )
 
     def declare_defense(self, command: DeclareDefense) -> tuple[Encounter, JSONObject]:

@@ -24,6 +24,8 @@ from domain.gm_changes import GM_KINDS, JOIN, CastChanged, apply_gm_record
 from domain.records import JSON, Combatant, JSONObject, as_object, replace
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets.base import Ruleset
+from domain.table import TABLE_KINDS
+from domain.table_corrections import table_step_refusal
 
 ACTIVE = "active"
 # What a replay does with one record.
@@ -112,6 +114,8 @@ def replay(
                 state.report.append(_entry(record, None, "superseded"))
         elif record.kind in GM_KINDS:
             state.records.append(_reapply_gm_record(rules, record, state))
+        elif record.kind in TABLE_KINDS:
+            state.records.append(_recheck_table_record(record, state))
         elif isinstance(step, Reroll):
             tray = DiceTray(roller, step.dice)
             state.records.append(_resolve_record(rules, options, record, state, tray, True))
@@ -216,6 +220,16 @@ def _reapply_gm_record(rules: Ruleset, record: ActionRecord, state: Replay) -> A
     same = changed.breakdown == record.breakdown
     state.report.append(_entry(record, changed.summary, "unchanged" if same else "changed"))
     return replace(record, summary=changed.summary, breakdown=changed.breakdown, effects=effects)
+
+
+def _recheck_table_record(record: ActionRecord, state: Replay) -> ActionRecord:
+    """A table record in its place again: it stands unless what it took off is gone."""
+    why = table_step_refusal(record, state.records)
+    if why is not None:
+        state.report.append({**_entry(record, None, "voided"), "why": why})
+        return replace(record, status="voided", voided_because=why)
+    state.report.append(_entry(record, record.summary, "unchanged"))
+    return record
 
 
 def gm_effects(target: str, combatant: Combatant) -> Effects:

@@ -14,6 +14,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain import encounter_commands as commands
+from domain import markers, table_commands
 from domain.actions import JOIN, ActionRecord, actions_from_json
 from domain.corrections import ACTIVE
 from domain.encounter_records import Correction, Exchange, TurnOverride
@@ -25,6 +26,7 @@ from domain.resolution import build_view
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
 from domain.snapshots import JSONStateSnapshot
+from domain.table import Position, Table, table_of
 from domain.turns import TurnState
 
 
@@ -114,6 +116,7 @@ class Encounter(Aggregate):
 
     class Ended(Aggregate.Event):
         by: str
+        reason: str | None = None  # why the GM ended it (older events have none)
 
     class Corrected(Aggregate.Event):
         correction: JSONObject
@@ -121,6 +124,10 @@ class Encounter(Aggregate):
         tracks: Mapping[str, Tracks]
         state: Mapping[str, State]
         round: int
+        # Where the turn stands after it (a rewind's, a voided turn change's) and what
+        # the table's records add up to; corrections recorded before them have neither.
+        position: JSONObject | None = None
+        table: JSONObject | None = None
 
     class GMChanged(Aggregate.Event):
         record: JSONObject
@@ -128,6 +135,15 @@ class Encounter(Aggregate):
         tracks: Mapping[str, Tracks]
         state: Mapping[str, State]
         sheets: Mapping[str, Sheet]
+
+    class TableRecorded(Aggregate.Event):
+        """Initiative, a turn change or a marker (domain/table.py): a record among the
+        actions, where the turn stands after it, and what the table adds up to."""
+
+        record: JSONObject
+        summary: str
+        position: JSONObject | None
+        table: JSONObject
 
     class Recomputed(Aggregate.Event):
         correction: JSONObject
@@ -207,9 +223,22 @@ class Encounter(Aggregate):
         turn: int = getattr(self, "turn", 0)  # encounters recorded before turn order
         return turn
 
+    @property
+    def names(self) -> dict[str, str]:
+        return {cid: c.name for cid, c in self.combatants.items()}
+
     def turn_state(self) -> TurnState:
-        names = {cid: c.name for cid, c in self.combatants.items()}
-        return TurnState(self.round, tuple(self.order), self.turn_index, names)
+        return TurnState(self.round, tuple(self.order), self.turn_index, self.names)
+
+    @property
+    def table(self) -> Table:
+        """The standing markers, initiative totals and last skips (domain/table.py)."""
+        return table_of(self.actions)
+
+    @property
+    def reason_ended(self) -> str | None:
+        reason: str | None = getattr(self, "end_reason", None)  # none before the reason
+        return reason
 
     # -- its commands: each worked out in domain/encounter_commands.py, then recorded by
     # the event methods below (``encounter.act(kind, actor, params, dice, roller, by)``)
@@ -217,7 +246,6 @@ class Encounter(Aggregate):
     act = commands.act
     next_round = commands.next_round
     set_order = commands.set_order
-    next_turn = commands.next_turn
     declare = commands.declare
     withdraw = commands.withdraw
     end = commands.end
@@ -227,6 +255,14 @@ class Encounter(Aggregate):
     gm_change = commands.gm_change
     correct_after_end = commands.correct_after_end
     recompute = commands.recompute
+    roll_initiative = table_commands.roll_initiative
+    seat_joiner = table_commands.seat_joiner
+    next_turn = table_commands.next_turn
+    previous_turn = table_commands.previous_turn
+    delay = table_commands.delay
+    move_in_order = table_commands.move_in_order
+    mark = markers.mark
+    unmark = markers.unmark
 
     # -- applying its events (inside an apply, self.version is still the previous one)
 
@@ -302,8 +338,28 @@ class Encounter(Aggregate):
         self.exchanges = listed
 
     @event(Ended)
-    def _ended(self, by: str) -> None:
+    def _ended(self, by: str, reason: str | None = None) -> None:
         self.ended = True
+        self.end_reason = reason
+
+    def _table_recorded(self, record: ActionRecord, moved_to: Position | None) -> None:
+        table = table_of([*self.actions, record]).as_json(self.names)
+        where = None if moved_to is None else moved_to.as_json()
+        self._record_table(record.as_json(), record.summary, where, table)
+
+    @event(TableRecorded)
+    def _record_table(
+        self, record: JSONObject, summary: str, position: JSONObject | None, table: JSONObject
+    ) -> None:
+        recorded = replace(ActionRecord.from_json(record), version=self.version + 1)
+        self.actions = [*self.actions, recorded]
+        if position is not None:
+            self._move_to(Position.from_json(position))
+
+    def _move_to(self, position: Position) -> None:
+        self.round = position.round
+        self.turn_order = list(position.order)
+        self.turn = position.turn
 
     @event(Corrected)
     def _corrected(
@@ -313,6 +369,8 @@ class Encounter(Aggregate):
         tracks: Mapping[str, Tracks],
         state: Mapping[str, State],
         round: int,
+        position: JSONObject | None = None,
+        table: JSONObject | None = None,
     ) -> None:
         self.actions = actions_from_json(actions)
         for cid, c in self.combatants.items():
@@ -322,6 +380,8 @@ class Encounter(Aggregate):
                 cid = str(record.params["target"])
                 self.combatants[cid] = replace(self.combatants[cid], present=False)
         self.round = round
+        if position is not None:
+            self._move_to(Position.from_json(position))
         self.corrections.append(self._correction(correction))
 
     def _correction(self, correction: JSONObject) -> Correction:

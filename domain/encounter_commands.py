@@ -25,6 +25,9 @@ from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_rec
 from domain.records import JSON, Combatant, JSONObject, as_object, combatants_as_json
 from domain.resolution import Resolved
 from domain.roll_preview import technical_dice
+from domain.table import POSITION_KINDS, TABLE_KINDS, Position, table_of
+from domain.table_corrections import position_void
+from domain.table_options import table_options
 
 if TYPE_CHECKING:
     from domain.encounter import Encounter
@@ -131,13 +134,18 @@ def turn_check(
     return None if refusal is None or reason is None else (refusal, reason)
 
 
-def next_round(e: Encounter, by: str) -> None:
+def next_round(e: Encounter, by: str, roller: Roller | None = None) -> None:
     refuse_if_ended(e)
     e._round_started(e.round + 1, by)
     # What the rules do by themselves at a round's start (bleeding, S10) is
     # recorded as actions, so that corrections replay it like any other; no dice.
     for kind in e.rules.round_start_actions(e.view()):
         act(e, kind, None, {}, None, None, by)
+    # T1: initiative rolled again every round (the server's dice; a table re-rolls
+    # with its own through "roll initiative").
+    options = table_options(e.options)
+    if options.roll and options.each_round and e.order and roller is not None:
+        e.roll_initiative(None, roller, by)
 
 
 def set_order(e: Encounter, order: list[str], by: str) -> None:
@@ -145,19 +153,6 @@ def set_order(e: Encounter, order: list[str], by: str) -> None:
     checked = turns.check_order(order, e.combatants)
     names = ", ".join(e.combatants[cid].name for cid in checked)
     e._order_set(checked, f"Turn order: {names}", by)
-
-
-def next_turn(e: Encounter, by: str) -> None:
-    """Move down the order; past the last combatant, the next round begins."""
-    refuse_if_ended(e)
-    if not e.order:
-        raise ActionRefused("no turn order is set: the GM sets one first")
-    following = e.turn_index + 1
-    if following >= len(e.order):
-        next_round(e, by)
-        return
-    name = e.combatants[e.order[following]].name
-    e._turn_advanced(following, f"{name}'s turn", by)
 
 
 def declare(
@@ -192,9 +187,9 @@ def withdraw(e: Encounter, number: int, reason: str, by: str) -> dict[str, JSON]
 # -- corrections -------------------------------------------------------------------
 
 
-def end(e: Encounter, by: str) -> None:
+def end(e: Encounter, by: str, reason: str | None = None) -> None:
     refuse_if_ended(e)
-    e._ended(by)
+    e._ended(by, reason)
 
 
 def correctable(e: Encounter, number: int) -> ActionRecord:
@@ -210,8 +205,13 @@ def correctable(e: Encounter, number: int) -> ActionRecord:
 
 
 def void(e: Encounter, number: int, reason: str, by: str, roller: Roller) -> list[JSONObject]:
-    """Strike action ``number`` out; every later action is resolved again."""
-    correctable(e, number)
+    """Strike action ``number`` out; every later action is resolved again. A turn
+    change or an initiative roll takes the turn back to where it stood before it
+    (domain/table_corrections.py)."""
+    found = correctable(e, number)
+    if found.kind in POSITION_KINDS:
+        plan, moved = position_void(e.actions, found)
+        return replayed(e, "void", number, plan, reason, by, roller, moved)
     return replayed(e, "void", number, correction_plan(number, VOID), reason, by, roller)
 
 
@@ -219,14 +219,26 @@ def reroll(
     e: Encounter, number: int, dice: Dice | None, reason: str, by: str, roller: Roller
 ) -> list[JSONObject]:
     """Roll action ``number`` again (new or supplied dice); later actions follow."""
-    if correctable(e, number).kind in GM_KINDS:
+    kind = correctable(e, number).kind
+    if kind in GM_KINDS:
         raise ActionRefused(f"action {number} is the GM's change, with no dice to roll")
+    if kind in TABLE_KINDS:
+        raise ActionRefused(
+            f"action {number} is the table's {kind}: void it (and roll initiative again)"
+        )
     plan = correction_plan(number, Reroll(dice))
     return replayed(e, "reroll", number, plan, reason, by, roller)
 
 
 def replayed(
-    e: Encounter, kind: str, number: int, plan: Plan, reason: str, by: str, roller: Roller
+    e: Encounter,
+    kind: str,
+    number: int,
+    plan: Plan,
+    reason: str,
+    by: str,
+    roller: Roller,
+    moved: Position | None = None,
 ) -> list[JSONObject]:
     result = replay(e.rules, e.options, e.initial_combatants, e.actions, plan, roller)
     correction: dict[str, JSON] = {
@@ -236,7 +248,8 @@ def replayed(
         "by": by,
         "report": list(result.report),
     }
-    e.correct_after_end(correction, result.records, result.combatants, e.round)
+    round = e.round if moved is None else moved.round
+    e.correct_after_end(correction, result.records, result.combatants, round, moved)
     return result.report
 
 
@@ -257,7 +270,8 @@ def rewind(e: Encounter, past: Encounter, reason: str, by: str) -> list[JSONObje
         "by": by,
         "report": list(result.report),
     }
-    e.correct_after_end(correction, result.records, result.combatants, past.round)
+    back = Position(past.round, tuple(past.order), past.turn_index)
+    e.correct_after_end(correction, result.records, result.combatants, past.round, back)
     return result.report
 
 
@@ -295,11 +309,16 @@ def correct_after_end(
     records: Sequence[ActionRecord],
     combatants: Mapping[str, Combatant],
     round: int,
+    moved: Position | None = None,
 ) -> None:
     """A correction of this encounter: in the fight, or after its end, worked out by the
-    campaign's carry (``correction`` as its event carries it, with its report)."""
+    campaign's carry (``correction`` as its event carries it, with its report); a
+    correction that moved the turn says where it now stands."""
     tracks, state = tracks_and_state(combatants)
-    e._corrected(correction, actions_as_json(records), tracks, state, round)
+    names = {cid: c.name for cid, c in combatants.items()}
+    table = table_of(records).as_json(names)
+    where = None if moved is None else moved.as_json()
+    e._corrected(correction, actions_as_json(records), tracks, state, round, where, table)
 
 
 def recompute(

@@ -51,6 +51,7 @@ EncounterEnded: Final[EventClass] = Encounter.Ended
 Corrected: Final[EventClass] = Encounter.Corrected
 GMChanged: Final[EventClass] = Encounter.GMChanged
 Recomputed: Final[EventClass] = Encounter.Recomputed
+TableRecorded: Final[EventClass] = Encounter.TableRecorded  # issue 23: after fe485e1
 
 RequestRecorded: Final[EventClass] = IdempotentRequest.Recorded  # type: ignore[attr-defined]
 
@@ -83,6 +84,7 @@ ENCOUNTER_EVENTS: Final = (
     Corrected,
     GMChanged,
     Recomputed,
+    TableRecorded,
 )
 # The idempotency records share the store (and so the projections' notifications).
 REQUEST_EVENTS: Final = (RequestRecorded,)

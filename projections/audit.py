@@ -81,10 +81,16 @@ TEMPLATES: Final = {
     DayAdvanced: "Day {day} begins",
     EncounterStarted: "Encounter '{name}' starts with {combatants:count} combatants",
     RoundStarted: "Round {round} begins",
-    EncounterEnded: "Encounter ended",
 }
 for _class, _template in TEMPLATES.items():
     SUMMARIES.register(_class)(_templated(_template))
+
+
+@SUMMARIES.register(EncounterEnded)
+def _ended(attrs: Mapping[str, object]) -> str:
+    """With the GM's reason when they gave one (issue 23; older events have none)."""
+    reason = attrs.get("reason")
+    return f"Encounter ended: {reason}" if reason else "Encounter ended"
 
 
 def _correction_or_name(name: str) -> Summary:

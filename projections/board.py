@@ -23,6 +23,7 @@ from domain.events import (
     OrderSet,
     Recomputed,
     RoundStarted,
+    TableRecorded,
     TurnAdvanced,
     TurnOverridden,
 )
@@ -177,16 +178,43 @@ def _action_resolved(board: Board, event: Event) -> None:
 
 @CHANGES.register(Corrected, Recomputed)
 def _actions_rewritten(board: Board, event: Event) -> None:
-    """A correction carries the whole rewritten list of actions."""
+    """A correction carries the whole rewritten list of actions (and, since issue 23,
+    the table's standing and where the turn stands, if it moved it)."""
     actions = getattr(event, "actions", None)
     if isinstance(actions, list):
         board["actions"] = len(actions)
         board["last_actions"] = [action_line(as_object(r)) for r in actions[-LAST_ACTIONS:]]
+    _table(board, event)
+
+
+@CHANGES.register(TableRecorded)
+def _table_recorded(board: Board, event: Event) -> None:
+    """Initiative, a turn change or a marker: a record among the actions, the table's
+    standing after it, and where the turn moved."""
+    board["actions"] += 1
+    line = action_line(json_object(field(event, "record")))
+    board["last_actions"] = [*board["last_actions"], line][-LAST_ACTIONS:]
+    _table(board, event)
+
+
+def _table(board: Board, event: Event) -> None:
+    table = getattr(event, "table", None)
+    if table is not None:
+        board["table"] = json_object(table)
+    position = getattr(event, "position", None)
+    if position is not None:
+        moved = json_object(position)
+        board["order"] = [text(c) for c in json_list(moved["order"])]
+        board["turn"] = integer(moved["turn"])
+        board["round"] = integer(moved["round"])
 
 
 @CHANGES.register(EncounterEnded)
-def _ended(board: Board, _: Event) -> None:
+def _ended(board: Board, event: Event) -> None:
     board["ended"] = True
+    reason = getattr(event, "reason", None)
+    if reason is not None:  # older Ended events have none, and their boards no key
+        board["end_reason"] = text(reason)
 
 
 # Turn order and exchanges waiting for a declaration (issue 13's events).

@@ -76,6 +76,11 @@ class Board(TypedDict):
     events: int
     version: NotRequired[int]  # set at every event the board takes
     position: NotRequired[int]
+    # Issue 23 (RULINGS T1, T2), from the first table record or correction on: the
+    # standing markers with their rounds left, initiative totals, who the last turn
+    # change passed over and why; and why the GM ended the fight, if they said.
+    table: NotRequired[JSONObject]
+    end_reason: NotRequired[str]
 
 
 # -- the vitals (one meta document and one hash of characters per campaign) ------------

@@ -12,6 +12,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from api.deps import GM, App, Idempotency, Reader
 from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
+from api.table_schemas import EndBody
 from api.views import encounter_out, outcome_out
 from application.application import SkaldApplication
 from application.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
@@ -142,8 +143,15 @@ def next_round(
 
 @router.post("/{encounter_id}/end")
 def end_encounter(
-    idempotency: Idempotency, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+    idempotency: Idempotency,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    app: App,
+    access: GM,
+    body: EndBody | None = None,
 ) -> EncounterOut:
-    command = EndEncounter(campaign_id, encounter_id, access.who)
-    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.end_encounter(command))
+    """End the fight (optionally saying why: on the record); tracks go to the roster."""
+    reason = body.reason.strip() or None if body is not None and body.reason else None
+    command = EndEncounter(campaign_id, encounter_id, access.who, reason)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.end_encounter(command))
     return encounter_out(settled(app, campaign_id, outcome))

@@ -1,4 +1,5 @@
-"""The table: turn order, next turn, and the defender's declarations on waiting attacks."""
+"""The table: turn order, initiative, next and previous turn, delay, and the defender's
+declarations on waiting attacks (RULINGS T1; docs/table.md)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,17 @@ from api.schemas import (
     RollPreviewOut,
     WithdrawBody,
 )
+from api.table_schemas import DelayBody, InitiativeBody, OrderMoveBody
 from api.views import encounter_out, outcome_out
-from application.table_commands import DeclareDefense, NextTurn, SetTurnOrder, WithdrawExchange
+from application.table_commands import (
+    DeclareDefense,
+    MoveInOrder,
+    MoveTurn,
+    NextTurn,
+    RollInitiative,
+    SetTurnOrder,
+    WithdrawExchange,
+)
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["table"])
 
@@ -45,6 +55,68 @@ def next_turn(
     """Next in the order; after the last, the next round begins at the top."""
     command = NextTurn(campaign_id, encounter_id, access.who)
     outcome = app.idempotent(idempotency.claim(None, access), lambda: app.next_turn(command))
+    return encounter_out(settled(app, campaign_id, outcome))
+
+
+@router.post("/order/move")
+def move_in_order(
+    idempotency: Idempotency,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    body: OrderMoveBody,
+    app: App,
+    access: GM,
+) -> EncounterOut:
+    """One combatant one place up (earlier) or down in the order; the turn goes back to
+    the top, as when the GM sets the order."""
+    steps = -1 if body.direction == "up" else 1
+    command = MoveInOrder(campaign_id, encounter_id, body.combatant, steps, access.who)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.move_in_order(command))
+    return encounter_out(settled(app, campaign_id, outcome))
+
+
+@router.post("/initiative")
+def roll_initiative(
+    idempotency: Idempotency,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    body: InitiativeBody,
+    app: App,
+    access: GM,
+) -> EncounterOut:
+    """Roll initiative (the campaign's `initiative` option, mode `roll`): highest total
+    first, ties in enrolment order; the table's dice accepted by combatant id."""
+    only = tuple(body.combatants) if body.combatants is not None else None
+    dice = dict(body.dice or {}) or None
+    command = RollInitiative(campaign_id, encounter_id, dice, only, access.who)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.roll_initiative(command))
+    return encounter_out(settled(app, campaign_id, outcome))
+
+
+@router.post("/turn/previous")
+def previous_turn(
+    idempotency: Idempotency, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+) -> EncounterOut:
+    """Back one place in the order (from the top of a round, to the last of the one
+    before); recorded, and undone by voiding it."""
+    command = MoveTurn(campaign_id, encounter_id, "previous", None, access.who)
+    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.move_turn(command))
+    return encounter_out(settled(app, campaign_id, outcome))
+
+
+@router.post("/turn/delay")
+def delay_turn(
+    idempotency: Idempotency,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    body: DelayBody,
+    app: App,
+    access: GM,
+) -> EncounterOut:
+    """The combatant whose turn it is acts later this round: placed after `after` (by
+    default last); the next in the order acts now."""
+    command = MoveTurn(campaign_id, encounter_id, "delay", body.after, access.who)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.move_turn(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 

@@ -73,6 +73,12 @@ class BoardOut(BaseModel):
     actions: int = 0
     combatants: list[Combatant] = []
     last_actions: list[dict[str, Any]] = []
+    # The table (issue 23, RULINGS T1, T2): standing markers with their rounds left,
+    # initiative totals, who the last turn change passed over and why; the end's reason.
+    markers: list[dict[str, Any]] = []
+    initiative: dict[str, int] = {}
+    skipped: list[dict[str, Any]] = []
+    end_reason: str | None = None
     projection: Lag
 
 
@@ -104,7 +110,7 @@ def read_board(
     campaign_id: UUID, encounter_id: UUID, access: Reader, views: Views, app: App
 ) -> BoardOut:
     """Round, combatants by side and rank with their tracks, state and conditions,
-    and the last actions."""
+    the last actions, the table's markers, initiative and skips, and the end's reason."""
     board = views.board(str(encounter_id))
     if board is None:
         app.encounter(campaign_id, encounter_id)  # 404 if the store does not know it either
@@ -112,7 +118,8 @@ def read_board(
         return BoardOut(id=str(encounter_id), campaign_id=str(campaign_id), projection=lag)
     if board["campaign_id"] != str(campaign_id):
         raise NotFound(f"encounter {encounter_id} does not belong to campaign {campaign_id}")
-    return BoardOut(**board)
+    table = board.pop("table", None)
+    return BoardOut(**board, **(table if isinstance(table, dict) else {}))
 
 
 @router.get("/audit")

@@ -271,6 +271,11 @@ class RulesetOf(ABC, Generic[SheetT]):
             )
 
     incapacitating: ClassVar[frozenset[str]] = frozenset()
+    # T1: conditions under which a combatant cannot act at all, so its turn is passed
+    # over (option skip_unable); T2: marker names the ruleset tracks itself, each with
+    # the refusal that says where.
+    cannot_act_at_all: ClassVar[frozenset[str]] = frozenset()
+    own_markers: ClassVar[Mapping[str, str]] = {}
 
     def turn_refusal(self, name: str, state: JsonMapping, round: int) -> str | None:
         """Why this ruleset's own rules refuse the combatant another action this round

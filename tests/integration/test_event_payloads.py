@@ -23,7 +23,7 @@ from eventsourcing.utils import resolve_topic
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from domain.events import NEVER_RECORDED
+from domain.events import NEVER_RECORDED, TableRecorded, TurnAdvanced
 from skald.services import build_services
 from skald.settings import Settings
 from skald.transcoder import JSON_PAYLOAD_EVENTS, JsonPayloadMapper, OrjsonTranscoder
@@ -35,6 +35,10 @@ STORE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "store-fe4
 # An idempotency record is created by its Recorded event, so its Created is never stored
 # (domain/events.py lists it as never recorded, and JSON_PAYLOAD_EVENTS leaves it out).
 RECORDED = JSON_PAYLOAD_EVENTS - set(NEVER_RECORDED)
+# Newer than the store (issue 23's table records); and no longer written by today's code:
+# a turn change is a TableRecorded record since issue 23, TurnAdvanced is only read.
+NEWER = {TableRecorded}
+NO_LONGER_WRITTEN = {TurnAdvanced}
 JSON_KINDS = (str, int, float, bool, type(None))
 
 
@@ -71,7 +75,7 @@ def test_every_stored_payload_is_written_again_unchecked_as_fe485e1_wrote_it() -
         assert transcoder.encode_json_payload(state) == raw
         assert transcoder.encode(state) == raw
         seen[cls] += 1
-    assert set(seen) == RECORDED
+    assert set(seen) == RECORDED - NEWER
 
 
 @pytest.fixture
@@ -122,4 +126,6 @@ def test_every_event_today_s_code_records_is_json_and_reads_back_exactly(
         t = Table(client)
         for story in (stamina_body, d20, margin):
             story(t)
-    assert {cls for cls, _, _ in recorded if cls in JSON_PAYLOAD_EVENTS} == RECORDED
+    assert {cls for cls, _, _ in recorded if cls in JSON_PAYLOAD_EVENTS} == (
+        RECORDED - NO_LONGER_WRITTEN
+    )

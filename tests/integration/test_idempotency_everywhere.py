@@ -32,7 +32,8 @@ class World:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        self.cid = new_campaign(client, "stamina-body")
+        # Rolled initiative (issue 23), so that its route answers too; nothing else reads it.
+        self.cid = new_campaign(client, "stamina-body", {"initiative": {"mode": "roll"}})
         self.ogre = enrol(client, self.cid, "Ogre", OGRE)
         self.bran = enrol(client, self.cid, "Bran", SHEET)
         self.mira = enrol(client, self.cid, "Mira", SHEET)
@@ -180,6 +181,44 @@ def _order(w: World) -> tuple[str, Any, Any]:
 def _turn(w: World) -> tuple[str, Any, Any]:
     w.client.put(f"{w.fight}/order", json={"order": [w.ogre, w.bran]})
     return f"{w.fight}/turn", None, None
+
+
+@case("POST", E + "/initiative")
+def _initiative(w: World) -> tuple[str, Any, Any]:
+    body = {"dice": {w.ogre: [12], w.bran: [3]}}
+    return f"{w.fight}/initiative", body, {"dice": {w.ogre: [2], w.bran: [13]}}
+
+
+@case("POST", E + "/turn/previous")
+def _previous_turn(w: World) -> tuple[str, Any, Any]:
+    w.client.put(f"{w.fight}/order", json={"order": [w.ogre, w.bran]})
+    w.post(f"{w.fight}/turn")
+    return f"{w.fight}/turn/previous", None, None
+
+
+@case("POST", E + "/turn/delay")
+def _delay(w: World) -> tuple[str, Any, Any]:
+    w.client.put(f"{w.fight}/order", json={"order": [w.ogre, w.bran]})
+    return f"{w.fight}/turn/delay", {"after": w.bran}, {"after": None}
+
+
+@case("POST", E + "/order/move")
+def _order_move(w: World) -> tuple[str, Any, Any]:
+    w.client.put(f"{w.fight}/order", json={"order": [w.ogre, w.bran]})
+    body = {"combatant": w.bran, "direction": "up"}
+    return f"{w.fight}/order/move", body, {**body, "direction": "down"}
+
+
+@case("POST", E + "/markers")
+def _marker(w: World) -> tuple[str, Any, Any]:
+    body = {"target": w.bran, "name": "hidden"}
+    return f"{w.fight}/markers", body, {**body, "name": "blessed"}
+
+
+@case("DELETE", E + "/markers/{number}")
+def _unmark(w: World) -> tuple[str, Any, Any]:
+    placed = w.post(f"{w.fight}/markers", {"target": w.bran, "name": "hidden"}, 201)
+    return f"{w.fight}/markers/{placed['markers'][0]['number']}", None, None
 
 
 @case("POST", E + "/exchanges/{number}/declare")

@@ -59,6 +59,24 @@ ROUTES = [
     Route("POST", "/campaigns/{cid}/encounters/{eid}/round", "gm"),
     Route("PUT", "/campaigns/{cid}/encounters/{eid}/order", "gm", 200, {"order": ["{rival}"]}),
     Route("POST", "/campaigns/{cid}/encounters/{eid}/turn", "gm"),
+    Route("POST", "/campaigns/{cid}/encounters/{eid}/turn/previous", "gm"),
+    Route("POST", "/campaigns/{cid}/encounters/{eid}/turn/delay", "gm", 200, {}),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/order/move",
+        "gm",
+        200,
+        {"combatant": "{rival}", "direction": "up"},
+    ),
+    Route("POST", "/campaigns/{cid}/encounters/{eid}/initiative", "gm", 200, {}),
+    Route(
+        "POST",
+        "/campaigns/{cid}/encounters/{eid}/markers",
+        "gm",
+        201,
+        {"target": "{hero}", "name": "hidden"},
+    ),
+    Route("DELETE", "/campaigns/{cid}/encounters/{eid}/markers/{marker}", "gm"),
     Route(
         "POST",
         "/campaigns/{cid}/encounters/{eid}/exchanges/1/declare",
@@ -213,7 +231,9 @@ def build_table(client: TestClient, calm: bool) -> tuple[dict[str, str], dict[st
     other = ok(
         client.post("/campaigns", json={"name": "Elsewhere", "ruleset": "stamina-body"}), 201
     )
-    created = ok(client.post("/campaigns", json={"name": "Here", "ruleset": "stamina-body"}), 201)
+    # Rolled initiative (issue 23), so that its route answers the GM; nothing else reads it.
+    here = {"name": "Here", "ruleset": "stamina-body", "options": {"initiative": {"mode": "roll"}}}
+    created = ok(client.post("/campaigns", json=here), 201)
     cid = created["id"]
     gm = {"authorization": f"Bearer {created['gm_key']}"}
     client.headers.update(gm)
@@ -248,6 +268,8 @@ def build_table(client: TestClient, calm: bool) -> tuple[dict[str, str], dict[st
     ok(client.post(f"{base}/actions", json={**attack, "dice": {"hit": [1, 1, 1]}}), 202)
     ok(client.post(f"{base}/round"))  # each has acted this round; the routes act in the next
     ok(client.put(f"{base}/order", json={"order": [ids["hero"], ids["rival"]]}))
+    placed = ok(client.post(f"{base}/markers", json={"target": ids["rival"], "name": "x"}), 201)
+    ids["marker"] = str(placed["markers"][0]["number"])
     if calm:
         ok(client.post(f"{base}/end"))
 
@@ -329,6 +351,7 @@ def test_the_matrix_covers_every_route(client: TestClient) -> None:
             .replace("{cid}", "{campaign_id}")
             .replace("{eid}", "{encounter_id}")
             .replace("{viewer_id}", "{key_id}")
+            .replace("{marker}", "{number}")
             .replace("/1/", "/{number}/")
             .replace("/days/{number}/", "/days/{day}/"),
         )

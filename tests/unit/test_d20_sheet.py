@@ -127,6 +127,8 @@ def test_the_options_default_to_the_seed_and_the_rulings() -> None:
     # displacement and Prone result"); D6a's twice-Max-Displacement is the other choice.
     assert RULES.validate_options(None) == {
         "actions_per_round": 1,
+        "initiative": {"mode": "manual"},  # T1
+        "skip_unable": True,
         "natural_20_hits": False,
         "natural_1_misses": False,
         "magic_minimum_damage": 1,

@@ -280,6 +280,8 @@ def test_a_bad_sheet_is_refused_with_what_is_wrong(bad: dict[str, Any], words: s
 def test_options_default_to_the_rulings() -> None:
     assert Margin().validate_options({}) == {
         "actions_per_round": 1,
+        "initiative": {"mode": "manual"},  # T1
+        "skip_unable": True,
         "success_on": 5,
         "max_effort": 3,
         "fatigue_per_effort_die": 1,

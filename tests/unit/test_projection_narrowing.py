@@ -79,8 +79,15 @@ def test_the_audit_sums_up_each_templated_class_from_the_event_s_fields() -> Non
         "Campaign.DayAdvanced": "Day 3 begins",
         "Encounter.Started": "Encounter 'Ambush at {dawn}' starts with 3 combatants",
         "Encounter.RoundStarted": "Round 2 begins",
-        "Encounter.Ended": "Encounter ended",
     }
+
+
+def test_an_end_is_summed_up_with_its_reason_when_it_has_one() -> None:
+    assert summed_up(events.EncounterEnded, {"by": "gm"}) == "Encounter ended"
+    assert summed_up(events.EncounterEnded, {"reason": None}) == "Encounter ended"
+    assert summed_up(events.EncounterEnded, {"reason": "the goblins fled"}) == (
+        "Encounter ended: the goblins fled"
+    )
 
 
 def test_every_other_class_is_summed_up_by_its_correction_or_its_name() -> None:

@@ -185,6 +185,8 @@ def test_extra_dice_per_option_is_one_or_more() -> None:
     ]
     assert RULES.validate_options({}) == {
         "actions_per_round": 1,
+        "initiative": {"mode": "manual"},  # T1
+        "skip_unable": True,
         "extra_dice_per_option": 1,
         "stunned_may_defend": False,
         "bleed_per_round": 1,

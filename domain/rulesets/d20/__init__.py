@@ -34,6 +34,12 @@ class D20(RulesetOf[D20Sheet]):
     options_model = D20Options
     actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
     incapacitating = frozenset({"down"})
+    cannot_act_at_all = frozenset({"down"})
+    own_markers = {
+        "prone": "on d20, prone is the rules' own condition (D6, D9): a shove's double "
+        "success, a trip or a throw puts it on, stand_up takes it off, and it shows among "
+        "the conditions; it is not a marker"
+    }
 
     def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
         return {"hp": self.sheet(sheet).hp}

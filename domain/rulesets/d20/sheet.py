@@ -14,6 +14,12 @@ from domain.dice import DiceExpression
 from domain.errors import DiceError
 from domain.rulesets.base import Frozen, JsonObject
 from domain.rulesets.d20.tables import LOWEST_SCORE, ArmorId, ShieldId, SizeId, ability_modifier
+from domain.table_options import (
+    ManualInitiative,
+    RollInitiative,
+    initiative_field,
+    skip_unable_field,
+)
 from domain.turns import actions_per_round_field
 
 WrestlingRowId = Literal[
@@ -237,10 +243,20 @@ class D20Sheet(Strict):
         return next((w for w in self.weapons if w.name.casefold() == wanted), None)
 
 
+class D20InitiativeRoll(RollInitiative):
+    # An ability adds its D1 modifier (the score read on the table, or the one stated).
+    add: Literal["strength", "dexterity", "constitution", "wisdom", "level"] | None = Field(
+        default=None,
+        description="T1: the sheet field added to each roll; an ability adds its D1 modifier",
+    )
+
+
 class D20Options(Strict):
     """Numbers and choices the rulings introduce; a campaign may change them at creation."""
 
     actions_per_round: int = actions_per_round_field()
+    initiative: ManualInitiative | D20InitiativeRoll = initiative_field()
+    skip_unable: bool = skip_unable_field()
 
     natural_20_hits: bool = Field(
         default=False, description="a natural 20 on the hit roll hits whatever the AC (D3)"

@@ -8,11 +8,10 @@ fights: :mod:`.daily`. The rules as implemented: ``docs/rules/margin.md``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import ClassVar
-
-from pydantic import JsonValue
 
 from domain.rulesets.base import (
     ActionType,
@@ -47,14 +46,16 @@ class Margin(RulesetOf[MarginSheet]):
     actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
     # M7: a character who is down cannot act; the aggregate refuses before resolving.
     incapacitating = frozenset({"down"})
+    cannot_act_at_all = frozenset({"down"})  # T1 (M7)
 
     def __init__(self, options: MarginOptions = DEFAULT_OPTIONS) -> None:
         # The campaign's options (M18): health default, wounded threshold, light day.
         self.campaign_options = options
 
     def under(self, options: JsonMapping) -> Margin:
-        # Options are JSON scalars, so their sorted items make a hashable key.
-        return _configured(tuple(sorted(options.items())))
+        # Options are JSON (the initiative option an object): their canonical text is
+        # the cache's key.
+        return _configured(json.dumps(options, sort_keys=True))
 
     def complete_sheet(self, typed: Frozen, given: JsonMapping) -> Frozen:
         if isinstance(typed, MarginSheet) and given.get("health") is None:
@@ -116,5 +117,5 @@ class Margin(RulesetOf[MarginSheet]):
 
 
 @lru_cache(maxsize=64)
-def _configured(options: tuple[tuple[str, JsonValue], ...]) -> Margin:
-    return Margin(read_options(dict(options)))
+def _configured(options: str) -> Margin:
+    return Margin(read_options(json.loads(options)))

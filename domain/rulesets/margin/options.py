@@ -10,20 +10,46 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictBool, StrictInt, model_validator
 
 from domain.rulesets.base import Frozen, read_stored
 from domain.rulesets.margin.exact import Bounds, ExactNumber
+from domain.table_options import (
+    ManualInitiative,
+    RollInitiative,
+    initiative_field,
+    skip_unable_field,
+)
 from domain.turns import actions_per_round_field
 
 MAX_HEALTH = 1000
 HIGHEST_VIGOR = 20
 
 
+class MarginInitiativeRoll(RollInitiative):
+    add: (
+        Literal[
+            "might",
+            "grace",
+            "vigor",
+            "aether",
+            "melee",
+            "marksmanship",
+            "evasion",
+            "guard",
+            "abjuration",
+            "luck",
+        ]
+        | None
+    ) = Field(default=None, description="T1: the sheet field added to each roll")
+
+
 class MarginOptions(Frozen):
     actions_per_round: StrictInt = actions_per_round_field()
+    initiative: ManualInitiative | MarginInitiativeRoll = initiative_field()
+    skip_unable: StrictBool = skip_unable_field()
     success_on: StrictInt = Field(
         default=5,
         ge=2,

@@ -101,6 +101,9 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         )
     }
     incapacitating = frozenset({"unconscious", "cannot_act"})
+    # T1: unconscious only; a stunned combatant may still Recover (S9), and one at
+    # Body 0 exactly is not unconscious.
+    cannot_act_at_all = frozenset({"unconscious"})
     # S9: a stunned combatant's only action is Recovery (the GM's tools are not actions).
     stunned_actions = frozenset({"recover"})
     day_plan_model = DayPlan

@@ -19,6 +19,12 @@ from domain.rulesets.base import (
     read_stored,
 )
 from domain.rulesets.stamina_body.rules import unarmed_damage_class
+from domain.table_options import (
+    ManualInitiative,
+    RollInitiative,
+    initiative_field,
+    skip_unable_field,
+)
 from domain.turns import actions_per_round_field
 
 # Fists are always at hand under this name (S11), so no sheet weapon may take it.
@@ -110,10 +116,18 @@ def sheet_of(combatant: CombatantView) -> StaminaBodySheet:
     return read_sheet(StaminaBodySheet, combatant.sheet)
 
 
+class StaminaBodyInitiativeRoll(RollInitiative):
+    add: Literal["st", "con", "parry", "dodge", "unarmed_skill"] | None = Field(
+        default=None, description="T1: the sheet field added to each roll"
+    )
+
+
 class StaminaBodyOptions(Frozen):
     """Seed 001 fixes its numbers; the options only name what a table may vary."""
 
     actions_per_round: StrictInt = actions_per_round_field()
+    initiative: ManualInitiative | StaminaBodyInitiativeRoll = initiative_field()
+    skip_unable: StrictBool = skip_unable_field()
     extra_dice_per_option: StrictInt = Field(
         default=1,
         ge=1,

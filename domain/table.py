@@ -1,0 +1,197 @@
+"""The table's records (RULINGS T1, T2): initiative, turn changes and markers.
+
+They are kept among an encounter's actions, like the GM's changes, so that the one
+correction path (void, reroll, rewind: domain/corrections.py) replays them in their
+place: a rewind to before an expiry brings the marker back, a void of the turn change
+that expired it restores it. What stands now (the markers with their rounds left, the
+initiative totals, who the last turn change passed over) is folded from the standing
+records by :func:`table_of`, never kept beside them.
+
+A turn change records the turn boundaries it passed (``[combatant, "start"|"end"]``):
+the end of the turn it left, the start and end of each combatant it skipped, the start
+of the turn it reached. A marker with a duration counts the boundaries of its watched
+combatant's turn (its start or its end) recorded after it was placed, and expires at
+the Nth, as an ``expire`` record naming the turn change that caused it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from domain.actions import ActionRecord, Effects, RollRecord, as_list, as_strs
+from domain.records import JSON, JSONObject, Record, as_int, as_object, as_str
+
+INITIATIVE = "initiative"  # rolls (or places) combatants and sets the order from it
+TURN = "turn"  # next turn, previous turn, delay: the turn moves
+MARK = "mark"
+UNMARK = "unmark"
+EXPIRE = "expire"
+TABLE_KINDS = frozenset({INITIATIVE, TURN, MARK, UNMARK, EXPIRE})
+POSITION_KINDS = frozenset({INITIATIVE, TURN})
+START, END = "start", "end"
+
+if TYPE_CHECKING:
+    from domain.encounter import Encounter
+
+
+class Position(Record, frozen=True):
+    """Where the turn stands: the round, the order and the index of whose turn it is."""
+
+    round: int
+    order: tuple[str, ...]
+    turn: int
+
+    @property
+    def current(self) -> str | None:
+        return self.order[self.turn % len(self.order)] if self.order else None
+
+    @classmethod
+    def from_json(cls, stored: JSON) -> Position:
+        p = as_object(stored)
+        return cls(as_int(p["round"]), as_strs(p["order"]), as_int(p["turn"]))
+
+    def as_json(self) -> dict[str, JSON]:
+        return {
+            "round": self.round,
+            "order": list(self.order),
+            "turn": self.turn,
+            "current": self.current,
+        }
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A marker standing on a combatant; ``number`` is the record that placed it."""
+
+    number: int
+    target: str
+    name: str
+    note: str | None
+    rounds: int | None  # None: until removed
+    watch: str | None  # whose turn's boundaries it counts
+    at: str | None  # START or END
+    passed: int = 0
+
+    @property
+    def rounds_left(self) -> int | None:
+        return None if self.rounds is None else self.rounds - self.passed
+
+    def as_json(self, names: Mapping[str, str]) -> dict[str, JSON]:
+        return {
+            "number": self.number,
+            "target": self.target,
+            "target_name": names.get(self.target, self.target),
+            "name": self.name,
+            "note": self.note,
+            "rounds": self.rounds,
+            "rounds_left": self.rounds_left,
+            "watch": self.watch,
+            "watch_name": names.get(self.watch, self.watch) if self.watch else None,
+            "at": self.at,
+        }
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the standing table records add up to."""
+
+    markers: Mapping[int, Marker]
+    initiative: Mapping[str, int]
+    skipped: tuple[JSONObject, ...]
+
+    def as_json(self, names: Mapping[str, str]) -> dict[str, JSON]:
+        return {
+            "markers": [m.as_json(names) for m in self.markers.values()],
+            "initiative": dict(self.initiative),
+            "skipped": list(self.skipped),
+        }
+
+
+def table_of(records: Iterable[ActionRecord]) -> Table:
+    """Fold the standing table records, oldest first."""
+    markers: dict[int, Marker] = {}
+    initiative: dict[str, int] = {}
+    skipped: tuple[JSONObject, ...] = ()
+    for record in records:
+        if record.status != "active" or record.kind not in TABLE_KINDS:
+            continue
+        if record.kind == MARK:
+            markers[record.number] = marker_of(record)
+        elif record.kind in (UNMARK, EXPIRE):
+            markers.pop(as_int(record.params["marker"]), None)
+        elif record.kind == INITIATIVE:
+            for entry in as_list(record.breakdown.get("entries", [])):
+                rolled = as_object(entry)
+                if rolled.get("total") is not None:
+                    initiative[as_str(rolled["id"])] = as_int(rolled["total"])
+        else:
+            passed = boundaries_of(record)
+            markers = {n: _count(m, passed) for n, m in markers.items()}
+            skipped = tuple(as_object(s) for s in as_list(record.breakdown.get("skipped", [])))
+    return Table(markers, initiative, skipped)
+
+
+def marker_of(record: ActionRecord) -> Marker:
+    p = record.params
+    rounds = p.get("rounds")
+    return Marker(
+        number=record.number,
+        target=as_str(p["target"]),
+        name=as_str(p["name"]),
+        note=None if p.get("note") is None else as_str(p["note"]),
+        rounds=None if rounds is None else as_int(rounds),
+        watch=None if rounds is None else as_str(p["watch"]),
+        at=None if rounds is None else as_str(p["at"]),
+    )
+
+
+def boundaries_of(record: ActionRecord) -> list[tuple[str, str]]:
+    return [
+        (as_str(as_list(b)[0]), as_str(as_list(b)[1]))
+        for b in as_list(record.breakdown.get("boundaries", []))
+    ]
+
+
+def _count(marker: Marker, passed: Sequence[tuple[str, str]]) -> Marker:
+    if marker.rounds is None:
+        return marker
+    hits = sum(1 for boundary in passed if boundary == (marker.watch, marker.at))
+    return replace(marker, passed=marker.passed + hits) if hits else marker
+
+
+def expired(table: Table) -> list[Marker]:
+    return [m for m in table.markers.values() if m.rounds_left is not None and m.rounds_left <= 0]
+
+
+def position(e: Encounter) -> Position:
+    return Position(e.round, tuple(e.order), e.turn_index)
+
+
+def table_record(
+    e: Encounter,
+    kind: str,
+    params: Mapping[str, JSON],
+    summary: str,
+    breakdown: Mapping[str, JSON],
+    by: str,
+    rolls: Sequence[RollRecord] = (),
+    moved_to: Position | None = None,
+) -> ActionRecord:
+    """Record one table record (and where the turn now stands, if it moved it)."""
+    record = ActionRecord(
+        number=len(e.actions) + 1,
+        round=e.round if moved_to is None else moved_to.round,
+        kind=kind,
+        actor=None,
+        params=dict(params),
+        rolls=tuple(rolls),
+        summary=summary,
+        breakdown=dict(breakdown),
+        by=by,
+        status="active",
+        effects=Effects({}, {}),
+    )
+    e._table_recorded(record, moved_to)
+    return e.actions[-1]
