@@ -47,6 +47,8 @@ def roll_initiative(
     e: Encounter, dice: Dice | None, roller: Roller, by: str, only: Sequence[str] | None = None
 ) -> ActionRecord:
     """Roll for every present combatant (or ``only`` those, placed into the order)."""
+    if e.ended:
+        raise ActionRefused(f"encounter '{e.name}' has ended; start a new one")
     options = table_options(e.options)
     if not options.roll:
         raise ActionRefused(
@@ -54,6 +56,13 @@ def roll_initiative(
         )
     present = [cid for cid, c in e.combatants.items() if c.present]
     rolling = list(only) if only is not None else present
+    strangers = [cid for cid in rolling if cid not in present]
+    if strangers:
+        raise NotFound(f"not combatants in this fight: {', '.join(strangers)}")
+    if len(set(rolling)) != len(rolling):
+        raise InvalidInput("a combatant rolls initiative once")
+    if not rolling:
+        raise ActionRefused("nobody is left in the fight to roll initiative")
     supplied = {
         k if k.startswith(ROLL_PREFIX) else ROLL_PREFIX + k: v for k, v in (dice or {}).items()
     }

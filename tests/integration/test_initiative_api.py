@@ -92,6 +92,12 @@ def test_stamina_body_initiative_with_table_dice_highest_first_ties_in_enrolment
     # A bad roll is refused by name, and nothing is written.
     message = f.refused("/initiative", {"dice": {a: [21]}}, 422)
     assert message == f"roll 'initiative.{a}': a face of 21 is not on a d20 (faces run 1 to 20)"
+    assert f.refused("/initiative", {"combatants": ["nobody"]}, 404) == (
+        "not combatants in this fight: nobody"
+    )
+    assert f.refused("/initiative", {"combatants": [a, a]}, 422) == (
+        "a combatant rolls initiative once"
+    )
     message = f.refused("/initiative", {"dice": {"nobody": [3]}}, 422)
     assert message.startswith(
         "dice were supplied for roll(s) this action does not make: initiative.nobody"
