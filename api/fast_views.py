@@ -173,8 +173,37 @@ def board_document(board: Mapping[str, object]) -> Document | None:
         return None
     out["combatants"] = listed
     out["last_actions"] = board.get("last_actions", [])
+    table = _table(board)
+    if table is None:
+        return None
+    out.update(table)
     out["projection"] = lag
     return out
+
+
+def _table(board: Mapping[str, object]) -> Document | None:
+    """The table's fields of `BoardOut` (issue 23), from the board's `table` and
+    `end_reason` (boards without them: the defaults)."""
+    table = board.get("table", {})
+    if type(table) is not dict:
+        return None
+    markers, skipped = table.get("markers", []), table.get("skipped", [])
+    initiative = table.get("initiative", {})
+    end_reason = board.get("end_reason")
+    if not (
+        _dicts(markers)
+        and _dicts(skipped)
+        and type(initiative) is dict
+        and all(type(total) is int for total in initiative.values())
+        and (end_reason is None or type(end_reason) is str)
+    ):
+        return None
+    return {
+        "markers": markers,
+        "initiative": initiative,
+        "skipped": skipped,
+        "end_reason": end_reason,
+    }
 
 
 def audit_document(audit: Mapping[str, object]) -> Document | None:

@@ -13,7 +13,7 @@ import api.fast_views
 from api.app import create_app
 from skald.services import build_services
 from skald.settings import Settings
-from tests.helpers import act, enrol, new_campaign, start
+from tests.helpers import act, enrol, new_campaign, ok, start
 from tests.integration.test_projections import SHEET, caught_up
 
 
@@ -37,6 +37,12 @@ def test_the_fast_path_sends_the_routes_bytes(
     for _ in range(3):
         act(client, cid, eid, "take_hit", dice={"damage": [2]}, target=bran,
             damage_type="impact", damage_class=1)  # fmt: skip
+    # The table's fields of the board (issue 23): a marker, a turn change, the end's reason.
+    base = f"/campaigns/{cid}/encounters/{eid}"
+    ok(client.put(f"{base}/order", json={"order": [bran, ulf]}))
+    ok(client.post(f"{base}/markers", json={"target": ulf, "name": "hidden ☂", "rounds": 2}), 201)
+    ok(client.post(f"{base}/turn"))
+    ok(client.post(f"{base}/end", json={"reason": "fled «now»"}))
     gm = {"authorization": client.headers.pop("authorization")}
     other = new_campaign(client, "stamina-body")
     other_gm = {"authorization": client.headers.pop("authorization")}
