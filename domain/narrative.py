@@ -9,11 +9,12 @@ when it is read, so old records and corrected ones read the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Protocol
 
-from domain.records import JSON
+from domain.breakdowns import Part, read
+from domain.records import JSON, JSONObject
 
 
 class Named(Protocol):
@@ -33,73 +34,41 @@ class Sheeted(Named, Protocol):
 Combatants = Mapping[str, Named]
 
 
-class Read:
-    """A stored JSON value as a narrator reads it: by key, index or iteration, as the
-    JSON it stands for. What is not the shape a narrator expects raises KeyError,
-    IndexError or TypeError, and :func:`domain.narrators.narrate` then falls back to
-    the plain lines, as it did for the dicts."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: JSON) -> None:
-        self.value = value
-
-    def _object(self) -> Mapping[str, JSON]:
-        if not isinstance(self.value, Mapping):
-            raise TypeError(f"not a JSON object: {self.value!r}")
-        return self.value
-
-    def _array(self) -> Sequence[JSON]:
-        if isinstance(self.value, str | Mapping) or not isinstance(self.value, Sequence):
-            raise TypeError(f"not a JSON array: {self.value!r}")
-        return self.value
-
-    def __getitem__(self, key: str | int) -> Read:
-        if isinstance(key, str):
-            return Read(self._object()[key])
-        return Read(self._array()[key])
-
-    def get(self, key: str, default: JSON = None) -> Read:
-        return Read(self._object().get(key, default))
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._object()
-
-    def __iter__(self) -> Iterator[Read]:
-        return (Read(item) for item in self._array())
-
-    def items(self) -> Iterator[tuple[str, Read]]:
-        return ((key, Read(item)) for key, item in self._object().items())
-
-    @property
-    def text(self) -> str:
-        if not isinstance(self.value, str):
-            raise TypeError(f"not a string: {self.value!r}")
-        return self.value
-
-    @property
-    def number(self) -> int:
-        if isinstance(self.value, bool) or not isinstance(self.value, int):
-            raise TypeError(f"not a whole number: {self.value!r}")
-        return self.value
-
-    def __bool__(self) -> bool:
-        return bool(self.value)
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
-    def __eq__(self, other: object) -> bool:
-        return self.value == (other.value if isinstance(other, Read) else other)
-
-    def __hash__(self) -> int:
-        return hash(self.value)
+# What every narrative reads of a record (the rulesets' parts: domain/breakdowns.py).
 
 
-Narrator = Callable[[Read, Mapping[str, Sheeted]], list[str]]
+class RollRead(Part, frozen=True):
+    name: str
+    dice: str
+    faces: list[int]
+    total: int
+
+
+class Plain(Part, frozen=True):
+    """What the plain lines read: the rolls and the one-line summary."""
+
+    rolls: list[RollRead] = []
+    summary: str = ""
+
+
+class ConditionsRead(Part, frozen=True):
+    before: list[str] = []
+    after: list[str] = []
+
+
+class WithConditions(Part, frozen=True):
+    conditions: dict[str, ConditionsRead] | None = None
+
+
+class Unused(Part, frozen=True):
+    unused_dice: dict[str, list[int]] | None = None
+
+
+class WithUnused(Part, frozen=True):
+    breakdown: Unused | None = None
+
+
+Narrator = Callable[[JSONObject, Mapping[str, Sheeted]], list[str]]
 
 
 def exact(value: object) -> str:
@@ -133,13 +102,13 @@ def unids(text: str, combatants: Combatants) -> str:
     return text
 
 
-def conditions_lines(record: Read, combatants: Combatants) -> list[str]:
+def conditions_lines(record: JSONObject, combatants: Combatants) -> list[str]:
     lines = []
-    for cid, change in (record.get("conditions") or Read({})).items():
-        before, after = set(change.get("before", [])), set(change.get("after", []))
+    for cid, change in (read(record, WithConditions).conditions or {}).items():
+        before, after = set(change.before), set(change.after)
         who = name_of(combatants, cid)
-        gained = [c.text for c in change.get("after", []) if c not in before]
-        lost = [c.text for c in change.get("before", []) if c not in after]
+        gained = [c for c in change.after if c not in before]
+        lost = [c for c in change.before if c not in after]
         if gained:
             lines.append(f"{who} gains: {', '.join(c.replace('_', ' ') for c in gained)}")
         if lost:
@@ -147,20 +116,22 @@ def conditions_lines(record: Read, combatants: Combatants) -> list[str]:
     return lines
 
 
-def unused_lines(record: Read) -> list[str]:
-    unused = (record.get("breakdown") or Read({})).get("unused_dice") or Read({})
+def unused_lines(record: JSONObject) -> list[str]:
+    breakdown = read(record, WithUnused).breakdown
+    unused = (breakdown.unused_dice if breakdown else None) or {}
     return [
         f"Dice supplied for {name} ({faces(values)}) were not used: that roll was not needed"
         for name, values in unused.items()
     ]
 
 
-def generic(record: Read, combatants: Combatants) -> list[str]:
+def generic(record: JSONObject, combatants: Combatants) -> list[str]:
+    plain = read(record, Plain)
     lines = [
-        f"{roll['name']}: {roll['dice']} rolled {faces(roll['faces'])} = {roll['total']}"
-        for roll in record.get("rolls", [])
+        f"{roll.name}: {roll.dice} rolled {faces(roll.faces)} = {roll.total}"
+        for roll in plain.rolls
     ]
-    lines.append(str(record.get("summary", "")))
+    lines.append(plain.summary)
     return lines
 
 

@@ -1,12 +1,17 @@
-"""One narrator per ruleset, reading its breakdown in the order things happened."""
+"""One narrator per ruleset, reading its breakdown in the order things happened.
+
+Each reads the parts of the record it needs as typed records (domain/breakdowns.py),
+decoded where it reads them; a record of another shape falls back to the plain lines.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from domain import breakdowns as bd
+from domain.breakdowns import UNSET, given, present, read, target_of
 from domain.narrative import (
     Narrator,
-    Read,
     Sheeted,
     conditions_lines,
     exact,
@@ -24,207 +29,203 @@ Roster = Mapping[str, Sheeted]
 # -- stamina-body ---------------------------------------------------------------------
 
 
-def sb_check(who: str, what: str, check: Read, against: str) -> str:
-    verdict = "success" if check["success"] else "failure"
-    line = f"{who}'s {what}: 3d6 rolled {check['roll']} against {against} {check['target']}"
-    line += f": {verdict}, {what} score {check['margin']}"
-    if "natural" in str(check.get("note", "")):
-        line += f" ({check['note']})"
+def sb_check(who: str, what: str, check: bd.SbCheck, against: str) -> str:
+    verdict = "success" if check.success else "failure"
+    line = f"{who}'s {what}: 3d6 rolled {check.roll} against {against} {check.target}"
+    line += f": {verdict}, {what} score {check.margin}"
+    if "natural" in str(check.note):
+        line += f" ({check.note})"
     return line
 
 
-def sb_damage(damage: Read, target: str) -> list[str]:
-    dice = damage["damage_dice"]
+def sb_damage(damage: bd.SbDamage, target: str) -> list[str]:
+    dice = damage.damage_dice
     options = ""
-    if dice["options"]:
-        named = ", ".join(option.text for option in dice["options"])
-        options = f" + {dice['added']} for {named}"
+    if dice.options:
+        options = f" + {given(dice.added)} for {', '.join(dice.options)}"
     lines = [
-        f"Damage dice: class {dice['class']}{options} = {dice['count']}d6, "
-        f"rolled {faces(dice['faces'])}"
+        f"Damage dice: class {dice.damage_class}{options} = {dice.count}d6, "
+        f"rolled {faces(dice.faces)}"
     ]
-    reading = damage["reading"]
-    for r in reading["readings"]:
+    reading = damage.reading
+    for r in reading.readings:
         lines.append(
-            f"Die {r['die']} on the {reading['table']} table: "
-            f"{r['stamina']} Stamina, {r['body']} Body"
+            f"Die {r.die} on the {reading.table} table: {r.stamina} Stamina, {r.body} Body"
         )
-    stamina = " + ".join(str(r["stamina"]) for r in reading["readings"])
-    body = " + ".join(str(r["body"]) for r in reading["readings"])
-    raw = reading["raw"]
-    lines.append(
-        f"Raw damage: {stamina} = {raw['stamina']} Stamina and {body} = {raw['body']} Body"
-    )
-    lines.append(f"Shield: {damage['shield']['why']}")
-    res = damage["resilience"]
-    lines.append(f"Resilience: armour {res['armour']} + shield {res['shield']} = {res['total']}")
-    lines += [f"{note.text[0].upper()}{note.text[1:]}" for note in res["notes"]]
-    before = {"stamina": raw["stamina"], "body": raw["body"]}
-    for step in damage["absorption"]["steps"]:
-        pool = step["pool"].text
+    stamina = " + ".join(str(r.stamina) for r in reading.readings)
+    body = " + ".join(str(r.body) for r in reading.readings)
+    raw = reading.raw
+    lines.append(f"Raw damage: {stamina} = {raw.stamina} Stamina and {body} = {raw.body} Body")
+    lines.append(f"Shield: {damage.shield.why}")
+    res = damage.resilience
+    lines.append(f"Resilience: armour {res.armour} + shield {res.shield} = {res.total}")
+    lines += [f"{note[0].upper()}{note[1:]}" for note in res.notes]
+    before = {"stamina": raw.stamina, "body": raw.body}
+    for step in damage.absorption.steps:
         lines.append(
-            f"Step {step['step']} ({pool.title()}): {before[pool]} -> {step['after']}; "
-            f"resilience left {step['resilience_left']}"
+            f"Step {step.step} ({step.pool.title()}): {before[step.pool]} -> {step.after}; "
+            f"resilience left {step.resilience_left}"
         )
-        before[pool] = step["after"]
-    net = damage["absorption"]["net"]
-    lines.append(f"Net damage: {net['stamina']} Stamina, {net['body']} Body")
-    tracks = damage["tracks"]
+        before[step.pool] = step.after
+    net = damage.absorption.net
+    lines.append(f"Net damage: {net.stamina} Stamina, {net.body} Body")
+    stamina_now, body_now = damage.tracks.stamina, damage.tracks.body
     lines.append(
-        f"{target}: Stamina {tracks['stamina']['before']} -> {tracks['stamina']['after']}, "
-        f"Body {tracks['body']['before']} -> {tracks['body']['after']}"
+        f"{target}: Stamina {stamina_now.before} -> {stamina_now.after}, "
+        f"Body {body_now.before} -> {body_now.after}"
     )
-    if damage.get("piercing_wound"):
+    if damage.piercing_wound:
         lines.append(f"A piercing hit reached Body: {target} has a piercing wound")
     return lines
 
 
-def stamina_body(record: Read, combatants: Roster) -> list[str]:
-    b, params = record["breakdown"], record["params"]
-    kind = record["kind"].text
-    if kind == "take_hit":
-        return sb_damage(b, name_of(combatants, params["target"]))
-    if kind != "attack":
+def stamina_body(record: JSONObject, combatants: Roster) -> list[str]:
+    told = read(record, bd.SbTold)
+    if told.kind == "take_hit":
+        target = name_of(combatants, target_of(told.params))
+        return sb_damage(read(told.breakdown, bd.SbDamage), target)
+    if told.kind != "attack":
         return generic(record, combatants)
-    attacker = name_of(combatants, record["actor"])
-    defender = name_of(combatants, params["target"])
-    weapon = b["weapon"]
+    actor = given(told.actor)
+    b = read(told.breakdown, bd.SbAttack)
+    attacker = name_of(combatants, actor)
+    defender = name_of(combatants, target_of(told.params))
+    weapon = b.weapon
     lines = []
-    if weapon["name"] == "unarmed":
-        st = combatants[str(record["actor"])].sheet["st"]
+    if weapon.name == "unarmed":
+        st = read(combatants[str(actor)].sheet, bd.Strength).st
+        damage_class = given(weapon.damage_class)
         lines.append(
-            f"Unarmed: ST {st} // 4 = {weapon['damage_class']} "
-            f"{'die' if weapon['damage_class'] == 1 else 'dice'} (at least 1), impact"
+            f"Unarmed: ST {st} // 4 = {damage_class} "
+            f"{'die' if damage_class == 1 else 'dice'} (at least 1), impact"
         )
-    lines.append(sb_check(attacker, "hit", b["hit"], f"{weapon['name']} skill"))
-    if b["result"] == "missed":
+    lines.append(sb_check(attacker, "hit", b.hit, f"{weapon.name} skill"))
+    if b.result == "missed":
         return [*lines, f"{attacker} misses {defender}: no defense and no damage"]
-    defense = b["defense"]
-    why = defense["why"].text
-    if defense["kind"] == "none" and why != "no defense declared":
+    defense = present(b.defense)
+    why = defense.why
+    if defense.kind == "none" and why != "no defense declared":
         lines.append(why)  # "Bare is stunned and cannot answer (S9)"
-    elif defense["kind"] == "none":
+    elif defense.kind == "none":
         lines.append(f"{defender} answers with nothing")
-    elif not defense.get("rolled"):
-        lines.append(f"{defender} cannot {defense['kind']}: {why}")
+    elif not defense.rolled:
+        lines.append(f"{defender} cannot {defense.kind}: {why}")
     else:
-        kind = defense["kind"].text
-        lines.append(sb_check(defender, kind, defense["check"], kind))
+        lines.append(sb_check(defender, defense.kind, present(defense.check), defense.kind))
         lines.append(f"{why[0].upper()}{why[1:]}")
-    if b["result"] != "landed":
+    if b.result != "landed":
         return lines
-    return lines + sb_damage(b["damage"], defender)
+    return lines + sb_damage(read(present(b.damage), bd.SbDamage), defender)
 
 
 # -- margin ---------------------------------------------------------------------------
 
 
-def pool_line(who: str, what: str, roll: Read) -> list[str]:
-    pool = roll["pool"]
-    terms = [t for t in pool["terms"] if t["dice"]]
-    sums = " + ".join(f"{t['term'].text.title()} {t['dice']}" for t in terms) or "nothing"
-    dice = plural(pool["dice"].number, "die", "dice")
+def pool_line(who: str, what: str, roll: bd.PoolRoll) -> list[str]:
+    pool = roll.pool
+    terms = [t for t in pool.terms if t.dice]
+    sums = " + ".join(f"{given(t.term).title()} {t.dice}" for t in terms) or "nothing"
+    dice = plural(pool.dice, "die", "dice")
     head = f"{who}'s {what}: {sums} = {dice}"
-    if pool.get("floor_applied"):
-        head += f" (the bare attribute, {pool['floor']}, is the floor)"
-    if not roll.get("rolled", True) or not pool["dice"]:
+    if pool.floor_applied:
+        head += f" (the bare attribute, {pool.floor}, is the floor)"
+    if not roll.rolled or not pool.dice:
         return [f"{head}: no dice, total 0"]
-    first = roll["first"]
-    lines = [f"{head}; rolled {faces(first['faces'])}: {successes(first)}"]
-    luck = roll.get("luck")
+    first = present(roll.first)
+    lines = [f"{head}; rolled {faces(first.faces)}: {successes(first)}"]
+    luck = roll.luck
     if luck:
         lines.append(
             f"{who} spends a luck point ({successes(first, short=True)} is 0 or less): "
-            f"re-rolled {faces(luck['faces'])}: {successes(luck)}; the second result stands"
+            f"re-rolled {faces(luck.faces)}: {successes(luck)}; the second result stands"
         )
     return lines
 
 
-def successes(read: Read, short: bool = False) -> str:
-    if read.get("below_nothing"):
+def successes(rolled: bd.Successes, short: bool = False) -> str:
+    if rolled.below_nothing:
         return "-1" if short else "no 5 or 6 and every die a 1: below nothing, -1"
-    count = read["successes"]
-    return str(count) if short else plural(count.number, "success", "successes")
+    count = given(rolled.successes)
+    return str(count) if short else plural(count, "success", "successes")
 
 
-def margin_defenses(block: Read, combatants: Roster, who: str) -> list[str]:
-    why = block["why"].text
+def margin_defenses(block: bd.Defenses, who: str) -> list[str]:
+    why = block.why
     lines = [f"{why[0].upper()}{why[1:]}"]
-    for roll in block["rolls"]:
-        lines += pool_line(who, f"{roll['defense']} ({roll['mode']})", roll)
-        if roll.get("counts_as") != roll.get("total"):
-            lines.append(f"{roll['defense'].text.title()} counts as {roll['counts_as']}")
+    for roll in block.rolls:
+        lines += pool_line(who, f"{roll.defense} ({roll.mode})", roll)
+        if given(roll.counts_as, None) != roll.total:
+            lines.append(f"{roll.defense.title()} counts as {given(roll.counts_as)}")
     return lines
 
 
-def margin(record: Read, combatants: Roster) -> list[str]:
-    b = record["breakdown"]
-    if record["kind"] not in ("attack", "cast"):
-        return [str(record["summary"])]
-    attacker = b["attacker"]["name"].text
-    target = b["target"]["name"].text
-    lines = [f"{b['distance']['why']}"]
-    lines += pool_line(attacker, f"{b['kind']} with {b.get('weapon', {}).get('name')}", b["attack"])
-    defense = b.get("defense")
-    if defense:
-        lines += margin_defenses(defense, combatants, target)
-    m = b.get("margin")
-    if m:
-        taken = " + ".join(str(d) for d in m["defenses"]) or "0"
-        lines.append(f"Margin: {m['attack']} - ({taken}) = {m['value']}")
-        if m["value"].number <= 0:
+def margin(record: JSONObject, combatants: Roster) -> list[str]:
+    told = read(record, bd.MarginTold)
+    if told.kind not in ("attack", "cast"):
+        return [given(told.summary)]
+    b = read(told.breakdown, bd.MarginAttack)
+    attacker, target = b.attacker.name, b.target.name
+    lines = [b.distance.why]
+    lines += pool_line(attacker, f"{b.kind} with {b.weapon.name}", b.attack)
+    if b.defense:
+        lines += margin_defenses(read(b.defense, bd.Defenses), target)
+    if b.margin:
+        m = read(b.margin, bd.MarginValue)
+        taken = " + ".join(str(d) for d in m.defenses) or "0"
+        lines.append(f"Margin: {m.attack} - ({taken}) = {m.value}")
+        if m.value <= 0:
             lines.append("A margin of 0 or less: nothing happens, no damage of any kind")
-    ward = b.get("ward")
-    if ward:
-        dwarf = name_of(combatants, ward["dwarf"])
-        lines += margin_defenses(ward, combatants, dwarf)
+    if b.ward:
+        ward = read(b.ward, bd.Ward)
+        dwarf = name_of(combatants, ward.dwarf)
+        lines += margin_defenses(ward, dwarf)
         lines.append(
-            f"Ward: {ward['margin_before']} - {ward['sum']} = {ward['remaining']}"
-            + ("; the blow is stopped" if ward["stopped"] else f"; {dwarf} takes the blow")
+            f"Ward: {ward.margin_before} - {ward.sum} = {ward.remaining}"
+            + ("; the blow is stopped" if ward.stopped else f"; {dwarf} takes the blow")
         )
-    damage = b.get("damage")
-    if damage:
-        lines += margin_damage(damage, name_of(combatants, damage["to"]))
-    riposte = b.get("riposte")
-    if riposte:
-        lines.append(f"Riposte: {riposte.get('why', riposte.value)}")
-        if riposte.get("damage"):
-            lines += margin_damage(riposte["damage"], name_of(combatants, riposte["damage"]["to"]))
+    if b.damage:
+        damage = read(b.damage, bd.MarginDamage)
+        lines += margin_damage(damage, name_of(combatants, damage.to))
+    if b.riposte:
+        riposte = read(b.riposte, bd.Riposte)
+        lines.append(f"Riposte: {b.riposte if riposte.why is UNSET else riposte.why}")
+        if riposte.damage:
+            damage = read(riposte.damage, bd.MarginDamage)
+            lines += margin_damage(damage, name_of(combatants, damage.to))
     return lines
 
 
-def margin_damage(damage: Read, to: str) -> list[str]:
-    w, nature, armor = damage["weapon"], damage["nature"], damage["armor"]
-    lines = [f"Damage: {w['formula']} = {exact(w['damage'])} {nature['damage_type']}"]
-    if nature.get("nature"):
+def margin_damage(damage: bd.MarginDamage, to: str) -> list[str]:
+    w, nature, armor = damage.weapon, damage.nature, damage.armor
+    lines = [f"Damage: {w.formula} = {exact(w.damage)} {nature.damage_type}"]
+    if nature.nature:
         lines.append(
-            f"{to} has {nature['nature']} to {nature['damage_type']}: "
-            f"x {exact(nature['multiplier'])} = {exact(nature['damage'])}"
+            f"{to} has {nature.nature} to {nature.damage_type}: "
+            f"x {exact(given(nature.multiplier))} = {exact(given(nature.damage))}"
         )
-    if armor.get("physical") and armor.get("rating"):
-        lines.append(
-            f"Armor {armor['rating']}: x {exact(armor['multiplier'])} = {exact(armor['damage'])}"
-        )
-    lines.append(f"Rounded half up, once: {exact(damage['exact'])} -> {damage['final']}")
-    health = damage["health"]
-    lines.append(f"{to}: health {health['before']} -> {health['after']}")
+    if armor.physical and armor.rating:
+        multiplier, damaged = exact(given(armor.multiplier)), exact(given(armor.damage))
+        lines.append(f"Armor {armor.rating}: x {multiplier} = {damaged}")
+    lines.append(f"Rounded half up, once: {exact(damage.exact)} -> {damage.final}")
+    health = damage.health
+    lines.append(f"{to}: health {health.before} -> {health.after}")
     return lines
 
 
 # -- d20 ------------------------------------------------------------------------------
 
 
-def d20_checks(value: JSON, lines: list[str]) -> None:
+def d20_checks(value: JSON | object, lines: list[str]) -> None:
     """Every d20 check in the breakdown, in order, with its terms and any surprise."""
     if isinstance(value, Mapping):
         if "d20" in value and "comparison" in value:
-            check = Read(value)
-            terms = " ".join(f"{t['value']:+d} {t['name']}" for t in check["terms"])
-            verdict = "success" if check["success"] else "failure"
-            lines.append(f"d20 {check['d20']} {terms} = {check['total']}: {check['comparison']}")
-            lines.append(f"{check['against']} {check['target']}: {verdict}")
-            if check.get("note"):
-                lines.append(str(check["note"]))
+            check = read(value, bd.D20Check)
+            terms = " ".join(f"{t.value:+d} {t.name}" for t in check.terms)
+            verdict = "success" if check.success else "failure"
+            lines.append(f"d20 {check.d20} {terms} = {check.total}: {check.comparison}")
+            lines.append(f"{check.against} {check.target}: {verdict}")
+            if check.note:
+                lines.append(check.note)
             return
         for key, inner in value.items():
             if key == "forceful_defense_why" and inner:
@@ -235,21 +236,20 @@ def d20_checks(value: JSON, lines: list[str]) -> None:
             d20_checks(inner, lines)
 
 
-def d20(record: Read, combatants: Roster) -> list[str]:
-    b = record["breakdown"]
+def d20(record: JSONObject, combatants: Roster) -> list[str]:
+    told = read(record, bd.D20Told)
     lines: list[str] = []
-    d20_checks(b.value, lines)
-    damage = b.get("damage")
-    if isinstance(damage.value, Mapping) and "faces" in damage:
-        lines.append(f"Damage {damage.get('dice', '')}: rolled {faces(damage['faces'])}")
-        for key in ("why", "formula"):
-            if damage.get(key):
-                lines.append(str(damage[key]))
-    hp = b.get("hp")
-    if isinstance(hp.value, Mapping):
-        target = name_of(combatants, record["params"].get("target", ""))
-        lines.append(f"{target}: HP {hp['before']} -> {hp['after']}")
-    lines.append(str(record["summary"]))
+    d20_checks(told.breakdown, lines)
+    b = read(told.breakdown, bd.D20Breakdown)
+    if isinstance(b.damage, Mapping) and "faces" in b.damage:
+        damage = read(b.damage, bd.D20Damage)
+        lines.append(f"Damage {damage.dice}: rolled {faces(damage.faces)}")
+        lines += [said for said in (damage.why, damage.formula) if said]
+    if isinstance(b.hp, Mapping):
+        hp = read(b.hp, bd.BeforeAfter)
+        target = name_of(combatants, target_of(given(told.params), ""))
+        lines.append(f"{target}: HP {hp.before} -> {hp.after}")
+    lines.append(told.summary)
     return lines
 
 
@@ -260,11 +260,10 @@ def narrate(ruleset: str, stored: JSONObject, combatants: Roster) -> list[str]:
     """The narrative of one action record (its JSON); combatants map id -> a record
     with a name and a sheet."""
     narrator = NARRATORS.get(ruleset, generic)
-    record = Read(stored)
     try:
-        lines = narrator(record, combatants)
+        lines = narrator(stored, combatants)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         # A record shaped by an older or newer rules module still reads, if plainly.
-        lines = generic(record, combatants)
-    lines += unused_lines(record) + conditions_lines(record, combatants)
+        lines = generic(stored, combatants)
+    lines += unused_lines(stored) + conditions_lines(stored, combatants)
     return [unids(line, combatants) for line in lines if line]
