@@ -8,13 +8,14 @@ the distinct outcomes of the dice, the resolver runs it took, and the best of
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from domain.errors import DomainError
-from domain.odds import RUN_BUDGET, action_odds
+from domain.odds import COST_BUDGET, action_odds
 from domain.records import Combatant
 from domain.resolution import build_view
 from domain.rulesets import get_ruleset
@@ -287,10 +288,12 @@ CASES: list[tuple[str, str, str, Lineup, Mapping[str, dict[str, Any]], str, dict
 
 
 def main(repeats: int = 3) -> None:
-    print(f"resolver budget: {RUN_BUDGET} runs per answer")
-    print("ms: best wall-clock time of the repeats; cpu: this process's CPU time for it")
+    print(f"cost budget: {COST_BUDGET} units per answer (domain/odds/cost.py)")
+    print("ms: best wall-clock time of the repeats; cpu: this process's CPU time for it;")
+    print("cost: the units it was charged (about 1 us of CPU each), and cpu beside it")
     header = f"{'ruleset':<13} {'kind':<9} {'case':<40} {'outcomes':>10} {'runs':>5}"
-    print(header + f" {'ms':>8} {'cpu ms':>8}")
+    print(header + f" {'ms':>8} {'cpu ms':>8} {'cost':>8} {'cpu/cost':>8}")
+    heaviest = 0.0
     for ruleset, kind, case, lineup, states, actor, params in CASES:
         rules, encounter = view(ruleset, lineup, states)
         best = cpu = float("inf")
@@ -304,7 +307,15 @@ def main(repeats: int = 3) -> None:
             print(f"{ruleset:<13} {kind:<9} {case:<40} refused: {refused.message}")
             continue
         line = f"{ruleset:<13} {kind:<9} {case:<40} {report['outcomes']:>10} "
-        print(line + f"{report['resolutions']:>5} {best:>8.1f} {cpu:>8.1f}")
+        cost = report.get("cost", 0)
+        ratio = f"{cpu * 1000 / cost:>8.2f}" if cost else f"{'-':>8}"
+        print(line + f"{report['resolutions']:>5} {best:>8.1f} {cpu:>8.1f} {cost:>8} {ratio}")
+        heaviest = max(heaviest, cpu)
+    print(
+        f"the dearest request answered: {heaviest:.1f} ms of CPU = "
+        f"{heaviest / (COST_BUDGET / 1000):.2f}x the budget's {COST_BUDGET / 1000:.0f} ms; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
 
 
 if __name__ == "__main__":

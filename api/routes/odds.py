@@ -74,6 +74,9 @@ class OddsOut(BaseModel):
     exact: bool
     outcomes: int = Field(description="distinct outcomes of the dice (estimated before exploring)")
     resolutions: int = Field(description="times the resolver ran to explore them")
+    cost: int = Field(
+        0, description="the cost units they were charged (about 1 us of CPU each; docs/odds.md)"
+    )
     results: list[ResultChance]
     damage: list[TrackOdds]
     conditions: list[ConditionOdds]

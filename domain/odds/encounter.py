@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from pydantic import JsonValue
 
 from domain.access import Forbidden
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, DomainError
+from domain.odds.cache import ODDS
+from domain.odds.cost import COST_BUDGET
 from domain.odds.explore import TooLarge
-from domain.odds.odds import RUN_BUDGET, action_odds
+from domain.odds.odds import action_odds
 from domain.rulesets.base import CombatantView, JsonMapping, JsonObject, read_sheet
 from domain.rulesets.d20.sheet import D20Sheet
 from domain.rulesets.jsonread import as_int
@@ -36,7 +39,8 @@ def encounter_odds(
     rules = encounter.rules
     if role != "gm" and rules.action_type(kind).gm_only:
         raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
-    return action_odds(rules, encounter.view(), kind, actor, params)
+    key = ODDS.key(encounter.id, encounter.version, kind, actor, params)
+    return ODDS.answer(key, lambda: action_odds(rules, encounter.view(), kind, actor, params))[0]
 
 
 @dataclass(frozen=True)
@@ -79,9 +83,9 @@ def attack_choices(
     return []
 
 
-# A character view answers for many attacks at once; together they share this many
-# resolver runs, so a sheet of twenty weapons is not twenty slow answers in a row.
-VIEW_BUDGET = 2 * RUN_BUDGET
+# A character view answers for many attacks at once; together they share one request's
+# cost budget, so a sheet of twenty weapons is not twenty slow answers in a row.
+VIEW_BUDGET = COST_BUDGET
 
 
 def attack_odds(
@@ -101,25 +105,28 @@ def attack_odds(
     left = budget
     for choice in attack_choices(encounter.ruleset_id, attacker, opponent.id, effort):
         entry: JsonObject = {"label": choice.label, "kind": choice.kind}
+        key = ODDS.key(encounter.id, encounter.version, choice.kind, attacker.id, choice.params)
         try:
-            odds = action_odds(
+            compute = partial(
+                action_odds,
                 encounter.rules,
                 view,
                 choice.kind,
                 attacker.id,
                 choice.params,
-                budget=min(RUN_BUDGET, left),
+                budget=min(COST_BUDGET, left),
             )
+            odds, kept = ODDS.answer(key, compute)
         except TooLarge as refused:
-            shared = refused.limit < RUN_BUDGET
+            shared = left < COST_BUDGET
             why = " (this view's budget is spent: ask for this attack alone)" if shared else ""
             entry.update(params=choice.params, refused=refused.message + why)
-            left -= refused.limit
+            left -= refused.spent
         except DomainError as refused:
             entry.update(params=choice.params, refused=refused.message)
         else:
             entry.update(odds=odds, params=odds["params"])
-            left -= as_int(odds["resolutions"])
+            left -= 0 if kept else as_int(odds["cost"])
         attacks.append(entry)
     return {
         "combatant": attacker.id,

@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 
 from domain.dice import DiceTray, Roll
 from domain.errors import InvalidInput
+from domain.odds.cost import ONE_RUN, RunCost
 from domain.odds.faces import Classes, FaceModel, Faces
 
 ModelFor = Callable[[str], FaceModel]
@@ -29,13 +30,14 @@ MAX_LISTED = 20_000  # throws listed for one roll before merging (a 60-die margi
 class TooLarge(InvalidInput):
     """Exact odds would take too long: refused before (or instead of) answering slowly."""
 
-    def __init__(self, outcomes: int, limit: int) -> None:
+    def __init__(self, outcomes: int, limit: int, spent: int = 0) -> None:
         super().__init__(
             f"too large to compute exactly: {outcomes} outcomes (the limit is {limit}); "
             "fewer dice, effort or defenders bring it within reach"
         )
         self.outcomes = outcomes
         self.limit = limit
+        self.spent = spent  # the cost units spent before it was refused
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,11 @@ class ScriptedTray(DiceTray):
         self._script = script
         self._fill = fill
         self._next = 0
+        self.dice = 0  # dice rolled so far (what a run costs: domain/odds/cost.py)
         self.filled: list[tuple[RollAsked, Faces]] = []
 
     def roll(self, name: str, count: int, sides: int, modifier: int = 0) -> Roll:
+        self.dice += count
         if self._next < len(self._script):
             faces = self._script[self._next]
         else:
@@ -125,6 +129,7 @@ class Distribution:
 class Exploration:
     distribution: Distribution
     runs: int  # times the resolver ran (paths sharing a key run once)
+    cost: int  # the cost units they were charged
     paths: int  # the estimate of distinct paths of dice made before exploring
 
 
@@ -136,8 +141,8 @@ class Explorer(Generic[R]):
 
     ``key`` (optional) names what of a path so far the rest of the resolution depends
     on; paths with equal keys share one resolution and one subtree (see
-    :mod:`domain.odds.memo`). Past ``budget`` resolver runs it refuses: an exact
-    answer would come too slowly.
+    :mod:`domain.odds.memo`). Each run is charged its ``cost`` (domain/odds/cost.py);
+    past ``budget`` cost units it refuses: an exact answer would come too slowly.
     """
 
     def __init__(
@@ -148,12 +153,15 @@ class Explorer(Generic[R]):
         *,
         memo: Memo | None = None,
         budget: int,
+        cost: RunCost = ONE_RUN,
     ) -> None:
         self._run = run
         self._features = features
         self._model_for = model_for
         self._memo = memo
         self.budget = budget
+        self.cost = cost
+        self.spent = 0  # cost units spent so far
         self.runs = 0
         self.paths = 0
         self._steps: dict[Hashable, Step] = {}
@@ -186,12 +194,15 @@ class Explorer(Generic[R]):
         if label in self._steps:
             return self._steps[label]
         self.runs += 1
-        if self.runs > self.budget:
-            raise TooLarge(max(self.paths, self.runs), self.budget)
+        if self.spent + self.cost.base > self.budget:
+            raise TooLarge(max(self.paths, self.runs), self.affordable(), self.spent)
         # The run goes on past the script with each roll's first outcome (the branch
         # the explorer takes first), so every step of that path is learnt at once.
         tray = ScriptedTray([faces for _, faces in script], fill=self._first_outcome)
         result = self._run(tray)
+        self.spent += self.cost.of(tray.dice)
+        if self.spent > self.budget:  # an answer never costs more than its budget
+            raise TooLarge(max(self.paths, self.runs), self.affordable(), self.spent)
         path = script
         for asked, faces in tray.filled:
             self._steps.setdefault(self._label(path), asked)
@@ -204,6 +215,11 @@ class Explorer(Generic[R]):
         self._steps.setdefault(self._label(path), found)
         return self._steps[label]
 
+    def affordable(self) -> int:
+        """The resolver runs the budget pays for, at what this action's runs have cost."""
+        per_run = max(self.cost.base, self.spent // self.runs) if self.runs else self.cost.base
+        return max(1, self.budget // per_run)
+
     def _first_outcome(self, asked: RollAsked) -> Faces:
         return self.classes(asked)[0][0]
 
@@ -214,8 +230,10 @@ class Explorer(Generic[R]):
             listed = model.work(asked.count, asked.sides)
             # Each outcome of a roll costs a resolver run at least, and listing them costs
             # time of its own: a roll that could not fit either is refused unlisted.
-            if listed > max(self.budget, MAX_LISTED) or (model.total and listed > self.budget):
-                raise TooLarge(max(listed, self.paths), self.budget)
+            # Each outcome is a run that rolls these dice at least.
+            limit = max(1, self.budget // self.cost.of(asked.count))
+            if listed > max(limit, MAX_LISTED) or (model.total and listed > limit):
+                raise TooLarge(max(listed, self.paths), limit, self.spent)
             self._classes[slot] = model.classes(asked.count, asked.sides)
         return self._classes[slot]
 
@@ -248,7 +266,10 @@ class Explorer(Generic[R]):
 
     def explore(self) -> Exploration:
         return Exploration(
-            self._shifted(self._distribution(()), self._spent(())), self.runs, self.paths
+            self._shifted(self._distribution(()), self._spent(())),
+            self.runs,
+            self.spent,
+            self.paths,
         )
 
     def _distribution(self, script: Script) -> Distribution:

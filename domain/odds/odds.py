@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import cast
 
 from domain.dice import DiceTray
+from domain.odds.cost import COST_BUDGET, run_cost
 from domain.odds.explore import Explorer, TooLarge
 from domain.odds.faces import FaceModel
 from domain.odds.memo import memo_for, stamina_body_damage_type
@@ -16,10 +17,6 @@ from domain.odds.report import summarise
 from domain.resolution import Resolved, resolve
 from domain.rulesets.base import EncounterView, JsonMapping, JsonObject, Ruleset
 
-# Resolver runs one answer may take. A run costs about 0.25 ms of CPU on the
-# development machine (margin, the dearest), so this keeps an answer within about
-# 200 ms of CPU; bench/odds.py shows where typical and large pools land.
-RUN_BUDGET = 800
 ESTIMATE_CAP = 10**15
 
 
@@ -30,12 +27,13 @@ def action_odds(
     actor: str | None,
     params: JsonMapping,
     *,
-    budget: int = RUN_BUDGET,
+    budget: int = COST_BUDGET,
 ) -> JsonObject:
     """Every outcome of ``kind`` by ``actor`` with ``params`` now, with its exact probability.
 
     Raises what the action itself would raise (unknown action, bad parameters, an actor
-    who cannot act) and :class:`TooLarge` when an exact answer would take too long.
+    who cannot act) and :class:`TooLarge` when an exact answer would cost more than
+    ``budget`` (cost units, domain/odds/cost.py).
     Nothing is written and the view is not changed.
     """
     started = time.perf_counter()
@@ -51,10 +49,12 @@ def action_odds(
         return face_model(rules.id, view.options, roll, table)
 
     memo = memo_for(rules.id, view, kind, actor, params)
-    tree = Explorer(run, reader(rules, view, kind), model_for, memo=memo, budget=budget)
+    cost = run_cost(rules.id)
+    tree = Explorer(run, reader(rules, view, kind), model_for, memo=memo, budget=budget, cost=cost)
     paths = tree.estimate(ESTIMATE_CAP)
-    if memo is None and paths > budget:
-        raise TooLarge(paths, budget)
+    affordable = tree.affordable()  # each path is a run at least, at this action's cost
+    if memo is None and paths > affordable:
+        raise TooLarge(paths, affordable, tree.spent)
     found = tree.explore()
     valid = rules.validate_params(kind, params).model_dump(mode="json")
     return {
@@ -66,6 +66,7 @@ def action_odds(
         "exact": True,
         "outcomes": paths,
         "resolutions": found.runs,
+        "cost": found.cost,
         **summarise(view, cast(dict[Features, Fraction], found.distribution.probabilities())),
         "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.odds.cost import run_cost
 from domain.odds.encounter import attack_odds
 from tests.unit.test_margin_table import SWORD, Table, sheet, weapon
 
@@ -42,9 +43,10 @@ def test_every_weapon_and_fists_against_the_opponent() -> None:
 
 
 def test_the_attacks_share_one_budget_and_say_when_it_is_spent() -> None:
-    report = view(fight(), budget=130)
+    budget = 130 * run_cost("margin").of(5)  # about 130 runs of a 5-die pool
+    report = view(fight(), budget=budget)
     answered = [a for a in report["attacks"] if a.get("odds")]
     spent = [a for a in report["attacks"] if a.get("refused")]
     assert answered and spent
-    assert sum(a["odds"]["resolutions"] for a in answered) <= 130
+    assert sum(a["odds"]["cost"] for a in answered) <= budget
     assert spent[-1]["refused"].endswith("(this view's budget is spent: ask for this attack alone)")

@@ -1,0 +1,40 @@
+"""What an odds answer may cost: CPU, modelled per ruleset, not counted in resolver runs.
+
+A resolver run's cost depends on its ruleset and on how many dice it rolls: a margin
+run (pools, postures, luck, Wards) costs several stamina-body runs, and a run of an
+11-die pool more than one of a 5-die pool. Counting runs alone let the dearest request,
+a margin combatant's odds view, take 4.5 s of CPU within its 1,600 runs (issue 28). Each
+run is charged ``base + per_die * dice rolled`` cost units; a unit is about a microsecond
+of CPU on the development machine, fitted (rounded up) from bench/odds.py's cases under
+load (`bench/README.md`, issue 28), so a whole answer stays within ``COST_BUDGET``: about
+300 ms. Deterministic: the same request is answered or refused the same way every time,
+whatever else the machine is doing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RunCost:
+    base: int  # cost units of one resolver run
+    per_die: int  # and of each die it rolls
+
+    def of(self, dice: int) -> int:
+        return self.base + self.per_die * dice
+
+
+COST_BUDGET = 300_000  # cost units one odds request may spend: about 300 ms of CPU
+RUN_COSTS = {
+    "stamina-body": RunCost(base=120, per_die=15),
+    "margin": RunCost(base=450, per_die=5),
+    "d20": RunCost(base=100, per_die=30),
+}
+DEAREST = RunCost(base=max(c.base for c in RUN_COSTS.values()), per_die=30)
+ONE_RUN = RunCost(base=1, per_die=0)  # a budget counted in resolver runs (the tests' own)
+
+
+def run_cost(ruleset: str) -> RunCost:
+    """A ruleset's cost per run; a ruleset not measured yet is charged the dearest."""
+    return RUN_COSTS.get(ruleset, DEAREST)
