@@ -217,3 +217,24 @@ def test_the_board_and_the_audit_show_the_table(live_client: TestClient) -> None
         ("Encounter.Ended", "Encounter ended: the goblins fled"),
         ("Campaign.EncounterClosed", "Encounter closed; tracks carried back to the roster"),
     ]
+
+
+def test_a_correction_after_the_end_replays_the_table_records_too(client: TestClient) -> None:
+    f = ordered(client, "stamina-body", SB)
+    a, b = f.ids["Ash"], f.ids["Bran"]
+    hit = {"kind": "take_hit", "actor": None, "dice": {"damage": [6]}}
+    hit["params"] = {"target": a, "damage_type": "impact", "damage_class": 1}
+    ok(client.post(f.base + "/actions", json=hit, headers=GM), 201)
+    f.post("/markers", {"target": b, "name": "blessed", "rounds": 1, "watch": a}, 201)
+    f.post("/turn")  # Ash's turn ends: the blessing expires
+    f.post("/end", {"reason": "done"})
+    voided = f.post("/actions/1/void", {"reason": "the hit missed"})
+    encounter = voided["encounter"]
+    assert [(r["kind"], r["status"]) for r in encounter["actions"]] == [
+        ("take_hit", "voided"),
+        ("mark", "active"),
+        ("turn", "active"),
+        ("expire", "active"),
+    ]
+    assert encounter["combatants"][0]["tracks"] == {"stamina": 12, "body": 10}
+    assert (encounter["markers"], encounter["end_reason"]) == ([], "done")
