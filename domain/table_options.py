@@ -40,7 +40,8 @@ class RollInitiative(Frozen):
     mode: Literal["roll"]
     dice: StrictStr = Field(
         default="1d20",
-        pattern=r"^[1-9][0-9]?d[1-9][0-9]{0,2}$",
+        # The bounds in the pattern too, so the published schema refuses what we refuse.
+        pattern=r"^([1-9]|10)d([2-9]|[1-9][0-9]|100)$",
         description=f"NdS: N dice (1-{MAX_INITIATIVE_DICE}) of S sides (2-{MAX_INITIATIVE_SIDES})",
     )
     add: StrictStr | None = Field(

@@ -75,6 +75,16 @@ def test_every_default_option_is_accepted_by_the_schema_and_the_server(
         ("stamina-body", {"bleed_per_round": -1}),
         ("stamina-body", {"stunned_may_defend": "yes"}),
         ("d20", {"no_such_option": True}),
+        # Issue 23 (T1): the initiative option, each ruleset's own sheet fields.
+        ("margin", {"initiative": {"mode": "roll", "add": "dodge"}}),  # stamina-body's
+        ("d20", {"initiative": {"mode": "roll", "add": "grace"}}),  # margin's
+        ("stamina-body", {"initiative": {"mode": "roll", "dice": "0d20"}}),
+        ("stamina-body", {"initiative": {"mode": "roll", "dice": "1d101"}}),
+        ("margin", {"initiative": {"mode": "roll", "dice": "11d6"}}),
+        ("d20", {"initiative": {"mode": "roll", "each_round": 1}}),
+        ("d20", {"initiative": {"mode": "sometimes"}}),
+        ("margin", {"initiative": {"mode": "manual", "dice": "1d20"}}),
+        ("stamina-body", {"skip_unable": "yes"}),
     ],
 )
 def test_what_the_schema_refuses_the_server_refuses(
@@ -83,6 +93,19 @@ def test_what_the_schema_refuses_the_server_refuses(
     body = {"name": "Wrong options", "ruleset": ruleset_id, "options": options}
     assert not schema_accepts(body)
     assert not server_accepts(client, body)
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "field"),
+    [("margin", "grace"), ("stamina-body", "dodge"), ("d20", "dexterity")],
+)
+def test_rolled_initiative_adding_a_field_of_the_rulesets_own_sheet_is_accepted(
+    client: TestClient, ruleset_id: str, field: str
+) -> None:
+    rolled = {"mode": "roll", "dice": "10d100", "add": field, "each_round": True}
+    body = {"name": "Rolled", "ruleset": ruleset_id, "options": {"initiative": rolled}}
+    assert schema_accepts(body)
+    assert server_accepts(client, body)
 
 
 def test_an_option_of_the_campaigns_own_ruleset_is_accepted(client: TestClient) -> None:
