@@ -266,3 +266,16 @@ def test_one_who_joins_mid_fight_rolls_on_joining_or_is_placed_last(client: Test
     joined = ok(client.post(m.base + "/combatants", json=body, headers=GM), 201)
     assert m.order(joined) == ["Bran", "Ash", "Cora"]
     assert joined["actions"][-1]["summary"] == "Cora joins the turn order, last"
+
+
+def test_voiding_an_initiative_roll_puts_the_order_back(client: TestClient) -> None:
+    f = Fight(client, "d20", {"initiative": {"mode": "roll"}}, Ash=d20_sheet(), Bran=d20_sheet())
+    a, b = f.ids["Ash"], f.ids["Bran"]
+    ok(client.put(f.base + "/order", json={"order": [a, b]}, headers=GM))
+    f.post("/turn")  # Bran's turn
+    rolled = f.post("/initiative", {"dice": {a: [2], b: [15]}})
+    assert (f.order(rolled), f.current(rolled)) == (["Bran", "Ash"], "Bran")
+    voided = f.post(f"/actions/{rolled['actions'][-1]['number']}/void", {"reason": "misread"})
+    encounter = voided["encounter"]
+    assert (f.order(encounter), f.current(encounter)) == (["Ash", "Bran"], "Bran")
+    assert encounter["turn"]["initiative"] == {}
