@@ -16,7 +16,9 @@ a record's ``as_json``/``from_json`` and the ``*_as_json``/``*_from_json`` besid
 them, which read and write the JSON that events carry, and the snapshots' state
 written and read as version 1's JSON (``stored_state``, ``upcast_v1_v2``...). Every
 match left out is listed with ``--excluded``, so the figure can be checked by hand.
-The lookups are counted in domain/ and application/, rulesets included.
+The lookups are counted in domain/ and application/, rulesets included; the syntax tree
+then tells how many of them read a value, how many write one (JSON being built) and how
+many are no subscript at all (``["fists"]``, a list).
 """
 
 from __future__ import annotations
@@ -54,12 +56,34 @@ def edge_lines(tree: ast.AST) -> set[int]:
     return lines
 
 
-def measure(paths: list[Path]) -> tuple[Counter[str], list[str]]:
+def subscripts(tree: ast.AST, edges: set[int]) -> tuple[int, int]:
+    """Outside the edges: subscripts by a string literal that read (``x["a"]``) and that
+    write or delete (``x["a"] = 1``), told apart by the syntax tree."""
+    reads = writes = 0
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+            and node.lineno not in edges
+        ):
+            if isinstance(node.ctx, ast.Load):
+                reads += 1
+            else:
+                writes += 1
+    return reads, writes
+
+
+def measure(paths: list[Path]) -> tuple[Counter[str], list[str], Counter[str]]:
     counted: Counter[str] = Counter()
     excluded: list[str] = []
+    kinds: Counter[str] = Counter()
     for path in paths:
         source = path.read_text()
-        edges = edge_lines(ast.parse(source))
+        tree = ast.parse(source)
+        edges = edge_lines(tree)
+        reads, writes = subscripts(tree, edges)
+        kinds.update(reads=reads, writes=writes)
         name = str(path.relative_to(ROOT))
         for number, line in enumerate(source.splitlines(), start=1):
             for match in LOOKUP.finditer(line):
@@ -67,7 +91,7 @@ def measure(paths: list[Path]) -> tuple[Counter[str], list[str]]:
                     excluded.append(f"{name}:{number}: {match.group()}  ({line.strip()})")
                 else:
                     counted[name] += 1
-    return counted, excluded
+    return counted, excluded, kinds
 
 
 def grep_lines(pattern: str, folders: list[str]) -> list[str]:
@@ -118,11 +142,16 @@ def main() -> int:
     print("longest modules of domain/ and application/ (wc -l):")
     print("\n".join(f"  {lines:5d} {name}" for lines, name in modules[-5:]))
     paths = sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py"))
-    counted, excluded = measure(paths)
+    counted, excluded, kinds = measure(paths)
     print("string-keyed state lookups outside the JSON edges, per file:")
     for name, n in counted.most_common():
         print(f"  {n:5d}  {name}")
-    print(f"  {sum(counted.values()):5d}  total ({', '.join(folders)}, rulesets included)")
+    total = sum(counted.values())
+    print(f"  {total:5d}  total ({', '.join(folders)}, rulesets included), of which")
+    print(f"  {kinds['reads']:5d}    read a value (a subscript by a string literal, read)")
+    print(f"  {kinds['writes']:5d}    write one (the same, assigned or deleted: JSON being built)")
+    other = total - kinds["reads"] - kinds["writes"]
+    print(f"  {other:5d}    are no subscript (a list of one string, or in a string or comment)")
     edges = ", ".join([*(f"*{suffix}" for suffix in EDGE_SUFFIXES), *sorted(EDGES)])
     print(f"  {len(excluded):5d}  left out: inside the JSON edges ({edges})")
     if args.excluded:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from domain.actions import ActionRecord, ConditionChange, Effects, RollRecord
 from domain.dice import DiceTray, Roller
 from domain.errors import DomainError
-from domain.gm_changes import GM_KINDS, JOIN, CastChanged, apply_gm_record
+from domain.gm_changes import GM_KINDS, JOIN, CastChanged, GMParams, apply_gm_record
 from domain.records import JSON, Combatant, JSONObject, as_object, replace
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets.base import Ruleset
@@ -134,10 +134,10 @@ def _out_if_struck(state: Replay, record: ActionRecord) -> None:
     the encounter still names them, so its end hands them back to the roster as they
     came (and frees them for another fight), and what happened to them after the join
     is undone with the rest."""
-    target = str(record.params["target"])
-    if record.status != ACTIVE and target not in state.combatants:
-        joined = Combatant.from_json(as_object(record.params["combatant"]))
-        state.combatants[target] = replace(joined, present=False)
+    gm = GMParams.from_json(record.params)
+    if record.status != ACTIVE and gm.target not in state.combatants:
+        joined = Combatant.from_json(as_object(gm.combatant))
+        state.combatants[gm.target] = replace(joined, present=False)
 
 
 def _voided(record: ActionRecord, state: Replay, error: DomainError) -> ActionRecord:
@@ -215,7 +215,7 @@ def _reapply_gm_record(rules: Ruleset, record: ActionRecord, state: Replay) -> A
         changed = apply_gm_record(rules, record.kind, record.params, state.combatants)
     except DomainError as error:
         return _voided(record, state, error)
-    effects = gm_effects(str(record.params["target"]), changed.combatant)
+    effects = gm_effects(GMParams.from_json(record.params).target, changed.combatant)
     _apply_effects(state.combatants, effects)
     same = changed.breakdown == record.breakdown
     state.report.append(_entry(record, changed.summary, "unchanged" if same else "changed"))
@@ -252,7 +252,7 @@ def gm_record(
     by: str,
 ) -> ActionRecord:
     """The record of a GM change made in the fight (``before``: the target's conditions)."""
-    target = str(params["target"])
+    target = GMParams.from_json(params).target
     now = changed.combatant
     return ActionRecord(
         number=number,

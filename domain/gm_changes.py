@@ -27,6 +27,7 @@ from domain.records import (
     JSON,
     Combatant,
     JSONObject,
+    Record,
     Sheet,
     Vitals,
     as_int,
@@ -36,6 +37,27 @@ from domain.records import (
 from domain.rulesets.base import Ruleset
 
 MAX_TRACK_VALUE = 10_000
+
+
+class GMParams(Record, frozen=True):
+    """A GM change's parameters as its record stores them, each narrowed where it is read
+    (a join's combatant, an amendment's sheet...), so a record reads as far as it did."""
+
+    target: str
+    combatant: JSON = None  # a join's: the joiner as they came
+    sheet: JSON = None  # an amendment's: the sheet as amended
+    changes: JSON = None  # an adjustment's: track -> {"set" or "by": n}
+    rank: JSON = None  # a move's
+
+    @classmethod
+    def from_json(cls, params: JSONObject) -> GMParams:
+        return cls(
+            target=str(params["target"]),
+            combatant=params.get("combatant"),
+            sheet=params.get("sheet"),
+            changes=params.get("changes"),
+            rank=params.get("rank"),
+        )
 
 
 @dataclass(frozen=True)
@@ -160,22 +182,23 @@ def apply_gm_record(
     rules: Ruleset, kind: str, params: JSONObject, combatants: Mapping[str, Combatant]
 ) -> CastChanged:
     """One GM record applied to the combatants as they stand now (a replay's step)."""
-    target = str(params["target"])
+    gm = GMParams.from_json(params)
+    target = gm.target
     if kind == JOIN:
-        return join(Combatant.from_json(as_object(params["combatant"])))
+        return join(Combatant.from_json(as_object(gm.combatant)))
     combatant = combatants.get(target)
     if combatant is None:
         raise ActionRefused(f"'{target}' is not in this fight")
     if kind == AMEND:
-        sheet = as_object(params["sheet"])
+        sheet = as_object(gm.sheet)
         changed = amend(rules, combatant.name, combatant.vitals, sheet)
     elif kind == ADJUST:
-        changes = cast(Mapping[str, Mapping[str, int]], as_object(params["changes"]))
+        changes = cast(Mapping[str, Mapping[str, int]], as_object(gm.changes))
         changed = adjust(rules, combatant.name, combatant.vitals, changes)
     elif kind == LEAVE:
         return leave(combatant)
     elif kind == MOVE:
-        return move(combatant, as_int(params["rank"]))
+        return move(combatant, as_int(gm.rank))
     else:
         raise InvalidInput(f"no GM change '{kind}'")
     return CastChanged(combatant.with_vitals(changed.vitals), changed.summary, changed.breakdown)

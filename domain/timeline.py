@@ -40,7 +40,7 @@ from domain.events import (
     KeyIssued,
     KeyRevoked,
 )
-from domain.gm_changes import JOIN, adjust, amend
+from domain.gm_changes import JOIN, GMParams, adjust, amend
 from domain.records import JSONObject, Vitals, as_object, replace
 from domain.rulesets.base import Ruleset
 from domain.walk import (
@@ -277,7 +277,7 @@ def _rejoined(record: ActionRecord, joiners: Mapping[str, Entry]) -> ActionRecor
     target = record.params.get("target")
     if record.kind != JOIN or not isinstance(target, str) or target not in joiners:
         return record
-    joined = as_object(record.params["combatant"])
+    joined = as_object(GMParams.from_json(record.params).combatant)
     combatant = {**joined, **vitals_as_json(joiners[target].vitals)}
     if combatant == joined:
         return record
