@@ -27,6 +27,7 @@ from api.routes import (
     feed,
     history,
     keys,
+    log,
     markers,
     me,
     odds,
@@ -81,6 +82,7 @@ def create_app(
     app.include_router(views.router)
     app.include_router(odds.router)
     app.include_router(feed.router)
+    app.include_router(log.router)
     app.include_router(dashboard.router)
     app.include_router(docs.router)
     app.mount("/static", dashboard.static_files(), name="static")

@@ -168,3 +168,9 @@ class AuditProjection(ViewProjection):
             keys.feed(campaign_id), f"{tracking.notification_id}-0", meta["count"], FEED_LENGTH
         )
         staged.put(meta_key, meta)
+        # The event log's index (api/routes/log.py): pages by position in O(page).
+        staged.index(
+            keys.positions(campaign_id),
+            tracking.notification_id,
+            f"{known.aggregate_id}:{event.originator_version}",
+        )

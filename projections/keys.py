@@ -51,6 +51,11 @@ class ViewKeys:
     def feed(self, campaign_id: str) -> str:
         return f"{self.root}:feed:{campaign_id}"
 
+    def positions(self, campaign_id: str) -> str:
+        """The campaign's events by position: a sorted set, score the notification id,
+        member 'aggregate_id:version' (the index the event log pages through)."""
+        return f"{self.root}:positions:{campaign_id}"
+
     def campaign_keys(self, campaign_id: str, encounter_ids: list[str]) -> list[str]:
         """Every view key that belongs to one campaign (what a campaign rebuild replaces)."""
         keys = [
@@ -59,6 +64,7 @@ class ViewKeys:
             self.audit(campaign_id),
             self.audit_meta(campaign_id),
             self.feed(campaign_id),
+            self.positions(campaign_id),
         ]
         for encounter_id in encounter_ids:
             keys += [

@@ -12,7 +12,7 @@ from domain.records import JSONObject
 from projections.base import Bar, with_maxima
 from projections.engine import PROJECTIONS, halts_of
 from projections.keys import Generations, ViewKeys
-from projections.narrow import integer, json_object, redis_text
+from projections.narrow import integer, json_object, redis_text, text
 from projections.staging import loads
 from projections.views import Board, EncounterLine, VitalsCharacter, VitalsMeta, stored
 
@@ -247,3 +247,22 @@ class ViewReader:
             "entries": [json_object(loads(e)) for e in redis_list(entries)],
             "projection": lag,
         }
+
+    def positions(
+        self, campaign_id: str, after: int, limit: int
+    ) -> tuple[list[tuple[int, str, int]], Lag]:
+        """The campaign's next ``limit`` events after a position, from the index: each
+        (position, aggregate id, version). One round trip, whatever the history's length."""
+
+        def reads(pipe: Pipeline, k: ViewKeys) -> None:
+            pipe.zrange(
+                k.positions(campaign_id), f"({after}", "+inf", byscore=True,
+                offset=0, num=limit, withscores=True, score_cast_func=int,
+            )  # fmt: skip
+
+        (found,), lag = self._read(1, reads)
+        entries = []
+        for member, score in found if isinstance(found, list) else []:
+            aggregate_id, _, version = text(redis_text(member)).partition(":")
+            entries.append((integer(score), aggregate_id, int(version)))
+        return entries, lag

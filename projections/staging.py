@@ -59,6 +59,16 @@ while i <= #ARGV do
       redis.call('XADD', key, 'MAXLEN', ARGV[i + 2], id, 'seq', seq)
     end
     i = i + 4
+  elseif op == 'Z' then
+    -- sorted set members as 'score member score member ...'
+    local pairs_ = {}
+    for score, member in string.gmatch(ARGV[i + 2], '(%S+) (%S+)') do
+      pairs_[#pairs_ + 1] = score
+      pairs_[#pairs_ + 1] = member
+      if #pairs_ == 2 * CHUNK then redis.call('ZADD', key, unpack(pairs_)); pairs_ = {} end
+    end
+    if #pairs_ > 0 then redis.call('ZADD', key, unpack(pairs_)) end
+    i = i + 3
   else
     return redis.error_reply('unknown op ' .. op)
   end
@@ -137,6 +147,7 @@ class StagedViews:
         self.dirty_values: set[str] = set()
         self.dirty_fields: dict[str, set[str]] = {}
         self.appends: dict[str, list[bytes]] = {}
+        self.indexed: dict[str, list[tuple[int, str]]] = {}
         if streams:
             self.stream_entries = {}
         else:  # deferred: keep only what the caps will keep
@@ -174,6 +185,10 @@ class StagedViews:
 
     def append(self, key: str, raw: bytes) -> None:
         self.appends.setdefault(key, []).append(raw)
+
+    def index(self, key: str, score: int, member: str) -> None:
+        """A member of a sorted set (no spaces in it), by its score."""
+        self.indexed.setdefault(key, []).append((score, member))
 
     def add_to_stream(self, key: str, entry_id: str, seq: int, maxlen: int) -> None:
         """A capped stream entry that names an audit entry by its place in the log."""
@@ -242,6 +257,8 @@ class StagedViews:
                     args += [name, dumps(values[name])]
         for key, raws in self.appends.items():
             args += ["R", key_ref(key), " ".join(str(len(r)) for r in raws), b"".join(raws)]
+        for key, members in self.indexed.items():
+            args += ["Z", key_ref(key), " ".join(f"{score} {member}" for score, member in members)]
         for key, (maxlen, entries) in self.stream_entries.items() if write_streams else ():
             # A capped stream keeps only its last maxlen entries, so entries that a
             # later one in this same batch would trim away need not be written.

@@ -194,6 +194,8 @@ ROUTES = [
     Route("GET", "/campaigns/{cid}/encounters/{eid}/board", "read"),
     Route("GET", "/campaigns/{cid}/audit?offset=0&limit=5", "read"),
     Route("GET", "/campaigns/{cid}/me", "read"),
+    # The GM's view only until the players' and viewers' redaction is applied to it.
+    Route("GET", "/campaigns/{cid}/events?after=0&limit=5", "gm"),
     Route("GET", "/campaigns/{cid}/vitals/at?at=2100-01-01T00:00:00Z", "read"),
     Route(
         "POST",
@@ -214,6 +216,7 @@ OPEN = {
     ("GET", "/rulesets"),
     ("GET", "/rulesets/{ruleset_id}"),
     ("POST", "/campaigns"),
+    ("GET", "/schema/events"),
 }
 
 

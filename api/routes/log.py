@@ -1,0 +1,83 @@
+"""The open feed's reads: a campaign's event log by position, and the event catalog.
+
+The log's positions are the store's notification ids, the same as the SSE feed's event
+ids (api/routes/feed.py): a client may read the log up to a position and go on with
+the feed from it (Last-Event-ID), or the other way round, and miss nothing."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+import msgspec
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from api.deps import App, Reader, Views
+from api.routes.feed import LARGEST_ID
+from api.routes.views import Lag
+from application.event_log import Position, as_seen_by, check_served, read_logged
+from domain.event_catalog import catalog
+
+router = APIRouter(tags=["open feed"])
+
+
+class LoggedEventOut(BaseModel):
+    position: int = Field(description="the store's notification id; the SSE feed's event id")
+    type: str = Field(description="the event type, as in GET /schema/events")
+    type_version: int
+    aggregate_id: str
+    aggregate_version: int
+    time: str
+    by: str | None
+    payload: dict[str, object] = Field(description="the event's public fields (GET /schema/events)")
+
+
+class EventLogOut(BaseModel):
+    campaign_id: str
+    events: list[LoggedEventOut]
+    next: int = Field(description="the position to ask from next (after=)")
+    projection: Lag
+
+
+class CatalogEntry(BaseModel):
+    type: str
+    version: int
+    aggregate: str
+    schema_: dict[str, object] = Field(alias="schema", description="JSON Schema of the payload")
+
+
+class CatalogOut(BaseModel):
+    events: list[CatalogEntry]
+
+
+@router.get("/campaigns/{campaign_id}/events", response_model_by_alias=True)
+def read_event_log(
+    campaign_id: UUID,
+    access: Reader,
+    views: Views,
+    app: App,
+    after: Annotated[
+        int, Query(ge=0, le=LARGEST_ID, description="the events after this position")
+    ] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> EventLogOut:
+    """The campaign's events in order from a position, each with its type and version,
+    aggregate and version, when, by whom and its payload."""
+    check_served(access.role)
+    found, lag = views.positions(str(campaign_id), after, limit)
+    page = read_logged(app.recorder, app.mapper, [Position(*p) for p in found])
+    events = as_seen_by(access.role, page)
+    return EventLogOut(
+        campaign_id=str(campaign_id),
+        events=[LoggedEventOut.model_validate(msgspec.structs.asdict(e)) for e in events],
+        next=events[-1].position if events else after,
+        projection=Lag(**lag),
+    )
+
+
+@router.get("/schema/events", response_model_by_alias=True)
+def read_event_catalog() -> CatalogOut:
+    """Every event type the open feed publishes, its version and a JSON Schema of its
+    payload (docs/integrations.md says how events are versioned)."""
+    return CatalogOut.model_validate({"events": catalog()})

@@ -1,0 +1,86 @@
+"""GET /schema/events against real stored events: every event of the store written by
+fe485e1 (tests/fixtures/compat: campaigns of every ruleset), read back through today's
+code as the open feed publishes it, validates against its type's published schema."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import jsonschema
+from eventsourcing.domain import Aggregate
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from application.event_log import logged
+from domain.event_catalog import PUBLISHED, catalog, type_name
+from domain.events import CampaignCreated
+from skald.database import open_application
+from skald.services import build_services
+from skald.settings import Settings
+from tests.helpers import ok
+from tests.integration.test_compat_fe485e1 import RECORD, SKALD, STORE
+
+PUBLISHED_NAMES = {type_name(cls) for cls in PUBLISHED}
+
+
+def test_every_stored_event_of_every_ruleset_validates_against_the_catalog(
+    tmp_path: Path,
+) -> None:
+    env = {"SKALD_DATA_DIR": str(tmp_path / "data"), "SKALD_SECRET_KEY": RECORD["secret"]}
+    env["SKALD_REDIS_URL"] = os.environ.get("SKALD_TEST_REDIS", "")
+    if not env["SKALD_REDIS_URL"]:
+        del env["SKALD_REDIS_URL"]
+    done = subprocess.run(
+        [SKALD, "import", str(STORE)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, **env}, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    schemas = {entry["type"]: entry["schema"] for entry in catalog()}
+    application = open_application(Settings(data_dir=tmp_path / "data"))
+    try:
+        seen: Counter[str] = Counter()
+        rulesets = set()
+        for notification in application.recorder.select_notifications(start=1, limit=100_000):
+            event = application.mapper.to_domain_event(notification)
+            assert isinstance(event, Aggregate.Event)
+            name = type_name(type(event))
+            if name not in PUBLISHED_NAMES:
+                continue  # the idempotency records: no campaign's story
+            published = logged(notification.id, event)
+            jsonschema.validate(published.payload, schemas[name])
+            seen[name] += 1
+            if type(event) is CampaignCreated:
+                rulesets.add(published.payload["ruleset"])
+    finally:
+        application.close()
+    assert rulesets == {"margin", "stamina-body", "d20"}
+    assert set(seen) == PUBLISHED_NAMES  # the story holds every published type
+
+
+def test_a_payload_with_a_field_its_type_does_not_declare_is_refused(client: TestClient) -> None:
+    entries = ok(client.get("/schema/events"))["events"]
+    assert [e["type"] for e in entries] == [type_name(cls) for cls in PUBLISHED]
+    issued = next(e for e in entries if e["type"] == "Campaign.KeyIssued")
+    assert issued["version"] == 1
+    payload = {"key_id": "k", "role": "viewer", "characters": [], "label": "", "by": "gm"}
+    jsonschema.validate(payload, issued["schema"])
+    try:
+        jsonschema.validate({**payload, "key_hash": "secret"}, issued["schema"])
+    except jsonschema.ValidationError as refused:
+        assert "key_hash" in refused.message
+    else:
+        raise AssertionError("a key hash passed the published schema")
+    try:
+        jsonschema.validate({**payload, "role": "owner"}, issued["schema"])
+    except jsonschema.ValidationError as refused:
+        assert "owner" in refused.message
+    else:
+        raise AssertionError("an unknown role passed the published schema")
+
+
+def test_the_catalog_is_served_without_a_key(settings: Settings) -> None:
+    with TestClient(create_app(lambda: build_services(settings))) as anyone:
+        assert anyone.get("/schema/events").status_code == 200
