@@ -33,6 +33,7 @@ from api.routes import (
     odds,
     turns,
     views,
+    webhooks,
 )
 from api.security import SecurityHeaders
 
@@ -83,6 +84,7 @@ def create_app(
     app.include_router(odds.router)
     app.include_router(feed.router)
     app.include_router(log.router)
+    app.include_router(webhooks.router)
     app.include_router(dashboard.router)
     app.include_router(docs.router)
     app.mount("/static", dashboard.static_files(), name="static")

@@ -7,7 +7,9 @@ from typing import Any, Protocol
 from api.keys import KeyMaker
 from api.limits import ApiPolicy
 from application.application import SkaldApplication
+from application.webhooks import WebhookPolicy
 from projections.reader import ViewReader
+from projections.webhook_state import DeliveryState
 
 
 class Backend(Protocol):
@@ -15,5 +17,7 @@ class Backend(Protocol):
     keys: KeyMaker
     views: ViewReader
     policy: ApiPolicy
+    webhooks: WebhookPolicy
+    deliveries: DeliveryState
 
     def health(self) -> dict[str, Any]: ...

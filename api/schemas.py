@@ -341,3 +341,47 @@ class RollOut(BaseModel):
 class RollPreviewOut(BaseModel):
     rolls: list[RollOut] = Field(description="rolls the action needs whatever the dice show")
     may_follow: list[RollOut] = Field(description="rolls that follow only on some dice")
+
+
+# -- webhooks (api/routes/webhooks.py) ---------------------------------------------------
+
+
+class WebhookBody(BaseModel):
+    url: str = Field(min_length=1, max_length=2000, description="an http(s) URL to POST to")
+    events: list[str] = Field(
+        default_factory=list, max_length=100, description="event types (none: every type)"
+    )
+    encounter_id: str | None = Field(default=None, description="only this encounter's events")
+    role: Literal["gm", "player", "viewer"] = Field(
+        default="viewer", description="whose view of each event is sent"
+    )
+    format: Literal["json", "discord"] = "json"
+
+
+class WebhookOut(BaseModel):
+    id: str
+    url: str
+    events: list[str]
+    encounter_id: str | None
+    role: str
+    format: str
+    enabled: bool
+    disabled_reason: str
+
+
+class RegisteredWebhookOut(WebhookOut):
+    secret: str = Field(description="'whsec_...': verifies each delivery; shown only now")
+
+
+class DisableWebhookBody(BaseModel):
+    reason: str = Field(default="disabled by the GM", max_length=500)
+
+
+class DeliveriesOut(BaseModel):
+    webhook_id: str
+    delivered_through: int = Field(description="the last position delivered (or skipped)")
+    failures_in_a_row: int
+    deliveries: list[dict[str, object]] = Field(
+        description="newest first: message_id, position, type, outcome, attempts, "
+        "status_code, last_error, time"
+    )

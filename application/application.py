@@ -61,6 +61,7 @@ from application.table_commands import (
     TableCommands,
     WithdrawExchange,
 )
+from application.webhooks import WebhookCommands
 from domain.access import Access
 from domain.campaign import Campaign
 from domain.dice import Roller
@@ -98,6 +99,7 @@ class SkaldApplication(Store):
         self.carrying = Carrying(self)
         self.corrections = Corrections(self, self.carrying)
         self.queries = Queries(self)
+        self.webhooks = WebhookCommands(self)  # a campaign's webhooks (domain/webhooks.py)
 
     # -- reads ---------------------------------------------------------------
 

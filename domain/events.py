@@ -18,6 +18,7 @@ from eventsourcing.domain import Aggregate
 from domain.campaign import Campaign
 from domain.encounter import Encounter
 from domain.idempotency import IdempotentRequest
+from domain.webhooks import CampaignWebhooks
 
 Event = Aggregate.Event  # every event of Skald's aggregates
 EventClass = type[Event]
@@ -88,6 +89,21 @@ ENCOUNTER_EVENTS: Final = (
 )
 # The idempotency records share the store (and so the projections' notifications).
 REQUEST_EVENTS: Final = (RequestRecorded,)
+# A campaign's webhooks (domain/webhooks.py): in the store, but no part of its story.
+WebhooksOpened: Final[EventClass] = CampaignWebhooks.Opened
+WebhookRegistered: Final[EventClass] = CampaignWebhooks.Registered
+WebhookDisabled: Final[EventClass] = CampaignWebhooks.Disabled
+WebhookEnabled: Final[EventClass] = CampaignWebhooks.Enabled
+WebhookDeleted: Final[EventClass] = CampaignWebhooks.Deleted
+WEBHOOK_EVENTS: Final = (
+    WebhooksOpened,
+    WebhookRegistered,
+    WebhookDisabled,
+    WebhookEnabled,
+    WebhookDeleted,
+)
+# What the views, the log and the timeline leave aside: no campaign's story.
+NOT_A_CAMPAIGNS: Final = REQUEST_EVENTS + WEBHOOK_EVENTS
 # The library gives every aggregate a "Created" class; an encounter is created by its
 # Started event instead, and an idempotency record by its Recorded event (so it has
 # been since it was introduced, 77146dd; the compat store holds Recorded only), so

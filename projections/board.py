@@ -9,7 +9,7 @@ from eventsourcing.persistence import Tracking
 
 from domain.events import (
     CAMPAIGN_EVENTS,
-    REQUEST_EVENTS,
+    NOT_A_CAMPAIGNS,
     ActionResolved,
     Corrected,
     DefenseDeclared,
@@ -263,4 +263,4 @@ def _contract_only(board: Board, event: Event) -> None:
 
 
 CHANGES.ignore(CAMPAIGN_EVENTS)  # the campaign's own events: the vitals and the audit's
-CHANGES.ignore(REQUEST_EVENTS)  # the idempotency records: no encounter's
+CHANGES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks: no encounter's

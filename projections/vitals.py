@@ -13,7 +13,7 @@ from eventsourcing.persistence import Tracking
 
 from domain.events import (
     ENCOUNTER_EVENTS,
-    REQUEST_EVENTS,
+    NOT_A_CAMPAIGNS,
     CampaignCreated,
     CharacterEnrolled,
     CharacterHealed,
@@ -194,7 +194,7 @@ class VitalsProjection(ViewProjection):
         self.view.staged.put_field(vitals_key, character_id, character)
 
 
-CHANGES.ignore(REQUEST_EVENTS)  # the idempotency records: no campaign's
+CHANGES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks: no campaign's
 
 
 def new_meta(event: Event, campaign_id: str) -> VitalsMeta:

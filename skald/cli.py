@@ -208,6 +208,27 @@ def projections_worker(
             services.projection_supervisor(batch_size).run(stop)
 
 
+@worker_app.command("webhooks")
+def webhooks_worker(
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory [./skald-data]")] = None,
+    database: Annotated[str | None, typer.Option(help="postgresql:// URL")] = None,
+    redis_url: Annotated[str | None, typer.Option(help="redis:// URL")] = None,
+) -> None:
+    """Deliver the campaigns' webhooks (docs/integrations.md), at least once, in order.
+
+    Runs until interrupted. The embedded `skald serve` already delivers them on a thread
+    (unless SKALD_WEBHOOKS_WORKER=false); run this beside the API when scaled out.
+    """
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    with fails_cleanly():
+        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
+        with build_services(settings) as services:
+            services.webhook_worker().run(stop)
+
+
 projections_app = typer.Typer(help="The views in Redis, built from the event store.")
 app.add_typer(projections_app, name="projections")
 

@@ -14,8 +14,10 @@ import redis
 from api.keys import KeyMaker
 from api.limits import ApiPolicy
 from application.application import SkaldApplication
+from application.webhooks import WebhookPolicy
 from domain.records import JSON
 from projections.reader import ViewReader
+from projections.webhook_state import DeliveryState
 from skald.database import open_application
 from skald.embedded_redis import EmbeddedRedis
 from skald.settings import Settings
@@ -24,6 +26,7 @@ from workers.background import Background
 from workers.healing import HealingWorker
 from workers.projections import ProjectionRunner, Supervisor
 from workers.subscriptions import BATCH_LIMIT, NotifyingSQLiteRecorder
+from workers.webhooks import WebhookWorker
 
 MIN_SECRET = 16  # bytes; KeyMaker refuses a shorter one
 SQLITE_RECORDER = f"{NotifyingSQLiteRecorder.__module__}:{NotifyingSQLiteRecorder.__qualname__}"
@@ -42,8 +45,11 @@ class Services:
     background: Background = field(default_factory=Background)
     redis_url: str = ""
     policy: ApiPolicy = field(default_factory=ApiPolicy)
+    webhooks: WebhookPolicy = field(default_factory=WebhookPolicy)
+    webhooks_in_process: bool = True  # deliver webhooks on a thread when workers start
 
     def __post_init__(self) -> None:
+        self.deliveries = DeliveryState(self.redis, self.redis_prefix)
         self.views = ViewReader(
             self.redis,
             self.redis_prefix,
@@ -64,10 +70,15 @@ class Services:
             lambda: ProjectionRunner(self.application, self.redis, self.redis_prefix, batch_limit),
         )
 
+    def webhook_worker(self) -> WebhookWorker:
+        return WebhookWorker(self.application, self.views, self.deliveries, self.webhooks)
+
     def start_workers(self) -> None:
         """The embedded default runs every worker on a thread of the server's process."""
         self.background.start("healing", self.healing_worker().run)
         self.background.start("projections", self.projection_supervisor().run)
+        if self.webhooks_in_process:
+            self.background.start("webhooks", self.webhook_worker().run)
 
     def health(self) -> dict[str, JSON]:
         store: dict[str, JSON] = {"kind": self.store}
@@ -171,6 +182,14 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         redis_prefix=settings.redis_prefix,
         redis_url=redis_url,
         policy=api_policy(settings),
+        webhooks=WebhookPolicy(
+            allow_private=settings.webhooks_allow_private,
+            failure_limit=settings.webhooks_failure_limit,
+            timeout=settings.webhooks_timeout,
+            backoff_initial=settings.webhooks_backoff_initial,
+            backoff_max=settings.webhooks_backoff_max,
+        ),
+        webhooks_in_process=settings.webhooks_worker,
     )
     try:
         if workers:

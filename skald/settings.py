@@ -43,6 +43,24 @@ class Settings(BaseSettings):
         default=True,
         description="run the healing and projection workers inside `skald serve`",
     )
+    webhooks_worker: bool = Field(
+        default=True,
+        description="deliver webhooks inside `skald serve` (false: `skald worker webhooks` does)",
+    )
+    webhooks_allow_private: bool = Field(
+        default=False,
+        description="let webhooks reach loopback, link-local and private addresses",
+    )
+    webhooks_failure_limit: int = Field(
+        default=10, ge=1, description="failed attempts in a row before a webhook is disabled"
+    )
+    webhooks_timeout: float = Field(default=10.0, gt=0, description="seconds per attempt")
+    webhooks_backoff_initial: float = Field(
+        default=1.0, gt=0, description="seconds before a webhook's first retry (then doubling)"
+    )
+    webhooks_backoff_max: float = Field(
+        default=300.0, gt=0, description="the longest wait between a webhook's retries"
+    )
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     dice_seed: int | None = Field(

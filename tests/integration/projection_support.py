@@ -79,6 +79,8 @@ def snapshot(client: redis.Redis, root: str) -> dict[str, Any]:
             found[suffix] = client.lrange(key, 0, -1)
         elif kind == b"stream":
             found[suffix] = client.xrange(key)
+        elif kind == b"zset":  # the event log's index by position
+            found[suffix] = client.zrange(key, 0, -1, withscores=True)
         else:
             raise AssertionError(f"unexpected {kind!r} at {key}")
     return found

@@ -22,8 +22,45 @@ from skald.services import build_services
 from skald.settings import Settings
 from tests.helpers import ok
 from tests.integration.test_compat_fe485e1 import RECORD, SKALD, STORE
+from workers.webhook_messages import discord_body
 
 PUBLISHED_NAMES = {type_name(cls) for cls in PUBLISHED}
+# Discord's execute-webhook JSON body, the fields Skald sends, with Discord's documented
+# limits (discord.com/developers/docs/resources/webhook#execute-webhook and the embed
+# object): nothing else may be sent.
+EMBED = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["title", "description", "color"],
+    "properties": {
+        "title": {"type": "string", "minLength": 1, "maxLength": 256},
+        "description": {"type": "string", "minLength": 1, "maxLength": 4096},
+        "color": {"type": "integer", "minimum": 0, "maximum": 0xFFFFFF},
+        "timestamp": {"type": "string", "format": "date-time"},
+        "footer": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["text"],
+            "properties": {"text": {"type": "string", "maxLength": 2048}},
+        },
+    },
+}
+DISCORD = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["content", "username", "embeds"],
+    "properties": {
+        "content": {"type": "string", "minLength": 1, "maxLength": 2000},
+        "username": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 80,
+            "not": {"pattern": "(?i)discord"},
+        },
+        "embeds": {"type": "array", "minItems": 1, "maxItems": 10, "items": EMBED},
+        "allowed_mentions": {"type": "object", "properties": {"parse": {"type": "array"}}},
+    },
+}
 
 
 def test_every_stored_event_of_every_ruleset_validates_against_the_catalog(
@@ -51,6 +88,10 @@ def test_every_stored_event_of_every_ruleset_validates_against_the_catalog(
                 continue  # the idempotency records: no campaign's story
             published = logged(notification.id, event)
             jsonschema.validate(published.payload, schemas[name])
+            message = discord_body(published, {})
+            jsonschema.validate(message, DISCORD)
+            if name == "Encounter.TurnAdvanced":  # a turn change says whose turn it is
+                assert str(message["content"]).endswith("'s turn**")
             seen[name] += 1
             if type(event) is CampaignCreated:
                 rulesets.add(published.payload["ruleset"])

@@ -65,7 +65,7 @@ class World:
 # What a case returns: the path, the body, another body (None: the route takes none).
 Case = Callable[[World], tuple[str, Any, Any]]
 CASES: dict[tuple[str, str], Case] = {}
-READ_ONLY = {"preview", "odds"}  # a path's last part: these write nothing
+READ_ONLY = {"preview", "odds", "test"}  # a path's last part: these write nothing
 
 
 def case(method: str, path: str) -> Callable[[Case], Case]:
@@ -102,6 +102,41 @@ def _issue_key(w: World) -> tuple[str, Any, Any]:
 def _revoke_key(w: World) -> tuple[str, Any, Any]:
     issued = w.post(f"{w.campaign}/keys", {"role": "viewer"}, 201)
     return f"{w.campaign}/keys/{issued['id']}", None, None
+
+
+HOOK = {"url": "https://93.184.215.14/hook", "role": "gm"}  # a public address: no lookup
+
+
+def _webhook(w: World) -> str:
+    return str(w.post(f"{w.campaign}/webhooks", HOOK, 201)["id"])
+
+
+@case("POST", C + "/webhooks")
+def _register_webhook(w: World) -> tuple[str, Any, Any]:
+    return f"{w.campaign}/webhooks", HOOK, {**HOOK, "format": "discord"}
+
+
+@case("POST", C + "/webhooks/{webhook_id}/disable")
+def _disable_webhook(w: World) -> tuple[str, Any, Any]:
+    path = f"{w.campaign}/webhooks/{_webhook(w)}/disable"
+    return path, {"reason": "too loud"}, {"reason": "too quiet"}
+
+
+@case("POST", C + "/webhooks/{webhook_id}/enable")
+def _enable_webhook(w: World) -> tuple[str, Any, Any]:
+    hook = _webhook(w)
+    w.post(f"{w.campaign}/webhooks/{hook}/disable", {"reason": "for now"})
+    return f"{w.campaign}/webhooks/{hook}/enable", None, None
+
+
+@case("DELETE", C + "/webhooks/{webhook_id}")
+def _delete_webhook(w: World) -> tuple[str, Any, Any]:
+    return f"{w.campaign}/webhooks/{_webhook(w)}", None, None
+
+
+@case("POST", C + "/webhooks/{webhook_id}/test")
+def _test_webhook(w: World) -> tuple[str, Any, Any]:
+    return f"{w.campaign}/webhooks/{_webhook(w)}/test", None, None
 
 
 @case("POST", C + "/days")

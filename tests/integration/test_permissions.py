@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from tests.helpers import enrol, event_count, ok
 
 SHEET = {"st": 10, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
+HOOK = {"url": "https://93.184.215.14/hook", "role": "gm"}  # a public address: no lookup
 CALLERS = ["no key", "other campaign's GM", "viewer", "other player", "player", "gm"]
 
 
@@ -196,6 +197,13 @@ ROUTES = [
     Route("GET", "/campaigns/{cid}/me", "read"),
     # The GM's view only until the players' and viewers' redaction is applied to it.
     Route("GET", "/campaigns/{cid}/events?after=0&limit=5", "gm"),
+    Route("POST", "/campaigns/{cid}/webhooks", "gm", 201, HOOK),
+    Route("GET", "/campaigns/{cid}/webhooks", "gm"),
+    Route("POST", "/campaigns/{cid}/webhooks/{webhook}/disable", "gm", 200, {"reason": "x"}),
+    Route("POST", "/campaigns/{cid}/webhooks/{quiet}/enable", "gm"),
+    Route("POST", "/campaigns/{cid}/webhooks/{webhook}/test", "gm_preview", 202),
+    Route("GET", "/campaigns/{cid}/webhooks/{webhook}/deliveries", "gm"),
+    Route("DELETE", "/campaigns/{cid}/webhooks/{webhook}", "gm"),
     Route("GET", "/campaigns/{cid}/vitals/at?at=2100-01-01T00:00:00Z", "read"),
     Route(
         "POST",
@@ -286,6 +294,9 @@ def build_table(client: TestClient, calm: bool) -> tuple[dict[str, str], dict[st
             )
         )
 
+    ids["webhook"] = ok(client.post(f"/campaigns/{cid}/webhooks", json=HOOK), 201)["id"]
+    ids["quiet"] = ok(client.post(f"/campaigns/{cid}/webhooks", json=HOOK), 201)["id"]
+    ok(client.post(f"/campaigns/{cid}/webhooks/{ids['quiet']}/disable", json={"reason": "q"}))
     viewer = issue("viewer", [])
     ids["viewer_id"] = viewer["id"]
     keys = {
@@ -355,6 +366,8 @@ def test_the_matrix_covers_every_route(client: TestClient) -> None:
             .replace("{eid}", "{encounter_id}")
             .replace("{viewer_id}", "{key_id}")
             .replace("{marker}", "{number}")
+            .replace("{webhook}", "{webhook_id}")
+            .replace("{quiet}", "{webhook_id}")
             .replace("/1/", "/{number}/")
             .replace("/days/{number}/", "/days/{day}/"),
         )

@@ -1,0 +1,171 @@
+"""Registering a campaign's webhooks, and the rule of where they may point.
+
+A webhook may only reach a URL the GM registered, and only over http(s). Unless the
+deployment allows it (SKALD_WEBHOOKS_ALLOW_PRIVATE=true), a URL whose host is or
+resolves to a loopback, link-local, private, or otherwise non-public address is
+refused: a webhook must not become a way to reach the server's own neighbours. The
+deliveries check again before each attempt (a name may resolve elsewhere later).
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import secrets
+import socket
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from application.event_log import check_served
+from application.store import Commands
+from domain.access import Role
+from domain.errors import InvalidInput, NotFound
+from domain.event_catalog import PUBLISHED, type_name
+from domain.webhooks import CampaignWebhooks, Format, Webhook
+
+SCHEMES = ("http", "https")
+PUBLISHED_TYPES = frozenset(type_name(cls) for cls in PUBLISHED)
+
+
+class BlockedTarget(InvalidInput):
+    """A webhook URL the SSRF rule refuses (422, naming the rule)."""
+
+
+@dataclass(frozen=True)
+class WebhookPolicy:
+    allow_private: bool = False  # SKALD_WEBHOOKS_ALLOW_PRIVATE
+    failure_limit: int = 10  # consecutive failed attempts before a webhook is disabled
+    timeout: float = 10.0  # seconds per attempt
+    backoff_initial: float = 1.0  # seconds before the first retry (then doubling, jittered)
+    backoff_max: float = 300.0
+
+
+def _addresses(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    try:
+        return [ipaddress.ip_address(host.strip("[]"))]
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except OSError as error:
+        raise BlockedTarget(f"the webhook's host '{host}' does not resolve: {error}") from None
+    return [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in found]
+
+
+def check_target(url: str, allow_private: bool) -> None:
+    """Refuse a URL a webhook may not reach, naming the rule it breaks."""
+    parts = urlsplit(url)
+    if parts.scheme not in SCHEMES:
+        raise BlockedTarget(f"a webhook URL must be http or https, not '{parts.scheme}:'")
+    if not parts.hostname:
+        raise BlockedTarget(f"the webhook URL '{url}' names no host")
+    if parts.username or parts.password:
+        raise BlockedTarget("a webhook URL may not carry a user name or password")
+    if allow_private:
+        return
+    for address in _addresses(parts.hostname):
+        for rule, broken in (
+            ("loopback", address.is_loopback),
+            ("link-local", address.is_link_local),
+            ("private", address.is_private),
+            ("multicast", address.is_multicast),
+            ("unspecified", address.is_unspecified),
+            ("reserved", address.is_reserved),
+        ):
+            if broken:
+                raise BlockedTarget(
+                    f"webhooks may not reach {rule} addresses ({parts.hostname} is "
+                    f"{address}); SKALD_WEBHOOKS_ALLOW_PRIVATE=true allows them"
+                )
+
+
+def new_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def check_filter(events: Sequence[str]) -> None:
+    unknown = sorted(set(events) - PUBLISHED_TYPES)
+    if unknown:
+        raise InvalidInput(
+            f"unknown event types {unknown}: GET /schema/events lists the published ones"
+        )
+
+
+class WebhookCommands(Commands):
+    def webhooks(self, campaign_id: UUID) -> CampaignWebhooks | None:
+        try:
+            found: object = self.store.repository.get(CampaignWebhooks.create_id(campaign_id))
+        except AggregateNotFoundError:
+            return None
+        return found if isinstance(found, CampaignWebhooks) else None
+
+    def hook(self, campaign_id: UUID, webhook_id: str) -> Webhook:
+        hooks = self.webhooks(campaign_id)
+        if hooks is None:
+            raise NotFound(f"no webhook {webhook_id} in campaign {campaign_id}")
+        return hooks.hook(webhook_id)
+
+    def listed(self, campaign_id: UUID) -> list[Webhook]:
+        hooks = self.webhooks(campaign_id)
+        return list(hooks.hooks.values()) if hooks is not None else []
+
+    def register(
+        self,
+        campaign_id: UUID,
+        url: str,
+        events: Sequence[str],
+        encounter_id: str | None,
+        role: Role,
+        format: Format,
+        policy: WebhookPolicy,
+        by: str,
+    ) -> Webhook:
+        check_served(role)
+        check_filter(events)
+        check_target(url, policy.allow_private)
+        self.store.campaign(campaign_id)  # 404 for a campaign that is not there
+        webhook_id, secret = str(uuid.uuid4()), new_secret()
+
+        def attempt() -> Webhook:
+            hooks = self.webhooks(campaign_id) or CampaignWebhooks(campaign_id)
+            # Deliveries start after the last event stored when the GM registered it.
+            start = self.store.recorder.max_notification_id() or 0
+            hooks.register(webhook_id, url, events, encounter_id, role, format, secret, start, by)
+            self.store.save(hooks)
+            return hooks.hooks[webhook_id]
+
+        return self.store.run_command(attempt)
+
+    def _changing(
+        self, campaign_id: UUID, webhook_id: str, change: Callable[[CampaignWebhooks], None]
+    ) -> Webhook | None:
+        """Run a change on the campaign's webhooks; the webhook after (None once deleted)."""
+
+        def attempt() -> Webhook | None:
+            hooks = self.webhooks(campaign_id)
+            if hooks is None:
+                raise NotFound(f"no webhook {webhook_id} in campaign {campaign_id}")
+            change(hooks)
+            self.store.save(hooks)
+            return hooks.hooks.get(webhook_id)
+
+        return self.store.run_command(attempt)
+
+    def set_enabled(
+        self, campaign_id: UUID, webhook_id: str, enabled: bool, reason: str, by: str
+    ) -> Webhook | None:
+        def change(hooks: CampaignWebhooks) -> None:
+            if enabled:
+                hooks.enable(webhook_id, by)
+            else:
+                hooks.disable(webhook_id, reason, by)
+
+        return self._changing(campaign_id, webhook_id, change)
+
+    def delete(self, campaign_id: UUID, webhook_id: str, by: str) -> None:
+        self._changing(campaign_id, webhook_id, lambda hooks: hooks.delete(webhook_id, by))

@@ -1,0 +1,66 @@
+"""What the webhook deliveries have reached, kept in Redis beside the views (not under
+a views generation: a rebuild must not make them start over): per webhook, the last
+position delivered, the run of consecutive failed attempts, the delivery log (the
+last LOG_LENGTH deliveries, newest first) and the delivery in progress.
+
+Lost with its Redis, a webhook starts again from its registration: at least once."""
+
+from __future__ import annotations
+
+import orjson
+import redis
+
+from domain.records import JSONObject
+from projections.narrow import json_object
+
+LOG_LENGTH = 50
+
+
+class DeliveryState:
+    def __init__(self, client: redis.Redis, prefix: str) -> None:
+        self.client = client
+        self.root = f"{prefix}:webhooks"
+
+    def delivered(self, webhook_id: str) -> int:
+        found = self.client.hget(f"{self.root}:delivered", webhook_id)
+        return int(found) if isinstance(found, bytes) else 0
+
+    def mark_delivered(self, webhook_id: str, position: int) -> None:
+        self.client.hset(f"{self.root}:delivered", webhook_id, position)
+
+    def failures(self, webhook_id: str) -> int:
+        found = self.client.hget(f"{self.root}:failures", webhook_id)
+        return int(found) if isinstance(found, bytes) else 0
+
+    def failed(self, webhook_id: str) -> int:
+        """One more failed attempt in a row: how many now."""
+        return int(self.client.hincrby(f"{self.root}:failures", webhook_id, 1))
+
+    def succeeded(self, webhook_id: str) -> None:
+        self.client.hset(f"{self.root}:failures", webhook_id, 0)
+
+    def in_progress(self, webhook_id: str, entry: JSONObject) -> None:
+        self.client.hset(f"{self.root}:pending", webhook_id, orjson.dumps(entry))
+
+    def finished(self, webhook_id: str, entry: JSONObject) -> None:
+        pipe = self.client.pipeline()
+        pipe.hdel(f"{self.root}:pending", webhook_id)
+        pipe.lpush(f"{self.root}:log:{webhook_id}", orjson.dumps(entry))
+        pipe.ltrim(f"{self.root}:log:{webhook_id}", 0, LOG_LENGTH - 1)
+        pipe.execute()
+
+    def log(self, webhook_id: str) -> list[JSONObject]:
+        """The delivery in progress (if any), then the finished ones, newest first."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hget(f"{self.root}:pending", webhook_id)
+        pipe.lrange(f"{self.root}:log:{webhook_id}", 0, -1)
+        pending, done = pipe.execute()
+        raws = ([pending] if pending else []) + list(done)
+        return [json_object(orjson.loads(raw)) for raw in raws]
+
+    def request_test(self, webhook_id: str) -> None:
+        self.client.rpush(f"{self.root}:tests", webhook_id)
+
+    def next_test(self) -> str | None:
+        found = self.client.lpop(f"{self.root}:tests")
+        return found.decode() if isinstance(found, bytes) else None

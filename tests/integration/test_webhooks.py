@@ -1,0 +1,203 @@
+"""Webhooks to a real local HTTP receiver: every event of a fight arrives, in order,
+signed (verified by the `standardwebhooks` package's own verifier); a receiver that
+fails for a while gets them all in order once it answers; a redirecting or slow one
+stalls no other webhook; a blocked address is refused at registration."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+import standardwebhooks
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from skald.services import build_services
+from skald.settings import Settings
+from tests.helpers import act, enrol, new_campaign, next_round, ok, start
+from tests.integration.projection_support import wait_until
+from tests.patience import HANG_SECONDS
+from tests.receiver import Receiver
+
+SHEET = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 30, "body_max": 20}
+
+
+@pytest.fixture
+def hooked(settings: Settings) -> Iterator[TestClient]:
+    """The API with its workers, webhooks allowed to reach this machine, quick retries."""
+    tuned = settings.model_copy(
+        update={
+            "webhooks_allow_private": True,
+            "webhooks_backoff_initial": 0.05,
+            "webhooks_backoff_max": 0.2,
+            "webhooks_failure_limit": 10,
+            "webhooks_timeout": 2.0,
+        }
+    )
+    with TestClient(create_app(lambda: build_services(tuned, workers=True))) as client:
+        yield client
+
+
+def fight(client: TestClient, cid: str, rounds: int = 3) -> None:
+    hero = enrol(client, cid, "Hero", SHEET)
+    rival = enrol(client, cid, "Rival", SHEET)
+    sides = [{"character_id": hero, "side": "a"}, {"character_id": rival, "side": "b"}]
+    eid = start(client, cid, sides)
+    for face in range(rounds):
+        act(client, cid, eid, "recover", hero, dice={"recovery": [face + 1] * 3})
+        act(client, cid, eid, "recover", rival, dice={"recovery": [face + 2] * 3})
+        next_round(client, cid, eid)
+    ok(client.post(f"/campaigns/{cid}/encounters/{eid}/end"))
+
+
+def logged_positions(client: TestClient, cid: str, after: int) -> list[int]:
+    """The log's positions after one, once the views have caught up with the store."""
+
+    def caught_up() -> bool:
+        answer = ok(client.get(f"/campaigns/{cid}/events?limit=1"))
+        return bool(answer["projection"]["behind"] == 0)
+
+    wait_until(caught_up, HANG_SECONDS, "the views to catch up")
+    answer = ok(client.get(f"/campaigns/{cid}/events?after={after}&limit=500"))
+    return [e["position"] for e in answer["events"]]
+
+
+def register(client: TestClient, cid: str, url: str, **extra: Any) -> dict[str, Any]:
+    body = {"url": url, "role": "gm", **extra}
+    return dict(ok(client.post(f"/campaigns/{cid}/webhooks", json=body), 201))
+
+
+def verified(secret: str, received: Any) -> dict[str, Any]:
+    """The body, once the package's own verifier accepted its signature."""
+    found: dict[str, Any] = standardwebhooks.Webhook(secret).verify(
+        received.body.decode(), received.headers
+    )
+    return found
+
+
+def wait_for(receiver: Receiver, count: int) -> None:
+    wait_until(lambda: len(receiver.bodies()) >= count, HANG_SECONDS, f"{count} deliveries")
+
+
+def test_every_event_of_a_fight_arrives_signed_in_order(hooked: TestClient) -> None:
+    cid = new_campaign(hooked, "stamina-body", name="Hooked")
+    with Receiver() as receiver:
+        hook = register(hooked, cid, receiver.url)
+        assert hook["secret"].startswith("whsec_")
+        fight(hooked, cid)
+        expected = logged_positions(hooked, cid, 1)  # all but the campaign's creation
+        assert len(expected) == 15
+        wait_for(receiver, len(expected))
+        got = [verified(hook["secret"], r) for r in receiver.bodies()]
+    assert [g["data"]["position"] for g in got] == expected
+    assert [r.headers["webhook-id"] for r in receiver.bodies()] == [f"msg_{p}" for p in expected]
+    assert got[0]["type"] == "Campaign.CharacterEnrolled"
+    assert got[0]["data"]["campaign_id"] == cid
+    with pytest.raises(standardwebhooks.WebhookVerificationError):
+        tampered = receiver.bodies()[0]
+        tampered.body = tampered.body.replace(b"Hero", b"Zero")
+        verified(hook["secret"], tampered)
+    deliveries = ok(hooked.get(f"/campaigns/{cid}/webhooks/{hook['id']}/deliveries"))
+    assert deliveries["delivered_through"] == expected[-1]
+    assert [d["position"] for d in deliveries["deliveries"]] == expected[::-1]
+    assert {d["outcome"] for d in deliveries["deliveries"]} == {"delivered"}
+    listed = ok(hooked.get(f"/campaigns/{cid}/webhooks"))
+    assert listed == [{k: v for k, v in hook.items() if k != "secret"}]
+
+
+def test_a_receiver_down_for_a_while_gets_everything_in_order(hooked: TestClient) -> None:
+    cid = new_campaign(hooked, "stamina-body", name="Down")
+    with Receiver(fail_first=5) as receiver:
+        hook = register(hooked, cid, receiver.url, events=["Encounter.ActionResolved"])
+        fight(hooked, cid)
+        wait_for(receiver, 6)
+        got = [verified(hook["secret"], r) for r in receiver.bodies()]
+    assert receiver.refused == 5
+    assert [g["type"] for g in got] == ["Encounter.ActionResolved"] * 6
+    positions = [g["data"]["position"] for g in got]
+    assert positions == sorted(positions) and len(set(positions)) == 6
+    first = ok(hooked.get(f"/campaigns/{cid}/webhooks/{hook['id']}/deliveries"))["deliveries"][-1]
+    assert first["attempts"] == 6 and first["outcome"] == "delivered"
+    assert first["last_error"].startswith("503")
+
+
+def test_a_redirecting_or_slow_receiver_stalls_no_other_webhook(hooked: TestClient) -> None:
+    cid = new_campaign(hooked, "stamina-body", name="Stalls")
+    with (
+        Receiver(redirect=True) as redirecting,
+        Receiver(stall=1.5) as slow,
+        Receiver() as healthy,
+    ):
+        bad = register(hooked, cid, redirecting.url)
+        register(hooked, cid, slow.url)
+        register(hooked, cid, healthy.url)
+        fight(hooked, cid, rounds=1)
+        expected = logged_positions(hooked, cid, 1)
+        wait_for(healthy, len(expected))
+        # The slow one is still on its way through them; the redirecting one got none.
+        assert len(slow.bodies()) < len(expected)
+        assert redirecting.bodies() == []
+
+        def disabled() -> bool:
+            hooks = ok(hooked.get(f"/campaigns/{cid}/webhooks"))
+            return not next(h for h in hooks if h["id"] == bad["id"])["enabled"]
+
+        wait_until(disabled, HANG_SECONDS, "the redirecting webhook to be disabled")
+    hooks = ok(hooked.get(f"/campaigns/{cid}/webhooks"))
+    reason = next(h for h in hooks if h["id"] == bad["id"])["disabled_reason"]
+    assert reason.startswith("10 failed attempts in a row; the last: 302: redirects are not")
+
+
+@pytest.mark.parametrize(
+    ("url", "rule"),
+    [
+        ("ftp://example.com/hook", "must be http or https"),
+        ("http://127.0.0.1:8000/hook", "loopback"),
+        ("http://[::1]/hook", "loopback"),
+        ("http://169.254.169.254/latest/meta-data", "link-local"),
+        ("http://10.1.2.3/hook", "private"),
+        ("http://192.168.0.10/hook", "private"),
+        ("http://user:pw@93.184.215.14/hook", "user name or password"),
+    ],
+)
+def test_a_blocked_address_is_refused_naming_the_rule(
+    client: TestClient, url: str, rule: str
+) -> None:
+    cid = new_campaign(client, "stamina-body")
+    answer = client.post(f"/campaigns/{cid}/webhooks", json={"url": url, "role": "gm"})
+    assert answer.status_code == 422
+    assert rule in answer.json()["message"]
+    assert ok(client.get(f"/campaigns/{cid}/webhooks")) == []
+
+
+def test_a_viewers_or_players_view_is_refused_until_it_is_redacted(client: TestClient) -> None:
+    cid = new_campaign(client, "stamina-body")
+    for role in ("viewer", "player"):
+        body: dict[str, str] = {"url": "https://93.184.215.14/hook"}
+        if role == "player":
+            body["role"] = role
+        answer = client.post(f"/campaigns/{cid}/webhooks", json=body)
+        assert answer.status_code == 403
+        assert "GM's view only" in answer.json()["message"]
+
+
+def test_disable_enable_delete_and_a_test_event(hooked: TestClient) -> None:
+    cid = new_campaign(hooked, "stamina-body", name="Manage")
+    with Receiver() as receiver:
+        hook = register(hooked, cid, receiver.url, format="discord")
+        base = f"/campaigns/{cid}/webhooks/{hook['id']}"
+        off = ok(hooked.post(f"{base}/disable", json={"reason": "quiet please"}))
+        assert (off["enabled"], off["disabled_reason"]) == (False, "quiet please")
+        assert ok(hooked.post(f"{base}/enable"))["enabled"] is True
+        assert ok(hooked.post(f"{base}/test"), 202) == {"queued": hook["id"]}
+        wait_for(receiver, 1)
+        sent = receiver.bodies()[0]
+        assert sent.headers["webhook-id"].startswith("msg_test_")
+        message = verified(hook["secret"], sent)
+        assert message["embeds"][0]["description"] == "Skald test event: this webhook is set up"
+        assert ok(hooked.delete(base)) == {"deleted": hook["id"]}
+        assert ok(hooked.get(f"/campaigns/{cid}/webhooks")) == []
+        assert hooked.get(f"{base}/deliveries").status_code == 404
+    assert orjson.loads(sent.body)["username"] == "Skald"
