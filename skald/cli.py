@@ -6,10 +6,11 @@ import gc
 import logging
 import signal
 import threading
+from collections.abc import Callable
 from contextlib import ExitStack, nullcontext
 from importlib.metadata import version as installed_version
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Protocol
 from uuid import UUID
 
 import typer
@@ -19,7 +20,12 @@ import typer
 from projections.rebuild import Rebuilder
 from skald import cli_data
 from skald.cli_support import fails_cleanly, load_settings, masked_url, progress_bar
-from skald.services import build_services
+from skald.services import Services, build_services
+
+
+class Worker(Protocol):
+    def run(self, stop: threading.Event) -> None: ...
+
 
 app = typer.Typer(
     help="Skald: an event-sourced campaign state server for game masters.",
@@ -160,6 +166,25 @@ def keep_out_of_collections() -> None:
 
 
 worker_app = typer.Typer(help="Run one background worker on its own (scale-out).")
+
+
+def run_worker(
+    data_dir: Path | None,
+    database: str | None,
+    redis_url: str | None,
+    worker: Callable[[Services], Worker],
+) -> None:
+    """Run one worker until SIGTERM or SIGINT, on the configured store and Redis."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    with fails_cleanly():
+        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
+        with build_services(settings) as services:
+            worker(services).run(stop)
+
+
 app.add_typer(worker_app, name="worker")
 
 
@@ -174,14 +199,7 @@ def healing_worker(
     Runs until interrupted. The embedded `skald serve` already runs this worker on a
     thread; run it separately when the API is scaled out on PostgreSQL.
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    with fails_cleanly():
-        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
-        with build_services(settings) as services:
-            services.healing_worker().run(stop)
+    run_worker(data_dir, database, redis_url, lambda services: services.healing_worker())
 
 
 @worker_app.command("projections")
@@ -198,14 +216,9 @@ def projections_worker(
     Runs until interrupted, restarting its runner if a connection dies. The embedded
     `skald serve` already runs it on a thread; run it separately when scaled out.
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    with fails_cleanly():
-        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
-        with build_services(settings) as services:
-            services.projection_supervisor(batch_size).run(stop)
+    run_worker(
+        data_dir, database, redis_url, lambda services: services.projection_supervisor(batch_size)
+    )
 
 
 @worker_app.command("webhooks")
@@ -219,14 +232,7 @@ def webhooks_worker(
     Runs until interrupted. The embedded `skald serve` already delivers them on a thread
     (unless SKALD_WEBHOOKS_WORKER=false); run this beside the API when scaled out.
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    with fails_cleanly():
-        settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
-        with build_services(settings) as services:
-            services.webhook_worker().run(stop)
+    run_worker(data_dir, database, redis_url, lambda services: services.webhook_worker())
 
 
 projections_app = typer.Typer(help="The views in Redis, built from the event store.")

@@ -5,25 +5,14 @@ with the feed from the log's `next` (Last-Event-ID), missing nothing and nothing
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.e2e.server import Server
 from tests.e2e.test_feed import SHEET, read_events
+from tests.e2e.test_feed import server as server  # the same real `skald serve`
 from tests.patience import HANG_SECONDS
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "data").start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def log_pages(http: httpx.Client, cid: str, after: int, size: int) -> list[dict[str, Any]]:
