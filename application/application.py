@@ -61,8 +61,8 @@ from application.table_commands import (
     TableCommands,
     WithdrawExchange,
 )
-from application.webhooks import WebhookCommands
-from domain.access import Access
+from application.webhooks import WebhookCommands, WebhookPolicy
+from domain.access import Access, Role
 from domain.campaign import Campaign
 from domain.dice import Roller
 from domain.encounter import Encounter
@@ -70,6 +70,7 @@ from domain.errors import NotFound
 from domain.reasons import check_reason as check_reason
 from domain.records import JSONObject
 from domain.rulesets.base import JsonObject
+from domain.webhooks import CampaignWebhooks, Format, Webhook
 
 # How long a campaign read for an access check stands without asking the store again,
 # unless this process saved it since (then at once): another process's key changes are
@@ -99,7 +100,7 @@ class SkaldApplication(Store):
         self.carrying = Carrying(self)
         self.corrections = Corrections(self, self.carrying)
         self.queries = Queries(self)
-        self.webhooks = WebhookCommands(self)  # a campaign's webhooks (domain/webhooks.py)
+        self.webhook_commands = WebhookCommands(self)
 
     # -- reads ---------------------------------------------------------------
 
@@ -277,3 +278,39 @@ class SkaldApplication(Store):
         self, campaign_id: UUID, version: int | None = None
     ) -> CarriedRecord:
         return self.carrying.last_correction_carried(campaign_id, version)
+
+    # -- a campaign's webhooks (application/webhooks.py, domain/webhooks.py) -------------
+
+    def campaign_webhooks(self, campaign_id: UUID) -> CampaignWebhooks | None:
+        return self.webhook_commands.campaign_webhooks(campaign_id)
+
+    def webhook(self, campaign_id: UUID, webhook_id: str) -> Webhook:
+        return self.webhook_commands.webhook(campaign_id, webhook_id)
+
+    def list_webhooks(self, campaign_id: UUID) -> list[Webhook]:
+        return self.webhook_commands.list_webhooks(campaign_id)
+
+    def register_webhook(
+        self,
+        campaign_id: UUID,
+        url: str,
+        events: Sequence[str],
+        encounter_id: str | None,
+        role: Role,
+        format: Format,
+        policy: WebhookPolicy,
+        by: str,
+    ) -> Webhook:
+        return self.webhook_commands.register_webhook(
+            campaign_id, url, events, encounter_id, role, format, policy, by
+        )
+
+    def set_webhook_enabled(
+        self, campaign_id: UUID, webhook_id: str, enabled: bool, reason: str, by: str
+    ) -> Webhook | None:
+        return self.webhook_commands.set_webhook_enabled(
+            campaign_id, webhook_id, enabled, reason, by
+        )
+
+    def delete_webhook(self, campaign_id: UUID, webhook_id: str, by: str) -> None:
+        return self.webhook_commands.delete_webhook(campaign_id, webhook_id, by)

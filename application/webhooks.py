@@ -97,24 +97,24 @@ def check_filter(events: Sequence[str]) -> None:
 
 
 class WebhookCommands(Commands):
-    def webhooks(self, campaign_id: UUID) -> CampaignWebhooks | None:
+    def campaign_webhooks(self, campaign_id: UUID) -> CampaignWebhooks | None:
         try:
             found: object = self.store.repository.get(CampaignWebhooks.create_id(campaign_id))
         except AggregateNotFoundError:
             return None
         return found if isinstance(found, CampaignWebhooks) else None
 
-    def hook(self, campaign_id: UUID, webhook_id: str) -> Webhook:
-        hooks = self.webhooks(campaign_id)
+    def webhook(self, campaign_id: UUID, webhook_id: str) -> Webhook:
+        hooks = self.campaign_webhooks(campaign_id)
         if hooks is None:
             raise NotFound(f"no webhook {webhook_id} in campaign {campaign_id}")
         return hooks.hook(webhook_id)
 
-    def listed(self, campaign_id: UUID) -> list[Webhook]:
-        hooks = self.webhooks(campaign_id)
+    def list_webhooks(self, campaign_id: UUID) -> list[Webhook]:
+        hooks = self.campaign_webhooks(campaign_id)
         return list(hooks.hooks.values()) if hooks is not None else []
 
-    def register(
+    def register_webhook(
         self,
         campaign_id: UUID,
         url: str,
@@ -132,7 +132,7 @@ class WebhookCommands(Commands):
         webhook_id, secret = str(uuid.uuid4()), new_secret()
 
         def attempt() -> Webhook:
-            hooks = self.webhooks(campaign_id) or CampaignWebhooks(campaign_id)
+            hooks = self.campaign_webhooks(campaign_id) or CampaignWebhooks(campaign_id)
             # Deliveries start after the last event stored when the GM registered it.
             start = self.store.recorder.max_notification_id() or 0
             hooks.register(webhook_id, url, events, encounter_id, role, format, secret, start, by)
@@ -147,7 +147,7 @@ class WebhookCommands(Commands):
         """Run a change on the campaign's webhooks; the webhook after (None once deleted)."""
 
         def attempt() -> Webhook | None:
-            hooks = self.webhooks(campaign_id)
+            hooks = self.campaign_webhooks(campaign_id)
             if hooks is None:
                 raise NotFound(f"no webhook {webhook_id} in campaign {campaign_id}")
             change(hooks)
@@ -156,7 +156,7 @@ class WebhookCommands(Commands):
 
         return self.store.run_command(attempt)
 
-    def set_enabled(
+    def set_webhook_enabled(
         self, campaign_id: UUID, webhook_id: str, enabled: bool, reason: str, by: str
     ) -> Webhook | None:
         def change(hooks: CampaignWebhooks) -> None:
@@ -167,5 +167,5 @@ class WebhookCommands(Commands):
 
         return self._changing(campaign_id, webhook_id, change)
 
-    def delete(self, campaign_id: UUID, webhook_id: str, by: str) -> None:
+    def delete_webhook(self, campaign_id: UUID, webhook_id: str, by: str) -> None:
         self._changing(campaign_id, webhook_id, lambda hooks: hooks.delete(webhook_id, by))

@@ -256,7 +256,7 @@ class WebhookWorker:
             self.state.finished(hook.id, entry)
             if not stop.is_set():
                 reason = f"{limit} failed attempts in a row; the last: {entry['last_error']}"
-                self.application.webhooks.set_enabled(campaign_id, hook.id, False, reason, "system")
+                self.application.set_webhook_enabled(campaign_id, hook.id, False, reason, "system")
             raise Abandoned from None
         entry["outcome"] = "delivered"
         self.state.succeeded(hook.id)

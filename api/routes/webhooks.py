@@ -50,7 +50,7 @@ def register_webhook(
     policy = backend(request).webhooks
     outcome = app.idempotent(
         idempotency.claim(body, access),
-        lambda: app.webhooks.register(
+        lambda: app.register_webhook(
             campaign_id,
             body.url,
             body.events,
@@ -69,7 +69,7 @@ def register_webhook(
 @router.get("")
 def list_webhooks(campaign_id: UUID, app: App, access: GM) -> list[WebhookOut]:
     """The campaign's webhooks (their secrets are never shown again)."""
-    return [webhook_out(hook) for hook in app.webhooks.listed(campaign_id)]
+    return [webhook_out(hook) for hook in app.list_webhooks(campaign_id)]
 
 
 def _enabled(
@@ -79,7 +79,7 @@ def _enabled(
     reason = body.reason if body is not None else ""
     outcome = app.idempotent(
         idempotency.claim(body, access),
-        lambda: app.webhooks.set_enabled(campaign_id, webhook_id, enabled, reason, access.who),
+        lambda: app.set_webhook_enabled(campaign_id, webhook_id, enabled, reason, access.who),
     )
     hook = replayed_hook(app, outcome, webhook_id) if isinstance(outcome, Replayed) else outcome
     assert hook is not None
@@ -110,7 +110,7 @@ def delete_webhook(
     """Delete a webhook for good."""
     app.idempotent(
         idempotency.claim(None, access),
-        lambda: app.webhooks.delete(campaign_id, webhook_id, access.who),
+        lambda: app.delete_webhook(campaign_id, webhook_id, access.who),
     )
     return {"deleted": webhook_id}
 
@@ -120,7 +120,7 @@ def test_webhook(
     campaign_id: UUID, webhook_id: WebhookId, app: App, access: GM, request: Request
 ) -> dict[str, str]:
     """Queue a signed test event (type 'webhook.test'); its outcome shows in the log."""
-    app.webhooks.hook(campaign_id, webhook_id)  # 404 for one that is not there
+    app.webhook(campaign_id, webhook_id)  # 404 for one that is not there
     backend(request).deliveries.request_test(webhook_id)
     return {"queued": webhook_id}
 
@@ -130,7 +130,7 @@ def read_deliveries(
     campaign_id: UUID, webhook_id: WebhookId, app: App, access: GM, request: Request
 ) -> DeliveriesOut:
     """The webhook's delivery log: the delivery in progress, then the last 50."""
-    hook = app.webhooks.hook(campaign_id, webhook_id)
+    hook = app.webhook(campaign_id, webhook_id)
     state = backend(request).deliveries
     return DeliveriesOut(
         webhook_id=webhook_id,

@@ -41,6 +41,7 @@ def test_every_group_shares_the_one_store() -> None:
             "Carrying",
             "Corrections",
             "Queries",
+            "WebhookCommands",
         }
         assert all(group.store is app for group in groups)
     finally:
