@@ -62,7 +62,7 @@ EVENT_PACKAGES = ("domain", "application")
 # holds it. A genuinely new one is listed here, with a fixture of its own beside this.
 # Each exercised by its own tests: TableRecorded by tests/integration/test_initiative_api.py
 # and test_markers_api.py (issue 23); a campaign's webhooks (issue 25) recorded and read
-# back in tests/integration/test_webhook_registrations.py.
+# back in tests/integration/test_webhook_registrations.py (fixture webhooks-issue25.jsonl).
 NEWER_THAN_FE485E1: frozenset[str] = frozenset(
     {
         "domain.encounter:Encounter.TableRecorded",

@@ -30,6 +30,7 @@ from projections.vitals import VitalsProjection
 CAMPAIGN = set(events.CAMPAIGN_EVENTS)
 ENCOUNTER = set(events.ENCOUNTER_EVENTS)
 REQUESTS = set(events.REQUEST_EVENTS)
+WEBHOOKS = set(events.WEBHOOK_EVENTS)  # a campaign's webhooks: in the store, no view's
 COMPAT_STORE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "store-fe485e1.jsonl"
 
 
@@ -89,9 +90,9 @@ def test_a_projection_refuses_an_idempotency_record_s_created_event(projection: 
 @pytest.mark.parametrize(
     ("registry", "handled", "ignored"),
     [
-        (VITALS, CAMPAIGN | ENCOUNTER, REQUESTS),
-        (BOARD, ENCOUNTER, CAMPAIGN | REQUESTS),
-        (SUMMARIES, CAMPAIGN | ENCOUNTER, REQUESTS),
+        (VITALS, CAMPAIGN | ENCOUNTER, REQUESTS | WEBHOOKS),
+        (BOARD, ENCOUNTER, CAMPAIGN | REQUESTS | WEBHOOKS),
+        (SUMMARIES, CAMPAIGN | ENCOUNTER, REQUESTS | WEBHOOKS),
     ],
     ids=["vitals", "board", "audit"],
 )
