@@ -97,13 +97,13 @@ def test_five_kill_9s_mid_fight_lose_nothing_and_dedupe_to_exactly_once(
 
     with Receiver(stall=0.02) as receiver:
         hook = post("/webhooks", {"url": receiver.url, "role": "gm"}, 201)
-        hero = post("/characters", {"name": "Hero", "sheet": SHEET}, 201)["id"]
-        sides = [{"character_id": hero, "side": "a"}]
+        heroes = [post("/characters", {"name": n, "sheet": SHEET}, 201)["id"] for n in "ABC"]
+        sides = [{"character_id": hero, "side": "a"} for hero in heroes]
         eid = post("/encounters", {"name": "Long fight", "combatants": sides}, 201)["id"]
         worker.start()
         kills = 0
         for round_ in range(KILLS * 2 + 2):
-            for face in (1, 2, 3):
+            for face, hero in enumerate(heroes, start=1):
                 action = {"kind": "recover", "actor": hero, "dice": {"recovery": [face] * 3}}
                 post(f"/encounters/{eid}/actions", action, 201)
             post(f"/encounters/{eid}/round")
