@@ -59,16 +59,21 @@ def _addresses(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]
 
 def check_target(url: str, allow_private: bool) -> None:
     """Refuse a URL a webhook may not reach, naming the rule it breaks."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        parts.port  # noqa: B018 (a port that is not a number raises here, not later)
+    except ValueError as error:
+        raise BlockedTarget(f"the webhook URL '{url}' cannot be read: {error}") from None
     if parts.scheme not in SCHEMES:
         raise BlockedTarget(f"a webhook URL must be http or https, not '{parts.scheme}:'")
-    if not parts.hostname:
+    if not host:
         raise BlockedTarget(f"the webhook URL '{url}' names no host")
     if parts.username or parts.password:
         raise BlockedTarget("a webhook URL may not carry a user name or password")
     if allow_private:
         return
-    for address in _addresses(parts.hostname):
+    for address in _addresses(host):
         for rule, broken in (
             ("loopback", address.is_loopback),
             ("link-local", address.is_link_local),
@@ -79,7 +84,7 @@ def check_target(url: str, allow_private: bool) -> None:
         ):
             if broken:
                 raise BlockedTarget(
-                    f"webhooks may not reach {rule} addresses ({parts.hostname} is "
+                    f"webhooks may not reach {rule} addresses ({host} is "
                     f"{address}); SKALD_WEBHOOKS_ALLOW_PRIVATE=true allows them"
                 )
 

@@ -160,6 +160,9 @@ def test_a_redirecting_or_slow_receiver_stalls_no_other_webhook(hooked: TestClie
         ("http://10.1.2.3/hook", "private"),
         ("http://192.168.0.10/hook", "private"),
         ("http://user:pw@93.184.215.14/hook", "user name or password"),
+        ("http://[::1/hook", "cannot be read"),
+        ("http://93.184.215.14:port/hook", "cannot be read"),
+        ("http:///hook", "names no host"),
     ],
 )
 def test_a_blocked_address_is_refused_naming_the_rule(
