@@ -61,8 +61,8 @@ from application.table_commands import (
     TableCommands,
     WithdrawExchange,
 )
-from application.webhooks import WebhookCommands, WebhookPolicy
-from domain.access import Access, Role
+from application.webhooks import RegisterWebhook, WebhookCommands
+from domain.access import Access
 from domain.campaign import Campaign
 from domain.dice import Roller
 from domain.encounter import Encounter
@@ -70,7 +70,7 @@ from domain.errors import NotFound
 from domain.reasons import check_reason as check_reason
 from domain.records import JSONObject
 from domain.rulesets.base import JsonObject
-from domain.webhooks import CampaignWebhooks, Format, Webhook
+from domain.webhooks import CampaignWebhooks, Webhook
 
 # How long a campaign read for an access check stands without asking the store again,
 # unless this process saved it since (then at once): another process's key changes are
@@ -290,20 +290,8 @@ class SkaldApplication(Store):
     def list_webhooks(self, campaign_id: UUID) -> list[Webhook]:
         return self.webhook_commands.list_webhooks(campaign_id)
 
-    def register_webhook(
-        self,
-        campaign_id: UUID,
-        url: str,
-        events: Sequence[str],
-        encounter_id: str | None,
-        role: Role,
-        format: Format,
-        policy: WebhookPolicy,
-        by: str,
-    ) -> Webhook:
-        return self.webhook_commands.register_webhook(
-            campaign_id, url, events, encounter_id, role, format, policy, by
-        )
+    def register_webhook(self, command: RegisterWebhook, allow_private: bool) -> Webhook:
+        return self.webhook_commands.register_webhook(command, allow_private)
 
     def set_webhook_enabled(
         self, campaign_id: UUID, webhook_id: str, enabled: bool, reason: str, by: str

@@ -101,6 +101,17 @@ def check_filter(events: Sequence[str]) -> None:
         )
 
 
+@dataclass(frozen=True)
+class RegisterWebhook:
+    campaign_id: UUID
+    url: str
+    events: tuple[str, ...] = ()
+    encounter_id: str | None = None
+    role: Role = "viewer"
+    format: Format = "json"
+    by: str = "gm"
+
+
 class WebhookCommands(Commands):
     def campaign_webhooks(self, campaign_id: UUID) -> CampaignWebhooks | None:
         try:
@@ -119,28 +130,21 @@ class WebhookCommands(Commands):
         hooks = self.campaign_webhooks(campaign_id)
         return list(hooks.hooks.values()) if hooks is not None else []
 
-    def register_webhook(
-        self,
-        campaign_id: UUID,
-        url: str,
-        events: Sequence[str],
-        encounter_id: str | None,
-        role: Role,
-        format: Format,
-        policy: WebhookPolicy,
-        by: str,
-    ) -> Webhook:
-        check_served(role)
-        check_filter(events)
-        check_target(url, policy.allow_private)
-        self.store.campaign(campaign_id)  # 404 for a campaign that is not there
+    def register_webhook(self, command: RegisterWebhook, allow_private: bool) -> Webhook:
+        c = command
+        check_served(c.role)
+        check_filter(c.events)
+        check_target(c.url, allow_private)
+        self.store.campaign(c.campaign_id)  # 404 for a campaign that is not there
         webhook_id, secret = str(uuid.uuid4()), new_secret()
 
         def attempt() -> Webhook:
-            hooks = self.campaign_webhooks(campaign_id) or CampaignWebhooks(campaign_id)
+            hooks = self.campaign_webhooks(c.campaign_id) or CampaignWebhooks(c.campaign_id)
             # Deliveries start after the last event stored when the GM registered it.
             start = self.store.recorder.max_notification_id() or 0
-            hooks.register(webhook_id, url, events, encounter_id, role, format, secret, start, by)
+            hooks.register(
+                webhook_id, c.url, c.events, c.encounter_id, c.role, c.format, secret, start, c.by
+            )
             self.store.save(hooks)
             return hooks.hooks[webhook_id]
 

@@ -17,6 +17,7 @@ from api.schemas import (
     WebhookBody,
     WebhookOut,
 )
+from application.webhooks import RegisterWebhook
 from domain.idempotency import Replayed
 from domain.webhooks import CampaignWebhooks, Webhook
 
@@ -47,19 +48,13 @@ def register_webhook(
     request: Request,
 ) -> RegisteredWebhookOut:  # fmt: skip
     """Register a URL for the campaign's events; the answer shows its secret, once."""
-    policy = backend(request).webhooks
+    command = RegisterWebhook(
+        campaign_id, body.url, tuple(body.events), body.encounter_id, body.role, body.format,
+        access.who,
+    )  # fmt: skip
+    allow_private = backend(request).webhooks.allow_private
     outcome = app.idempotent(
-        idempotency.claim(body, access),
-        lambda: app.register_webhook(
-            campaign_id,
-            body.url,
-            body.events,
-            body.encounter_id,
-            body.role,
-            body.format,
-            policy,
-            access.who,
-        ),
+        idempotency.claim(body, access), lambda: app.register_webhook(command, allow_private)
     )
     hook = replayed_hook(app, outcome) if isinstance(outcome, Replayed) else outcome
     assert hook is not None
