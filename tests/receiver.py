@@ -8,6 +8,8 @@ import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.patience import HANG_SECONDS
+
 
 @dataclass
 class Received:
@@ -20,6 +22,7 @@ class Receiver:
     fail_first: int = 0  # answer 503 to this many requests first
     redirect: bool = False  # answer every request with a 302
     stall: float = 0.0  # seconds to wait before answering
+    hold: threading.Event | None = None  # answer nothing until this is set
     received: list[Received] = field(default_factory=list)
     refused: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -32,6 +35,8 @@ class Receiver:
                 body = self.rfile.read(int(self.headers.get("content-length", "0")))
                 if outer.stall:
                     time.sleep(outer.stall)
+                if outer.hold is not None:
+                    outer.hold.wait(HANG_SECONDS)
                 with outer.lock:
                     if outer.redirect:
                         status = 302
@@ -58,6 +63,8 @@ class Receiver:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self.hold is not None:
+            self.hold.set()  # let a held request end, so the server can
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(10)

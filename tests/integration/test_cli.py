@@ -34,6 +34,7 @@ def test_help_lists_every_command() -> None:
         assert command in top.stdout
     workers = run("worker", "--help")
     assert "healing" in workers.stdout and "projections" in workers.stdout
+    assert "webhooks" in workers.stdout
     assert "rebuild" in run("projections", "--help").stdout
 
 
@@ -79,6 +80,7 @@ COMMANDS = {
     "serve": ["serve"],
     "healing worker": ["worker", "healing"],
     "projections worker": ["worker", "projections"],
+    "webhooks worker": ["worker", "webhooks"],
     "rebuild": ["projections", "rebuild"],
     "export": ["export", "{tmp}/out.jsonl"],
     "import": ["import", "{tmp}/in.jsonl"],
