@@ -21,7 +21,7 @@ from skald.database import open_application
 from skald.services import build_services
 from skald.settings import Settings
 from tests.helpers import ok
-from tests.integration.test_compat_fe485e1 import RECORD, SKALD, STORE
+from tests.integration.test_compat_fe485e1 import NEWER_THAN_FE485E1, RECORD, SKALD, STORE
 from workers.webhook_messages import discord_body
 
 PUBLISHED_NAMES = {type_name(cls) for cls in PUBLISHED}
@@ -98,7 +98,9 @@ def test_every_stored_event_of_every_ruleset_validates_against_the_catalog(
     finally:
         application.close()
     assert rulesets == {"margin", "stamina-body", "d20"}
-    assert set(seen) == PUBLISHED_NAMES  # the story holds every published type
+    # The story holds every published type fe485e1 had (newer ones: their own tests).
+    newer = {topic.split(":", 1)[1] for topic in NEWER_THAN_FE485E1}
+    assert set(seen) == PUBLISHED_NAMES - newer
 
 
 def test_a_payload_with_a_field_its_type_does_not_declare_is_refused(client: TestClient) -> None:

@@ -29,6 +29,8 @@ def play(client: TestClient) -> str:
     rival = enrol(client, cid, "Rival", SHEET)
     sides = [{"character_id": hero, "side": "a"}, {"character_id": rival, "side": "b"}]
     eid = start(client, cid, sides)
+    marker = {"target": rival, "name": "blessed", "note": "+1 to hit"}
+    ok(client.post(f"/campaigns/{cid}/encounters/{eid}/markers", json=marker), 201)
     for face in (4, 5, 3):
         act(client, cid, eid, "recover", hero, dice={"recovery": [face] * 3})
         act(client, cid, eid, "recover", rival, dice={"recovery": [face] * 3})
@@ -65,7 +67,7 @@ def test_pages_of_7_hold_every_event_once_in_the_audit_logs_order(live_client: T
     caught_up(live_client, cid)
     events = read_all(live_client, cid, 7)
     audit = ok(live_client.get(f"/campaigns/{cid}/audit?limit=500"))["entries"]
-    assert len(audit) == 17
+    assert len(audit) == 18
     assert [e["position"] for e in events] == [a["id"] for a in audit]
     for event, entry in zip(events, audit, strict=True):
         assert event["type"] == entry["type"]
@@ -86,6 +88,7 @@ def test_pages_of_7_hold_every_event_once_in_the_audit_logs_order(live_client: T
     assert all("gm_key_hash" not in e["payload"] for e in events)
     types = {e["type"] for e in events}
     assert {"Campaign.Created", "Encounter.ActionResolved", "Encounter.Corrected"} <= types
+    assert "Encounter.TableRecorded" in types
 
 
 def test_every_logged_payload_validates_against_the_catalog(live_client: TestClient) -> None:
