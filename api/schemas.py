@@ -259,6 +259,15 @@ class IssueKeyBody(Body):
     label: str = Field(default="", max_length=120, description="e.g. the player's name")
 
 
+class QrBody(Body):
+    link: str = Field(
+        min_length=1,
+        max_length=2000,
+        description="the link to draw (a key's link carries the key after '#'): in the "
+        "body, never in an address",
+    )
+
+
 class KeyOut(BaseModel):
     id: str
     role: str

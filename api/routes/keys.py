@@ -1,16 +1,20 @@
-"""The GM's keys: issue player and viewer keys, list them, revoke them."""
+"""The GM's keys: issue player and viewer keys, list them, revoke them, and draw a key's
+link as a QR code for a player to scan at the table (offline: segno, on this server)."""
 
 from __future__ import annotations
 
+import io
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Path
+import segno
+from fastapi import APIRouter, Path, Response
 
 from api.deps import GM, App, Idempotency, Keys
 from api.routes.calendar import settled
-from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut
+from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut, QrBody
 from application.commands import IssueKey, RevokeKey
+from domain.errors import InvalidInput
 from domain.idempotency import Replayed
 from domain.records import KeyGrant
 
@@ -60,6 +64,25 @@ def issue_key(
 def list_keys(campaign_id: UUID, app: App, access: GM) -> list[KeyOut]:
     """Every key of the campaign, without the keys themselves."""
     return [key_out(k) for k in app.campaign(campaign_id).keys.values()]
+
+
+@router.post(
+    "/qr",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "the QR code, SVG"}},
+)
+def key_link_qr(campaign_id: UUID, body: QrBody, access: GM) -> Response:
+    """The link as a QR code (SVG). The link comes in the body, since a key's link carries
+    the key and an address would put it in logs; nothing is stored."""
+    drawn = io.BytesIO()
+    try:
+        code = segno.make(body.link, error="m")
+    except segno.DataOverflowError as error:  # 2000 characters of 3-byte UTF-8, say
+        raise InvalidInput(f"the link is too long for a QR code: {error}") from error
+    code.save(drawn, kind="svg", xmldecl=False, svgns=True, omitsize=True, border=2, title="QR")
+    return Response(
+        drawn.getvalue(), media_type="image/svg+xml", headers={"cache-control": "no-store"}
+    )
 
 
 @router.delete("/{key_id}")

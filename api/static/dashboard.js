@@ -71,7 +71,9 @@ function logLine(entry) {
     ? struck.get(`${entry.encounter_id}:${entry.number}`) : null;
   return el("li", { "data-entry-id": entry.id, value: entry.seq, class: status || null,
     "data-action": entry.encounter_id && entry.number ? `${entry.encounter_id}:${entry.number}` : null },
-    describe(entry, names),
+    // The entry's number as text, not a list marker: a marker of five digits was drawn
+    // outside the list's padding and clipped.
+    el("span", { class: "seq" }, `#${entry.seq}`), describe(entry, names),
     el("div", { class: "meta" }, `${when} · ${entry.by || "—"} · ${entry.type}`),
     dice ? el("div", { class: "dice" }, dice) : null);
 }

@@ -1,27 +1,50 @@
 // The GM screen: the roster and the board, turn order, the ruleset's combat panel
 // (forms from each action's published parameter schema), table dice by roll name,
-// corrections with a reason and their diff, encounter set-up, quick NPCs and days.
-import { $, ApiError, bar, chips, client, el, follow, session, signIn, signInForm } from "/static/skald.js";
-import { label, TEMPLATES } from "/static/rulesets.js";
+// corrections with a reason and their diff, quick fixes (undo last, a track edited from
+// its number), keys for players and viewers, and the keyboard (gmkeys.js).
+import { $, ApiError, bar, chips, client, el, follow, remember, session, signIn, signInForm }
+  from "/static/skald.js";
+import { label, panelEntries } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
 import { gmTools } from "/static/gmtools.js";
+import { campaignMenu, keysBox, linkFor, onceCard } from "/static/keys.js";
+import { enrolForm } from "/static/enrol.js";
+import { shortcuts, themeToggle } from "/static/gmkeys.js";
+import { askReason, correct, showResult } from "/static/gmlog.js";
 
 const page = { api: null, campaign: null, ruleset: null, encounter: null, chosen: null,
   selected: null };
 let refreshTimer = null;
+let keys = null;
 
 function showError(error, where = "result") {
-  const box = $(where);
-  box.replaceChildren(el("p", { class: "error", role: "alert" },
+  $(where).replaceChildren(el("p", { class: "error", role: "alert" },
     error instanceof ApiError ? `${error.status}: ${error.message}` : String(error.message || error)));
 }
 
+// A success leaves no stale message behind (an old error, a settled "waiting for").
+function clearMessage() {
+  $("result").replaceChildren();
+}
+
+// What is open on the board now, or null (none yet, or it has ended).
+const live = () => (page.encounter && !page.encounter.ended ? page.encounter : null);
+
+function editTrack(c) {
+  return (track, current) => trackDialog(c, track, current);
+}
+
 function combatantCard(c, maxima, extra = {}) {
+  const enc = live();
+  const posture = c.state && c.state.posture;
+  const markers = enc && posture && posture.round === enc.round
+    ? [{ name: posture.kind, kind: "posture", title: `${posture.kind} this round` }] : [];
   return el("article", { class: `card${page.selected === c.id ? " selected" : ""}`,
-    "data-combatant-id": c.id, "data-character-id": c.id, ...extra },
+    "data-combatant-id": c.id, "data-character-id": c.id },
     el("h3", {}, c.name, el("span", { class: "where" }, extra.where || "")),
-    Object.entries(c.tracks).map(([name, value]) => bar(name, value, (c.maxima || maxima)[name])),
-    chips(c.conditions));
+    Object.entries(c.tracks).map(([name, value]) =>
+      bar(name, value, (c.maxima || maxima)[name], editTrack(c))),
+    chips(c.conditions, markers));
 }
 
 // -- the roster and the set-up forms --------------------------------------------------------
@@ -30,8 +53,7 @@ function renderRoster() {
   const { campaign } = page;
   $("campaign-name").textContent = campaign.name;
   $("campaign-facts").textContent = `${campaign.ruleset} · day ${campaign.day}`;
-  const onBoard = new Set((page.encounter && !page.encounter.ended)
-    ? page.encounter.combatants.map((c) => c.id) : []);
+  const onBoard = new Set(live() ? page.encounter.combatants.map((c) => c.id) : []);
   $("roster").replaceChildren(...campaign.characters.filter((c) => !onBoard.has(c.id)).map((c) => {
     const card = combatantCard(c, c.maxima, { where: c.in_encounter ? "in a fight" : "" });
     card.addEventListener("click", () => select(c.id));
@@ -41,25 +63,11 @@ function renderRoster() {
   $("setup-rows").replaceChildren(...free.map((c) => el("div", { class: "setup-row" },
     el("input", { type: "checkbox", "data-character": c.id, "aria-label": `bring ${c.name}` }),
     el("span", {}, c.name),
-    el("input", { "data-side": c.id, value: "party", "aria-label": "side" }),
-    el("input", { "data-rank": c.id, type: "number", min: 1, max: 9, value: 1, "aria-label": "rank" }))));
-  const from = $("npc-from");
-  const previous = from.value;
-  from.replaceChildren(
-    ...Object.keys(TEMPLATES[campaign.ruleset] || {}).map((name) => el("option", { value: `t:${name}` }, name)),
-    ...campaign.characters.map((c) => el("option", { value: `c:${c.id}` }, `copy of ${c.name}`)));
-  if (previous) from.value = previous;
-  if (!$("npc-sheet").value) fillNpcSheet();
+    el("input", { "data-side": c.id, value: "party", "aria-label": `${c.name}'s side` }),
+    el("input", { "data-rank": c.id, type: "number", min: 1, max: 9, value: 1,
+      "aria-label": `${c.name}'s rank` }))));
   $("days-plans").replaceChildren(...campaign.characters.map((c) => el("label", {},
     `${c.name}'s plan (JSON)`, el("input", { "data-plan": c.id, value: "{}" }))));
-}
-
-function fillNpcSheet() {
-  const choice = $("npc-from").value || "";
-  const sheet = choice.startsWith("t:")
-    ? TEMPLATES[page.campaign.ruleset][choice.slice(2)]
-    : (page.campaign.characters.find((c) => c.id === choice.slice(2)) || {}).sheet;
-  $("npc-sheet").value = JSON.stringify(sheet || {}, null, 1);
 }
 
 async function startEncounter(event) {
@@ -72,15 +80,7 @@ async function startEncounter(event) {
     const started = await page.api.post("encounters", { name: $("setup-name").value, combatants });
     page.chosen = started.id;
     $("setup-box").open = false;
-    await refresh();
-  } catch (error) { showError(error); }
-}
-
-async function addNpc(event) {
-  event.preventDefault();
-  try {
-    await page.api.post("characters", { name: $("npc-name").value,
-      sheet: JSON.parse($("npc-sheet").value) });
+    clearMessage();
     await refresh();
   } catch (error) { showError(error); }
 }
@@ -96,6 +96,7 @@ async function advanceDays(event) {
     }
     await page.api.post("days", { days: parseInt($("days-count").value, 10),
       default: JSON.parse($("days-default").value || "{}"), plans });
+    clearMessage();
     await refresh();
   } catch (error) { showError(error); }
 }
@@ -107,7 +108,11 @@ function renderBoard() {
   const picker = $("encounter-picker");
   picker.replaceChildren(...page.campaign.encounters.slice().reverse().map((e) =>
     el("option", { value: e.id, selected: enc && e.id === enc.id }, `${e.name}${e.open ? "" : " (ended)"}`)));
-  if (!enc) { $("board-caption").textContent = "No encounter yet: start one from the roster."; return; }
+  for (const id of ["next-turn", "next-round", "end-encounter", "undo-last"]) $(id).disabled = !live();
+  if (!enc) {
+    $("board-caption").textContent = "No encounter yet: start one from the roster.";
+    return;
+  }
   const names = Object.fromEntries(enc.combatants.map((c) => [c.id, c.name]));
   const turn = enc.turn || {};
   $("board-title").textContent = `Encounter: ${enc.name}`;
@@ -124,7 +129,7 @@ function renderBoard() {
     }))));
   renderPending(enc, names);
   renderActions(enc);
-  for (const id of ["next-turn", "next-round", "end-encounter"]) $(id).disabled = enc.ended;
+  $("undo-last").disabled = !live() || !lastActive(enc);
 }
 
 // The turn order: whose turn it is, and the GM's order (set from the board, changed
@@ -137,13 +142,17 @@ function renderOrder(enc, names, turn) {
     [next[i], next[i + by]] = [next[i + by], next[i]];
     saveOrder(next);
   };
+  const arrows = (id, i) => enc.ended ? [] : [
+    i > 0 ? el("button", { type: "button", class: "secondary", title: `${names[id]} earlier`,
+      "aria-label": `${names[id]} earlier`, "data-earlier": id, onclick: () => move(i, -1) }, "↑") : null,
+    i < draft.length - 1 ? el("button", { type: "button", class: "secondary",
+      title: `${names[id]} later`, "aria-label": `${names[id]} later`, "data-later": id,
+      onclick: () => move(i, 1) }, "↓") : null];
   $("turn-order").replaceChildren(
     ...draft.map((id, i) => el("span", { class: id === turn.current ? "current" : "", "data-turn": id },
-      names[id] || id,
-      i > 0 && !enc.ended ? el("button", { type: "button", class: "secondary", title: "earlier",
-        "data-earlier": id, onclick: () => move(i, -1) }, "↑") : null)),
-    !order.length && !enc.ended ? el("button", { type: "button", id: "set-order",
-      onclick: () => saveOrder(draft) }, "Start turns in this order") : null);
+      names[id] || id, ...arrows(id, i))),
+    ...(!order.length && !enc.ended ? [el("button", { type: "button", id: "set-order",
+      onclick: () => saveOrder(draft) }, "Start turns in this order")] : []));
 }
 
 async function saveOrder(order) {
@@ -153,22 +162,34 @@ async function saveOrder(order) {
       body: JSON.stringify({ order }) });
     const body = await response.json();
     if (!response.ok) throw new ApiError(response.status, body);
+    clearMessage();
     await refresh();
   } catch (error) { showError(error); }
 }
 
+const pendingOf = (enc) => (enc ? (enc.exchanges || []).filter((x) => x.status === "pending") : []);
+
 function renderPending(enc, names) {
-  const pending = (enc.exchanges || []).filter((x) => x.status === "pending");
-  $("pending").replaceChildren(...pending.map((x) => el("div", { class: "exchange",
+  $("pending").replaceChildren(...pendingOf(enc).map((x) => el("div", { class: "exchange",
     "data-exchange": x.number },
     x.summary || `${names[x.actor] || "?"} → ${names[x.defender] || "?"}`,
     el("div", { class: "caption" }, `waiting for ${x.awaiting || "the defender"}`),
     el("div", { class: "row wrap" },
       (x.choices || []).map((choice) => el("button", { type: "button", class: "secondary",
         "data-declare": choice, onclick: () => declare(x, choice) },
-        choice === "none" ? "No defence" : `${names[x.defender] || "Defender"}: ${choice}`)),
+        `${names[x.defender] || "Defender"}: ${label(page.campaign.ruleset, choice)}`)),
       el("button", { type: "button", class: "danger", "data-withdraw": x.number,
         onclick: () => withdraw(x) }, "Withdraw")))));
+  // A "waiting for" message whose exchange has been answered (here or on a phone) gives
+  // way to what the answer did.
+  const waiting = document.querySelector("#result [data-pending]");
+  if (waiting) {
+    const settled = (enc.exchanges || []).find((x) => String(x.number) === waiting.dataset.pending);
+    if (settled && settled.status !== "pending") {
+      const action = enc.actions.find((a) => a.number === settled.action);
+      if (action) showResult(action); else clearMessage();
+    }
+  }
 }
 
 async function declare(exchange, choice) {
@@ -186,11 +207,14 @@ async function withdraw(exchange) {
   try {
     await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.number}/withdraw`,
       { reason });
+    clearMessage();
     await refresh();
   } catch (error) { showError(error); }
 }
 
 function renderActions(enc) {
+  const fix = (kind, a, text) => el("button", { type: "button", class: "secondary",
+    [`data-${kind}`]: a.number, onclick: () => runCorrection(kind, a) }, text);
   $("actions").replaceChildren(...enc.actions.slice().reverse().map((a) => el("li",
     { class: a.status, "data-action-number": a.number, value: a.number },
     el("details", { open: a.number === enc.actions.length && a.status === "active" },
@@ -198,81 +222,110 @@ function renderActions(enc) {
         a.status !== "active" ? el("em", {}, ` (${a.status})`) : null),
       el("ol", { class: "narrative" }, (a.narrative || []).map((line) => el("li", {}, line)))),
     !enc.ended && a.status === "active" ? el("div", { class: "row" },
-      el("button", { type: "button", class: "secondary", "data-void": a.number, onclick: () => correct("void", a) }, "Void"),
-      el("button", { type: "button", class: "secondary", "data-reroll": a.number, onclick: () => correct("reroll", a) }, "Reroll"),
-      el("button", { type: "button", class: "secondary", "data-rewind": a.number, onclick: () => correct("rewind", a) }, "Rewind to before")) : null)));
+      fix("void", a, "Void"), fix("reroll", a, "Reroll"), fix("rewind", a, "Rewind to before"))
+      : null)));
 }
 
-function askReason(title) {
-  const dialog = $("reason-dialog");
-  $("reason-title").textContent = title;
-  $("reason-input").value = "";
-  dialog.showModal();
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => {
-      resolve(dialog.returnValue === "ok" && $("reason-input").value.trim()
-        ? $("reason-input").value.trim() : null);
-    }, { once: true });
-  });
-}
-
-async function correct(kind, action) {
-  const reason = await askReason(`${kind} action #${action.number}: ${action.summary}`);
-  if (reason === null) return;
-  const path = `encounters/${page.encounter.id}`;
+async function runCorrection(kind, action, reason) {
   try {
-    const done = kind === "rewind"
-      ? await page.api.post(`${path}/rewind`, { reason, to_version: action.version - 1 })
-      : await page.api.post(`${path}/actions/${action.number}/${kind}`, { reason });
-    showDiff(kind, action, done.report || []);
+    await correct(page, kind, action, reason);
     await refresh();
   } catch (error) { showError(error); }
 }
 
-function showDiff(kind, action, report) {
-  $("result").replaceChildren(el("div", { class: "diff", "data-correction": kind },
-    el("p", { class: "summary" }, `${kind} of #${action.number} recorded`),
-    el("ul", {}, report.map((r) => el("li", {},
-      `#${r.number} ${r.status}: ${r.before || ""}${r.after ? ` → ${r.after}` : ""}${r.why ? ` (${r.why})` : ""}`)))));
+const lastActive = (enc) => enc.actions.slice().reverse().find((a) => a.status === "active");
+
+// One click: the last action voided, the reason written for the GM (still on record).
+async function undoLast() {
+  await refresh(); // the last action as the server has it, not as this page last drew it
+  const enc = live();
+  const action = enc && lastActive(enc);
+  if (!action) return;
+  await runCorrection("void", action, `undo: #${action.number} entered by mistake (GM screen)`);
 }
 
-function showResult(response) {
-  if (response.status === "pending" && response.exchange) {
-    $("result").replaceChildren(el("div", { "data-pending": response.exchange.number },
-      el("p", { class: "summary" }, response.exchange.summary),
-      el("p", { class: "caption" }, `Waiting for ${response.exchange.awaiting}.`)));
-    return;
-  }
-  const action = response.action || response;
-  $("result").replaceChildren(el("div", { "data-result": action.number || "" },
-    el("p", { class: "summary" }, action.summary || ""),
-    el("ol", { class: "narrative" }, (action.narrative || []).map((line) => el("li", {}, line)))));
+async function trackDialog(c, track, current) {
+  const dialog = $("track-dialog");
+  $("track-title").textContent = `${c.name}: ${track.replaceAll("_", " ")} (now ${current})`;
+  $("track-mode").value = "adjust";
+  $("track-amount").value = "";
+  $("track-reason").value = `GM's call: ${c.name}'s ${track.replaceAll("_", " ")}`;
+  dialog.showModal();
+  $("track-amount").focus();
+  const ok = await new Promise((resolve) =>
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true }));
+  const amount = parseInt($("track-amount").value, 10);
+  const reason = $("track-reason").value.trim();
+  if (!ok || Number.isNaN(amount) || !reason) return;
+  try {
+    await page.api.post(`characters/${c.id}/tracks`,
+      { [$("track-mode").value]: { [track]: amount }, reason });
+    clearMessage();
+    await refresh();
+  } catch (error) { showError(error); }
 }
 
 // -- the combat panel ------------------------------------------------------------------------
+
+// The attack the panel's Parry/Dodge answer: the one waiting on the selected combatant,
+// else the oldest one waiting.
+function answering() {
+  const waiting = pendingOf(live());
+  return waiting.find((x) => x.defender === page.selected) || waiting[0] || null;
+}
+
+function panelButton(entry, id) {
+  const ruleset = page.campaign.ruleset;
+  if (entry.startsWith("declare:")) {
+    const choice = entry.slice(8);
+    const exchange = answering();
+    const open = exchange && (exchange.choices || []).includes(choice);
+    const names = Object.fromEntries(page.encounter.combatants.map((c) => [c.id, c.name]));
+    return el("button", { type: "button", class: "secondary", "data-panel-declare": choice,
+      disabled: !open, title: open ? `${names[exchange.defender]}: ${choice}` : "no attack waits for a defence",
+      onclick: () => declare(exchange, choice) }, label(ruleset, choice));
+  }
+  const action = page.ruleset.actions[entry];
+  return el("button", { type: "button", "data-kind": entry, title: action.description,
+    "aria-keyshortcuts": { attack: "h", take_hit: "d" }[entry] || null,
+    onclick: () => { clearMessage(); panel.open(entry, id); } }, label(ruleset, entry));
+}
+
+function renderPanel() {
+  const enc = live();
+  const who = enc && enc.combatants.find((c) => c.id === page.selected);
+  if (!who) {
+    panel.close();
+    $("panel-caption").textContent = page.encounter && page.encounter.ended
+      ? "The encounter has ended." : page.selected ? "Between fights: the GM's changes below."
+        : "Pick a combatant on the board.";
+    $("action-buttons").replaceChildren();
+    return;
+  }
+  $("panel-caption").textContent = `${who.name} acts`;
+  $("action-buttons").replaceChildren(...panelEntries(page.campaign.ruleset, page.ruleset.actions)
+    .map((entry) => panelButton(entry, who.id)));
+}
 
 function select(id) {
   page.selected = id;
   renderRoster();
   renderBoard();
-  const enc = page.encounter;
-  const who = enc && enc.combatants.find((c) => c.id === id);
-  const tools = gmTools({ page, id, refresh, show: (error) => showError(error) });
-  $("gm-tools-slot").replaceChildren(tools);
-  if (!who || enc.ended) {
-    $("panel-caption").textContent = "Between fights: the GM's changes below.";
-    $("action-buttons").replaceChildren();
-    return;
-  }
-  $("panel-caption").textContent = `${who.name} acts`;
-  $("action-buttons").replaceChildren(...Object.keys(page.ruleset.actions).map((kind) =>
-    el("button", { type: "button", "data-kind": kind, title: page.ruleset.actions[kind].description,
-      onclick: () => panel.open(kind, id) }, label(page.campaign.ruleset, kind))));
+  panel.close();
+  renderPanel();
+  $("gm-tools-slot").replaceChildren(gmTools({ page, id, refresh, show: showError }));
 }
 
 const panel = actionPanel({
   context: () => page,
-  done: async (response) => { showResult(response); await refresh(); },
+  done: async (response) => {
+    // The form folds away once it is done: the answer (or the defender's choices) stands
+    // right under the panel's buttons, Parry and Dodge beside Hit.
+    panel.close();
+    showResult(response, { declare, words: (c) => label(page.campaign.ruleset, c) });
+    await refresh();
+    $("panel-section").scrollIntoView({ block: "start" });
+  },
   fail: (error) => showError(error),
   gm: true,
 });
@@ -293,6 +346,7 @@ async function refresh() {
     : head;
   renderRoster();
   renderBoard();
+  renderPanel();
 }
 
 function refreshSoon() {
@@ -300,9 +354,11 @@ function refreshSoon() {
   refreshTimer = setTimeout(() => refresh().catch((e) => showError(e)), 40);
 }
 
-async function turnStep(path) {
+async function turnStep(path, body = {}) {
+  if (!live()) return;
   try {
-    await page.api.post(`encounters/${page.encounter.id}/${path}`, {});
+    await page.api.post(`encounters/${page.encounter.id}/${path}`, body);
+    clearMessage();
     await refresh();
   } catch (error) { showError(error); }
 }
@@ -330,21 +386,27 @@ function newCampaignForm(slot) {
         return;
       }
       signIn(created.id, created.gm_key);
+      remember(created.id, created.gm_key, created.name);
       // Shown once: the server keeps only the key's hash.
-      slot.replaceChildren(el("div", { class: "sign-in", id: "new-campaign-key" },
-        el("h2", {}, `${created.name} is ready`),
-        el("p", {}, "Your GM key, shown this once: keep it somewhere safe."),
-        el("code", { id: "gm-key-once" }, created.gm_key),
-        el("p", { class: "caption" }, `Campaign id: ${created.id}`),
-        el("button", { type: "button", id: "new-campaign-open", onclick: () => {
-          slot.replaceChildren(); resolve(session());
-        } }, "Open the GM screen")));
+      const card = onceCard({ id: "new-campaign-key", title: `${created.name} is ready`,
+        secret: linkFor("/gm", created.id, created.gm_key),
+        note: "Your GM link, with the GM key after '#', shown this once: keep it somewhere safe." });
+      card.append(el("p", { class: "caption" }, "The key alone: ",
+        el("code", { id: "gm-key-once", class: "once" }, created.gm_key)),
+      el("button", { type: "button", id: "new-campaign-open", onclick: () => {
+        slot.replaceChildren(); resolve(session());
+      } }, "Open the GM screen"));
+      slot.replaceChildren(card);
     });
     slot.append(form);
   });
 }
 
 async function start() {
+  themeToggle($("theme-toggle"));
+  // A key link pasted into this tab's address bar changes only the fragment: no load
+  // happens by itself, so the screen reloads to take the link's campaign and key.
+  addEventListener("hashchange", () => { if (location.hash.includes("key=")) location.reload(); });
   let current = session();
   if (!current.key) {
     const slot = $("sign-in-slot");
@@ -353,18 +415,30 @@ async function start() {
     slot.replaceChildren();
   }
   page.api = client(current);
+  $("campaign-menu").replaceChildren(campaignMenu(current));
   $("encounter-picker").addEventListener("change", (e) => { page.chosen = e.target.value; refreshSoon(); });
   $("setup-form").addEventListener("submit", startEncounter);
-  $("npc-form").addEventListener("submit", addNpc);
-  $("npc-from").addEventListener("change", fillNpcSheet);
   $("days-form").addEventListener("submit", advanceDays);
   $("next-turn").addEventListener("click", () => turnStep("turn"));
   $("next-round").addEventListener("click", () => turnStep("round"));
+  $("undo-last").addEventListener("click", undoLast);
   $("end-encounter").addEventListener("click", async () => {
-    if ((await askReason("End the encounter? (say why, e.g. 'foes fled')")) === null) return;
-    await turnStep("end");
+    const reason = await askReason("End the encounter? (say why, e.g. 'foes fled')");
+    if (reason === null) return;
+    await turnStep("end", { reason });
   });
   await refresh();
+  remember(current.campaign, current.key, page.campaign.name);
+  $("campaign-menu").replaceChildren(campaignMenu(current));
+  keys = keysBox({ page, show: showError });
+  $("keys-slot").replaceChildren(keys.box);
+  enrolForm({ page, refresh, show: showError, keys });
+  shortcuts({
+    n: () => turnStep("turn"),
+    h: () => openFor("attack", (page.encounter.turn || {}).current || page.selected),
+    d: () => openFor("take_hit", page.selected || (page.encounter.turn || {}).current),
+    u: undoLast,
+  });
   const audit = await page.api.get("audit?limit=1");
   follow(page.api, audit.projection.position, {
     entry: refreshSoon,
@@ -372,6 +446,16 @@ async function start() {
     state: (state) => { $("connection").dataset.state = state;
       $("connection").textContent = state === "live" ? "live" : "reconnecting…"; },
   });
+}
+
+// A shortcut opens an action for a combatant (whoever's turn it is for a hit, the
+// selected one for damage taken), as a click on the card and the button would.
+function openFor(kind, id) {
+  if (!live() || !id || !page.ruleset.actions[kind]) return;
+  if (page.selected !== id) select(id);
+  clearMessage();
+  panel.open(kind, id);
+  document.querySelector("#action-fields select, #action-fields input")?.focus();
 }
 
 start().catch((e) => showError(e));

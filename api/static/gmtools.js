@@ -1,18 +1,21 @@
-// The GM's changes for the selected character: adjust or set tracks, amend the sheet,
+// The GM's changes for the selected character: adjust or set tracks, amend the sheet
+// (the sheet's own form: only the fields changed are sent),
 // and the encounter's cast (leave, move rank, reinforcements). Each needs a reason,
 // which stays on record; the server refuses what the ruleset would not accept.
 import { ApiError, el } from "/static/skald.js";
+import { changes, sheetForm } from "/static/sheetform.js";
 
 export function gmTools({ page, id, refresh, show }) {
   const character = page.campaign.characters.find((c) => c.id === id);
   const enc = page.encounter && !page.encounter.ended ? page.encounter : null;
   const inFight = enc && enc.combatants.some((c) => c.id === id && c.present !== false);
   const tracks = Object.keys(character ? character.maxima : {});
-  const reason = (key) => el("input", { "data-reason": key, required: true, maxlength: 500,
-    placeholder: "reason (kept on record)" });
+  const reason = (key) => el("label", {}, "Reason (kept on record)",
+    el("input", { "data-reason": key, required: true, maxlength: 500 }));
   const post = async (path, body) => {
     try {
       await page.api.post(path, body);
+      document.getElementById("result").replaceChildren();
       await refresh();
     } catch (error) {
       show(error instanceof ApiError ? error : new Error(String(error)));
@@ -22,10 +25,11 @@ export function gmTools({ page, id, refresh, show }) {
 
   const adjust = el("form", { class: "stack", id: "gm-adjust" },
     el("div", { class: "row wrap" },
-      el("select", { name: "track", "aria-label": "track" }, tracks.map((t) => el("option", { value: t }, t))),
-      el("select", { name: "mode", "aria-label": "adjust or set" },
-        el("option", { value: "adjust" }, "adjust by"), el("option", { value: "set" }, "set to")),
-      el("input", { name: "amount", type: "number", required: true, "aria-label": "amount" })),
+      el("label", {}, "Track",
+        el("select", { name: "track" }, tracks.map((t) => el("option", { value: t }, t.replaceAll("_", " "))))),
+      el("label", {}, "How", el("select", { name: "mode" },
+        el("option", { value: "adjust" }, "adjust by"), el("option", { value: "set" }, "set to"))),
+      el("label", {}, "Amount", el("input", { name: "amount", type: "number", required: true }))),
     reason("adjust"), el("button", { type: "submit" }, "Change the track"));
   adjust.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -34,21 +38,22 @@ export function gmTools({ page, id, refresh, show }) {
       reason: adjust.querySelector("[data-reason]").value });
   });
 
-  const amend = el("form", { class: "stack", id: "gm-amend" },
-    el("label", {}, "Sheet changes (JSON, e.g. {\"shield_resilience\": 0})",
-      el("textarea", { name: "changes", rows: 2 }, "{}")),
+  // The server checks the amended sheet and says what it refuses (novalidate: its words).
+  const sheet = character ? sheetForm(page.ruleset.sheet_schema, character.sheet) : null;
+  const amend = el("form", { class: "stack", id: "gm-amend", novalidate: true },
+    el("h3", {}, "Amend the sheet"), sheet ? sheet.node : null,
     reason("amend"), el("button", { type: "submit" }, "Amend the sheet"));
   amend.addEventListener("submit", (event) => {
     event.preventDefault();
-    let changes;
-    try { changes = JSON.parse(value(amend, "changes")); } catch (error) { show(error); return; }
-    post(`characters/${id}/sheet`, { changes, reason: amend.querySelector("[data-reason]").value });
+    let changed;
+    try { changed = changes(character.sheet, sheet.read()); } catch (error) { show(error); return; }
+    post(`characters/${id}/sheet`, { changes: changed, reason: amend.querySelector("[data-reason]").value });
   });
 
   const cast = [];
   if (inFight) {
     const move = el("form", { class: "row wrap", id: "gm-move" },
-      el("input", { name: "rank", type: "number", min: 1, max: 20, required: true, "aria-label": "rank" }),
+      el("label", {}, "Rank", el("input", { name: "rank", type: "number", min: 1, max: 20, required: true })),
       reason("move"), el("button", { type: "submit", class: "secondary" }, "Move to rank"));
     move.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -65,7 +70,7 @@ export function gmTools({ page, id, refresh, show }) {
     cast.push(move, leave);
   } else if (enc && character && !character.in_encounter) {
     const join = el("form", { class: "row wrap", id: "gm-join" },
-      el("input", { name: "side", required: true, value: "party", "aria-label": "side" }),
+      el("label", {}, "Side", el("input", { name: "side", required: true, value: "party" })),
       reason("join"), el("button", { type: "submit", class: "secondary" }, "Joins the fight"));
     join.addEventListener("submit", (event) => {
       event.preventDefault();

@@ -3,7 +3,31 @@
 // by the server or typed in from the table under the names the roll preview gives;
 // the odds beside it before anything is rolled.
 import { $, ApiError, el, readFields, schemaFields } from "/static/skald.js";
-import { label } from "/static/rulesets.js";
+import { label, PANEL_TITLES, PARAM_TITLES, SELF_TARGETED } from "/static/rulesets.js";
+
+// What the actor's sheet offers for a parameter that names a piece of it: weapons
+// first (the first is chosen), then the schema's default (e.g. unarmed) last.
+function sheetChoices(schema, sheet) {
+  const choices = {};
+  const props = schema.properties || {};
+  const names = (list) => (Array.isArray(list) ? list.map((item) => item.name).filter(Boolean) : []);
+  for (const [param, list] of [["weapon", names(sheet.weapons)], ["spell", names(sheet.spells)]]) {
+    const prop = props[param];
+    if (!prop || !list.length) continue;
+    const fallback = prop.default;
+    const optional = prop.anyOf && fallback == null && !(schema.required || []).includes(param);
+    choices[param] = [...(optional ? [["", "—"]] : []), ...list.map((n) => [n, n]),
+      ...(typeof fallback === "string" && !list.includes(fallback) ? [[fallback, fallback]] : [])];
+  }
+  return choices;
+}
+
+// Who may be chosen as a target: the others, or the actor first for what is done to them.
+function targets(ruleset, kind, combatants, actor) {
+  const self = combatants.filter((c) => c.id === actor);
+  const others = combatants.filter((c) => c.id !== actor && c.present !== false);
+  return (SELF_TARGETED[ruleset] || []).includes(kind) ? [...self, ...others] : others;
+}
 
 function faces(text) {
   return text.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10));
@@ -131,6 +155,15 @@ export function actionPanel({ context, done, fail, gm = false }) {
   form.addEventListener("input", decides);
 
   return {
+    // The encounter ended or the actor left: no stale form stays open.
+    close() {
+      kind = null;
+      actor = null;
+      form.hidden = true;
+      $("action-fields").replaceChildren();
+      $("dice-fields").replaceChildren();
+      $("odds").replaceChildren();
+    },
     open(newKind, newActor) {
       const { ruleset, encounter, campaign } = context();
       kind = newKind;
@@ -138,9 +171,13 @@ export function actionPanel({ context, done, fail, gm = false }) {
       form.hidden = false;
       form.dataset.kind = kind;
       const schema = ruleset.actions[kind].params;
-      $("action-fields").replaceChildren(el("h3", {}, label(campaign.ruleset, kind)),
+      const character = campaign.characters.find((c) => c.id === actor);
+      const title = (PANEL_TITLES[campaign.ruleset] || {})[kind] || label(campaign.ruleset, kind);
+      $("action-fields").replaceChildren(el("h3", {}, title),
         el("p", { class: "caption" }, ruleset.actions[kind].description),
-        ...schemaFields(schema, encounter.combatants.filter((c) => c.id !== actor), { gm }));
+        ...schemaFields(schema, targets(campaign.ruleset, kind, encounter.combatants, actor), {
+          gm, choices: sheetChoices(schema, (character && character.sheet) || {}),
+          titles: PARAM_TITLES[campaign.ruleset] || {} }));
       $("action-submit").textContent = `${label(campaign.ruleset, kind)}!`;
       refreshAside();
     },

@@ -5,16 +5,48 @@
 "use strict";
 
 export const LABELS = {
-  "stamina-body": { attack: "Hit", take_hit: "Damage (Take-hit)", recover: "Recover",
-    treat_wound: "Treat wound", mark_wound: "Mark wound" },
+  "stamina-body": { attack: "Hit", take_hit: "Damage", recover: "Recover",
+    stabilise: "Stabilise", treat_wound: "Treat wound", mark_wound: "Mark wound",
+    parry: "Parry", dodge: "Dodge", none: "No defence" },
   margin: { attack: "Attack", cast: "Cast", defend: "Defend", riposte: "Riposte", ward: "Ward" },
   d20: { attack: "Attack", shove: "Shove", grapple: "Grapple", maintain: "Maintain",
     escape: "Escape", throw: "Throw", release: "Release", stand_up: "Stand up",
     defensive_stance: "Defensive stance", trip: "Trip" },
 };
 
+// A panel's title where the seed names it apart from its button (seed 001: the Damage
+// button opens the Take-hit panel), and parameters under the seed's own words.
+export const PANEL_TITLES = { "stamina-body": { take_hit: "Take-hit" } };
+export const PARAM_TITLES = {
+  "stamina-body": { ignore_shield: "Ignore shield", ignore_armour: "Ignore armour",
+    set_weapon: "Set weapon", extra_strength: "Use extra strength" },
+};
+
+// The combat panel's buttons in the seed's order; a "declare:" entry answers the attack
+// that waits for a defence (seed 001: Parry and Dodge next to Hit, Damage and Recover).
+// Actions the server records by itself (the round's bleeding) are not buttons.
+export const PANEL = {
+  "stamina-body": ["attack", "declare:parry", "declare:dodge", "take_hit", "recover",
+    "stabilise", "treat_wound", "mark_wound"],
+};
+export const SERVER_RECORDED = { "stamina-body": ["bleed"] };
+
+// Actions done to the one who acts as often as to another (the hit landed on them, their
+// own wound): their target list offers the actor first.
+export const SELF_TARGETED = { "stamina-body": ["take_hit", "treat_wound", "mark_wound"] };
+
 export function label(ruleset, kind) {
+  if (kind === "none" && !(LABELS[ruleset] || {}).none) return "No defence";
   return (LABELS[ruleset] || {})[kind] || kind.replaceAll("_", " ");
+}
+
+// The panel's entries for a ruleset: its own order first, then any action it leaves
+// out (a new action shows up with no page code).
+export function panelEntries(ruleset, actions) {
+  const hidden = new Set(SERVER_RECORDED[ruleset] || []);
+  const order = (PANEL[ruleset] || []).filter((e) => e.startsWith("declare:") || e in actions);
+  const rest = Object.keys(actions).filter((k) => !order.includes(k) && !hidden.has(k));
+  return [...order, ...rest];
 }
 
 // Each sheet is checked against its ruleset by a unit test (tests/unit/test_page_templates.py).

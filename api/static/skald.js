@@ -7,6 +7,9 @@
 "use strict";
 
 const STORE = "skald.session";
+// The campaigns this browser holds keys for (the GM screen's switcher): kept until the
+// GM signs out of one. The page's strict policy runs no script but this server's.
+const KEYRING = "skald.keyring";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -37,6 +40,7 @@ export function session() {
   };
   if (fromLink.key || fromLink.campaign) {
     sessionStorage.setItem(STORE, JSON.stringify(current));
+    if (current.campaign && current.key) remember(current.campaign, current.key);
     history.replaceState(null, "", location.pathname); // the key leaves the address bar
   }
   return current;
@@ -44,10 +48,28 @@ export function session() {
 
 export function signIn(campaign, key) {
   sessionStorage.setItem(STORE, JSON.stringify({ campaign: campaign.trim(), key: key.trim() }));
+  remember(campaign.trim(), key.trim());
 }
 
-export function signOut() {
+// Signing out forgets this tab's campaign and, unless `keep`, its key in this browser.
+export function signOut({ keep = false } = {}) {
+  const { campaign } = JSON.parse(sessionStorage.getItem(STORE) || "{}");
   sessionStorage.removeItem(STORE);
+  if (campaign && !keep) localStorage.setItem(KEYRING,
+    JSON.stringify(keyring().filter((k) => k.campaign !== campaign)));
+}
+
+export function keyring() {
+  try { return JSON.parse(localStorage.getItem(KEYRING) || "[]"); } catch { return []; }
+}
+
+// One entry per campaign: a newer key (or a name learnt later) replaces the older one.
+export function remember(campaign, key, name) {
+  const known = keyring();
+  const old = known.find((k) => k.campaign === campaign) || {};
+  const entry = { campaign, key: key || old.key, name: name || old.name || campaign.slice(0, 8) };
+  localStorage.setItem(KEYRING,
+    JSON.stringify([entry, ...known.filter((k) => k.campaign !== campaign)]));
 }
 
 // A sign-in form for a page opened without a session; resolves once signed in.
@@ -167,7 +189,8 @@ export function follow(api, after, handlers) {
 
 export const LOW_FRACTION = 1 / 3; // a bar "slips into the yellow" at a third of its maximum
 
-export function bar(name, current, max) {
+// `edit`, when given, makes the number a button (the GM screen edits a track from it).
+export function bar(name, current, max, edit) {
   const top = max || 1;
   const fraction = Math.max(0, Math.min(1, current / top));
   const state = current <= 0 ? "out" : current <= top * LOW_FRACTION ? "low" : "ok";
@@ -178,13 +201,28 @@ export function bar(name, current, max) {
   return el("div", { class: "track" },
     el("span", { class: "track-name" }, name.replaceAll("_", " ")),
     el("div", { class: `bar ${state}`, "data-track": name, "data-current": current }, fill),
-    el("span", { class: "value" }, `${current} / ${max ?? "?"}`));
+    edit ? el("button", { type: "button", class: "value link", "data-edit-track": name,
+      title: `change ${name.replaceAll("_", " ")}`, onclick: (event) => {
+        event.stopPropagation(); edit(name, current);
+      } }, `${current} / ${max ?? "?"}`)
+      : el("span", { class: "value" }, `${current} / ${max ?? "?"}`));
 }
 
-export function chips(conditions) {
+// A chip's colour says what kind of state it is: out of the fight (red), a wound
+// (amber), anything else the ruleset or the GM marks (neutral).
+const OUT_OF_THE_FIGHT = new Set(["stunned", "unconscious", "down", "cannot_act"]);
+const WOUNDS = new Set(["piercing_wound", "broken_bones", "severe_bruising", "wounded"]);
+
+export function chipKind(condition) {
+  return OUT_OF_THE_FIGHT.has(condition) ? "out" : WOUNDS.has(condition) ? "wound" : "state";
+}
+
+export function chips(conditions, extra = []) {
   return el("div", { class: "chips" },
-    conditions.map((c) => el("span", { class: `chip ${c}`, "data-condition": c },
-      c.replaceAll("_", " "))));
+    conditions.map((c) => el("span", { class: `chip ${chipKind(c)} ${c}`, "data-condition": c,
+      "data-chip": chipKind(c) }, c.replaceAll("_", " "))),
+    extra.map(({ name, kind, title }) => el("span", { class: `chip ${kind}`, "data-chip": kind,
+      "data-marker": name, title }, name)));
 }
 
 // -- forms from an action's published parameter schema ---------------------------------
@@ -199,12 +237,13 @@ function resolveRef(schema, root) {
   return schema;
 }
 
-// One input per property. `choices` maps property names that take a combatant id
-// to the combatants to choose from (a select instead of a text box).
-// Optional fields start empty ("—", or the default as a placeholder): a field left
-// alone is left out of the request, so the server's own default (or the rule that
-// waits for the defender) applies. `gm` false leaves out the GM's calls.
-export function schemaFields(schema, combatants, { gm = true } = {}) {
+// One input per property; a property that takes a combatant id is a select of the
+// `combatants`. Optional fields start empty ("—", or the default as a placeholder): a
+// field left alone is left out of the request, so the server's own default (or the rule
+// that waits for the defender) applies. `gm` false leaves out the GM's calls. `choices`
+// maps a property to [value, label] pairs to pick from (e.g. the sheet's weapons);
+// `titles` gives a property the ruleset's own words.
+export function schemaFields(schema, combatants, { gm = true, choices = {}, titles = {} } = {}) {
   const root = schema;
   const required = new Set(schema.required || []);
   const fields = [];
@@ -212,11 +251,14 @@ export function schemaFields(schema, combatants, { gm = true } = {}) {
     const prop = resolveRef(raw, root) || {};
     if (!gm && (raw["x-gm-call"] || prop["x-gm-call"])) continue;
     const id = `param-${name}`;
-    const label = (raw.title || prop.title || name).replaceAll("_", " ");
+    const label = (titles[name] || raw.title || prop.title || name).replaceAll("_", " ");
     const hint = raw.description || prop.description || "";
     let input;
     const isCombatant = /(^|_)(target|defender|actor|attacker|holder|who|victim|ally)s?$/.test(name);
-    if (isCombatant && prop.type === "string") {
+    if (choices[name] && prop.type === "string") {
+      input = el("select", { id, name },
+        choices[name].map(([value, text]) => el("option", { value }, text)));
+    } else if (isCombatant && prop.type === "string") {
       input = el("select", { id, name },
         required.has(name) ? null : el("option", { value: "" }, "—"),
         combatants.map((c) => el("option", { value: c.id }, `${c.name} (${c.side})`)));

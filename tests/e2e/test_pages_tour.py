@@ -56,9 +56,9 @@ def test_the_gm_changes_tracks_and_the_cast_from_the_screen(server: Server) -> N
             # A refused change says why and writes nothing.
             gm.locator(f'#sides [data-combatant-id="{ulf}"]').click()
             gm.locator("#gm-tools summary").click()
-            gm.locator("#gm-amend [name=changes]").fill('{"con": "twelve"}')
+            gm.locator("#gm-amend [data-sheet=con]").fill("41")  # Con is at most 40
             gm.locator("#gm-amend [data-reason]").fill("a typo")
-            gm.locator("#gm-amend button").click()
+            gm.locator("#gm-amend button[type=submit]").click()
             expect(gm.locator("#result .error")).to_contain_text("422")
         finally:
             browser.close()

@@ -1,0 +1,141 @@
+// Keys from the GM screen: player keys (per character) and viewer keys issued and
+// revoked; each new key shown once as a link with the key after '#' (never in a query),
+// a copy button and a QR code the server draws offline. And the campaigns this browser
+// holds keys for: switch, sign out, open another with a key.
+import { $, ApiError, el, keyring, signIn, signOut } from "/static/skald.js";
+
+export function linkFor(path, campaign, key) {
+  return `${location.origin}${path}#campaign=${campaign}&key=${key}`;
+}
+
+// Copies the text; where the clipboard is refused (an http page on a LAN address), the
+// text is selected so the GM can copy it by hand.
+export function copyButton(text, target, id) {
+  const button = el("button", { type: "button", class: "secondary", id, onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied";
+    } catch {
+      getSelection().selectAllChildren(target);
+      button.textContent = "Selected: copy it";
+    }
+  } }, "Copy");
+  return button;
+}
+
+async function qrImage(api, link, alt) {
+  const response = await fetch(`${api.base}/keys/qr`, { method: "POST",
+    headers: { ...api.headers, "content-type": "application/json" },
+    body: JSON.stringify({ link }) });
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => ({})));
+  const svg = await response.text();
+  // A data: image (the page's policy allows no blob: and no inline markup from elsewhere).
+  return el("img", { class: "qr", alt, width: 192, height: 192,
+    src: `data:image/svg+xml;base64,${btoa(svg)}` });
+}
+
+// A secret shown this once: the link (or the key), a copy button and, with `api`, a QR code.
+export function onceCard({ id, title, note, secret, api, alt }) {
+  const code = el("code", { class: "once", "data-once": id }, secret);
+  const card = el("div", { class: "sign-in once-card", id },
+    el("h3", {}, title), el("p", {}, note), code,
+    el("div", { class: "row wrap" }, copyButton(secret, code, `${id}-copy`)));
+  if (api) {
+    qrImage(api, secret, alt || "QR code of the link")
+      .then((img) => card.append(img))
+      .catch((error) => card.append(el("p", { class: "error" }, `QR: ${error.message}`)));
+  }
+  return card;
+}
+
+const ROLE_PAGE = { player: "/play", viewer: "/overlay" };
+
+export function keysBox({ page, show }) {
+  const list = el("ul", { id: "key-list", class: "keys" });
+  const issued = el("div", { id: "key-issued" });
+  const who = el("select", { id: "key-character" });
+  const labelInput = el("input", { id: "key-label", maxlength: 120, placeholder: "e.g. Ana" });
+  let names = {};
+
+  async function load() {
+    // The roster as it is now (characters enrolled since the screen opened included).
+    names = Object.fromEntries(page.campaign.characters.map((c) => [c.id, c.name]));
+    const chosen = who.value;
+    who.replaceChildren(...page.campaign.characters.map((c) =>
+      el("option", { value: c.id, selected: c.id === chosen }, c.name)));
+    const keys = await page.api.get("keys");
+    list.replaceChildren(...keys.filter((k) => k.role !== "gm").map((k) => el("li",
+      { "data-key-id": k.id, class: k.revoked ? "voided" : "" },
+      `${k.role}${k.characters.length ? `: ${k.characters.map((c) => names[c] || c).join(", ")}` : ""}` +
+        `${k.label ? ` (${k.label})` : ""}${k.revoked ? " — revoked" : ""}`,
+      k.revoked ? null : el("button", { type: "button", class: "danger", "data-revoke": k.id,
+        onclick: () => revoke(k) }, "Revoke"))));
+  }
+
+  async function issue(role) {
+    try {
+      const body = { role, label: labelInput.value.trim() };
+      if (role === "player") body.characters = [who.value];
+      const made = await page.api.post("keys", body);
+      const link = linkFor(ROLE_PAGE[role], page.campaign.id, made.key);
+      const whom = role === "player" ? names[who.value] : "the viewers";
+      issued.replaceChildren(onceCard({ id: "key-once", api: page.api, secret: link,
+        title: `A ${role} key for ${whom}`, alt: `QR code of ${whom}'s link`,
+        note: "Shown this once: send the link or let them scan the code. The key is after " +
+          "'#', so it never reaches a server log." }));
+      await load();
+    } catch (error) { show(error); }
+  }
+
+  async function revoke(key) {
+    try {
+      await fetch(`${page.api.base}/keys/${key.id}`, { method: "DELETE", headers: page.api.headers })
+        .then(async (r) => { if (!r.ok) throw new ApiError(r.status, await r.json()); });
+      await load();
+    } catch (error) { show(error); }
+  }
+
+  const box = el("details", { id: "keys-box", class: "box" },
+    el("summary", {}, "Keys: invite players and viewers"),
+    el("div", { class: "stack" },
+      el("label", {}, "Character", who),
+      el("label", {}, "Label (the player's name)", labelInput),
+      el("div", { class: "row wrap" },
+        el("button", { type: "button", id: "issue-player", onclick: () => issue("player") },
+          "Player key"),
+        el("button", { type: "button", class: "secondary", id: "issue-viewer",
+          onclick: () => issue("viewer") }, "Viewer key (overlay)"))),
+    issued, list);
+  box.addEventListener("toggle", () => { if (box.open) load().catch(show); });
+  return { box, issue: async (role, characterId, label) => {
+    await load();
+    box.open = true;
+    who.value = characterId;
+    labelInput.value = label || "";
+    return issue(role);
+  } };
+}
+
+// The header's campaign controls: switch among the campaigns this browser holds keys for,
+// open another with a key, sign out.
+export function campaignMenu(current) {
+  const known = keyring();
+  const switcher = el("select", { id: "campaign-switcher", "aria-label": "campaign" },
+    known.map((k) => el("option", { value: k.campaign, selected: k.campaign === current.campaign },
+      k.name)));
+  switcher.addEventListener("change", () => {
+    const chosen = known.find((k) => k.campaign === switcher.value);
+    signIn(chosen.campaign, chosen.key);
+    location.reload();
+  });
+  return el("span", { class: "row wrap campaign-menu" },
+    known.length > 1 ? switcher : null,
+    el("button", { type: "button", class: "secondary", id: "open-other", onclick: () => {
+      signOut({ keep: true });
+      location.reload();
+    } }, "Another campaign"),
+    el("button", { type: "button", class: "secondary", id: "sign-out", onclick: () => {
+      signOut();
+      location.reload();
+    } }, "Sign out"));
+}
