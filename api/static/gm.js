@@ -29,6 +29,10 @@ function clearMessage() {
 
 // What is open on the board now, or null (none yet, or it has ended).
 const live = () => (page.encounter && !page.encounter.ended ? page.encounter : null);
+// The table's own records (docs/table.md): voided or rewound, never rerolled.
+const TABLE_RECORDS = new Set(["initiative", "turn", "mark", "unmark", "expire"]);
+const TURN_BUTTONS = ["roll-initiative", "prev-turn", "next-turn", "delay-turn", "next-round",
+  "end-encounter", "undo-last"];
 
 function editTrack(c) {
   return (track, current) => trackDialog(c, track, current);
@@ -39,6 +43,14 @@ function combatantCard(c, maxima, extra = {}) {
   const posture = c.state && c.state.posture;
   const markers = enc && posture && posture.round === enc.round
     ? [{ name: posture.kind, kind: "posture", title: `${posture.kind} this round` }] : [];
+  // The GM's markers (T2): neutral chips, with the rounds left.
+  for (const m of (enc && enc.markers) || []) {
+    if (m.target !== c.id) continue;
+    const left = m.rounds_left === null ? "" : ` · ${m.rounds_left}`;
+    markers.push({ name: m.name, kind: "marker", text: `${m.name}${left}`,
+      title: `${m.note ? `${m.note}; ` : ""}${m.rounds_left === null ? "until removed"
+        : `${m.rounds_left} round(s) left, counted at the ${m.at} of ${m.watch_name}'s turn`}` });
+  }
   return el("article", { class: `card${page.selected === c.id ? " selected" : ""}`,
     "data-combatant-id": c.id, "data-character-id": c.id },
     el("h3", {}, c.name, el("span", { class: "where" }, extra.where || "")),
@@ -108,7 +120,9 @@ function renderBoard() {
   const picker = $("encounter-picker");
   picker.replaceChildren(...page.campaign.encounters.slice().reverse().map((e) =>
     el("option", { value: e.id, selected: enc && e.id === enc.id }, `${e.name}${e.open ? "" : " (ended)"}`)));
-  for (const id of ["next-turn", "next-round", "end-encounter", "undo-last"]) $(id).disabled = !live();
+  for (const id of TURN_BUTTONS) $(id).disabled = !live();
+  const initiative = (page.campaign.options || {}).initiative || {};
+  $("roll-initiative").hidden = initiative.mode !== "roll";
   if (!enc) {
     $("board-caption").textContent = "No encounter yet: start one from the roster.";
     return;
@@ -116,8 +130,11 @@ function renderBoard() {
   const names = Object.fromEntries(enc.combatants.map((c) => [c.id, c.name]));
   const turn = enc.turn || {};
   $("board-title").textContent = `Encounter: ${enc.name}`;
+  const passed = (turn.skipped || []).map((x) => x.why).join("; ");
   $("board-caption").textContent = `round ${enc.round}` +
-    (turn.current ? ` · ${names[turn.current]}'s turn` : "") + (enc.ended ? " · ended" : "");
+    (turn.current ? ` · ${names[turn.current]}'s turn` : "") +
+    (passed && !enc.ended ? ` · passed over: ${passed}` : "") +
+    (enc.ended ? ` · ended${enc.end_reason ? `: ${enc.end_reason}` : ""}` : "");
   renderOrder(enc, names, turn);
   const sides = {};
   for (const c of enc.combatants) (sides[c.side] ||= []).push(c);
@@ -138,10 +155,15 @@ function renderOrder(enc, names, turn) {
   const order = (turn.order || []).map((o) => (typeof o === "string" ? o : o.id));
   const draft = order.length ? order : enc.combatants.map((c) => c.id);
   const move = (i, by) => {
-    const next = draft.slice();
-    [next[i], next[i + by]] = [next[i + by], next[i]];
-    saveOrder(next);
+    if (!order.length) {
+      const next = draft.slice();
+      [next[i], next[i + by]] = [next[i + by], next[i]];
+      saveOrder(next);
+      return;
+    }
+    turnStep("order/move", { combatant: draft[i], direction: by < 0 ? "up" : "down" });
   };
+  const rolled = turn.initiative || {};
   const arrows = (id, i) => enc.ended ? [] : [
     i > 0 ? el("button", { type: "button", class: "secondary", title: `${names[id]} earlier`,
       "aria-label": `${names[id]} earlier`, "data-earlier": id, onclick: () => move(i, -1) }, "↑") : null,
@@ -150,7 +172,8 @@ function renderOrder(enc, names, turn) {
       onclick: () => move(i, 1) }, "↓") : null];
   $("turn-order").replaceChildren(
     ...draft.map((id, i) => el("span", { class: id === turn.current ? "current" : "", "data-turn": id },
-      names[id] || id, ...arrows(id, i))),
+      names[id] || id, rolled[id] !== undefined ? el("small", { "data-initiative": id },
+        ` ${rolled[id]}`) : null, ...arrows(id, i))),
     ...(!order.length && !enc.ended ? [el("button", { type: "button", id: "set-order",
       onclick: () => saveOrder(draft) }, "Start turns in this order")] : []));
 }
@@ -222,7 +245,8 @@ function renderActions(enc) {
         a.status !== "active" ? el("em", {}, ` (${a.status})`) : null),
       el("ol", { class: "narrative" }, (a.narrative || []).map((line) => el("li", {}, line)))),
     !enc.ended && a.status === "active" ? el("div", { class: "row" },
-      fix("void", a, "Void"), fix("reroll", a, "Reroll"), fix("rewind", a, "Rewind to before"))
+      fix("void", a, "Void"), TABLE_RECORDS.has(a.kind) ? null : fix("reroll", a, "Reroll"),
+      fix("rewind", a, "Rewind to before"))
       : null)));
 }
 
@@ -420,6 +444,9 @@ async function start() {
   $("setup-form").addEventListener("submit", startEncounter);
   $("days-form").addEventListener("submit", advanceDays);
   $("next-turn").addEventListener("click", () => turnStep("turn"));
+  $("prev-turn").addEventListener("click", () => turnStep("turn/previous"));
+  $("delay-turn").addEventListener("click", () => turnStep("turn/delay"));
+  $("roll-initiative").addEventListener("click", () => turnStep("initiative"));
   $("next-round").addEventListener("click", () => turnStep("round"));
   $("undo-last").addEventListener("click", undoLast);
   $("end-encounter").addEventListener("click", async () => {
@@ -435,6 +462,7 @@ async function start() {
   enrolForm({ page, refresh, show: showError, keys });
   shortcuts({
     n: () => turnStep("turn"),
+    p: () => turnStep("turn/previous"),
     h: () => openFor("attack", (page.encounter.turn || {}).current || page.selected),
     d: () => openFor("take_hit", page.selected || (page.encounter.turn || {}).current),
     u: undoLast,

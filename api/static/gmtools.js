@@ -52,6 +52,41 @@ export function gmTools({ page, id, refresh, show }) {
 
   const cast = [];
   if (inFight) {
+    // A marker (T2): a name, a note, and how long (rounds counted at a turn's start or end).
+    const standing = (enc.markers || []).filter((m) => m.target === id);
+    const mark = el("form", { class: "stack", id: "gm-mark" }, el("h3", {}, "Markers"),
+      el("ul", { class: "keys" }, standing.map((m) => el("li", { "data-marker-number": m.number },
+        `${m.name}${m.rounds_left === null ? "" : ` (${m.rounds_left} left)`}`,
+        el("button", { type: "button", class: "secondary", "data-unmark": m.number,
+          onclick: () => remove(m) }, "Remove")))),
+      el("div", { class: "row wrap" },
+        el("label", {}, "Marker", el("input", { name: "marker", required: true, maxlength: 40,
+          list: "marker-names" })),
+        el("datalist", { id: "marker-names" }, ["prone", "hidden", "blessed", "on fire"]
+          .map((n) => el("option", { value: n }))),
+        el("label", {}, "Rounds", el("input", { name: "rounds", type: "number", min: 1, max: 100 })),
+        el("label", {}, "Counted at", el("select", { name: "at" },
+          el("option", { value: "end" }, "end of turn"), el("option", { value: "start" }, "start of turn"))),
+        el("label", {}, "Whose turn", el("select", { name: "watch" },
+          enc.combatants.map((c) => el("option", { value: c.id, selected: c.id === id }, c.name))))),
+      el("label", {}, "Note", el("input", { name: "note", maxlength: 200 })),
+      el("button", { type: "submit", class: "secondary" }, "Add marker"));
+    const remove = async (m) => {
+      try {
+        const response = await fetch(`${page.api.base}/encounters/${enc.id}/markers/${m.number}`,
+          { method: "DELETE", headers: page.api.headers });
+        if (!response.ok) throw new ApiError(response.status, await response.json());
+        await refresh();
+      } catch (error) { show(error); }
+    };
+    mark.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const rounds = parseInt(value(mark, "rounds"), 10);
+      post(`encounters/${enc.id}/markers`, { target: id, name: value(mark, "marker"),
+        ...(value(mark, "note") ? { note: value(mark, "note") } : {}),
+        ...(Number.isNaN(rounds) ? {} : { rounds, watch: value(mark, "watch"), at: value(mark, "at") }) });
+    });
+    cast.push(mark);
     const move = el("form", { class: "row wrap", id: "gm-move" },
       el("label", {}, "Rank", el("input", { name: "rank", type: "number", min: 1, max: 20, required: true })),
       reason("move"), el("button", { type: "submit", class: "secondary" }, "Move to rank"));

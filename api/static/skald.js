@@ -221,8 +221,8 @@ export function chips(conditions, extra = []) {
   return el("div", { class: "chips" },
     conditions.map((c) => el("span", { class: `chip ${chipKind(c)} ${c}`, "data-condition": c,
       "data-chip": chipKind(c) }, c.replaceAll("_", " "))),
-    extra.map(({ name, kind, title }) => el("span", { class: `chip ${kind}`, "data-chip": kind,
-      "data-marker": name, title }, name)));
+    extra.map(({ name, kind, title, text }) => el("span", { class: `chip ${kind}`, "data-chip": kind,
+      "data-marker": name, title }, text || name)));
 }
 
 // -- forms from an action's published parameter schema ---------------------------------
