@@ -27,6 +27,15 @@ def redis_servers_on(data_dir: Path) -> list[int]:
     return sorted(p for p in pids if running(p) and is_our_redis(p, data_dir.resolve()))
 
 
+def stop_everything(server: subprocess.Popen[bytes] | None, data_dir: Path) -> None:
+    """Every path of a test ends what it started: the server, then any Redis it left."""
+    if server is not None and server.poll() is None:
+        server.kill()
+        server.wait()
+    for pid in redis_servers_on(data_dir):
+        os.kill(pid, signal.SIGKILL)
+
+
 def test_it_has_a_save_point_and_writes_its_snapshot(tmp_path: Path) -> None:
     embedded = EmbeddedRedis(tmp_path)
     try:
@@ -83,6 +92,7 @@ def test_a_killed_server_leaves_no_redis_behind_once_the_next_one_starts(
     data_dir = tmp_path / "data"
     port = free_port()
     seen: list[int] = []
+    server: subprocess.Popen[bytes] | None = None
     try:
         for _ in range(3):
             server = serve(data_dir, port)
@@ -102,8 +112,7 @@ def test_a_killed_server_leaves_no_redis_behind_once_the_next_one_starts(
         assert not (data_dir / PIDFILE).exists()
         assert (data_dir / "redis.rdb").exists()
     finally:
-        for pid in redis_servers_on(data_dir):
-            os.kill(pid, signal.SIGKILL)
+        stop_everything(server, data_dir)
 
 
 def test_ctrl_c_ends_a_server_started_as_a_background_job_with_130(tmp_path: Path) -> None:
@@ -118,11 +127,7 @@ def test_ctrl_c_ends_a_server_started_as_a_background_job_with_130(tmp_path: Pat
         assert not running(pid)
         assert not (data_dir / PIDFILE).exists()
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        for pid in redis_servers_on(data_dir):
-            os.kill(pid, signal.SIGKILL)
+        stop_everything(server, data_dir)
 
 
 def test_a_terminated_server_stops_its_redis_with_it(tmp_path: Path) -> None:
@@ -140,8 +145,4 @@ def test_a_terminated_server_stops_its_redis_with_it(tmp_path: Path) -> None:
         assert not (data_dir / PIDFILE).exists()
         assert (data_dir / "redis.rdb").exists()  # it stopped cleanly: its snapshot written
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        for pid in redis_servers_on(data_dir):
-            os.kill(pid, signal.SIGKILL)
+        stop_everything(server, data_dir)
