@@ -15,6 +15,7 @@ from api.etags import ViewETags
 from api.fast_actions import ActionFastPath
 from api.fast_views import ViewFastPath
 from api.limits import BodyLimit, RateLimit, RateLimiter
+from api.redacting import RedactedReads
 from api.routes import (
     amendments,
     calendar,
@@ -63,6 +64,8 @@ def create_app(
     app.add_middleware(ViewFastPath, enabled=fast_views)
     # The commonest request answered below the router (api/fast_actions.py).
     app.add_middleware(ActionFastPath, enabled=fast_actions)
+    # Around the fast path too: every answer a player or viewer gets is redacted (T3).
+    app.add_middleware(RedactedReads)
     app.add_middleware(BodyLimit)
     # Outside every middleware that may change an answer: the ETag is of the bytes sent.
     app.add_middleware(ViewETags)

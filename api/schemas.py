@@ -47,6 +47,20 @@ class CreateCampaignBody(Body):
 class EnrolCharacterBody(Body):
     name: str = NAME
     sheet: dict[str, Any] = Field(description="the ruleset's character sheet")
+    # Left out of the body's dump (and so of an Idempotency-Key's hash) when not given,
+    # as before they existed.
+    npc: StrictBool = Field(
+        default=False,
+        exclude_if=lambda npc: npc is False,
+        description="T3: an NPC, whose tracks players and viewers see as a descriptor "
+        "(unless the campaign's show_npc_numbers is on); default: a PC",
+    )
+    player: str | None = Field(
+        default=None,
+        max_length=120,
+        exclude_if=lambda player: player is None,
+        description="the player's name (a PC's), shown with the character",
+    )
 
 
 class CombatantBody(Body):
@@ -73,6 +87,13 @@ class ActionBody(Body):
         min_length=1,
         max_length=500,
         description="the GM's reason to let this actor act out of turn or again this round",
+    )
+    # Left out of the body's dump (an Idempotency-Key's hash) when not given.
+    hidden: StrictBool = Field(
+        default=False,
+        exclude_if=lambda hidden: hidden is False,
+        description="T3, the GM's only: roll this NPC's action hidden; players and viewers "
+        "see its outcome, never its dice, skill or score",
     )
 
 
@@ -111,6 +132,8 @@ class CharacterOut(BaseModel):
         "shield's cost in sp and encumbrance in cn); empty for rulesets without such tables",
     )
     in_encounter: str | None
+    npc: bool = Field(default=False, exclude_if=lambda npc: npc is False, description="T3")
+    player: str | None = Field(default=None, exclude_if=lambda player: player is None)
 
 
 class CampaignOut(BaseModel):

@@ -38,6 +38,8 @@ def character_out(campaign: Campaign, character_id: str) -> CharacterOut:
         derived=rules.derived_ratings(c.sheet, c.state),
         equipment=rules.equipment(c.sheet),
         in_encounter=c.in_encounter,
+        npc=c.npc,
+        player=c.player,
     )
 
 

@@ -48,6 +48,7 @@ from application.commands import (
 from application.corrections import Corrected, Corrections
 from application.encounters import EncounterCommands
 from application.queries import Queries
+from application.redaction import Redaction
 from application.store import Store
 from application.table_commands import (
     DeclareDefense,
@@ -148,6 +149,9 @@ class SkaldApplication(Store):
         except KeyError:
             return None
         return cached.access_for(key_id, key_hash) if isinstance(cached, Campaign) else None
+
+    def redaction(self, campaign_id: UUID, access: Access) -> Redaction | None:
+        return self.queries.redaction(campaign_id, access)
 
     # -- the campaign (application/campaigns.py) ----------------------------------------
 

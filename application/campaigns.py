@@ -35,7 +35,9 @@ class CampaignCommands(Commands):
     def enrol_character(self, command: EnrolCharacter) -> tuple[Campaign, str]:
         def attempt() -> tuple[Campaign, str]:
             campaign = self.store.campaign(command.campaign_id)
-            character_id = campaign.enrol(command.name, command.sheet, command.by)
+            character_id = campaign.enrol(
+                command.name, command.sheet, command.by, command.npc, command.player
+            )
             self.store.save(campaign)
             return campaign, character_id
 

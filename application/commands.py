@@ -24,6 +24,8 @@ class EnrolCharacter:
     name: str
     sheet: JsonObject
     by: str = "gm"
+    npc: bool = False
+    player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class PerformAction:
     by: str = "gm"
     role: str = "gm"
     override_reason: str | None = None  # the GM's, to act out of turn or again
+    hidden: bool = False  # T3: the GM rolls this NPC's action hidden
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from domain.campaign import check_name
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
 from domain.records import Combatant, JSONObject
+from domain.visibility import refuse_hidden_roll
 
 MAX_COMBATANTS = 50
 R = TypeVar("R")
@@ -80,6 +81,9 @@ class EncounterCommands(Commands):
 
     def _performing(self, command: PerformAction) -> Callable[[], tuple[Encounter, JSONObject]]:
         def act(encounter: Encounter) -> JSONObject:
+            if command.hidden:
+                campaign = self.store.campaign(command.campaign_id)
+                refuse_hidden_roll(command.actor, campaign.characters)
             return encounter.act(
                 command.kind,
                 command.actor,
@@ -89,6 +93,7 @@ class EncounterCommands(Commands):
                 command.by,
                 role=command.role,
                 override_reason=command.override_reason,
+                hidden=command.hidden,
             )
 
         return self.changing_encounter(command.campaign_id, command.encounter_id, act)

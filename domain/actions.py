@@ -187,6 +187,7 @@ class ActionRecord(Record, frozen=True):
     override: Override | None = None
     rerolled: bool = False
     voided_because: str | None = None  # why a replay could no longer resolve it
+    hidden: bool = False  # T3: the GM rolled it hidden; others see only its outcome
 
     @classmethod
     def from_json(cls, stored: JSON) -> ActionRecord:
@@ -209,6 +210,7 @@ class ActionRecord(Record, frozen=True):
             override=override_from_json(r.get("override")),
             rerolled=r.get("rerolled") is True,
             voided_because=as_optional_str(r.get("voided_because")),
+            hidden=r.get("hidden") is True,
         )
 
     def as_json(self) -> dict[str, JSON]:
@@ -240,6 +242,8 @@ class ActionRecord(Record, frozen=True):
             stored["rerolled"] = True
         if self.voided_because is not None:
             stored["voided_because"] = self.voided_because
+        if self.hidden:
+            stored["hidden"] = True
         return stored
 
     @classmethod
@@ -279,9 +283,11 @@ class ActionRecord(Record, frozen=True):
         before: Mapping[str, Sequence[str]],
         after: Mapping[str, Sequence[str]],
         override: JSON,
+        hidden: bool = False,
     ) -> ActionRecord:
         """With what it did: new tracks and state, each touched combatant's conditions
-        before and after, and the GM's override that let it through (None if none)."""
+        before and after, the GM's override that let it through (None if none), and
+        whether the GM rolled it hidden."""
         return msgspec.structs.replace(
             self,
             effects=Effects(tracks=tracks, state=state),
@@ -289,6 +295,7 @@ class ActionRecord(Record, frozen=True):
                 cid: ConditionChange(tuple(b), tuple(after[cid])) for cid, b in before.items()
             },
             override=override_from_json(override),
+            hidden=hidden,
         )
 
 

@@ -162,13 +162,26 @@ class Campaign(Aggregate):
         tracks: Tracks
         state: State
         by: str
+        # T3, after fe485e1: a stored enrolment without them is a PC with no player named.
+        npc: bool = False
+        player: str | None = None
 
     @event(CharacterEnrolled)
     def _enrolled(
-        self, character_id: str, name: str, sheet: Sheet, tracks: Tracks, state: State, by: str
+        self,
+        character_id: str,
+        name: str,
+        sheet: Sheet,
+        tracks: Tracks,
+        state: State,
+        by: str,
+        npc: bool = False,
+        player: str | None = None,
     ) -> None:
         # A character's first day to heal is the one after they joined.
-        enrolled = Character(character_id, name, sheet, tracks, state, by, None, self.day)
+        enrolled = Character(
+            character_id, name, sheet, tracks, state, by, None, self.day, npc, player
+        )
         self.characters[character_id] = enrolled
 
     # -- encounters --------------------------------------------------------------------

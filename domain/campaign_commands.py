@@ -54,12 +54,21 @@ def revoke_key(campaign: Campaign, key_id: str, by: str) -> None:
 # -- the roster and encounters ----------------------------------------------------------
 
 
-def enrol(campaign: Campaign, name: str, sheet: JSONObject, by: str) -> str:
+def enrol(
+    campaign: Campaign,
+    name: str,
+    sheet: JSONObject,
+    by: str,
+    npc: bool = False,
+    player: str | None = None,
+) -> str:
     rules, character_id = campaign.rules, str(uuid4())
     valid = roster.check_enrolment(rules, len(campaign.characters), sheet)
     name = check_name(name, "character name")
+    if player is not None:
+        player = check_name(player, "player")
     tracks, state = rules.track_maxima(valid), rules.start_state(valid)
-    campaign._enrolled(character_id, name, valid, tracks, state, by)
+    campaign._enrolled(character_id, name, valid, tracks, state, by, npc, player)
     return character_id
 
 

@@ -271,13 +271,16 @@ def gm_record(
 
 
 def _entry(record: ActionRecord, after: str | None, status: str) -> Entry:
-    return {
+    entry: Entry = {
         "number": record.number,
         "kind": record.kind,
         "before": record.summary,
         "after": after,
         "status": status,
     }
+    if record.hidden:  # T3: its summaries state hidden dice; players see neither
+        entry["hidden"] = True
+    return entry
 
 
 def _conditions(rules: Ruleset, combatant: Combatant) -> tuple[str, ...]:

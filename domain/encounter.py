@@ -73,6 +73,8 @@ class Encounter(Aggregate):
         # The GM's override that let this action through (refusal, reason, by): on the
         # record, so a correction replays it as allowed. Older events have none.
         override: JSONObject | None = None
+        # T3: rolled hidden by the GM (an NPC's); older events were not.
+        hidden: bool = False
 
     class RoundStarted(Aggregate.Event):
         round: int
@@ -282,6 +284,7 @@ class Encounter(Aggregate):
         conditions_before: Mapping[str, Sequence[str]],
         by: str,
         override: JSONObject | None = None,
+        hidden: bool = False,
     ) -> None:
         for cid, now in tracks.items():
             self.combatants[cid] = replace(self.combatants[cid], tracks=now)
@@ -291,7 +294,7 @@ class Encounter(Aggregate):
         after = {cid: self.conditions_of(cid) for cid in conditions_before}
         recorded = ActionRecord.resolved(
             number, round, kind, actor, params, rolls, summary, breakdown, by, self.version + 1
-        ).with_effects(tracks, state, conditions_before, after, override)
+        ).with_effects(tracks, state, conditions_before, after, override, hidden)
         # Copy on write: copies of this aggregate share the list (see __deepcopy__).
         self.actions = [*self.actions, recorded]
 

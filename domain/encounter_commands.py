@@ -54,6 +54,7 @@ def act(
     *,
     role: str = "gm",
     override_reason: str | None = None,
+    hidden: bool = False,
 ) -> dict[str, JSON]:
     """Resolve an action, rolling whatever the caller did not supply, and record it:
     the record's JSON. An attack whose defender has a choice to declare is recorded
@@ -81,11 +82,13 @@ def act(
         marks: dict[str, JSON] = {"number": number, "round": e.round, "by": by}
         if override is not None:
             marks["override"] = override.as_json()
+        if hidden:
+            marks["hidden"] = True
         summary = f"exchange {number}: {opening.exchange['summary']}"
         e._exchange_opened({**opening.exchange, **marks}, summary, by)
         return e.exchange_list[-1].as_json()
     assert opening.resolved is not None
-    return record(e, kind, actor, opening.resolved, e.round, by, override).as_json()
+    return record(e, kind, actor, opening.resolved, e.round, by, override, hidden).as_json()
 
 
 def record(
@@ -96,6 +99,7 @@ def record(
     round: int,
     by: str,
     override: Override | None,
+    hidden: bool = False,
 ) -> ActionRecord:
     outcome = resolved.outcome
     e._action_resolved(
@@ -112,6 +116,7 @@ def record(
         conditions_before=resolved.conditions_before,
         by=by,
         override=None if override is None else override.as_json(),
+        hidden=hidden,
     )
     return e.actions[-1]
 
@@ -172,7 +177,14 @@ def declare(
     summary = f"exchange {number}: {name} declares {exchange.param} {choice}"
     e._defense_declared(number, choice, len(e.actions) + 1, summary, access.who)
     recorded = record(
-        e, exchange.kind, exchange.actor, resolved, exchange.round, access.who, exchange.override
+        e,
+        exchange.kind,
+        exchange.actor,
+        resolved,
+        exchange.round,
+        access.who,
+        exchange.override,
+        exchange.hidden,
     )
     return recorded.as_json()
 

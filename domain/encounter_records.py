@@ -77,6 +77,7 @@ class Exchange(Record, frozen=True):
     action: int | None = None  # the action record the declaration resolved into
     reason: str | None = None
     withdrawn_by: str | None = None
+    hidden: bool = False  # T3: the GM rolled the attack hidden
 
     @classmethod
     def from_json(cls, stored: JSON) -> Exchange:
@@ -103,6 +104,7 @@ class Exchange(Record, frozen=True):
             action=as_optional_int(x.get("action")),
             reason=as_optional_str(x.get("reason")),
             withdrawn_by=as_optional_str(x.get("withdrawn_by")),
+            hidden=x.get("hidden") is True,
         )
 
     def as_json(self) -> dict[str, JSON]:
@@ -135,6 +137,8 @@ class Exchange(Record, frozen=True):
         ):
             if value is not None:
                 stored[key] = value
+        if self.hidden:
+            stored["hidden"] = True
         return stored
 
 

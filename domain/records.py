@@ -139,6 +139,10 @@ class Character(Record, frozen=True):
     enrolled_by: str
     in_encounter: str | None  # the open encounter that owns their tracks now
     healed_through: int  # the last day whose heal they had
+    # T3: an NPC's tracks are a descriptor to players and viewers; a PC may name its player.
+    # Written only when set, so a roster without them keeps its stored JSON.
+    npc: bool = False
+    player: str | None = None
 
     @classmethod
     def from_json(cls, stored: JSONObject) -> Character:
@@ -152,10 +156,12 @@ class Character(Record, frozen=True):
             enrolled_by=as_str(stored["enrolled_by"]),
             in_encounter=None if held is None else as_str(held),
             healed_through=as_int(stored["healed_through"]),
+            npc=stored.get("npc", False) is True,
+            player=None if stored.get("player") is None else as_str(stored["player"]),
         )
 
     def as_json(self) -> dict[str, JSON]:
-        return {
+        stored: dict[str, JSON] = {
             "id": self.id,
             "name": self.name,
             "sheet": self.sheet,
@@ -165,6 +171,17 @@ class Character(Record, frozen=True):
             "in_encounter": self.in_encounter,
             "healed_through": self.healed_through,
         }
+        stored.update(self.part())
+        return stored
+
+    def part(self) -> dict[str, JSON]:
+        """T3's fields as answers and snapshots show them: only those that are set."""
+        shown: dict[str, JSON] = {}
+        if self.npc:
+            shown["npc"] = True
+        if self.player is not None:
+            shown["player"] = self.player
+        return shown
 
     @property
     def vitals(self) -> Vitals:

@@ -88,7 +88,7 @@ def read_campaign(
 def enrol_character(
     idempotency: Idempotency, campaign_id: UUID, body: EnrolCharacterBody, app: App, access: GM
 ) -> CharacterOut:
-    command = EnrolCharacter(campaign_id, body.name, body.sheet, access.who)
+    command = EnrolCharacter(campaign_id, body.name, body.sheet, access.who, body.npc, body.player)
     outcome = app.idempotent(idempotency.claim(body, access), lambda: app.enrol_character(command))
     if isinstance(outcome, Replayed):
         then = app.campaign(campaign_id, outcome.subject_version)

@@ -113,6 +113,8 @@ def action_command(
     """The command a request to act asks for, if its key may ask it (also the fast path's:
     api/fast_actions.py)."""
     access.require_writer_for(body.actor, f"perform '{body.kind}'")
+    if body.hidden:
+        access.require_gm('roll hidden dice ("hidden": true)')
     return PerformAction(
         campaign_id,
         encounter_id,
@@ -123,6 +125,7 @@ def action_command(
         access.who,
         access.role,
         body.override_reason,
+        body.hidden,
     )
 
 

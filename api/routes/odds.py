@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from api.deps import App, Reader
 from api.schemas import OddsBody
-from domain.odds.encounter import attack_odds, encounter_odds
+from domain.odds.encounter import answer_odds, attack_odds, encounter_odds
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["odds"])
 
@@ -126,3 +126,27 @@ def combatant_attack_odds(
     access.require_writer_for(character_id, "see the odds of this combatant's attacks")
     encounter = app.encounter(campaign_id, encounter_id)
     return AttacksOut.model_validate(attack_odds(encounter, character_id, against, effort=effort))
+
+
+class AnswersOut(BaseModel):
+    exchange: int
+    param: str = Field(description="the parameter the answer sets (stamina-body: defense)")
+    shown: dict[str, Any] = Field(description="what the attack showed before the answer")
+    answers: dict[str, OddsOut] = Field(
+        description="each answer (parry, dodge, none) with the exact odds of its results, "
+        "the rolls already made standing as they fell"
+    )
+
+
+@router.get("/exchanges/{number}/odds")
+def exchange_answer_odds(
+    campaign_id: UUID,
+    encounter_id: UUID,
+    number: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    app: App,
+    access: Reader,
+) -> AnswersOut:
+    """A pending attack's answers and their exact odds, for the defender's player or the
+    GM: what the player's page shows beside its Parry, Dodge and No defence buttons."""
+    encounter = app.encounter(campaign_id, encounter_id)
+    return AnswersOut.model_validate(answer_odds(encounter, number, access))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
+from typing import cast
 
 from pydantic import JsonValue
 
-from domain.access import Forbidden
+from domain import exchanges
+from domain.access import Access, Forbidden
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, DomainError
 from domain.odds.cache import ODDS
@@ -134,4 +136,30 @@ def attack_odds(
         "against": opponent.id,
         "against_name": opponent.name,
         "attacks": attacks,
+    }
+
+
+def answer_odds(encounter: Encounter, number: int, access: Access) -> JsonObject:
+    """A pending attack's answers, each with the exact odds of its results: the rolls made
+    before the answer (the hit) stand as they fell; the defender's player or the GM ask.
+    A hidden roll's odds would tell its hit: the GM's alone (T3)."""
+    _open(encounter)
+    exchange = exchanges.find(encounter.exchange_list, number)
+    access.require_writer_for(exchange.defender, "see the odds of this defense")
+    exchanges.refuse_unless_pending(exchange, "see the odds of")
+    if exchange.hidden and access.role != "gm":
+        raise Forbidden("the GM rolled this attack hidden: its odds would tell its hit")
+    view = encounter.view(turn_overridden=exchange.override is not None)
+    rolled = {roll.name: roll.faces for roll in exchange.rolls}
+    answers: dict[str, JsonValue] = {}
+    for choice in exchange.choices:
+        params = {**exchange.params, exchange.param: choice}
+        answers[choice] = action_odds(
+            encounter.rules, view, exchange.kind, exchange.actor, params, rolled=rolled
+        )
+    return {
+        "exchange": number,
+        "param": exchange.param,
+        "shown": cast(JsonValue, exchange.shown),  # JSON as stored
+        "answers": answers,
     }

@@ -127,3 +127,17 @@ def ordered(count: int, sides: int) -> Classes:
         throws = [(*t, face) for t in throws for face in range(1, sides + 1)]
     each = Fraction(1, sides**count)
     return tuple((t, each) for t in throws)
+
+
+@dataclass(frozen=True)
+class Rolled(FaceModel):
+    """A roll already made (an attack's hit before the defender answers): its faces,
+    certainly."""
+
+    faces: Faces = ()
+
+    def classes(self, count: int, sides: int) -> Classes:
+        return ((self.faces, Fraction(1)),)
+
+    def work(self, count: int, sides: int) -> int:
+        return 1

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import cast
 
 from domain.dice import DiceTray
 from domain.odds.cost import COST_BUDGET, run_cost
 from domain.odds.explore import Explorer, TooLarge
-from domain.odds.faces import FaceModel
+from domain.odds.faces import FaceModel, Faces, Rolled
 from domain.odds.memo import memo_for, stamina_body_damage_type
 from domain.odds.models import face_model
 from domain.odds.readers import Features, reader
@@ -28,6 +29,7 @@ def action_odds(
     params: JsonMapping,
     *,
     budget: int = COST_BUDGET,
+    rolled: Mapping[str, Faces] | None = None,
 ) -> JsonObject:
     """Every outcome of ``kind`` by ``actor`` with ``params`` now, with its exact probability.
 
@@ -46,6 +48,8 @@ def action_odds(
     )
 
     def model_for(roll: str) -> FaceModel:
+        if rolled is not None and roll in rolled:  # made already: its faces stand
+            return Rolled(roll, faces=tuple(rolled[roll]))
         return face_model(rules.id, view.options, roll, table)
 
     memo = memo_for(rules.id, view, kind, actor, params)

@@ -77,6 +77,9 @@ def test_campaign_character_and_encounter_read_back(
     assert campaign["ruleset"] == "stamina-body"
     assert campaign["options"] == {
         "actions_per_round": 1,
+        "initiative": {"mode": "manual"},  # T1
+        "skip_unable": True,
+        "show_npc_numbers": False,
         "extra_dice_per_option": 1,
         "stunned_may_defend": False,
         "bleed_per_round": 1,

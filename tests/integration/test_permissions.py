@@ -215,6 +215,8 @@ ROUTES = [
     Route(
         "GET", "/campaigns/{cid}/encounters/{eid}/combatants/{hero}/odds?against={rival}", "preview"
     ),
+    # The hero's answers to the rival's waiting attack: their player or the GM (issue 24).
+    Route("GET", "/campaigns/{cid}/encounters/{eid}/exchanges/1/odds", "preview"),
 ]
 # The live feed never ends a response; its key checks, role by role, are in
 # tests/e2e/test_feed.py.

@@ -129,6 +129,7 @@ def test_the_options_default_to_the_seed_and_the_rulings() -> None:
         "actions_per_round": 1,
         "initiative": {"mode": "manual"},  # T1
         "skip_unable": True,
+        "show_npc_numbers": False,
         "natural_20_hits": False,
         "natural_1_misses": False,
         "magic_minimum_damage": 1,

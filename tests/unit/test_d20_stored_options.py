@@ -33,8 +33,9 @@ def test_a_stored_d20_campaign_names_its_double_success_distance() -> None:
     stored = stored_d20_options()
     assert stored["double_success_distance"] == "twice_max_displacement"
     # Every option of its day is written out: validating it again adds only the options
-    # newer than the store (issue 23's T1), at their defaults, so it keeps its meaning.
-    newer = {"initiative": {"mode": "manual"}, "skip_unable": True}
+    # newer than the store (issue 23's T1, issue 24's T3), at their defaults, so it keeps
+    # its meaning.
+    newer = {"initiative": {"mode": "manual"}, "skip_unable": True, "show_npc_numbers": False}
     assert get_ruleset("d20").validate_options(stored) == {**stored, **newer}
     assert set(stored) == set(D20Options.model_fields) - set(newer)
 

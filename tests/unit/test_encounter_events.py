@@ -32,7 +32,11 @@ NAMES = [
     "TableRecorded",  # issue 23: newer than the compat store
 ]
 # Fields added since fe485e1, each with a default, so the stored events load unchanged.
-ADDED = {"Ended": {"reason"}, "Corrected": {"position", "table"}}
+ADDED = {
+    "Ended": {"reason": None},
+    "Corrected": {"position": None, "table": None},
+    "ActionResolved": {"hidden": False},  # T3, issue 24
+}
 
 
 def fields(cls: type) -> set[str]:
@@ -60,13 +64,10 @@ def test_each_class_declares_the_fields_its_stored_events_carry() -> None:
     declared["Started"] -= {"originator_topic"}
     stored["Started"] -= {"originator_topic"}
     for name, added in ADDED.items():
-        assert added <= declared[name] and not added & stored[name]
-        assert all(
-            f.default is None
-            for f in dataclasses.fields(getattr(Encounter, name))
-            if f.name in added
-        )  # type: ignore[arg-type]
-        declared[name] -= added
+        assert set(added) <= declared[name] and not set(added) & stored[name]
+        found = {f.name: f.default for f in dataclasses.fields(getattr(Encounter, name))}
+        assert {field: found[field] for field in added} == added
+        declared[name] -= set(added)
     assert declared == stored
     assert set(stored) == set(NAMES) - {"TableRecorded"}
     assert fields(Encounter.ActionResolved) == {
@@ -83,10 +84,12 @@ def test_each_class_declares_the_fields_its_stored_events_carry() -> None:
         "conditions_before",
         "by",
         "override",
+        "hidden",
     }
 
 
 def test_the_override_defaults_to_none_as_the_method_did() -> None:
     """An ActionResolved stored before overrides existed has no such key: the class's
     default (None) stands, as the method's did."""
-    assert dataclasses.fields(Encounter.ActionResolved)[-1].default is None  # type: ignore[arg-type]
+    found = {f.name: f.default for f in dataclasses.fields(Encounter.ActionResolved)}  # type: ignore[arg-type]
+    assert found["override"] is None

@@ -282,6 +282,7 @@ def test_options_default_to_the_rulings() -> None:
         "actions_per_round": 1,
         "initiative": {"mode": "manual"},  # T1
         "skip_unable": True,
+        "show_npc_numbers": False,
         "success_on": 5,
         "max_effort": 3,
         "fatigue_per_effort_die": 1,

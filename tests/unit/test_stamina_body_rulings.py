@@ -187,6 +187,7 @@ def test_extra_dice_per_option_is_one_or_more() -> None:
         "actions_per_round": 1,
         "initiative": {"mode": "manual"},  # T1
         "skip_unable": True,
+        "show_npc_numbers": False,
         "extra_dice_per_option": 1,
         "stunned_may_defend": False,
         "bleed_per_round": 1,

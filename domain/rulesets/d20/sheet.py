@@ -21,6 +21,7 @@ from domain.table_options import (
     skip_unable_field,
 )
 from domain.turns import actions_per_round_field
+from domain.visibility import show_npc_numbers_field
 
 WrestlingRowId = Literal[
     "none",
@@ -257,6 +258,7 @@ class D20Options(Strict):
     actions_per_round: int = actions_per_round_field()
     initiative: ManualInitiative | D20InitiativeRoll = initiative_field()
     skip_unable: bool = skip_unable_field()
+    show_npc_numbers: bool = show_npc_numbers_field()
 
     natural_20_hits: bool = Field(
         default=False, description="a natural 20 on the hit roll hits whatever the AC (D3)"

@@ -23,6 +23,7 @@ from domain.table_options import (
     skip_unable_field,
 )
 from domain.turns import actions_per_round_field
+from domain.visibility import show_npc_numbers_field
 
 MAX_HEALTH = 1000
 HIGHEST_VIGOR = 20
@@ -50,6 +51,7 @@ class MarginOptions(Frozen):
     actions_per_round: StrictInt = actions_per_round_field()
     initiative: ManualInitiative | MarginInitiativeRoll = initiative_field()
     skip_unable: StrictBool = skip_unable_field()
+    show_npc_numbers: StrictBool = show_npc_numbers_field()
     success_on: StrictInt = Field(
         default=5,
         ge=2,

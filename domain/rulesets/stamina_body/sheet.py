@@ -26,6 +26,7 @@ from domain.table_options import (
     skip_unable_field,
 )
 from domain.turns import actions_per_round_field
+from domain.visibility import show_npc_numbers_field
 
 # Fists are always at hand under this name (S11), so no sheet weapon may take it.
 UNARMED = "unarmed"
@@ -128,6 +129,7 @@ class StaminaBodyOptions(Frozen):
     actions_per_round: StrictInt = actions_per_round_field()
     initiative: ManualInitiative | StaminaBodyInitiativeRoll = initiative_field()
     skip_unable: StrictBool = skip_unable_field()
+    show_npc_numbers: StrictBool = show_npc_numbers_field()
     extra_dice_per_option: StrictInt = Field(
         default=1,
         ge=1,

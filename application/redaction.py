@@ -1,0 +1,332 @@
+"""What a player's or a viewer's key may see (RULINGS T3): the one read-side policy.
+
+Every answer and every live event a non-GM key gets passes through ``Redaction.document``
+(api/redacting.py applies it to every HTTP answer and to the feed; the event log and its
+webhooks call it too), so a route cannot forget it. The GM's key gets everything.
+``redaction_for(campaign, role)`` is None for the GM.
+
+The policy works on the JSON itself, by the shapes every read shares, not route by route:
+
+- **An NPC** (an object whose ``id`` or ``character_id`` is an NPC's, or the value under
+  an NPC's id in a map) keeps its name, side, rank, conditions and every other word, but
+  not its numbers: ``sheet``, ``tracks``, ``maxima``, ``state``, ``derived`` and
+  ``equipment`` become ``{}``, and any other number in it ``null``, lists of numbers
+  ``[]``; a ``descriptor`` (domain/visibility.py) stands for its tracks. Unless the
+  campaign's ``show_npc_numbers`` is on.
+- **An action that changed an NPC's tracks or state** is shown as its outcome: kind, actor,
+  parameters, the open dice, status, conditions gained and lost, the PCs' own tracks; its
+  breakdown (which walks through the NPC's tracks step by step) is ``{}``, and its summary
+  and narrative one line, number-free for NPCs ("Bran attacks Ogre: Ogre is hurt").
+  Unless ``show_npc_numbers`` is on.
+- **A hidden action** (``"hidden": true``, the GM's hidden roll) or a pending exchange of
+  one: as above, and its dice (``rolls``) and what it showed before the answer
+  (``shown``: the hit score) are removed too, whatever ``show_npc_numbers`` says.
+- **An audit or history entry** whose numbers were taken out and whose summary names an
+  NPC and states a number gets a number-free summary: the redacted action's, or
+  "<what happened>: <the NPCs it names>".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from domain.access import Role
+from domain.campaign import Campaign
+from domain.records import JSON
+from domain.visibility import MARGIN_WOUNDED_AT, descriptor
+
+# An NPC's numbers: replaced by {} (never removed, so each answer keeps its shape).
+SECRET_FIELDS = ("sheet", "tracks", "maxima", "state", "derived", "equipment")
+# Numbers an NPC's object may keep: where it is, not what it is.
+PLACE_FIELDS = frozenset(
+    {"id", "version", "number", "round", "day", "seq", "rank", "position", "changes"}
+)
+DIGITS = re.compile(r"\d")
+NUMBER = re.compile(r"\d+")
+HIDDEN_LINE = "(rolled hidden)"
+EXCHANGE = re.compile(r"^exchange \d+: ")
+# Where an action (record, audit entry) keeps its changes, by character id.
+CHANGE_FIELDS = frozenset({"effects", "data", "tracks", "state", "conditions_before"})
+
+
+@dataclass(frozen=True, slots=True)
+class Npc:
+    name: str
+    maxima: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Redaction:
+    """What one campaign's players and viewers may see. ``npcs`` is empty when the
+    campaign shows NPCs' numbers: then only hidden rolls are taken out."""
+
+    ruleset_id: str
+    npcs: Mapping[str, Npc]
+    names: Mapping[str, str]  # every character's name, for the outcomes' summaries
+    wounded_at: Fraction = MARGIN_WOUNDED_AT
+
+    def document(self, value: JSON) -> JSON:
+        """``value`` as a player or viewer may see it (a new value; ``value`` is kept)."""
+        return self._walk(value, None)[0]
+
+    # -- the walk: each step answers the new value and whether anything was taken out --
+
+    def _walk(self, value: JSON, owner: str | None) -> tuple[JSON, bool]:
+        if isinstance(value, Mapping):
+            return self._mapping(value, owner)
+        if isinstance(value, list | tuple):
+            items = [self._walk(v, owner) for v in value]
+            return [v for v, _ in items], any(c for _, c in items)
+        return value, False
+
+    def _mapping(self, value: Mapping[str, JSON], owner: str | None) -> tuple[JSON, bool]:
+        if _is_action(value) and (_hidden(value) or self._touches_npc(value)):
+            return self._outcome(value), True
+        if value.get("hidden") is True:  # a correction's report line on a hidden roll
+            return {k: HIDDEN_LINE if k in ("before", "after") and v else v
+                    for k, v in value.items()}, True  # fmt: skip
+        who = value.get("id", value.get("character_id"))
+        if owner is None and isinstance(who, str) and who in self.npcs:
+            owner = who
+        out: dict[str, JSON] = {}
+        changed = False
+        for key, item in value.items():
+            inner_owner = key if key in self.npcs else None
+            new, c = self._walk(item, inner_owner)
+            out[key] = new
+            changed = changed or c
+        if owner is not None and owner in self.npcs:
+            changed = self._strip_npc(out, owner) or changed
+        if _is_action(value):
+            changed = self._hide_npc_defenses(out) or changed
+        elif "summary" in out:
+            summary = self._entry_summary(out, changed)
+            changed = changed or summary != out["summary"]
+            out["summary"] = summary
+        return out, changed
+
+    def _hide_npc_defenses(self, exchange: dict[str, JSON]) -> bool:
+        """A pending attack on an NPC shows the attacker the hit, not the NPC's scores."""
+        shown = exchange.get("shown")
+        if (
+            exchange.get("defender") in self.npcs
+            and isinstance(shown, Mapping)
+            and "scores" in shown
+        ):
+            exchange["shown"] = {**shown, "scores": {}}
+            return True
+        return False
+
+    def _strip_npc(self, out: dict[str, JSON], npc_id: str) -> bool:
+        shown = _descriptor_tracks(out.get("tracks"))
+        changed = False
+        for key, item in list(out.items()):
+            if key in SECRET_FIELDS:
+                out[key] = {}
+                changed = True
+            elif key not in PLACE_FIELDS and _has_number(item):
+                out[key] = _numberless(item)
+                changed = True
+        if shown is not None:
+            tracks, maxima = shown
+            npc = self.npcs[npc_id]
+            out["descriptor"] = descriptor(
+                self.ruleset_id, tracks, maxima or npc.maxima, self.wounded_at
+            )
+        return changed
+
+    def _touches_npc(self, action: Mapping[str, JSON]) -> bool:
+        return any(
+            isinstance(part, Mapping) and any(cid in self.npcs for cid in part)
+            for changes in _changes(action)
+            for part in (changes.get("tracks"), changes.get("state"))
+        )
+
+    def _outcome(self, action: Mapping[str, JSON]) -> JSON:
+        """The action (or pending exchange) as its outcome only."""
+        hidden = _hidden(action)
+        out: dict[str, JSON] = {}
+        for key, item in action.items():
+            if key in CHANGE_FIELDS:
+                out[key] = self._without_npcs(item)
+            elif key == "breakdown":
+                out[key] = {}
+            elif key == "rolls" and hidden:
+                out[key] = []
+            elif (key == "shown" and hidden) or (key == "dice" and hidden):
+                out[key] = {}
+            else:
+                out[key] = self._walk(item, None)[0]
+        line = self.outcome_line(action)
+        if "summary" in out:
+            out["summary"] = line
+        if "narrative" in out:
+            out["narrative"] = [line]
+        return out
+
+    def _without_npcs(self, changes: JSON) -> JSON:
+        """An action's changes without the NPCs' entries (their tracks and state)."""
+        if isinstance(changes, Mapping):
+            return {k: self._without_npcs(v) for k, v in changes.items() if k not in self.npcs}
+        return changes
+
+    def outcome_line(self, action: Mapping[str, JSON]) -> str:
+        """ "Bran attack: Ogre; Ogre is hurt; Bran: stamina 4, body 7" (no NPC's number)."""
+        actor = action.get("actor")
+        head = self.names.get(actor, "the GM") if isinstance(actor, str) else "the GM"
+        named = [
+            self.names[v] for v in _strings(action.get("params")) if v in self.names and v != actor
+        ]
+        parts = [
+            f"{head} {action.get('kind', 'acts')}" + (f": {', '.join(named)}" if named else "")
+        ]
+        if action.get("status") == "pending" or "awaiting" in action:
+            return parts[0] + " (waiting for the defense)"
+        tracks = next((c["tracks"] for c in _changes(action) if "tracks" in c), None)
+        if isinstance(tracks, Mapping):
+            for cid, values in tracks.items():
+                if not isinstance(values, Mapping):
+                    continue
+                ints = {k: v for k, v in values.items() if isinstance(v, int)}
+                name = self.names.get(cid, cid)
+                if cid in self.npcs:
+                    npc = self.npcs[cid]
+                    word = descriptor(self.ruleset_id, ints, npc.maxima, self.wounded_at)
+                    parts.append(f"{name} is {word}")
+                else:
+                    parts.append(f"{name}: " + ", ".join(f"{k} {v}" for k, v in ints.items()))
+        conditions = action.get("conditions")
+        if isinstance(conditions, Mapping):
+            for cid, change in conditions.items():
+                if isinstance(change, Mapping):
+                    before, after = change.get("before"), change.get("after")
+                    gained = [
+                        str(c)
+                        for c in (after if isinstance(after, Sequence) else [])
+                        if not isinstance(before, Sequence) or c not in before
+                    ]
+                    if gained:
+                        parts.append(
+                            f"{self.names.get(cid, cid)} gains: "
+                            + ", ".join(g.replace("_", " ") for g in gained)
+                        )
+        return "; ".join(parts)
+
+    def _entry_summary(self, entry: Mapping[str, JSON], changed: bool) -> JSON:
+        """An entry's summary that names an NPC and states a number: the outcome of the
+        action it holds if one was redacted, else the same words with each number '#'
+        (an exchange's number excepted)."""
+        summary = entry.get("summary")
+        if not isinstance(summary, str) or not DIGITS.search(summary):
+            return summary
+        if not any(npc.name in summary for npc in self.npcs.values()):
+            return summary
+        found = _first_action(entry) if changed else None
+        if found is not None and (_hidden(found) or self._touches_npc(found)):
+            return self.outcome_line(found)
+        kept = EXCHANGE.match(summary)
+        head = kept.group(0) if kept else ""
+        return head + NUMBER.sub("#", summary[len(head) :])
+
+
+def _hidden(action: Mapping[str, JSON]) -> bool:
+    """Rolled hidden by the GM: the record says so, or the event an audit entry holds."""
+    data = action.get("data")
+    return action.get("hidden") is True or (
+        isinstance(data, Mapping) and data.get("hidden") is True
+    )
+
+
+def _is_action(value: Mapping[str, JSON]) -> bool:
+    """An action record or a pending exchange: the shapes that carry dice and effects."""
+    return "kind" in value and "rolls" in value and ("summary" in value or "shown" in value)
+
+
+def _changes(action: Mapping[str, JSON]) -> list[Mapping[str, JSON]]:
+    """Where an action says whose tracks and state it changed: its record's ``effects``,
+    an audit entry's ``data``, or the encounter audit's entry itself."""
+    found = [action.get("effects"), action.get("data"), action]
+    return [c for c in found if isinstance(c, Mapping)]
+
+
+def _first_action(value: JSON) -> Mapping[str, JSON] | None:
+    if isinstance(value, Mapping):
+        if _is_action(value):
+            return value
+        for item in value.values():
+            found = _first_action(item)
+            if found is not None:
+                return found
+    return None
+
+
+def _strings(value: JSON) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _has_number(value: JSON) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    if isinstance(value, Mapping):
+        return any(_has_number(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_number(v) for v in value)
+    return False
+
+
+def _numberless(value: JSON) -> JSON:
+    if isinstance(value, Mapping):
+        return {}
+    if isinstance(value, list | tuple):
+        return []
+    return None
+
+
+def _descriptor_tracks(
+    tracks: JSON,
+) -> tuple[dict[str, int], dict[str, int]] | None:
+    """An object's tracks as (current, maxima): {name: n} or vitals' {name: {current,
+    max}}; None when it holds no tracks of either shape."""
+    if not isinstance(tracks, Mapping) or not tracks:
+        return None
+    current: dict[str, int] = {}
+    maxima: dict[str, int] = {}
+    for name, value in tracks.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            current[name] = value
+        elif isinstance(value, Mapping) and isinstance(value.get("current"), int):
+            current[name] = int(str(value["current"]))
+            top = value.get("max")
+            if isinstance(top, int):
+                maxima[name] = top
+        else:
+            return None
+    return current, maxima
+
+
+def redaction_for(campaign: Campaign, role: Role) -> Redaction | None:
+    """The policy for a key of this role on this campaign: None for the GM (everything)."""
+    if role == "gm":
+        return None
+    rules = campaign.rules
+    npcs: dict[str, Npc] = {}
+    if campaign.options.get("show_npc_numbers") is not True:
+        for cid in campaign.characters:
+            character = campaign.character(cid)
+            if character.npc:
+                npcs[cid] = Npc(character.name, rules.track_maxima(character.sheet))
+    names = {cid: campaign.character(cid).name for cid in campaign.characters}
+    stored = campaign.options.get("wounded_at")
+    wounded_at = MARGIN_WOUNDED_AT if stored is None else Fraction(str(stored))
+    return Redaction(campaign.ruleset_id, npcs, names, wounded_at)

@@ -1,0 +1,116 @@
+"""The read-side policy (application/redaction.py) on the shapes every read shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from application.redaction import Npc, Redaction
+
+BRAN, OGRE = "pc-bran", "npc-ogre"
+POLICY = Redaction(
+    "stamina-body",
+    {OGRE: Npc("Ogre", {"stamina": 30, "body": 20})},
+    {BRAN: "Bran", OGRE: "Ogre"},
+)
+HIDDEN_ONLY = Redaction("stamina-body", {}, {BRAN: "Bran", OGRE: "Ogre"})
+
+
+def combatant(cid: str, name: str, tracks: dict[str, int]) -> dict[str, Any]:
+    return {
+        "id": cid, "name": name, "side": "foes", "rank": 2, "present": True,
+        "tracks": tracks, "maxima": {"stamina": 30, "body": 20}, "conditions": ["stunned"],
+        "state": {"fatigue": 3},
+    }  # fmt: skip
+
+
+def test_an_npc_keeps_its_words_and_loses_its_numbers_for_a_descriptor() -> None:
+    doc = {"combatants": [combatant(BRAN, "Bran", {"stamina": 9, "body": 8}),
+                          combatant(OGRE, "Ogre", {"stamina": -2, "body": 20})]}  # fmt: skip
+    seen: Any = POLICY.document(doc)
+    assert seen["combatants"][0] == doc["combatants"][0]
+    assert seen["combatants"][1] == {
+        "id": OGRE, "name": "Ogre", "side": "foes", "rank": 2, "present": True,
+        "tracks": {}, "maxima": {}, "conditions": ["stunned"], "state": {},
+        "descriptor": "stunned",
+    }  # fmt: skip
+    assert doc["combatants"][1]["tracks"] == {"stamina": -2, "body": 20}  # not changed in place
+    assert HIDDEN_ONLY.document(doc) == doc
+
+
+def test_vitals_bars_and_maps_keyed_by_an_npc() -> None:
+    bars = {"stamina": {"current": 10, "max": 30}, "body": {"current": 20, "max": 20}}
+    vitals = {"id": OGRE, "name": "Ogre", "changes": 2, "tracks": bars}
+    assert POLICY.document(vitals) == {
+        "id": OGRE, "name": "Ogre", "changes": 2, "tracks": {}, "descriptor": "winded"
+    }  # fmt: skip
+    ogre = {"name": "Ogre", "tracks": {"from": {"body": 20}, "to": {"body": 3}}}
+    bran = {"name": "Bran", "tracks": {"from": {"body": 8}, "to": {"body": 7}}}
+    diff = {"combatants": {OGRE: ogre, BRAN: bran}}
+    seen: Any = POLICY.document(diff)
+    assert seen["combatants"][OGRE] == {"name": "Ogre", "tracks": {}}
+    assert seen["combatants"][BRAN] == diff["combatants"][BRAN]
+
+
+def attack(by: str, on: str, hidden: bool = False) -> dict[str, Any]:
+    record = {
+        "number": 4, "round": 2, "kind": "attack", "actor": by, "params": {"target": on},
+        "rolls": [{"name": "hit", "dice": "3d6", "faces": [1, 2, 3], "total": 6}],
+        "summary": f"{by} hits: {on} takes 8 Stamina and 3 Body (9/4 raw)",
+        "breakdown": {"tracks": {"stamina": {"before": 27, "after": 19}}},
+        "status": "active",
+        "effects": {"tracks": {on: {"stamina": 19, "body": 17}}, "state": {on: {}}},
+        "conditions": {on: {"before": [], "after": ["piercing_wound"]}},
+        "narrative": ["line one", "line two"],
+    }  # fmt: skip
+    if hidden:
+        record["hidden"] = True
+    return record
+
+
+def test_an_action_on_an_npc_is_its_outcome() -> None:
+    seen: Any = POLICY.document(attack(BRAN, OGRE))
+    line = "Bran attack: Ogre; Ogre is hurt; Ogre gains: piercing wound"
+    assert seen["summary"] == line and seen["narrative"] == [line]
+    assert seen["breakdown"] == {}
+    assert seen["effects"] == {"tracks": {}, "state": {}}
+    assert seen["rolls"] == attack(BRAN, OGRE)["rolls"]  # rolled in the open
+    assert HIDDEN_ONLY.document(attack(BRAN, OGRE)) == attack(BRAN, OGRE)
+
+
+def test_an_open_npc_attack_on_a_pc_is_shown_whole() -> None:
+    assert POLICY.document(attack(OGRE, BRAN)) == attack(OGRE, BRAN)
+
+
+def test_a_hidden_action_shows_its_outcome_whatever_the_option() -> None:
+    for policy in (POLICY, HIDDEN_ONLY):
+        seen: Any = policy.document(attack(OGRE, BRAN, hidden=True))
+        assert seen["rolls"] == [] and seen["breakdown"] == {}
+        assert (
+            seen["summary"]
+            == "Ogre attack: Bran; Bran: stamina 19, body 17; Bran gains: piercing wound"
+        )
+        assert seen["effects"] == attack(OGRE, BRAN)["effects"]  # the PC's own tracks
+
+
+def test_a_pending_attack_on_an_npc_hides_its_defenses_and_a_hidden_one_its_hit() -> None:
+    shown = {"hit_score": 7, "scores": {"parry": 11}}
+    exchange = {"kind": "attack", "actor": BRAN, "defender": OGRE, "rolls": [{"total": 6}],
+                "shown": shown, "status": "pending"}  # fmt: skip
+    seen: Any = POLICY.document(exchange)
+    assert seen["shown"] == {"hit_score": 7, "scores": {}} and seen["rolls"] == [{"total": 6}]
+    hidden = {**exchange, "actor": OGRE, "defender": BRAN, "hidden": True}
+    seen = HIDDEN_ONLY.document(hidden)
+    assert seen["shown"] == {} and seen["rolls"] == []
+
+
+def test_an_entry_naming_an_npc_states_no_number() -> None:
+    entry = {"id": 7, "summary": "Bran hits: Ogre takes 8 Stamina (9/4 raw)", "number": 3}
+    assert POLICY.document(entry) == {
+        **entry,
+        "summary": "Bran hits: Ogre takes # Stamina (#/# raw)",
+    }
+    exchange = {"summary": "exchange 1: Ogre declares defense parry"}
+    assert POLICY.document(exchange) == exchange
+    enrolment = {"character_id": OGRE, "name": "Ogre", "sheet": {"st": 30}, "by": "gm:GM",
+                 "summary": "Ogre joins the campaign"}  # fmt: skip
+    assert POLICY.document(enrolment) == {**enrolment, "sheet": {}}
