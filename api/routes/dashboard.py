@@ -39,6 +39,13 @@ def player_page() -> FileResponse:
     return FileResponse(STATIC / "play.html", headers=NO_STORE)
 
 
+@router.get("/table", response_class=FileResponse)
+def table_display() -> FileResponse:
+    """The table display for a TV or projector: turn order, party, foes, the last roll
+    (viewer key)."""
+    return FileResponse(STATIC / "table.html", headers=NO_STORE)
+
+
 @router.get("/overlay", response_class=FileResponse)
 def overlay() -> FileResponse:
     """Vitals and the live log on a transparent background, for a stream (viewer key)."""

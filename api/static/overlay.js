@@ -1,19 +1,47 @@
-// The stream overlay: everyone's tracks and chips and the live log, on a transparent
-// page a streaming tool lays over video. A viewer key is all it needs (and all it takes).
-import { $, bar, chips, client, el, follow, session, signInForm } from "/static/skald.js";
+// The stream overlay (/overlay), an OBS browser source: whose turn, the party's bars, the
+// foes by descriptor and the live log, read with a viewer key. Flags after '#' beside the
+// key: transparent=1 (no background, for laying over video) and layout=party,foes,log,turn
+// (the parts to show; all by default). Stable ids and classes for custom CSS: README.
+import { $, client, el, follow, session, signInForm } from "/static/skald.js";
 import { describe } from "/static/log.js";
+import { card, fightOf, sides, turnStrip, whoseTurn } from "/static/fight.js";
 
 const LOG_LENGTH = 8;
+const FLAGS = "skald.overlay";
+const PARTS = ["turn", "party", "foes", "log"];
 let api = null;
 let names = {};
 let refreshTimer = null;
 
+// Read before session() takes the key out of the address; kept for a reload (OBS's refresh).
+function flags() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const saved = JSON.parse(sessionStorage.getItem(FLAGS) || "{}");
+  const chosen = {
+    transparent: fragment.has("transparent") ? fragment.get("transparent") === "1" : !!saved.transparent,
+    layout: fragment.get("layout") || saved.layout || PARTS.join(","),
+  };
+  sessionStorage.setItem(FLAGS, JSON.stringify(chosen));
+  return chosen;
+}
+
+function apply(chosen) {
+  document.body.classList.toggle("transparent", chosen.transparent);
+  const shown = new Set(chosen.layout.split(",").map((part) => part.trim()));
+  document.body.dataset.layout = [...shown].join(" ");
+  for (const part of document.querySelectorAll(".overlay-part")) part.hidden = !shown.has(part.dataset.part);
+}
+
 async function refresh() {
-  const vitals = await api.get("vitals");
-  names = Object.fromEntries(vitals.characters.map((c) => [c.id, c.name]));
-  $("vitals").replaceChildren(...vitals.characters.map((c) =>
-    el("article", { class: "card", "data-character-id": c.id }, el("h3", {}, c.name),
-      Object.entries(c.tracks).map(([name, t]) => bar(name, t.current, t.max)), chips(c.conditions))));
+  const { campaign, encounter } = await fightOf(api);
+  const fighting = encounter && !encounter.ended ? encounter : null;
+  names = Object.fromEntries(campaign.characters.map((c) => [c.id, c.name]));
+  const { party, foes } = sides(campaign, fighting);
+  const pcs = fighting ? party : campaign.characters.filter((c) => !c.npc);
+  $("vitals").replaceChildren(...pcs.map((c) => card(c, fighting)));
+  $("overlay-foes").replaceChildren(...foes.map((c) => card(c, fighting)));
+  $("overlay-turn").replaceChildren(...(fighting ? [
+    el("p", { class: "whose-turn" }, whoseTurn(fighting)), turnStrip(fighting)] : []));
 }
 
 function add(entry) {
@@ -24,6 +52,7 @@ function add(entry) {
 }
 
 async function start() {
+  apply(flags());
   let current = session();
   if (!current.key) current = await signInForm($("sign-in-slot"), "Overlay (viewer key)");
   api = client(current);
@@ -31,6 +60,7 @@ async function start() {
   if (me.role !== "viewer") {
     // A stream is public: a GM or player key on it could be read off the screen's URL bar
     // or the tool's settings. Refuse, and say which key to use.
+    $("vitals").hidden = false;
     $("vitals").replaceChildren(el("p", { class: "error" }, "The overlay takes a viewer key: " +
       "issue one with POST /campaigns/{id}/keys {\"role\": \"viewer\"}."));
     return;

@@ -3,6 +3,9 @@
 import { $, ApiError, bar, chips, client, el, follow, session, signInForm } from "/static/skald.js";
 import { label } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
+import { card, logItems, markerChips, sides, turnStrip } from "/static/fight.js";
+
+const LOG_LENGTH = 12;
 
 const page = { api: null, me: null, campaign: null, ruleset: null, encounter: null };
 let refreshTimer = null;
@@ -22,23 +25,32 @@ function render() {
     return el("article", { class: "card", "data-character-id": c.id },
       el("h3", {}, c.name),
       Object.entries(now.tracks).map(([name, value]) => bar(name, value, (now.maxima || c.maxima)[name])),
-      chips(now.conditions));
+      chips(now.conditions), markerChips(encounter, c.id));
   }));
   const names = Object.fromEntries((encounter ? encounter.combatants : []).map((c) => [c.id, c.name]));
   const turn = (encounter && encounter.turn) || {};
-  $("turn").textContent = encounter && !encounter.ended
-    ? `${encounter.name}, round ${encounter.round}` + (turn.current ? ` · ${names[turn.current]}'s turn` : "")
-    : "No fight under way.";
+  const fighting = encounter && !encounter.ended;
+  $("turn").textContent = fighting ? `${encounter.name}, round ${encounter.round}`
+    + (turn.current ? ` · ${names[turn.current]}'s turn` : "") : "No fight under way.";
+  $("order").replaceChildren(...(fighting ? [turnStrip(encounter)] : []));
+  const { foes } = sides(campaign, fighting ? encounter : null);
+  $("foes").replaceChildren(...foes.map((c) => card(c, encounter)));
+  $("log").replaceChildren(...(encounter ? logItems(encounter, LOG_LENGTH) : []));
   const waiting = encounter ? (encounter.exchanges || []).filter((x) => mine.has(x.defender)
     && x.status === "pending") : [];
   $("pending").replaceChildren(...waiting.map((x) => el("div", { class: "exchange",
     "data-exchange": x.number },
     `${names[x.actor] || "Someone"} attacks ${names[x.defender]}: your answer?`,
+    x.shown && x.shown.hit_score !== undefined
+      ? el("p", { class: "hit-score", "data-hit-score": x.shown.hit_score },
+        `Hit score ${x.shown.hit_score}`) : null,
     el("label", { class: "field" }, el("span", {}, "My dice (leave empty: the server rolls)"),
       el("input", { "data-declare-dice": x.number, inputmode: "numeric", placeholder: "3 3 3" })),
-    el("div", { class: "row wrap" }, (x.choices || []).map((choice) =>
+    el("div", { class: "stack" }, (x.choices || []).map((choice) => el("div", { class: "row wrap" },
       el("button", { type: "button", "data-declare": choice, onclick: () => declare(x, choice) },
-        choice === "none" ? "No defence" : choice[0].toUpperCase() + choice.slice(1)))))));
+        choice === "none" ? "No defence" : choice[0].toUpperCase() + choice.slice(1)),
+      el("span", { class: "answer-odds", "data-answer-odds": choice })))))));
+  waiting.forEach((x) => answerOdds(x).catch(() => {})); // odds are a help, not a must
   const acting = encounter && !encounter.ended
     ? encounter.combatants.find((c) => mine.has(c.id) && (!turn.current || turn.current === c.id)) : null;
   $("panel-caption").textContent = acting ? `${acting.name} acts` : "Not your turn.";
@@ -81,6 +93,19 @@ async function attackOdds() {
     }));
   } catch (error) {
     box.replaceChildren(el("p", { class: "caption" }, error.message));
+  }
+}
+
+// Beside each answer, the odds API's exact fractions of its results, the hit standing.
+async function answerOdds(exchange) {
+  const found = await page.api.get(`encounters/${page.encounter.id}/exchanges/${exchange.number}/odds`);
+  for (const [choice, odds] of Object.entries(found.answers)) {
+    const slot = document.querySelector(
+      `[data-exchange="${exchange.number}"] [data-answer-odds="${choice}"]`);
+    if (!slot) continue;
+    slot.replaceChildren(...odds.results.map((r) => el("span", { class: "chance",
+      "data-result": r.result, "data-probability": r.probability, title: `${(r.decimal * 100).toFixed(1)}%` },
+    `${r.result.replaceAll("_", " ")} ${r.probability}`)));
   }
 }
 
