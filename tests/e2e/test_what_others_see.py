@@ -5,36 +5,23 @@ finds no serious or critical violation. The screenshots go into docs/screenshots
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
 from tests.e2e.server import Server
+from tests.e2e.test_accessibility import blocking
 from tests.patience import HANG_SECONDS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
-BLOCKING = {"serious", "critical"}
 PC = {"st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
 MAUL = {"name": "maul", "damage_class": 2, "damage_type": "impact", "skill": 17}
 OGRE = {**PC, "stamina_max": 30, "body_max": 24, "weapons": [MAUL]}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    require_browser()
-    running = Server(tmp_path_factory.mktemp("see") / "data").start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -78,25 +65,6 @@ def fight(server: Server) -> dict[str, Any]:
     assert odds.status_code == 200, odds.text
     return {"cid": cid, "player": player, "viewer": viewer, "gm": created["gm_key"],
             "ids": {"Bran": bran, "Mira": mira, "Ogre": ogre}, "odds": odds.json()}  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def browser(server: Server) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def blocking(page: Page) -> list[str]:
-    found = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in found
-        if v["impact"] in BLOCKING
-    ]
 
 
 def shoot(page: Page, name: str, **options: Any) -> None:
