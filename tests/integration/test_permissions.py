@@ -41,6 +41,9 @@ ROUTES = [
     Route("GET", "/campaigns/{cid}/history", "read"),
     Route("POST", "/campaigns/{cid}/keys", "gm", 201, {"role": "viewer"}),
     Route("GET", "/campaigns/{cid}/keys", "gm"),
+    Route(
+        "POST", "/campaigns/{cid}/keys/qr", "gm_preview", 200, {"link": "http://table.example/play"}
+    ),
     Route("DELETE", "/campaigns/{cid}/keys/{viewer_id}", "gm"),
     Route(
         "POST",
