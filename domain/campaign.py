@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 from eventsourcing.domain import Aggregate, event
 
 from domain import campaign_commands as commands
-from domain import campaign_state, roster
-from domain.access import Access, Role
+from domain import campaign_reads as reads
+from domain import campaign_state
+from domain.access import Role
 from domain.calendar import Day, DayPlans
 from domain.campaign_commands import SheetsOf, StateOf, TracksOf
 from domain.records import (
@@ -32,7 +33,6 @@ from domain.records import (
     replace,
 )
 from domain.roster import MAX_CHARACTERS, MAX_NAME, check_name
-from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
 from domain.snapshots import JSONStateSnapshot
 
@@ -83,24 +83,11 @@ class Campaign(Aggregate):
         self.encounters: dict[str, EncounterEntry] = {}
         self.calendar: dict[int, Day] = {}
 
-    @classmethod
-    def create(
-        cls,
-        name: str,
-        ruleset_id: str,
-        option_overrides: JSONObject | None,
-        by: str,
-        gm_key_id: str,
-        gm_key_hash: str,
-    ) -> Campaign:
-        ruleset = get_ruleset(ruleset_id)
-        options = ruleset.validate_options(option_overrides)
-        name = check_name(name, "campaign name")
-        return cls(name, ruleset.id, options, by, gm_key_id, gm_key_hash)
-
     # -- its commands: each worked out in domain/campaign_commands.py, then recorded by
-    # the event methods below (``campaign.enrol(name, sheet, by)``)
+    # the event methods below (``campaign.enrol(name, sheet, by)``); what it answers
+    # about itself is read in domain/campaign_reads.py
 
+    create = classmethod(commands.create)
     issue_key = commands.issue_key
     revoke_key = commands.revoke_key
     enrol = commands.enrol
@@ -114,11 +101,20 @@ class Campaign(Aggregate):
     amend_sheet = commands.amend_sheet
     adjust_tracks = commands.adjust_tracks
 
-    # -- keys ----------------------------------------------------------------------
+    access_for = reads.access_for
+    character = reads.character
+    conditions_of = reads.conditions_of
+    plans_on = reads.plans_on
 
-    def access_for(self, key_id: str, key_hash: str) -> Access:
-        """The access a presented key grants here; hashes are compared in constant time."""
-        return roster.access(self.keys, key_id, key_hash)
+    @property
+    def rules(self) -> Ruleset:
+        return reads.rules(self)
+
+    @property
+    def open_encounters(self) -> list[str]:
+        return reads.open_encounters(self)
+
+    # -- keys ----------------------------------------------------------------------
 
     class KeyIssued(Aggregate.Event):
         key_id: str
@@ -143,17 +139,6 @@ class Campaign(Aggregate):
         self.keys[key_id] = replace(self.keys[key_id], revoked=True)
 
     # -- the roster --------------------------------------------------------------------
-
-    @property
-    def rules(self) -> Ruleset:
-        return get_ruleset(self.ruleset_id).under(self.options)
-
-    def character(self, character_id: str) -> Character:
-        return roster.enrolled(self.characters, character_id)
-
-    def conditions_of(self, character_id: str) -> tuple[str, ...]:
-        character = self.character(character_id)
-        return self.rules.conditions(character.sheet, character.tracks, character.state)
 
     class CharacterEnrolled(Aggregate.Event):
         character_id: str
@@ -185,10 +170,6 @@ class Campaign(Aggregate):
         self.characters[character_id] = enrolled
 
     # -- encounters --------------------------------------------------------------------
-
-    @property
-    def open_encounters(self) -> list[str]:
-        return [eid for eid, entry in self.encounters.items() if entry.open]
 
     class EncounterOpened(Aggregate.Event):
         encounter_id: str
@@ -232,11 +213,6 @@ class Campaign(Aggregate):
             self.characters[cid] = closed
 
     # -- the calendar --------------------------------------------------------------
-
-    def plans_on(self, day: int) -> DayPlans:
-        """Every character's plan for the day (none before the first day)."""
-        found = self.calendar.get(day)
-        return {} if found is None else found.plans
 
     class DayAdvanced(Aggregate.Event):
         """Declared, not generated, so the healing worker can name its topic."""

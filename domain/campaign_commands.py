@@ -18,6 +18,7 @@ from domain.calendar import check_advance, daily_heals
 from domain.gm_changes import adjust, amend, amended_sheet
 from domain.records import JSON, JSONObject, Sheet, State, Tracks
 from domain.roster import check_name
+from domain.rulesets import get_ruleset
 
 if TYPE_CHECKING:
     from domain.campaign import Campaign
@@ -26,6 +27,21 @@ if TYPE_CHECKING:
 TracksOf = Mapping[str, Tracks]
 StateOf = Mapping[str, State]
 SheetsOf = Mapping[str, Sheet]
+
+
+def create(
+    cls: type[Campaign],
+    name: str,
+    ruleset_id: str,
+    option_overrides: JSONObject | None,
+    by: str,
+    gm_key_id: str,
+    gm_key_hash: str,
+) -> Campaign:
+    ruleset = get_ruleset(ruleset_id)
+    options = ruleset.validate_options(option_overrides)
+    name = check_name(name, "campaign name")
+    return cls(name, ruleset.id, options, by, gm_key_id, gm_key_hash)
 
 
 # -- keys ------------------------------------------------------------------------------
