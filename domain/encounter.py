@@ -1,32 +1,33 @@
 """The Encounter aggregate: combatants, rounds, every action and every correction.
 
 Its events are declared here, each class named as its stored topic
-(``domain.encounter:Encounter.ActionResolved``...), with the methods that apply them.
-What a command works out before recording them is in domain/encounter_commands.py;
-the state's records in domain/actions.py and domain/encounter_records.py.
+(``domain.encounter:Encounter.ActionResolved``...), and bound to the functions that
+apply them (domain/encounter_applying.py). What a command works out before recording
+them is in domain/encounter_commands.py; the state's records in domain/actions.py and
+domain/encounter_records.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
+from domain import encounter_applying as applying
 from domain import encounter_commands as commands
 from domain import markers, table_commands
-from domain.actions import JOIN, ActionRecord, actions_from_json
-from domain.corrections import ACTIVE
+from domain.actions import ActionRecord
 from domain.encounter_records import Correction, Exchange, TurnOverride
 from domain.encounter_state import copy_sharing, read_state, write_state
 from domain.errors import NotFound
-from domain.exchanges import declared, withdrawn
-from domain.records import JSON, JSONObject, Sheet, State, Tracks, combatants_from_json, replace
+from domain.records import JSON, JSONObject, Sheet, State, Tracks, combatants_from_json
 from domain.resolution import build_view
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
 from domain.snapshots import JSONStateSnapshot
-from domain.table import Position, Table, table_of
+from domain.table import Table, table_of
 from domain.turns import TurnState
 
 
@@ -179,6 +180,18 @@ class Encounter(Aggregate):
         self.ended = False
         self.started_by = by
 
+    if TYPE_CHECKING:
+        # Set by the first event that records them (domain/encounter_applying.py), so an
+        # encounter recorded before them has none and is read through the properties
+        # below. Declared for the type checker only: an annotation in the class body
+        # would make the library turn the aggregate into a dataclass.
+        turn: int
+        turn_order: list[str]
+        exchanges: list[Exchange]
+        overrides: list[TurnOverride]
+        end_reason: str | None
+        last_outcome: dict[str, int]
+
     # Action records and the starting line-up are never changed in place (actions are
     # appended by copying the list, corrections write new records), so copies of an
     # encounter may share them. The aggregate cache copies on every read; copying
@@ -266,154 +279,19 @@ class Encounter(Aggregate):
     mark = markers.mark
     unmark = markers.unmark
 
-    # -- applying its events (inside an apply, self.version is still the previous one)
+    # -- applying its events: each body is in domain/encounter_applying.py, bound to its
+    # event class here (calling it records the event; replaying the event applies it)
 
-    @event(ActionResolved)
-    def _action_resolved(
-        self,
-        number: int,
-        round: int,
-        kind: str,
-        actor: str | None,
-        params: JSONObject,
-        rolls: Sequence[JSON],
-        summary: str,
-        breakdown: JSONObject,
-        tracks: Mapping[str, Tracks],
-        state: Mapping[str, State],
-        conditions_before: Mapping[str, Sequence[str]],
-        by: str,
-        override: JSONObject | None = None,
-        hidden: bool = False,
-    ) -> None:
-        for cid, now in tracks.items():
-            self.combatants[cid] = replace(self.combatants[cid], tracks=now)
-        for cid, values in state.items():
-            self.combatants[cid] = replace(self.combatants[cid], state=values)
-        self.last_outcome = {"action": number}
-        after = {cid: self.conditions_of(cid) for cid in conditions_before}
-        recorded = ActionRecord.resolved(
-            number, round, kind, actor, params, rolls, summary, breakdown, by, self.version + 1
-        ).with_effects(tracks, state, conditions_before, after, override, hidden)
-        # Copy on write: copies of this aggregate share the list (see __deepcopy__).
-        self.actions = [*self.actions, recorded]
-
-    @event(RoundStarted)
-    def _round_started(self, round: int, by: str) -> None:
-        self.round = round
-        self.turn = 0  # a new round starts at the top of the turn order
-
-    @event(OrderSet)
-    def _order_set(self, order: Sequence[str], summary: str, by: str) -> None:
-        self.turn_order = list(order)
-        self.turn = 0
-
-    @event(TurnAdvanced)
-    def _turn_advanced(self, turn: int, summary: str, by: str) -> None:
-        self.turn = turn
-
-    @event(TurnOverridden)
-    def _turn_overridden(
-        self, actor: str | None, round: int, refusal: str, reason: str, summary: str, by: str
-    ) -> None:
-        before: list[TurnOverride] = getattr(self, "overrides", [])
-        self.overrides = [*before, TurnOverride(actor, round, refusal, reason, by)]
-
-    @event(ExchangeOpened)
-    def _exchange_opened(self, exchange: JSONObject, summary: str, by: str) -> None:
-        opened = Exchange.from_json(exchange)
-        self.exchanges = [*self.exchange_list, opened]
-        self.last_outcome = {"exchange": opened.number}
-
-    @event(DefenseDeclared)
-    def _defense_declared(
-        self, number: int, choice: str, action: int, summary: str, by: str
-    ) -> None:
-        self._update_exchange(declared(self.exchange_list[number - 1], choice, by, action))
-
-    @event(ExchangeWithdrawn)
-    def _exchange_withdrawn(self, number: int, reason: str, summary: str, by: str) -> None:
-        self._update_exchange(withdrawn(self.exchange_list[number - 1], reason, by))
-
-    def _update_exchange(self, exchange: Exchange) -> None:
-        listed = self.exchange_list
-        listed[exchange.number - 1] = exchange
-        self.exchanges = listed
-
-    @event(Ended)
-    def _ended(self, by: str, reason: str | None = None) -> None:
-        self.ended = True
-        self.end_reason = reason
-
-    def _table_recorded(self, record: ActionRecord, moved_to: Position | None) -> None:
-        table = table_of([*self.actions, record]).as_json(self.names)
-        where = None if moved_to is None else moved_to.as_json()
-        self._record_table(record.as_json(), record.summary, where, table)
-
-    @event(TableRecorded)
-    def _record_table(
-        self, record: JSONObject, summary: str, position: JSONObject | None, table: JSONObject
-    ) -> None:
-        recorded = replace(ActionRecord.from_json(record), version=self.version + 1)
-        self.actions = [*self.actions, recorded]
-        if position is not None:
-            self._move_to(Position.from_json(position))
-
-    def _move_to(self, position: Position) -> None:
-        self.round = position.round
-        self.turn_order = list(position.order)
-        self.turn = position.turn
-
-    @event(Corrected)
-    def _corrected(
-        self,
-        correction: JSONObject,
-        actions: Sequence[JSON],
-        tracks: Mapping[str, Tracks],
-        state: Mapping[str, State],
-        round: int,
-        position: JSONObject | None = None,
-        table: JSONObject | None = None,
-    ) -> None:
-        self.actions = actions_from_json(actions)
-        for cid, c in self.combatants.items():
-            self.combatants[cid] = replace(c, tracks=tracks[cid], state=state[cid])
-        for record in self.actions:  # a join the correction struck out: out of the fight
-            if record.kind == JOIN and record.status != ACTIVE:
-                cid = str(record.params["target"])
-                self.combatants[cid] = replace(self.combatants[cid], present=False)
-        self.round = round
-        if position is not None:
-            self._move_to(Position.from_json(position))
-        self.corrections.append(self._correction(correction))
-
-    def _correction(self, correction: JSONObject) -> Correction:
-        return replace(Correction.from_json(correction), version=self.version + 1)
-
-    @event(GMChanged)
-    def _gm_changed(
-        self,
-        record: JSONObject,
-        summary: str,
-        tracks: Mapping[str, Tracks],
-        state: Mapping[str, State],
-        sheets: Mapping[str, Sheet],
-    ) -> None:
-        recorded = ActionRecord.from_json(record)
-        self.combatants.update(recorded.effects.combatants or {})
-        self.actions = [*self.actions, replace(recorded, version=self.version + 1)]
-
-    @event(Recomputed)
-    def _recomputed(
-        self,
-        correction: JSONObject,
-        initial: Mapping[str, JSON],
-        actions: Sequence[JSON],
-        combatants: Mapping[str, JSON],
-        tracks: Mapping[str, Tracks],
-        state: Mapping[str, State],
-    ) -> None:
-        self.initial_combatants = combatants_from_json(initial)
-        self.actions = actions_from_json(actions)
-        self.combatants = combatants_from_json(combatants)
-        self.corrections.append(self._correction(correction))
+    _action_resolved = event(ActionResolved)(applying.action_resolved)
+    _round_started = event(RoundStarted)(applying.round_started)
+    _order_set = event(OrderSet)(applying.order_set)
+    _turn_advanced = event(TurnAdvanced)(applying.turn_advanced)
+    _turn_overridden = event(TurnOverridden)(applying.turn_overridden)
+    _exchange_opened = event(ExchangeOpened)(applying.exchange_opened)
+    _defense_declared = event(DefenseDeclared)(applying.defense_declared)
+    _exchange_withdrawn = event(ExchangeWithdrawn)(applying.exchange_withdrawn)
+    _ended = event(Ended)(applying.ended)
+    _record_table = event(TableRecorded)(applying.table_recorded)
+    _corrected = event(Corrected)(applying.corrected)
+    _gm_changed = event(GMChanged)(applying.gm_changed)
+    _recomputed = event(Recomputed)(applying.recomputed)

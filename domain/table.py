@@ -193,5 +193,7 @@ def table_record(
         status="active",
         effects=Effects({}, {}),
     )
-    e._table_recorded(record, moved_to)
+    table = table_of([*e.actions, record]).as_json(e.names)
+    where = None if moved_to is None else moved_to.as_json()
+    e._record_table(record.as_json(), record.summary, where, table)
     return e.actions[-1]
