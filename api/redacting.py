@@ -42,7 +42,7 @@ class RedactedReads:
 
         async def policy() -> Redaction | None:
             try:
-                return await run_in_threadpool(application.redaction, campaign_id, access)
+                return await run_in_threadpool(application.redaction, campaign_id, access.role)
             except DomainError:  # no such campaign: the route says so
                 return None
 

@@ -63,7 +63,7 @@ from application.table_commands import (
     WithdrawExchange,
 )
 from application.webhooks import RegisterWebhook, WebhookCommands
-from domain.access import Access
+from domain.access import Access, Role
 from domain.campaign import Campaign
 from domain.dice import Roller
 from domain.encounter import Encounter
@@ -150,8 +150,8 @@ class SkaldApplication(Store):
             return None
         return cached.access_for(key_id, key_hash) if isinstance(cached, Campaign) else None
 
-    def redaction(self, campaign_id: UUID, access: Access) -> Redaction | None:
-        return self.queries.redaction(campaign_id, access)
+    def redaction(self, campaign_id: UUID, role: Role) -> Redaction | None:
+        return self.queries.redaction(campaign_id, role)
 
     # -- the campaign (application/campaigns.py) ----------------------------------------
 

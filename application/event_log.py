@@ -6,8 +6,11 @@ sorted set of 'aggregate_id:version' by notification id: `projections/keys.py`
 aggregate in the page, and turns each into a `LoggedEvent`. A page therefore reads as
 many rows as it has entries, however long the campaign's history.
 
-Every reader of the open feed (the log route, the webhooks) takes its events through
-`as_seen_by`, the one place a role's view of an event is applied.
+What a player's or a viewer's key may see of an event is the one redaction of every
+read (application/redaction.py, RULINGS T3). The log route is a read about a campaign,
+so api/redacting.py applies it to each page as to every other answer; the webhooks,
+which answer no request, apply it with `as_seen_by` to the same JSON, so a webhook
+taking a role's view delivers what that role's key reads in the log.
 """
 
 from __future__ import annotations
@@ -20,13 +23,9 @@ import msgspec
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import AggregateRecorder, Mapper
 
-from domain.access import Forbidden, Role
+from application.redaction import Redaction
 from domain.event_catalog import is_public_field, type_name, type_version
 from domain.records import JSON, JSONObject
-
-# Until the redaction of what players and viewers may see is a function of its own, the
-# open feed serves the GM's view only, and refuses the others rather than leak.
-SERVED_ROLES: frozenset[Role] = frozenset({"gm"})
 
 
 class Position(NamedTuple):
@@ -99,16 +98,17 @@ def read_logged(
     return [logged(p, found[(a, v)]) for p, a, v in positions if (a, v) in found]
 
 
-def check_served(role: Role) -> None:
-    """Refuse a role whose view the open feed cannot apply yet (see SERVED_ROLES)."""
-    if role not in SERVED_ROLES:
-        raise Forbidden(
-            f"the event log and webhooks serve the GM's view only for now; a {role}'s view "
-            "(redacted as the other reads are) is not available yet"
-        )
-
-
-def as_seen_by(role: Role, events: Iterable[LoggedEvent]) -> list[LoggedEvent]:
-    """The one place a role's view of the open feed is applied (the log and webhooks)."""
-    check_served(role)
-    return list(events)
+def as_seen_by(redaction: Redaction | None, events: Iterable[LoggedEvent]) -> list[LoggedEvent]:
+    """The events as a role may see them (``redaction``: the campaign's policy for that
+    role, None for the GM's view). Each event is redacted whole, as the log's page holds
+    it, so the walk sees what it sees in an answer of the log route; an event's own
+    fields are words and places, so only its payload can change."""
+    if redaction is None:
+        return list(events)
+    seen: list[LoggedEvent] = []
+    for event in events:
+        redacted = redaction.document(msgspec.to_builtins(event))
+        payload = redacted.get("payload") if isinstance(redacted, dict) else None
+        assert isinstance(payload, dict), "a redacted event keeps its shape"
+        seen.append(msgspec.structs.replace(event, payload=payload))
+    return seen

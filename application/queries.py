@@ -12,7 +12,7 @@ from application.history import event_record, version_at
 from application.redaction import Redaction, redaction_for
 from application.store import Commands, Store
 from domain import records
-from domain.access import Access
+from domain.access import Role
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
 from domain.records import JSON
@@ -35,12 +35,13 @@ class Queries(Commands):
         super().__init__(store)
         self.pages = AuditPages(store.events)
 
-    def redaction(self, campaign_id: UUID, access: Access) -> Redaction | None:
-        """What this key may see of the campaign (application/redaction.py): None for the
-        GM's key, which sees everything. Read from the campaign as it stands."""
-        if access.role == "gm":
+    def redaction(self, campaign_id: UUID, role: Role) -> Redaction | None:
+        """What a key of this role (or a webhook taking its view) may see of the campaign
+        (application/redaction.py): None for the GM, who sees everything. Read from the
+        campaign as it stands."""
+        if role == "gm":
             return None
-        return redaction_for(self.store.campaign(campaign_id), access.role)
+        return redaction_for(self.store.campaign(campaign_id), role)
 
     def history(self, aggregate_id: UUID) -> list[dict[str, JSON]]:
         """Every event of one aggregate, oldest first, as the audit trail shows it."""

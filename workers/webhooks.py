@@ -198,7 +198,9 @@ class WebhookWorker:
             self.application.recorder, self.application.mapper, [Position(*p) for p in found]
         )
         names = self.names(campaign_id)
-        for event in as_seen_by(hook.role, page):
+        # The role's view as of now (an NPC enrolled since counts), as the log's reads.
+        seen = as_seen_by(self.application.redaction(campaign_id, hook.role), page)
+        for event in seen:
             if hook.wants(event.type, event.aggregate_id):
                 self.deliver(client, campaign_id, hook, event, names, stop)
             self.state.mark_delivered(hook.id, event.position)

@@ -74,8 +74,12 @@ function mount(api) {
     placeholder: "https://…", autocomplete: "off" });
   const format = el("select", { id: "webhook-format" },
     el("option", { value: "json" }, "JSON (Standard Webhooks)"), el("option", { value: "discord" }, "Discord"));
-  // Deliveries take the GM's view until the players' and viewers' redaction applies to them.
-  const role = el("select", { id: "webhook-role" }, el("option", { value: "gm" }, "GM's view"));
+  // Whose view the deliveries take: a viewer's (the API's default, spoiler-safe for a
+  // stream or a Discord channel the players read), a player's, or the GM's (every number).
+  const role = el("select", { id: "webhook-role" },
+    el("option", { value: "viewer" }, "Viewer's view (redacted)"),
+    el("option", { value: "player" }, "Player's view (redacted)"),
+    el("option", { value: "gm" }, "GM's view (everything)"));
   const events = el("input", { id: "webhook-events", placeholder: EVENT_TYPES_HINT });
   const form = el("form", { id: "webhook-form", class: "stack" },
     el("label", {}, "URL ", url), el("label", {}, "Format ", format),

@@ -54,6 +54,8 @@ def test_the_gm_adds_tests_disables_and_deletes_a_webhook(server: Server, viewpo
             hook = page.locator("#webhook-list li")
             expect(hook).to_have_count(1)
             expect(hook).to_have_attribute("data-enabled", "true")
+            # Its view: a viewer's, the first offered and the API's default (redacted).
+            expect(hook.locator(".caption")).to_contain_text("discord · viewer")
 
             hook.locator("[data-webhook-action=test]").click()
             wait_until(lambda: len(receiver.bodies()) == 1, HANG_SECONDS, "the test event")

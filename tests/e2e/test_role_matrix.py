@@ -169,6 +169,8 @@ class Table:
                     reads += [path] + [f"{path}?version={v}" for v in range(1, top + 1)]
                 elif template.endswith("/{character_id}"):
                     reads += [path, f"{path}?version=6", f"{path}?version={campaign['version']}"]
+                elif template.endswith("/events"):  # the log: a page of 7, and all of it
+                    reads += [f"{path}?limit=7", f"{path}?after=0&limit=500"]
                 elif template.endswith("/feed"):
                     continue  # read as a stream below
                 else:
@@ -255,9 +257,15 @@ def test_every_read_of_every_role(server: Server, show: bool) -> None:
     assert secrets & numbers(gm["feed"])
     gm_hidden = [p for body in gm.values() for p in hidden_parts(body)]
     assert any(p.get("rolls") for p in gm_hidden)  # the GM's reads keep the hidden dice
+    log = f"/campaigns/{table.cid}/events?after=0&limit=500"
+    assert secrets & numbers(gm[log])
     for role, key in (("player", table.player), ("viewer", table.viewer)):
-        seen = read_all(table, reads, table.bearer(key))
+        served: set[str] = set()
+        seen = read_all(table, reads, table.bearer(key), served)
         assert set(seen) == set(gm)
+        # The event log answers every key, redacted like the reads and the feed.
+        assert set(by_template["/campaigns/{campaign_id}/events"]) <= served, role
+        assert len(seen[log]["events"]) == len(gm[log]["events"]) > 7, role
         hidden = [(path, p) for path, body in seen.items() for p in hidden_parts(body)]
         assert len(hidden) >= 8  # the record, its audit entries and feed event, each read
         for path, part in hidden:  # whatever show_npc_numbers says
@@ -265,6 +273,7 @@ def test_every_read_of_every_role(server: Server, show: bool) -> None:
         if show:
             assert secrets & numbers(seen[f"/campaigns/{table.cid}/vitals"]), role
             assert secrets & numbers(seen["feed"]), role
+            assert secrets & numbers(seen[log]), role
             continue
         for path, body in seen.items():
             leaked = secrets & numbers(body)

@@ -179,15 +179,111 @@ def test_a_blocked_address_is_refused_naming_the_rule(
     assert ok(client.get(f"/campaigns/{cid}/webhooks")) == []
 
 
-def test_a_viewers_or_players_view_is_refused_until_it_is_redacted(client: TestClient) -> None:
-    cid = new_campaign(client, "stamina-body")
-    for role in ("viewer", "player"):
-        body: dict[str, str] = {"url": "https://93.184.215.14/hook"}
-        if role == "player":
-            body["role"] = role
-        answer = client.post(f"/campaigns/{cid}/webhooks", json=body)
-        assert answer.status_code == 403
-        assert "GM's view only" in answer.json()["message"]
+PC = {"st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
+OGRE = {**PC, "stamina_max": 187, "body_max": 173}  # numbers nothing else here comes near
+OGRES_NUMBERS = {187, 173, 172, 170}  # its maxima, and its tracks after Bran's blow
+
+
+def whole_numbers(value: Any) -> set[int]:
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, dict):
+        return {n for v in value.values() for n in whole_numbers(v)}
+    if isinstance(value, list):
+        return {n for v in value for n in whole_numbers(v)}
+    return set()
+
+
+def test_a_viewers_and_a_players_webhook_deliver_what_their_keys_read(hooked: TestClient) -> None:
+    """Deliveries take the registered role's view (a viewer's by default): the events as
+    that role's key reads them in the log, redacted as every read (RULINGS T3)."""
+    cid = new_campaign(hooked, "stamina-body", name="Views")
+    with Receiver() as gm_rx, Receiver() as viewer_rx, Receiver() as player_rx, \
+            Receiver() as discord_rx:  # fmt: skip
+        register(hooked, cid, gm_rx.url)
+        body = {"url": viewer_rx.url}  # no role: a viewer's view
+        viewer_hook = ok(hooked.post(f"/campaigns/{cid}/webhooks", json=body), 201)
+        assert viewer_hook["role"] == "viewer"
+        register(hooked, cid, player_rx.url, role="player")
+        register(hooked, cid, discord_rx.url, role="viewer", format="discord")
+
+        def enrol_as(name: str, sheet: dict[str, int], npc: bool) -> str:
+            answer = hooked.post(
+                f"/campaigns/{cid}/characters", json={"name": name, "sheet": sheet, "npc": npc}
+            )
+            return str(ok(answer, 201)["id"])
+
+        bran, ogre = enrol_as("Bran", PC, False), enrol_as("Ogre", OGRE, True)
+        keys = {
+            role: ok(hooked.post(f"/campaigns/{cid}/keys", json=body), 201)["key"]
+            for role, body in (
+                ("viewer", {"role": "viewer"}),
+                ("player", {"role": "player", "characters": [bran]}),
+            )
+        }
+        sides = [{"character_id": bran, "side": "party"}, {"character_id": ogre, "side": "foes"}]
+        eid = start(hooked, cid, sides)
+        blow = {"target": ogre, "defense": "none"}
+        act(hooked, cid, eid, "attack", bran, dice={"hit": [1, 1, 1], "damage": [6, 6, 6]}, **blow)
+        hidden = {"kind": "attack", "actor": ogre, "params": {"target": bran, "defense": "none"},
+                  "dice": {"hit": [1, 2, 2], "damage": [3, 3, 3]}, "hidden": True}  # fmt: skip
+        ok(hooked.post(f"/campaigns/{cid}/encounters/{eid}/actions", json=hidden), 201)
+        expected = logged_positions(hooked, cid, 1)
+        assert len(expected) == 8  # 2 enrolled, 2 keys, started, opened, 2 actions
+        for receiver in (gm_rx, viewer_rx, player_rx, discord_rx):
+            wait_for(receiver, len(expected))
+
+        def log(key: str | None) -> list[dict[str, Any]]:
+            headers = {} if key is None else {"authorization": f"Bearer {key}"}
+            path = f"/campaigns/{cid}/events?after=1&limit=500"
+            return list(ok(hooked.get(path, headers=headers))["events"])
+
+        def delivered(receiver: Receiver) -> list[dict[str, Any]]:
+            return [orjson.loads(r.body)["data"] for r in receiver.bodies()]
+
+        views = {"gm": log(None), "viewer": log(keys["viewer"]), "player": log(keys["player"])}
+        for role, receiver in (("gm", gm_rx), ("viewer", viewer_rx), ("player", player_rx)):
+            assert delivered(receiver) == [{"campaign_id": cid, **e} for e in views[role]], role
+        discord = [orjson.loads(r.body)["content"] for r in discord_rx.bodies()]
+    gm, viewer = views["gm"], views["viewer"]
+    assert [e["position"] for e in viewer] == [e["position"] for e in gm] == expected
+    assert views["player"] == viewer  # the same policy: a player's key is no GM's
+    assert whole_numbers(gm) >= OGRES_NUMBERS
+    assert not OGRES_NUMBERS & whole_numbers(viewer)
+    enrolled = [e["payload"] for e in viewer if e["type"] == "Campaign.CharacterEnrolled"]
+    assert [(p["name"], p["sheet"] == {}, p["tracks"]) for p in enrolled] == [
+        ("Bran", False, {"stamina": 12, "body": 10}),
+        ("Ogre", True, {}),
+    ]
+    assert enrolled[1]["descriptor"] == "unhurt"
+    started = next(e["payload"] for e in viewer if e["type"] == "Encounter.Started")
+    assert started["combatants"][ogre]["tracks"] == {}
+    assert started["combatants"][ogre]["descriptor"] == "unhurt"
+    assert started["combatants"][bran]["tracks"] == {"stamina": 12, "body": 10}
+    actions = {
+        e["payload"]["number"]: (g["payload"], e["payload"])
+        for g, e in zip(gm, viewer, strict=True)
+        if e["type"] == "Encounter.ActionResolved"
+    }
+    (gm_blow, seen_blow), (gm_hidden, seen_hidden) = actions[1], actions[2]
+    assert gm_blow["summary"] == "Bran hits: Ogre takes 15 Stamina and 3 Body (15/3 raw)"
+    assert gm_blow["tracks"] == {ogre: {"stamina": 172, "body": 170}}
+    assert (seen_blow["summary"], seen_blow["breakdown"], seen_blow["tracks"]) == (
+        "Bran attack: Ogre; Ogre is hurt", {}, {},
+    )  # fmt: skip
+    assert [r["faces"] for r in seen_blow["rolls"]] == [[1, 1, 1], [6, 6, 6]]  # rolled openly
+    assert [r["faces"] for r in gm_hidden["rolls"]] == [[1, 2, 2], [3, 3, 3]]
+    assert gm_hidden["breakdown"]["hit_score"] == 5
+    assert (seen_hidden["rolls"], seen_hidden["breakdown"], seen_hidden["summary"]) == (
+        [], {}, "Ogre attack: Bran; Bran: stamina 6, body 10",
+    )  # fmt: skip
+    assert seen_hidden["tracks"] == {bran: {"stamina": 6, "body": 10}}
+    assert discord[-2:] == [
+        "Bran attack: Ogre; Ogre is hurt",
+        "Ogre attack: Bran; Bran: stamina 6, body 10",
+    ]
 
 
 def test_disable_enable_delete_and_a_test_event(hooked: TestClient) -> None:
