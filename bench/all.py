@@ -1,45 +1,266 @@
-"""Every figure of issue 15 in one run: bench/http.py ((a)-(d), (f), the 10^6-event store,
-each beside its anchor measured in the same run), then bench/projections.py ((e), the
-rebuild spawn to exit against raw read+decode of the same store).
+"""Issue 28's table in one run: every figure beside its anchor measured in the same run,
+its goal, and whether this run met it.
 
-    .venv/bin/python bench/all.py [--seconds 8] [--postgres URL] [--store DIR]
+    .venv/bin/python bench/all.py [--quick] [--seconds 5] [--postgres URL] [--store DIR]
 
---store keeps the 100,000-event store of (e) for the next run (building it takes about
-100 s); --postgres adds (d) (it creates a database of its own and drops it after).
+Composes the bench scripts: the ceiling and (a) of bench/http.py, the bare library's
+W4 (bench/anchors.py), the reads of bench/reads.py (its store written through the
+store, not over HTTP), the live lag of bench/live.py under (a)'s load, the odds of
+bench/odds.py, the rebuild of bench/projections.py and the routed scale-out of
+bench/routed.py (on PostgreSQL: --postgres, or SKALD_TEST_POSTGRES; it creates a
+database of its own and drops it after). Each part's own lines come first, the table at
+the end. A part that fails is reported in its rows ("not measured: why") and the run
+goes on; every process the run started is stopped on every path (bench/processes.py).
+Exit status 0 when every figure was measured (met or missed), 1 otherwise.
+
+--quick is a smoke run (about a minute of measuring, small stores): the same rows, the
+figures not worth reading. --store keeps the rebuild's 100,000-event store (about 100 s
+to write) for the next run.
 """
 
+# ruff: noqa: E402
 from __future__ import annotations
 
-import argparse
-import os
-import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+# This folder holds http.py and projections.py, which would shadow the `http` module
+# and the `projections` package: the repository goes first on the path instead.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import argparse
+import asyncio
+import os
+import shutil
+import tempfile
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bench.live import percentile
+from bench.processes import everything_stopped
+
+VITALS = "server CPU per view read: vitals, vs the bare no-work FastAPI GET"
+BOARD = "server CPU per view read: board, vs the bare GET"
+AUDIT = "server CPU per view read: campaign audit page, vs the bare GET"
+PAGE = "encounter audit page (?limit=50), long encounter vs 10 actions"
+HISTORY = "campaign history page, old campaign vs a new one"
+COMMAND_CPU = "server CPU per command (a) vs the ceiling's"
+COMMANDS = "commands/s (a) vs the bare library's W4"
+FEED = "live lag under (a), 2xx -> SSE entry, p99, vs the ceiling's p99"
+VIEW = "live lag under (a), 2xx -> vitals view, p99, vs the ceiling's p99"
+FEED_QUIET = "live lag 2xx -> SSE entry, p99 (goal on a quiet machine)"
+VIEW_QUIET = "live lag 2xx -> vitals view, p99 (goal on a quiet machine)"
+ODDS = "the most expensive odds request, CPU"
+REBUILD = "skald projections rebuild, spawn to exit, vs raw read + decode"
+ROUTED = "two API processes on PostgreSQL behind the router vs one"
+FIGURES = (VITALS, BOARD, AUDIT, PAGE, HISTORY, COMMAND_CPU, COMMANDS, FEED, VIEW)
+FIGURES += (FEED_QUIET, VIEW_QUIET, ODDS, REBUILD, ROUTED)
+
+
+@dataclass(frozen=True)
+class Row:
+    measured: str
+    anchor: str
+    ratio: str
+    goal: str
+    verdict: str  # "met", "missed" or "not measured: why"
+
+
+class Table:
+    def __init__(self) -> None:
+        self.rows: dict[str, Row] = {}
+
+    def add(self, figure: str, measured: str, anchor: str, ratio: float, goal: str) -> None:
+        """``goal`` is ">= X" or "<= X" on the ratio."""
+        bound = float(goal.split()[1].rstrip("x"))
+        met = ratio >= bound if goal.startswith(">=") else ratio <= bound
+        row = Row(measured, anchor, f"{ratio:.2f}x", goal, "met" if met else "missed")
+        self.rows[figure] = row
+        print(f"  {figure}: {measured} / {anchor} = {row.ratio} ({goal}: {row.verdict})")
+
+    def fail(self, figures: tuple[str, ...], why: str) -> None:
+        for figure in figures:
+            self.rows.setdefault(figure, Row("-", "-", "-", GOALS[figure], f"not measured: {why}"))
+
+    def print(self) -> bool:
+        """The table in FIGURES' order; True when every figure was measured."""
+        print("\n| figure | measured | anchor (same run) | ratio | goal | |")
+        print("|---|---|---|---|---|---|")
+        for figure in FIGURES:
+            row = self.rows.get(figure) or Row("-", "-", "-", GOALS[figure], "not measured")
+            print(f"| {figure} | {row.measured} | {row.anchor} | {row.ratio} | {row.goal} "
+                  f"| {row.verdict} |")  # fmt: skip
+        return all(self.rows.get(f, Row("", "", "", "", "-")).verdict in ("met", "missed")
+                   for f in FIGURES)  # fmt: skip
+
+
+GOALS = {VITALS: ">= 0.5x", BOARD: ">= 0.5x", AUDIT: ">= 0.5x", PAGE: "<= 1.5x"}
+GOALS |= {HISTORY: "<= 1.5x", COMMAND_CPU: ">= 0.33x", COMMANDS: ">= 1.5x", FEED: "<= 2x"}
+GOALS |= {VIEW: "<= 2x", FEED_QUIET: "<= 1x (50 ms)", VIEW_QUIET: "<= 1x (50 ms)"}
+GOALS |= {ODDS: "<= 1x (300 ms, or a 422 within it)"}
+GOALS |= {REBUILD: ">= 0.75x", ROUTED: ">= 1.5x"}
+
+
+@dataclass(frozen=True)
+class Sizes:
+    seconds: int
+    actions: int  # the long encounter's
+    encounters: int  # the old campaign's, and its days: half as many
+    events: int  # the rebuild's store
+    runs: int  # the rebuild's, and the odds' repeats
+
+
+def served(table: Table, sizes: Sizes, data: Path) -> None:
+    """The ceiling, W4, then one `skald serve` on a store written through the store:
+    the reads, (a), and the live lag under (a)'s load."""
+    from bench.anchors import library_loops
+    from bench.http import BODY, UNLIMITED, ceiling_app, get_script, post_script, skald_setup, wrk
+    from bench.million import caught_up
+    from bench.reads import SECRET, build, cpu_per_read, read_paths
+    from skald.settings import Settings
+    from skald.store import persistence_env
+    from tests.e2e.server import Server
+
+    seconds, conns = sizes.seconds, 16
+    with ceiling_app() as (url, pid):
+        post = wrk(url, post_script(["/c"], [BODY % "x"], None), seconds, conns, pid)
+        get = wrk(f"{url}/g", get_script(None), seconds, conns, pid)
+    print(f"ceiling: POST {post['cpu_ms']:.3f} ms CPU, p99 {post['p99ms']:.1f} ms; "
+          f"GET {get['cpu_ms']:.3f} ms CPU")  # fmt: skip
+    w4 = library_loops(seconds, conns, persistence_env(Settings(data_dir=data / "w")))["W4"]
+    print(f"bare library W4: {w4:.0f}/s")
+    store = build(data / "served", sizes.actions, sizes.encounters, sizes.encounters // 2)
+    server = Server(data / "served", env={**UNLIMITED, "SKALD_SECRET_KEY": SECRET}).start()
+    try:
+        assert server.process is not None
+        caught_up(server.url, store.key, f"/campaigns/{store.views}/")
+        reads = cpu_per_read(server.url, server.process.pid, read_paths(server.url, store),
+                             store.key, seconds, conns)  # fmt: skip
+        bare = f"bare GET {get['cpu_ms']:.3f} ms"
+        for figure, name in ((VITALS, "vitals"), (BOARD, "board"), (AUDIT, "campaign audit page")):
+            cpu = reads[name]["cpu_ms"]
+            table.add(figure, f"{cpu:.3f} ms", bare, get["cpu_ms"] / cpu, GOALS[figure])
+        for figure, long, short, what in (
+            (PAGE, "encounter audit, long", "encounter audit, 10 actions",
+             f"{sizes.actions} actions"),
+            (HISTORY, "history, old", "history, new",
+             f"{sizes.encounters} encounters, {sizes.encounters // 2} days"),
+        ):  # fmt: skip
+            a, b = reads[long]["cpu_ms"], reads[short]["cpu_ms"]
+            table.add(figure, f"{what}: {a:.3f} ms", f"{b:.3f} ms", a / b, GOALS[figure])
+        key, paths, bodies = skald_setup(server.url, 17)
+        load = wrk(server.url, post_script(paths[:16], bodies[:16], key), seconds, conns,
+                   server.process.pid)  # fmt: skip
+        cpu = load["cpu_ms"]
+        ceiling_cpu = f"ceiling {post['cpu_ms']:.3f} ms"
+        table.add(
+            COMMAND_CPU, f"{cpu:.3f} ms", ceiling_cpu, post["cpu_ms"] / cpu, GOALS[COMMAND_CPU]
+        )
+        rate = load["rate"]
+        table.add(COMMANDS, f"{rate:.0f}/s", f"W4 {w4:.0f}/s", rate / w4, GOALS[COMMANDS])
+        lags = live_lag(server.url, key, paths, bodies, seconds, conns)
+        load_average = os.getloadavg()[0]
+        for figure, quiet, name in ((FEED, FEED_QUIET, "feed"), (VIEW, VIEW_QUIET, "vitals")):
+            p99 = 1000 * percentile(lags[name], 99)
+            seen = f"p99 {p99:.1f} ms ({len(lags[name])} seen)"
+            table.add(figure, seen, f"ceiling p99 {post['p99ms']:.1f} ms", p99 / post["p99ms"],
+                      GOALS[figure])  # fmt: skip
+            table.add(quiet, f"{seen}, load average {load_average:.1f}", "50 ms", p99 / 50,
+                      GOALS[quiet])  # fmt: skip
+    finally:
+        server.stop()
+
+
+def live_lag(
+    url: str, key: str, paths: list[str], bodies: list[str], seconds: int, conns: int
+) -> dict[str, list[float]]:
+    """(f) of bench/http.py: wrk loads 16 encounters, a probe acts on a 17th at 20/s."""
+    import threading
+
+    from bench.http import post_script, wrk
+    from bench.live import live_probe
+
+    script = post_script(paths[:16], bodies[:16], key)
+    load = threading.Thread(target=wrk, args=(url, script, seconds + 1, conns))
+    load.start()
+    try:
+        seen = asyncio.run(live_probe(url, key, paths[16], bodies[16], 20, seconds))
+    finally:
+        load.join()
+    return {"feed": seen.lags(seen.on_feed)[0], "vitals": seen.lags(seen.on_vitals)[0]}
+
+
+def odds(table: Table, sizes: Sizes) -> None:
+    from bench.odds import dearest
+
+    found = dearest(sizes.runs)
+    (cpu, case), (refused, refused_case) = found["answered"], found["refused"]
+    worst = max(cpu, refused)
+    which = case if cpu >= refused else f"refusal: {refused_case}"
+    table.add(ODDS, f"{worst:.1f} ms ({which})", "the bound, 300 ms", worst / 300, GOALS[ODDS])
+
+
+def rebuild(table: Table, sizes: Sizes, store: Path | None) -> None:
+    from bench.projections import bench_store, rebuild_rates
+
+    with bench_store(sizes.events, store, None) as bench:
+        found = rebuild_rates(bench, sizes.runs)
+    measured = f"{found['wall']:.2f} s = {found['cli']:,.0f} events/s of {found['events']:,.0f}"
+    anchor = f"raw {found['raw']:,.0f} events/s"
+    table.add(REBUILD, measured, anchor, found["cli_share"], GOALS[REBUILD])
+
+
+def routed(table: Table, sizes: Sizes, postgres: str | None, data: Path) -> None:
+    from bench.http import fresh_database
+    from bench.routed import haproxy_binary, scale_out
+
+    if not postgres:
+        return table.fail((ROUTED,), "no PostgreSQL (--postgres URL)")
+    if haproxy_binary() is None:
+        return table.fail((ROUTED,), "no haproxy (apt-get install haproxy)")
+    with fresh_database(postgres) as database:
+        found = scale_out(database, sizes.seconds, 16, data)
+    two, one = found["two"]["rate"], found["one"]["rate"]
+    table.add(ROUTED, f"{two:.0f}/s", f"one process {one:.0f}/s", two / one, GOALS[ROUTED])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", default="8")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: small and short")
+    parser.add_argument("--seconds", type=int, default=5, help="each load's length")
     parser.add_argument("--postgres", default=os.environ.get("SKALD_TEST_POSTGRES"))
-    parser.add_argument("--store", default=None, help="keep (e)'s store here between runs")
+    parser.add_argument("--store", type=Path, help="keep the rebuild's store here")
     args = parser.parse_args()
-    http = [sys.executable, str(HERE / "http.py"), "--seconds", args.seconds]
-    if args.postgres:
-        http += ["--postgres", args.postgres]
-    projections = [sys.executable, str(HERE / "projections.py")]
-    if args.store:
-        projections += ["--store", args.store]
-    missed = []
-    for command in (http, projections):
-        print(f"$ {' '.join(command[1:])}", flush=True)
-        # A script that measured a goal missed says so and exits 1: the run goes on.
-        if subprocess.run(command, check=False).returncode != 0:
-            missed.append(Path(command[1]).name)
-        print(flush=True)
-    if missed:
-        sys.exit(f"a goal missed or a run failed in: {', '.join(missed)} (see above)")
+    if shutil.which("wrk") is None:
+        sys.exit("bench/all.py needs wrk: apt-get install wrk")
+    full = Sizes(args.seconds, 5000, 200, 100_000, 3)
+    sizes = Sizes(1, 300, 20, 2_000, 1) if args.quick else full
+    table = Table()
+    data = Path(tempfile.mkdtemp(prefix="skald-bench-all-"))
+    parts: list[tuple[str, tuple[str, ...], Callable[[], None]]] = [
+        ("reads, commands, live lag: one skald serve", FIGURES[:11],
+         lambda: served(table, sizes, data)),
+        ("odds", (ODDS,), lambda: odds(table, sizes)),
+        ("rebuild", (REBUILD,), lambda: rebuild(table, sizes, args.store)),
+        ("routed scale-out", (ROUTED,),
+         lambda: routed(table, sizes, args.postgres, data / "routed")),
+    ]  # fmt: skip
+    with everything_stopped():
+        try:
+            for name, figures, part in parts:
+                print(f"\n== {name}", flush=True)
+                try:
+                    part()
+                except Exception as error:  # reported in its rows; the run goes on
+                    traceback.print_exc()
+                    table.fail(figures, f"{type(error).__name__}: {error}".splitlines()[0])
+        finally:
+            shutil.rmtree(data, ignore_errors=True)
+        print(f"\nload average at the end {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores")
+        complete = table.print()
+    sys.exit(0 if complete else 1)
 
 
 if __name__ == "__main__":

@@ -102,14 +102,17 @@ LUA_REPORT = textwrap.dedent(
 )
 
 
-def post_script(paths: list[str], bodies: list[str], key: str | None) -> str:
-    auth = f'wrk.headers["Authorization"] = "Bearer {key}"\n' if key else ""
-    rows = ",\n".join(f'{{"{p}", [[{b}]]}}' for p, b in zip(paths, bodies, strict=True))
-    return textwrap.dedent(
-        """
+def post_script(paths: list[str], bodies: list[str], key: str | list[str] | None) -> str:
+    """Requests spread over the targets in turn; one key for all, or one per target."""
+    keys = key if isinstance(key, list) else [key or ""] * len(paths)
+    rows = ",\n".join(
+        f'{{"{p}", [[{b}]], "{k}"}}' for p, b, k in zip(paths, bodies, keys, strict=True)
+    )
+    return (
+        textwrap.dedent(
+            """
         wrk.method = "POST"
         wrk.headers["Content-Type"] = "application/json"
-        %s
         local targets = {
         %s
         }
@@ -117,10 +120,18 @@ def post_script(paths: list[str], bodies: list[str], key: str | None) -> str:
         request = function()
           n = n + 1
           local t = targets[(n %% #targets) + 1]
+          if t[3] ~= "" then wrk.headers["Authorization"] = "Bearer " .. t[3] end
           return wrk.format(nil, t[1], nil, t[2])
         end
         """
-    ) % (auth, rows)
+        )
+        % rows
+    )
+
+
+def get_script(key: str | None) -> str:
+    """GETs of the URL wrk is given, with a key."""
+    return f'wrk.headers["Authorization"] = "Bearer {key}"\n' if key else ""
 
 
 CEILING_APP = textwrap.dedent(
@@ -139,11 +150,17 @@ CEILING_APP = textwrap.dedent(
     @app.post("/c")
     async def command(body: Body) -> dict[str, str]:
         return {"ok": "yes"}
+
+    @app.get("/g")
+    async def read() -> dict[str, str]:
+        return {"ok": "yes"}
     """
 )
 
 
-def ceiling(seconds: int, connections: int, *stack: str) -> dict[str, float]:
+@contextmanager
+def ceiling_app(*stack: str) -> Iterator[tuple[str, int]]:
+    """The bare app served by uvicorn: (its URL, its pid); stopped on every path."""
     folder = Path(tempfile.mkdtemp(prefix="skald-ceiling-"))
     (folder / "ceiling_app.py").write_text(CEILING_APP)
     port = free_port()
@@ -154,12 +171,16 @@ def ceiling(seconds: int, connections: int, *stack: str) -> dict[str, float]:
     )  # fmt: skip
     try:
         wait_up(f"http://127.0.0.1:{port}/docs")
-        body = BODY % "x"
-        script = post_script(["/c"], [body], None)
-        return wrk(f"http://127.0.0.1:{port}", script, seconds, connections, process.pid)
+        yield f"http://127.0.0.1:{port}", process.pid
     finally:
         process.terminate()
         process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def ceiling(seconds: int, connections: int, *stack: str) -> dict[str, float]:
+    with ceiling_app(*stack) as (url, pid):
+        return wrk(url, post_script(["/c"], [BODY % "x"], None), seconds, connections, pid)
 
 
 def wait_up(url: str) -> None:
@@ -268,6 +289,7 @@ def concurrently(
 
 def postgres(url: str, seconds: int, conns: int, data: Path) -> None:
     """(d): one API process against W1 on PostgreSQL, then two processes on one store."""
+    from bench.routed import haproxy_binary, scale_out
     from skald.settings import Settings
     from skald.store import persistence_env
 
@@ -294,15 +316,6 @@ def postgres(url: str, seconds: int, conns: int, data: Path) -> None:
             total = concurrently([one.url, two.url], script, seconds, conns)
             label = "(d) PostgreSQL, 2 processes, 16 encounters"
             print(line(label, total, alone["rate"], "1 process (goal >= 1)"))
-            # The same, routed by encounter (8 to each process, as a proxy keyed on the
-            # path would): the processes no longer write the same aggregates.
-            halves = [
-                post_script(paths[:8], bodies[:8], key),
-                post_script(paths[8:], bodies[8:], key),
-            ]
-            routed = concurrently([one.url, two.url], halves, seconds, conns)
-            label = "    the same, each process 8 of the encounters"
-            print(line(label, routed, alone["rate"], "1 process"))
             key, paths, bodies = skald_setup(one.url, 1)
             script = post_script(paths, bodies, key)
             hot = concurrently([one.url, two.url], script, seconds, conns)
@@ -313,6 +326,14 @@ def postgres(url: str, seconds: int, conns: int, data: Path) -> None:
         finally:
             one.stop()
             two.stop()
+        if haproxy_binary() is None:
+            print("(d) behind the router: not measured (no haproxy)")
+            return
+        routed = scale_out(database, seconds, conns, data)
+        label = "(d) 2 processes behind HAProxy (deploy/haproxy.cfg), 16 campaigns"
+        print(
+            line(label, routed["two"], routed["one"]["rate"], "1 process behind it (goal >= 1.5)")
+        )
 
 
 def line(label: str, figure: dict[str, float], anchor: float | None, anchor_name: str) -> str:
@@ -324,8 +345,9 @@ def line(label: str, figure: dict[str, float], anchor: float | None, anchor_name
     )
 
 
-def live_lag(url: str, seconds: int, conns: int, rate: float) -> None:
-    """(f): wrk loads 16 encounters while the probe acts on a 17th and watches."""
+def live_lag(url: str, seconds: int, conns: int, rate: float) -> dict[str, list[float]]:
+    """(f): wrk loads 16 encounters while the probe acts on a 17th and watches; each
+    lag in seconds, by where it was seen."""
     key, paths, bodies = skald_setup(url, 17)
     load = threading.Thread(
         target=wrk, args=(url, post_script(paths[:16], bodies[:16], key), seconds + 1, conns)
@@ -334,13 +356,16 @@ def live_lag(url: str, seconds: int, conns: int, rate: float) -> None:
     probe = asyncio.run(live_probe(url, key, paths[16], bodies[16], rate, seconds))
     load.join()
     sent = len(probe.answered) + probe.refused
+    found = {}
     for name, seen in (("SSE feed entry", probe.on_feed), ("vitals view", probe.on_vitals)):
         lags, early = probe.lags(seen)
+        found[name] = lags
         print(
             f"(f) 2xx -> {name:<15} under (a), {rate:.0f}/s  {ms(lags)}  "
             f"goal p99 <= 50 ms; {len(lags)}/{sent} seen, {early} before the 2xx"
         )
     print(f"{'':<48} vitals polled {probe.polls} times back to back; refused {probe.refused}")
+    return found
 
 
 def fixed_hot(url: str, seconds: int, conns: int, rate: float) -> None:

@@ -46,7 +46,9 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from uuid import UUID
 
@@ -237,6 +239,90 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+@dataclass(frozen=True)
+class Bench:
+    """The store, the Redis the bench writes its own views to, and the application."""
+
+    app: SkaldApplication
+    client: redis.Redis
+    url: str
+    redis_url: str | None  # an external Redis, or None: the embedded one
+    data_dir: Path
+
+
+@contextmanager
+def bench_store(events: int, store: Path | None, redis_url: str | None) -> Iterator[Bench]:
+    """The store (built unless ``store`` holds one) and a Redis; cleaned up on every path."""
+    directory = Path(tempfile.mkdtemp(prefix="skald-bench-"))
+    data_dir = (store or directory / "data").resolve()
+    embedded = None
+    client = None
+    app = None
+    try:
+        print(open_store(data_dir, events), flush=True)
+        embedded = None if redis_url else EmbeddedRedis(directory / "redis")
+        url = redis_url or embedded.url  # type: ignore[union-attr]
+        client = redis.Redis.from_url(url)
+        # A fresh process state, as `skald projections rebuild` has: not one holding the
+        # writer's aggregate cache (whose objects every full collection would walk).
+        app = SkaldApplication(env=store_env(data_dir), roller=random.Random(1))
+        yield Bench(app, client, url, redis_url, data_dir)
+    finally:
+        if app is not None:
+            app.close()
+        if client is not None:
+            if redis_url:
+                delete_prefix(client, PREFIX)
+                delete_prefix(client, CLI_PREFIX)
+            client.close()
+        if embedded is not None:
+            embedded.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+# One prefix from run to run: the CLI then replaces the views of the last run, as a
+# user's rebuild replaces the last generation (and the embedded Redis in the data
+# directory loads and saves one generation, not every run's).
+CLI_PREFIX = "bench-cli"
+
+
+def rebuild_rates(bench: Bench, runs: int) -> dict[str, float]:
+    """Raw read + decode, the in-process rebuild and the CLI's, interleaved ``runs``
+    times; printed, and returned (rates in events/s, times in s, shares of raw)."""
+    events = bench.app.recorder.max_notification_id() or 0
+    gc.collect()
+    where = f"external {bench.url}" if bench.redis_url else "embedded (unix socket)"
+    print(f"redis: {where}; the CLI's: {where if bench.redis_url else 'its own, embedded'}")
+    app = bench.app
+    rebuilder = Rebuilder(bench.client, app.recorder, app.mapper, app.name, PREFIX)
+    raw_rates, rebuild_rates, cli_walls, cli_reported = [], [], [], []
+    for _ in range(runs):  # interleaved, so all three see the same machine
+        raw_rates.append(timed(lambda: raw_read(app)))
+        rebuild_rates.append(timed(lambda: rebuilder.rebuild_all().events))
+        wall, reported = cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX)
+        cli_walls.append(wall)
+        cli_reported.append(reported)
+    raw, rebuild = statistics.median(raw_rates), statistics.median(rebuild_rates)
+    wall, reported = statistics.median(cli_walls), statistics.median(cli_reported)
+    cli, share, cli_share = events / wall, rebuild / raw, events / wall / raw
+    print(f"raw read + decode:   {raw:10,.0f} events/s   (median of {runs}; the anchor)")
+    print(f"rebuild, in-process: {rebuild:10,.0f} events/s   = {share:.2f}x raw")
+    print(
+        f"skald projections rebuild, spawn to exit: {wall:.2f} s = {cli:,.0f} events/s "
+        f"= {cli_share:.2f}x raw   [goal (e) >= {GOAL}: "
+        f"{'met' if cli_share >= GOAL else 'MISSED'}]"
+    )
+    print(
+        f"    of which the command's own report (read, project, switch): {reported:.2f} s; "
+        f"start-up and shut-down: {wall - reported:.2f} s"
+    )
+    print(
+        f"    per run: raw {', '.join(f'{r:,.0f}' for r in raw_rates)} events/s; "
+        f"CLI {', '.join(f'{events / w:,.0f}' for w in cli_walls)} events/s"
+    )
+    return {"events": events, "raw": raw, "cli": cli, "wall": wall, "cli_share": cli_share}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -248,68 +334,17 @@ def main() -> int:
     parser.add_argument("--store", type=Path, help="keep the store here and reuse it")
     args = parser.parse_args()
 
-    directory = Path(tempfile.mkdtemp(prefix="skald-bench-"))
-    data_dir = (args.store or directory / "data").resolve()
-    print(open_store(data_dir, args.events), flush=True)
-    embedded = None if args.redis_url else EmbeddedRedis(directory / "redis")
-    url = args.redis_url or embedded.url  # type: ignore[union-attr]
-    client = redis.Redis.from_url(url)
-    # One prefix from run to run: the CLI then replaces the views of the last run, as a
-    # user's rebuild replaces the last generation (and the embedded Redis in the data
-    # directory loads and saves one generation, not every run's).
-    cli_prefix = "bench-cli"
-    # A fresh process state, as `skald projections rebuild` has: not one holding the
-    # writer's aggregate cache (whose objects every full collection would walk).
-    app = SkaldApplication(env=store_env(data_dir), roller=random.Random(1))
-    try:
-        events = app.recorder.max_notification_id() or 0
-        gc.collect()
-        where = f"external {url}" if args.redis_url else "embedded (unix socket)"
-        print(f"redis: {where}; the CLI's: {where if args.redis_url else 'its own, embedded'}")
-        rebuilder = Rebuilder(client, app.recorder, app.mapper, app.name, PREFIX)
-        raw_rates, rebuild_rates, cli_walls, cli_reported = [], [], [], []
-        for _ in range(args.runs):  # interleaved, so all three see the same machine
-            raw_rates.append(timed(lambda: raw_read(app)))
-            rebuild_rates.append(timed(lambda: rebuilder.rebuild_all().events))
-            wall, reported = cli_rebuild(data_dir, args.redis_url, cli_prefix)
-            cli_walls.append(wall)
-            cli_reported.append(reported)
-        raw, rebuild = statistics.median(raw_rates), statistics.median(rebuild_rates)
-        wall, reported = statistics.median(cli_walls), statistics.median(cli_reported)
-        cli, share, cli_share = events / wall, rebuild / raw, events / wall / raw
-        print(f"raw read + decode:   {raw:10,.0f} events/s   (median of {args.runs}; the anchor)")
-        print(f"rebuild, in-process: {rebuild:10,.0f} events/s   = {share:.2f}x raw")
-        print(
-            f"skald projections rebuild, spawn to exit: {wall:.2f} s = {cli:,.0f} events/s "
-            f"= {cli_share:.2f}x raw   [goal (e) >= {GOAL}: "
-            f"{'met' if cli_share >= GOAL else 'MISSED'}]"
-        )
-        print(
-            f"    of which the command's own report (read, project, switch): {reported:.2f} s; "
-            f"start-up and shut-down: {wall - reported:.2f} s"
-        )
-        print(
-            f"    per run: raw {', '.join(f'{r:,.0f}' for r in raw_rates)} events/s; "
-            f"CLI {', '.join(f'{events / w:,.0f}' for w in cli_walls)} events/s"
-        )
+    with bench_store(args.events, args.store, args.redis_url) as bench:
+        cli_share = rebuild_rates(bench, args.runs)["cli_share"]
         if not args.burst:
             return 0 if cli_share >= GOAL else 1
-        lags = [1000 * lag for lag in live_lag(app, client, url, args.burst)]
+        lags = [1000 * lag for lag in live_lag(bench.app, bench.client, bench.url, args.burst)]
         p50, p99 = percentile(lags, 0.5), percentile(lags, 0.99)
         print(
             f"live lag, {args.burst} commands: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
             f"max {max(lags):.1f} ms   [target p99 <= 100 ms: {'met' if p99 <= 100 else 'MISSED'}]"
         )
         return 0 if cli_share >= GOAL and p99 <= 100 else 1
-    finally:
-        app.close()
-        if args.redis_url:
-            delete_prefix(client, PREFIX)
-            delete_prefix(client, cli_prefix)
-        client.close()
-        if embedded is not None:
-            embedded.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":
