@@ -43,6 +43,7 @@ from domain.rulesets.stamina_body.combat import Attack, resolve_attack
 from domain.rulesets.stamina_body.declarations import awaiting_defense
 from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
+from domain.rulesets.stamina_body.tracks import Pools
 
 
 class StaminaBody(RulesetOf[StaminaBodySheet]):
@@ -171,13 +172,14 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]:
         found: list[str] = []
-        if tracks["stamina"] < 0:
+        pools = Pools.from_json(tracks)
+        if pools.stamina < 0:
             found.append("stunned")
-        if tracks["body"] < 0:
+        if pools.body < 0:
             found.append("unconscious")
-        if tracks["body"] <= 0:
+        if pools.body <= 0:
             found.append("cannot_act")
-        if tracks["body"] < 0 and state.get(STABILISED):
+        if pools.body < 0 and state.get(STABILISED):
             found.append(STABILISED)
         for flag in ("piercing_wound", "broken_bones", "severe_bruising"):
             if state.get(flag):

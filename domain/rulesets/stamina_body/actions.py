@@ -20,6 +20,7 @@ from domain.rulesets.base import (
 )
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.sheet import options_of, sheet_of
+from domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 
 class DamageOptions(Frozen):
@@ -93,10 +94,8 @@ def land_damage(
         ignore_shield=options.ignore_shield,
     )
     absorption = rules.absorb(reading.stamina, reading.body, resilience.total)
-    tracks = {
-        "stamina": target.tracks["stamina"] - absorption.stamina,
-        "body": target.tracks["body"] - absorption.body,
-    }
+    before = pools_of(target)
+    after = Pools(before.stamina - absorption.stamina, before.body - absorption.body)
     state = dict(target.state)
     wounded = damage_type == "piercing" and absorption.body > 0
     if wounded:
@@ -115,8 +114,8 @@ def land_damage(
         },
         "absorption": absorption.breakdown(),
         "tracks": {
-            "stamina": {"before": target.tracks["stamina"], "after": tracks["stamina"]},
-            "body": {"before": target.tracks["body"], "after": tracks["body"]},
+            "stamina": {"before": before.stamina, "after": after.stamina},
+            "body": {"before": before.body, "after": after.body},
         },
         "piercing_wound": wounded,
     }
@@ -124,7 +123,7 @@ def land_damage(
         f"{target.name} takes {absorption.stamina} Stamina and {absorption.body} Body "
         f"({reading.stamina}/{reading.body} raw)"
     )
-    return Landed(breakdown, tracks, state, summary)
+    return Landed(breakdown, after.as_json(), state, summary)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from domain.rulesets.base import (
     StateObject,
 )
 from domain.rulesets.stamina_body.sheet import options_of
+from domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 STABILISED = "stabilised"
 BLED_ROUND = "bled_round"  # the round whose bleeding was taken: at most once a round
@@ -55,8 +56,9 @@ def resolve_bleed(view: EncounterView, actor: str | None, params: Bleed, tray: D
     state: dict[str, StateObject] = {}
     lines: list[JsonValue] = []
     for c in who:
-        before = c.tracks["body"]
-        tracks[c.id] = {"stamina": c.tracks["stamina"], "body": before - loss}
+        pools = pools_of(c)
+        before = pools.body
+        tracks[c.id] = Pools(pools.stamina, before - loss).as_json()
         state[c.id] = {**c.state, BLED_ROUND: view.round}
         lines.append({"combatant": c.id, "body": {"before": before, "after": before - loss}})
     names = ", ".join(c.name for c in who)

@@ -11,6 +11,7 @@ from domain.errors import ActionRefused, InvalidInput
 from domain.rulesets.base import EncounterView, Frozen, JsonMapping, JsonObject, Outcome
 from domain.rulesets.stamina_body import rules
 from domain.rulesets.stamina_body.sheet import sheet_of
+from domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 
 class Recover(Frozen):
@@ -35,7 +36,8 @@ def resolve_recover(
     result = rules.check(tray.roll("recovery", 3, 6).total, sheet.con)
     gain, why = recovery_gain(result)
     maximum = sheet.stamina_max
-    before = who.tracks["stamina"]
+    pools = pools_of(who)
+    before = pools.stamina
     after = max(before, min(maximum, before + gain))
     breakdown: JsonObject = {
         "check": result.breakdown(),
@@ -45,7 +47,7 @@ def resolve_recover(
         "capped": before + gain > after,
         "body": "recovery never heals Body",
     }
-    tracks = {"stamina": after, "body": who.tracks["body"]}
+    tracks = Pools(after, pools.body).as_json()
     summary = f"{who.name} recovers {after - before} Stamina"
     return Outcome(summary, breakdown, {who.id: tracks})
 

@@ -80,15 +80,14 @@ def defend(
         return "landed", {"kind": kind, "rolled": False, "why": why}, None
     roll = tray.roll("defense", 3, 6)
     result = rules.check(roll.total, sheet_of(defender).defense(kind))
-    record: JsonObject = {"kind": kind, "rolled": True, "check": result.breakdown()}
     if not result.success:
-        record["why"] = f"the {kind} failed ({result.note})"
-        return "landed", record, result
-    if result.margin >= hit.margin:
-        record["why"] = f"{kind} score {result.margin} >= hit score {hit.margin}: stopped"
-        return ("parried" if kind == "parry" else "dodged"), record, result
-    record["why"] = f"{kind} score {result.margin} < hit score {hit.margin}: it lands"
-    return "landed", record, result
+        outcome, why = "landed", f"the {kind} failed ({result.note})"
+    elif result.margin >= hit.margin:
+        outcome = "parried" if kind == "parry" else "dodged"
+        why = f"{kind} score {result.margin} >= hit score {hit.margin}: stopped"
+    else:
+        outcome, why = "landed", f"{kind} score {result.margin} < hit score {hit.margin}: it lands"
+    return outcome, {"kind": kind, "rolled": True, "check": result.breakdown(), "why": why}, result
 
 
 def resolve_attack(
@@ -102,10 +101,9 @@ def resolve_attack(
         raise InvalidInput(f"{attacker.name} cannot attack themself")
     weapon = armed_with(attacker, params.weapon)
     hit = rules.check(tray.roll("hit", 3, 6).total, weapon.skill)
-    breakdown: JsonObject = {"weapon": weapon.breakdown(), "hit": hit.breakdown()}
+    rolled: JsonObject = {"weapon": weapon.breakdown(), "hit": hit.breakdown()}
     if not hit.success:
-        breakdown["result"] = "missed"
-        return Outcome(f"{attacker.name} misses {defender.name}", breakdown)
+        return Outcome(f"{attacker.name} misses {defender.name}", {**rolled, "result": "missed"})
     result, defense, defense_check = defend(
         defender,
         params.defense,
@@ -113,9 +111,12 @@ def resolve_attack(
         tray,
         stunned_may_defend=options_of(view).stunned_may_defend,
     )
-    breakdown["hit_score"] = hit.margin
-    breakdown["defense"] = defense
-    breakdown["result"] = result
+    breakdown: JsonObject = {
+        **rolled,
+        "hit_score": hit.margin,
+        "defense": defense,
+        "result": result,
+    }
     if result != "landed":
         return Outcome(f"{defender.name} {result} {attacker.name}'s blow", breakdown)
     parried = params.defense == "parry" and defense_check is not None and defense_check.success
@@ -139,6 +140,6 @@ def resolve_attack(
         shield=shield,
         options=params,
     )
-    breakdown["damage"] = landed.breakdown
     summary = f"{attacker.name} hits: " + landed.summary
+    breakdown = {**breakdown, "damage": landed.breakdown}
     return Outcome(summary, breakdown, {defender.id: landed.tracks}, {defender.id: landed.state})

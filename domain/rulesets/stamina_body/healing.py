@@ -10,6 +10,7 @@ from pydantic import StrictBool
 
 from domain.rulesets.base import Frozen, JsonMapping, JsonObject, SheetLike, read_sheet
 from domain.rulesets.stamina_body.sheet import StaminaBodySheet
+from domain.rulesets.stamina_body.tracks import Pools
 
 Rest = Literal["full", "light", "none"]
 
@@ -82,7 +83,8 @@ def daily_heal(
 ) -> DailyHeal:
     sheet = read_sheet(StaminaBodySheet, stored)
     stamina_max, body_max = sheet.stamina_max, sheet.body_max
-    stamina, body = int(tracks["stamina"]), int(tracks["body"])
+    pools = Pools.from_json(tracks)
+    stamina, body = pools.stamina, pools.body
     lost = max(0, stamina_max - stamina)
     stamina_gain, stamina_step = stamina_for_rest(lost, plan.rest)
     steps = [stamina_step]

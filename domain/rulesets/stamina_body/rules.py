@@ -170,18 +170,20 @@ class Absorption:
 
 def absorb(stamina: int, body: int, resilience: int) -> Absorption:
     """Soak one point at a time: Body, Stamina, Body, ...; an empty pool's turn is skipped."""
-    pools = {"body": body, "stamina": stamina}
     left = resilience
-    turn = "body"
+    body_first = True  # whose turn it is to soak: Body, then Stamina, then Body...
     steps: list[tuple[int, str, int, int]] = []
-    while left > 0 and (pools["body"] > 0 or pools["stamina"] > 0):
-        other = "stamina" if turn == "body" else "body"
-        pool = turn if pools[turn] > 0 else other
-        pools[pool] -= 1
+    while left > 0 and (body > 0 or stamina > 0):
+        soaks_body = body > 0 if body_first else stamina <= 0
+        if soaks_body:
+            body -= 1
+        else:
+            stamina -= 1
         left -= 1
-        steps.append((len(steps) + 1, pool, pools[pool], left))
-        turn = "stamina" if pool == "body" else "body"
-    return Absorption(resilience, tuple(steps), pools["stamina"], pools["body"])
+        pool, after = ("body", body) if soaks_body else ("stamina", stamina)
+        steps.append((len(steps) + 1, pool, after, left))
+        body_first = not soaks_body
+    return Absorption(resilience, tuple(steps), stamina, body)
 
 
 @dataclass(frozen=True)
