@@ -6,11 +6,12 @@ checkouts alternating in one run.
 Each checkout needs its own venv (`<checkout>/.venv/bin/skald`). Every run is a fresh
 `skald serve` of that checkout on a fresh data directory, 16 encounters of take_hit
 commands at 16 connections (bench/http.py (a)), a short warm-up, then `--seconds` of
-load; the server's own CPU time (user + system, from /proc) is divided by the commands
-wrk counted. Runs go A, B, A, B, ... (A, B, C, ... with more checkouts) so every side
-sees the same machine. On a machine
-shared with other work only the ratio of interleaved runs means anything: rates move
-with the neighbours, CPU per command much less.
+load; the CPU time (user + system, from /proc) of the server's whole process tree (the
+server, its embedded Redis and any other child) is divided by the commands wrk counted;
+each run also prints the server process's own share. Runs go A, B, A, B, ... (A, B, C,
+... with more checkouts) so every side sees the same machine. On a machine shared with
+other work only the ratio of interleaved runs means anything: rates move with the
+neighbours, CPU per command much less.
 """
 
 # ruff: noqa: E402
@@ -126,7 +127,8 @@ def main() -> None:
                 run = one_run(checkout, data, args.seconds, args.warmup, args.connections)
                 cpu[name].append(run["cpu_ms"])
                 print(
-                    f"round {n + 1} {name}: {run['cpu_ms']:.3f} ms CPU per command, "
+                    f"round {n + 1} {name}: {run['cpu_ms']:.3f} ms CPU per command "
+                    f"(the server process {run['cpu_own_ms']:.3f}), "
                     f"{run['rate']:.0f}/s, p99 {run['p99ms']:.1f} ms, "
                     f"non-2xx {int(run['non2xx'])}/{int(run['requests'])}",
                     flush=True,
