@@ -45,7 +45,7 @@ class Campaign(Aggregate):
     class_version = 2
 
     class Snapshot(JSONStateSnapshot):
-        pass
+        json_state = campaign_state.JSON_STATE
 
     def stored_state(self, state: Mapping[str, object]) -> dict[str, object]:
         return campaign_state.stored_state(state, self)

@@ -24,6 +24,10 @@ def stored_object(value: object) -> JSONObject:
     return value
 
 
+# The keys `stored_state` writes as JSON by their records' types (the snapshot's `json_state`).
+JSON_STATE = frozenset(("characters", "keys", "encounters", "calendar"))
+
+
 def stored_state(taken: Mapping[str, object], campaign: Campaign) -> dict[str, object]:
     """The state the library took of the campaign, as version 1 stored it: JSON, records
     written out (each in its place among the attributes, so the stored bytes are the same)."""

@@ -20,7 +20,7 @@ from domain import encounter_commands as commands
 from domain import markers, table_commands
 from domain.actions import ActionRecord
 from domain.encounter_records import Correction, Exchange, TurnOverride
-from domain.encounter_state import copy_sharing, read_state, write_state
+from domain.encounter_state import JSON_STATE, copy_sharing, read_state, write_state
 from domain.errors import NotFound
 from domain.records import JSON, JSONObject, Sheet, State, Tracks, combatants_from_json
 from domain.resolution import build_view
@@ -37,7 +37,7 @@ class Encounter(Aggregate):
     class_version = 2
 
     class Snapshot(JSONStateSnapshot):
-        pass
+        json_state = JSON_STATE
 
     @staticmethod
     def stored_state(state: Mapping[str, object]) -> dict[str, object]:

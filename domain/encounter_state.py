@@ -79,6 +79,8 @@ WRITTEN: dict[str, Callable[[object], JSON]] = {
     "exchanges": lambda value: [r.as_json() for r in records_of(value, Exchange)],
     "overrides": lambda value: [r.as_json() for r in records_of(value, TurnOverride)],
 }
+# The keys a snapshot writes as JSON by their records' types (the snapshot's `json_state`).
+JSON_STATE = frozenset(WRITTEN)
 READ: dict[str, Callable[[object], object]] = {
     "combatants": _combatants,
     "initial_combatants": _combatants,

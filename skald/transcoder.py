@@ -22,8 +22,12 @@ the ids and dates at the top): `JsonPayloadMapper` encodes those without the rea
 which was the largest single cost of a command's encoding (bench/README.md); a nested
 datetime, dataclass or subclass is still refused in C and walked.
 tests/integration/test_event_payloads.py records every event class of the compat story
-and proves each payload plain JSON and read back exactly; anything else the store holds
-(snapshots: an aggregate's state) keeps the check.
+and proves each payload plain JSON and read back exactly. A snapshot's state is the same
+records written out (`JSONStateSnapshot.json_state` names those keys: an encounter's
+actions, which made the check of a long encounter's snapshot the largest single cost of
+the writer, bench/README.md) beside the aggregate's other attributes: the records are
+written unchecked, the rest keeps the check (the same test proves every snapshot of the
+compat story written so reads back exactly).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import get_topic
 
 from domain.events import CAMPAIGN_EVENTS, ENCOUNTER_EVENTS, REQUEST_EVENTS
+from domain.snapshots import JSONStateSnapshot
 
 # The events whose nested values are JSON by their fields' types (proven, class by
 # class, by tests/integration/test_event_payloads.py).
@@ -149,6 +154,31 @@ class OrjsonTranscoder(Transcoder):
             wrapped[key] = plain if plain is not None else self._wrap(value)
         return orjson.dumps(wrapped)
 
+    def encode_json_state(self, event_state: dict[str, object], json_keys: frozenset[str]) -> bytes:
+        """`encode` of a snapshot whose state's `json_keys` hold JSON by their types: those
+        are not read back; its other attributes (ids, dates, flags) are checked."""
+        state = event_state.get("state")
+        if type(state) is not dict:
+            return self.encode(event_state)
+        written: dict[object, object] = {}
+        for key, value in state.items():
+            if type(value) in _PLAIN:
+                written[key] = value
+                continue
+            plain = (
+                _as_plain_json(value, checked=False)
+                if key in json_keys and type(value) in _NESTED
+                else None
+            )
+            written[key] = plain if plain is not None else self._wrap(value)
+        # The attributes in their order, so the bytes are `encode`'s.
+        wrapped = {
+            key: value if type(value) in _PLAIN else self._wrap(value)
+            for key, value in event_state.items()
+            if key != "state"
+        }
+        return orjson.dumps({key: wrapped.get(key, written) for key in event_state})
+
     def _wrap(self, obj: object) -> object:
         # Leaves are tested inline rather than by a call each (a call per leaf was most
         # of the writer's time before the plain-JSON path took the nested values).
@@ -227,9 +257,11 @@ class JsonPayloadMapper(Mapper[UUID]):
 
     def to_stored_event(self, domain_event: DomainEventProtocol[UUID]) -> StoredEvent:
         transcoder = self.transcoder
-        if type(domain_event) not in JSON_PAYLOAD_EVENTS or not isinstance(
-            transcoder, OrjsonTranscoder
-        ):
+        payload = type(domain_event) in JSON_PAYLOAD_EVENTS
+        json_state = (
+            type(domain_event).json_state if isinstance(domain_event, JSONStateSnapshot) else None
+        )
+        if not (payload or json_state is not None) or not isinstance(transcoder, OrjsonTranscoder):
             return super().to_stored_event(domain_event)
         event_state = dict(vars(domain_event))
         originator_id = event_state.pop("originator_id")
@@ -237,7 +269,11 @@ class JsonPayloadMapper(Mapper[UUID]):
         class_version = getattr(type(domain_event), "class_version", 1)
         if class_version > 1:
             event_state["class_version"] = class_version
-        stored_state = transcoder.encode_json_payload(event_state)
+        stored_state = (
+            transcoder.encode_json_payload(event_state)
+            if payload
+            else transcoder.encode_json_state(event_state, json_state or frozenset())
+        )
         if self.compressor:
             stored_state = self.compressor.compress(stored_state)
         if self.cipher:

@@ -125,3 +125,41 @@ def test_a_plain_dict_with_an_envelope_key_is_read_by_the_walk() -> None:
     transcoder = OrjsonTranscoder()
     state = {"at": datetime(2026, 12, 1, tzinfo=UTC), "notes": {"_type_": "x", "n": (1,)}}
     assert transcoder.decode(transcoder.encode(state)) == state
+
+
+# -- a snapshot's records, written unchecked, as the check writes them ------------------
+
+_json_leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+    | st.sampled_from(["_type_", '"_type_"', "_data_"])
+)
+_json = st.recursive(
+    _json_leaves,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.text(max_size=6), _json, max_size=4),
+    st.dictionaries(st.text(max_size=6), _values, max_size=4),
+)
+def test_a_snapshot_s_records_are_written_unchecked_as_the_check_writes_them(
+    records: dict[str, Any], others: dict[str, Any]
+) -> None:
+    """`encode_json_state` (skald/transcoder.py): the state's JSON keys unchecked, the rest
+    (ids, dates, a tuple) wrapped as before; the same bytes as `encode`, read back exactly."""
+    transcoder = OrjsonTranscoder()
+    event_state = {
+        "timestamp": datetime(2026, 12, 3, tzinfo=UTC),
+        "topic": "domain.encounter:Encounter",
+        "state": {"_id": uuid4(), **others, **records},
+    }
+    encoded = transcoder.encode_json_state(event_state, frozenset(records))
+    assert encoded == transcoder.encode(event_state)
+    assert transcoder.decode(encoded) == event_state
