@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from domain.actions import ActionRecord, Effects, RollRecord, as_list, as_strs
 from domain.records import JSON, JSONObject, Record, as_int, as_object, as_str
+from domain.table_params import MarkPlaced, Rolled, TakenOff
 
 INITIATIVE = "initiative"  # rolls (or places) combatants and sets the order from it
 TURN = "turn"  # next turn, previous turn, delay: the turn moves
@@ -59,6 +60,16 @@ class Position(Record, frozen=True):
             "turn": self.turn,
             "current": self.current,
         }
+
+
+class Moved(Record, frozen=True):
+    """A turn change's or an initiative roll's parameters: where the turn stood before."""
+
+    before: Position
+
+    @classmethod
+    def from_json(cls, params: Mapping[str, JSON]) -> Moved:
+        return cls(Position.from_json(params["from"]))
 
 
 @dataclass(frozen=True)
@@ -120,12 +131,12 @@ def table_of(records: Iterable[ActionRecord]) -> Table:
         if record.kind == MARK:
             markers[record.number] = marker_of(record)
         elif record.kind in (UNMARK, EXPIRE):
-            markers.pop(as_int(record.params["marker"]), None)
+            markers.pop(TakenOff.from_json(record.params).marker, None)
         elif record.kind == INITIATIVE:
             for entry in as_list(record.breakdown.get("entries", [])):
-                rolled = as_object(entry)
-                if rolled.get("total") is not None:
-                    initiative[as_str(rolled["id"])] = as_int(rolled["total"])
+                rolled = Rolled.from_json(entry)
+                if rolled.total is not None:
+                    initiative[rolled.id] = rolled.total
         else:
             passed = boundaries_of(record)
             markers = {n: _count(m, passed) for n, m in markers.items()}
@@ -134,16 +145,16 @@ def table_of(records: Iterable[ActionRecord]) -> Table:
 
 
 def marker_of(record: ActionRecord) -> Marker:
-    p = record.params
-    rounds = p.get("rounds")
+    placed = MarkPlaced.from_json(record.params)
+    rounds = placed.rounds
     return Marker(
         number=record.number,
-        target=as_str(p["target"]),
-        name=as_str(p["name"]),
-        note=None if p.get("note") is None else as_str(p["note"]),
-        rounds=None if rounds is None else as_int(rounds),
-        watch=None if rounds is None else as_str(p["watch"]),
-        at=None if rounds is None else as_str(p["at"]),
+        target=placed.target,
+        name=placed.name,
+        note=placed.note,
+        rounds=rounds,
+        watch=None if rounds is None else placed.watch,
+        at=None if rounds is None else placed.at,
     )
 
 

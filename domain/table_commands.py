@@ -23,6 +23,7 @@ from domain.records import JSON, Combatant
 from domain.rulesets.base import Ruleset
 from domain.table import INITIATIVE, TURN, Position, position, table_of, table_record
 from domain.table_options import dice_of, table_options
+from domain.table_params import PassedOver
 
 if TYPE_CHECKING:
     from domain.encounter import Encounter
@@ -226,7 +227,7 @@ def _turn_moved(
     if delayed is not None:
         summary = f"{e.combatants[delayed].name} delays; {summary}"
     if skipped:
-        summary += "; passed over: " + "; ".join(str(s["why"]) for s in _objects(skipped))
+        summary += "; passed over: " + "; ".join(PassedOver.from_json(s).why for s in skipped)
     params: dict[str, JSON] = {"move": move, "from": before.as_json(), "to": after.as_json()}
     if made:
         params["with"] = list(made)
@@ -236,10 +237,6 @@ def _turn_moved(
     record = table_record(e, TURN, params, summary, breakdown, by, moved_to=after)
     expire_markers(e, record.number, by)
     return record
-
-
-def _objects(items: Sequence[JSON]) -> list[Mapping[str, JSON]]:
-    return [item for item in items if isinstance(item, Mapping)]
 
 
 def refuse_without_order(e: Encounter) -> None:

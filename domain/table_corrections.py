@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 
 from domain.actions import ActionRecord, as_ints
 from domain.errors import ActionRefused
-from domain.records import as_int, as_str
-from domain.table import EXPIRE, MARK, POSITION_KINDS, TABLE_KINDS, UNMARK, Position
+from domain.table import EXPIRE, MARK, POSITION_KINDS, TABLE_KINDS, UNMARK, Moved, Position
+from domain.table_params import MarkPlaced, TakenOff
 
 ACTIVE = "active"
 KEEP, RESOLVE, VOID = "keep", "resolve", "void"
@@ -38,7 +38,7 @@ def position_void(
     """The plan of a void of turn change (or initiative roll) ``found``, and where the
     turn then stands: where it stood before it."""
     number = found.number
-    before = Position.from_json(found.params["from"])
+    before = Moved.from_json(found.params).before
     made = made_with(found)
     standing = [r for r in records[number:] if r.status == ACTIVE and r.number not in made]
     for later in sorted(standing, key=lambda r: (r.kind not in POSITION_KINDS, r.number)):
@@ -68,15 +68,18 @@ def table_step_refusal(record: ActionRecord, replayed: Sequence[ActionRecord]) -
     """Why a table record re-resolved by a replay can no longer stand, or None."""
     if record.kind not in (UNMARK, EXPIRE):
         return None
-    marker = as_int(record.params["marker"])
+    taken_off = TakenOff.from_json(record.params)
+    marker = taken_off.marker
     standing = {r.number: r for r in replayed if r.status == ACTIVE}
     placed = standing.get(marker)
     if placed is None or placed.kind != MARK:
         return f"marker {marker} no longer stands"
     for later in replayed:
-        taken_off = later.status == ACTIVE and later.kind in (UNMARK, EXPIRE)
-        if taken_off and as_int(later.params["marker"]) == marker:
-            return f"marker {marker} ({as_str(placed.params['name'])}) was already taken off"
-    if record.kind == EXPIRE and as_int(record.params["cause"]) not in standing:
-        return f"the turn change (action {record.params['cause']}) that expired it was struck out"
+        off = later.status == ACTIVE and later.kind in (UNMARK, EXPIRE)
+        if off and TakenOff.from_json(later.params).marker == marker:
+            name = MarkPlaced.from_json(placed.params).name
+            return f"marker {marker} ({name}) was already taken off"
+    cause = taken_off.cause
+    if record.kind == EXPIRE and cause not in standing:
+        return f"the turn change (action {cause}) that expired it was struck out"
     return None

@@ -389,9 +389,9 @@ def test_a_non_warding_companion_listed_first_does_not_hide_the_dwarf() -> None:
 def test_state_read_from_older_records_fills_what_is_missing_with_zero() -> None:
     from domain.rulesets.margin.state import CharacterState, Posture
 
-    empty = CharacterState.read({})
+    empty = CharacterState.from_json({})
     assert (empty.fatigue, empty.luck, empty.ammunition, empty.posture) == (0, 0, {}, None)
-    old = CharacterState.read({"posture": {"kind": "defend", "effort": 1, "round": 2}})
+    old = CharacterState.from_json({"posture": {"kind": "defend", "effort": 1, "round": 2}})
     assert old.posture == Posture("defend", 1, 2, None, 0)
 
 

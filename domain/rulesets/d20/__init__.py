@@ -22,6 +22,7 @@ from domain.rulesets.d20 import ratings
 from domain.rulesets.d20.actions import ACTIONS
 from domain.rulesets.d20.actions.common import GRAPPLED_BY, GRAPPLING, PRONE, STANCE_ROUND
 from domain.rulesets.d20.sheet import D20Options, D20Sheet
+from domain.rulesets.d20.tracks import HitPoints
 
 # Every d20 state key describes the fight in progress; none should outlive it.
 ENCOUNTER_SCOPED_STATE = frozenset({STANCE_ROUND, PRONE, GRAPPLING, GRAPPLED_BY})
@@ -48,7 +49,7 @@ class D20(RulesetOf[D20Sheet]):
         self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]:
         found: list[str] = []
-        if tracks["hp"] <= 0:
+        if HitPoints.from_json(tracks).hp <= 0:
             found.append("down")
         if state.get(PRONE):
             found.append("prone")

@@ -29,6 +29,7 @@ from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions, read_
 from domain.rulesets.margin.ratings import derived_ratings
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState, is_down
+from domain.rulesets.margin.tracks import Health
 from domain.rulesets.margin.turn import m5_refusal
 
 
@@ -73,7 +74,7 @@ class Margin(RulesetOf[MarginSheet]):
     def conditions(
         self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]:
-        health = int(tracks["health"])
+        health = Health.from_json(tracks).health
         found: list[str] = []
         if self.campaign_options.is_wounded(health, self.sheet(sheet).max_health):
             found.append("wounded")
@@ -82,10 +83,10 @@ class Margin(RulesetOf[MarginSheet]):
         return tuple(found)
 
     def turn_refusal(self, name: str, state: JsonMapping, round: int) -> str | None:
-        return m5_refusal(name, CharacterState.read(state), round)
+        return m5_refusal(name, CharacterState.from_json(state), round)
 
     def derived_ratings(self, sheet: SheetLike, state: JsonMapping) -> JsonObject:
-        return derived_ratings(self.sheet(sheet), CharacterState.read(state))
+        return derived_ratings(self.sheet(sheet), CharacterState.from_json(state))
 
     day_plan_model = MarginDayPlan
 
@@ -113,7 +114,7 @@ class Margin(RulesetOf[MarginSheet]):
         counts rounds from 1 again; the caller that closes an encounter should pass each
         combatant's state through this so they do not leak into the next fight.
         """
-        return {**state, **CharacterState.read(state).without_round_marks().as_json()}
+        return {**state, **CharacterState.from_json(state).without_round_marks().as_json()}
 
 
 @lru_cache(maxsize=64)

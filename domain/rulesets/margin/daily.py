@@ -46,7 +46,7 @@ def full_rest(
     sheet: SheetLike, state: JsonMapping, options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
     """Fatigue cleared, luck refilled to the sheet value."""
-    before = CharacterState.read(state)
+    before = CharacterState.from_json(state)
     luck = read_sheet(MarginSheet, sheet).luck
     after = replace(before.without_round_marks(), fatigue=0, luck=luck)
     return _outcome("full", state, before, after)
@@ -56,7 +56,7 @@ def light_day(
     sheet: SheetLike, state: JsonMapping, options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
     """Fatigue halved (// light_day_fatigue_divisor), rounded down; luck untouched."""
-    before = CharacterState.read(state)
+    before = CharacterState.from_json(state)
     kept = before.fatigue // options.light_day_fatigue_divisor
     after = replace(before.without_round_marks(), fatigue=kept)
     return _outcome("light", state, before, after)
@@ -65,7 +65,7 @@ def light_day(
 def no_rest(
     sheet: SheetLike, state: JsonMapping, options: MarginOptions = DEFAULT_OPTIONS
 ) -> DayOutcome:
-    before = CharacterState.read(state)
+    before = CharacterState.from_json(state)
     return _outcome("none", state, before, before.without_round_marks())
 
 

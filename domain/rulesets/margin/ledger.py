@@ -13,6 +13,7 @@ from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outco
 from domain.rulesets.margin.options import MarginOptions, read_options
 from domain.rulesets.margin.sheet import MarginSheet
 from domain.rulesets.margin.state import CharacterState, Posture
+from domain.rulesets.margin.tracks import health_of
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Ledger:
     def state(self, cid: str) -> CharacterState:
         if cid in self._states:
             return self._states[cid]
-        return CharacterState.read(self.view.combatants[cid].state)
+        return CharacterState.from_json(self.view.combatants[cid].state)
 
     def set_state(self, cid: str, state: CharacterState) -> None:
         self._states[cid] = state
@@ -60,7 +61,7 @@ class Ledger:
     def health(self, cid: str) -> int:
         if cid in self._health:
             return self._health[cid]
-        return int(self.view.combatants[cid].tracks["health"])
+        return health_of(self.view.combatants[cid])
 
     def harm(self, cid: str, amount: int) -> Harm:
         """Take ``amount`` off health (it may go below 0) and say before and after."""

@@ -52,7 +52,7 @@ class CharacterState:
         return cls(fatigue=0, luck=sheet.luck, ammunition=ammunition)
 
     @classmethod
-    def read(cls, state: JsonMapping) -> CharacterState:  # the JSON edge: parsed here
+    def from_json(cls, state: JsonMapping) -> CharacterState:  # the JSON edge: parsed here
         posture = as_object(state.get("posture"))
         ammunition = as_object(state.get("ammunition"))
         return cls(

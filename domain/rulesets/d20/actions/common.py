@@ -18,6 +18,7 @@ from domain.rulesets.base import (
 )
 from domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
 from domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
+from domain.rulesets.d20.tracks import hp_of
 
 # Per-character state keys (all JSON-native):
 STANCE_ROUND = "stance_round"  # the round a Defensive Stance was taken; it ends with it
@@ -107,7 +108,7 @@ def target_number(defender: CombatantView, view: EncounterView, params: Contest)
 
 
 def is_down(combatant: CombatantView) -> bool:
-    return combatant.tracks["hp"] <= 0
+    return hp_of(combatant) <= 0
 
 
 def holding(view: EncounterView, combatant: CombatantView) -> CombatantView | None:
@@ -154,7 +155,7 @@ class HpChange:
 
 def take_damage(target: CombatantView, dealt: int) -> HpChange:
     """Lower HP by ``dealt``."""
-    before = target.tracks["hp"]
+    before = hp_of(target)
     after = before - dealt
     return HpChange({**target.tracks, "hp": after}, before, after)
 
