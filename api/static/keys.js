@@ -1,6 +1,7 @@
 // Keys from the GM screen: player keys (per character) and viewer keys issued and
 // revoked; each new key shown once as a link with the key after '#' (never in a query),
-// a copy button and a QR code the server draws offline. And the campaigns this browser
+// a copy button and a QR code the server draws offline (a viewer key: a link to the
+// table display and one to the stream overlay with its flags). And the campaigns this browser
 // holds keys for: switch, sign out, open another with a key.
 import { $, ApiError, el, keyring, signIn, signOut } from "/static/skald.js";
 
@@ -10,10 +11,11 @@ export function linkFor(path, campaign, key) {
 
 // Copies the text; where the clipboard is refused (an http page on a LAN address), the
 // text is selected so the GM can copy it by hand.
+// `text` is the text, or a function answering it as it is now (a link redrawn since).
 export function copyButton(text, target, id) {
   const button = el("button", { type: "button", class: "secondary", id, onclick: async () => {
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(typeof text === "function" ? text() : text);
       button.textContent = "Copied";
     } catch {
       getSelection().selectAllChildren(target);
@@ -34,21 +36,72 @@ async function qrImage(api, link, alt) {
     src: `data:image/svg+xml;base64,${btoa(svg)}` });
 }
 
-// A secret shown this once: the link (or the key), a copy button and, with `api`, a QR code.
-export function onceCard({ id, title, note, secret, api, alt }) {
-  const code = el("code", { class: "once", "data-once": id }, secret);
-  const card = el("div", { class: "sign-in once-card", id },
-    el("h3", {}, title), el("p", {}, note), code,
-    el("div", { class: "row wrap" }, copyButton(secret, code, `${id}-copy`)));
-  if (api) {
-    qrImage(api, secret, alt || "QR code of the link")
-      .then((img) => card.append(img))
-      .catch((error) => card.append(el("p", { class: "error" }, `QR: ${error.message}`)));
+// One link of a card: the link, a copy button and, with `api`, its QR code; `set` puts
+// another link in its place (the overlay's flags changed) and redraws the code.
+function linkBlock({ id, api, alt }) {
+  const code = el("code", { class: "once", "data-once": id });
+  const copy = copyButton(() => code.textContent, code, `${id}-copy`);
+  const qr = el("div", { class: "qr-slot" });
+  let drawing = 0;
+  function set(link) {
+    code.textContent = link;
+    copy.textContent = "Copy";
+    if (!api) return;
+    const mine = ++drawing; // a slower, older drawing never replaces a newer one
+    qrImage(api, link, alt)
+      .then((img) => { if (mine === drawing) qr.replaceChildren(img); })
+      .catch((error) => {
+        if (mine === drawing) qr.replaceChildren(el("p", { class: "error" }, `QR: ${error.message}`));
+      });
   }
-  return card;
+  return { node: el("div", { class: "stack" }, code, el("div", { class: "row wrap" }, copy), qr), set };
 }
 
-const ROLE_PAGE = { player: "/play", viewer: "/overlay" };
+// A secret shown this once: the link (or the key), a copy button and, with `api`, a QR code.
+export function onceCard({ id, title, note, secret, api, alt }) {
+  const shown = linkBlock({ id, api, alt: alt || "QR code of the link" });
+  shown.set(secret);
+  return el("div", { class: "sign-in once-card", id }, el("h3", {}, title), el("p", {}, note),
+    shown.node);
+}
+
+// What the overlay may show (overlay.js reads them after '#': layout=turn,party,foes,log).
+const OVERLAY_PARTS = [["turn", "Whose turn"], ["party", "The party"], ["foes", "The foes"],
+  ["log", "The log"]];
+
+// A viewer key, shown this once as its two pages' links: the table display (/table) for a
+// TV or a projector, and the stream overlay (/overlay) with its flags after '#', each with
+// a copy button and a QR code.
+function viewerCard(api, campaign, key) {
+  const table = linkBlock({ id: "key-table", api, alt: "QR code of the table display's link" });
+  const overlay = linkBlock({ id: "key-overlay", api, alt: "QR code of the stream overlay's link" });
+  const transparent = el("input", { type: "checkbox", id: "overlay-transparent", checked: true });
+  const parts = OVERLAY_PARTS.map(([part]) =>
+    el("input", { type: "checkbox", "data-overlay-part": part, checked: true }));
+  function overlayLink() {
+    const shown = parts.filter((box) => box.checked).map((box) => box.dataset.overlayPart);
+    return `${linkFor("/overlay", campaign, key)}&transparent=${transparent.checked ? 1 : 0}` +
+      `&layout=${shown.join(",")}`;
+  }
+  for (const box of [transparent, ...parts]) {
+    box.addEventListener("change", () => {
+      if (!parts.some((part) => part.checked)) box.checked = true; // at least one part
+      overlay.set(overlayLink());
+    });
+  }
+  table.set(linkFor("/table", campaign, key));
+  overlay.set(overlayLink());
+  return el("div", { class: "sign-in once-card", id: "key-once" },
+    el("h3", {}, "A viewer key for the table and the stream"),
+    el("p", {}, "Shown this once: open a link on the screen that shows it, or scan its code. " +
+      "The key is after '#', so it never reaches a server log."),
+    el("h4", {}, "Table display (a TV or a projector)"), table.node,
+    el("h4", {}, "Stream overlay (an OBS browser source)"),
+    el("fieldset", { class: "row wrap overlay-flags" }, el("legend", {}, "The overlay shows"),
+      el("label", {}, transparent, " a transparent background"),
+      ...parts.map((box, n) => el("label", {}, box, ` ${OVERLAY_PARTS[n][1].toLowerCase()}`))),
+    overlay.node);
+}
 
 export function keysBox({ page, show }) {
   const list = el("ul", { id: "key-list", class: "keys" });
@@ -77,12 +130,16 @@ export function keysBox({ page, show }) {
       const body = { role, label: labelInput.value.trim() };
       if (role === "player") body.characters = [who.value];
       const made = await page.api.post("keys", body);
-      const link = linkFor(ROLE_PAGE[role], page.campaign.id, made.key);
-      const whom = role === "player" ? names[who.value] : "the viewers";
-      issued.replaceChildren(onceCard({ id: "key-once", api: page.api, secret: link,
-        title: `A ${role} key for ${whom}`, alt: `QR code of ${whom}'s link`,
-        note: "Shown this once: send the link or let them scan the code. The key is after " +
-          "'#', so it never reaches a server log." }));
+      if (role === "viewer") {
+        issued.replaceChildren(viewerCard(page.api, page.campaign.id, made.key));
+      } else {
+        const whom = names[who.value];
+        issued.replaceChildren(onceCard({ id: "key-once", api: page.api,
+          secret: linkFor("/play", page.campaign.id, made.key),
+          title: `A player key for ${whom}`, alt: `QR code of ${whom}'s link`,
+          note: "Shown this once: send the link or let them scan the code. The key is after " +
+            "'#', so it never reaches a server log." }));
+      }
       await load();
     } catch (error) { show(error); }
   }
@@ -104,7 +161,7 @@ export function keysBox({ page, show }) {
         el("button", { type: "button", id: "issue-player", onclick: () => issue("player") },
           "Player key"),
         el("button", { type: "button", class: "secondary", id: "issue-viewer",
-          onclick: () => issue("viewer") }, "Viewer key (overlay)"))),
+          onclick: () => issue("viewer") }, "Viewer key (table, overlay)"))),
     issued, list);
   box.addEventListener("toggle", () => { if (box.open) load().catch(show); });
   return { box, issue: async (role, characterId, label) => {

@@ -150,8 +150,9 @@ def test_2_player_and_viewer_keys_are_issued_shown_once_and_revoked(
             expect(player.locator("#connection")).to_have_attribute("data-state", "live")
             expect(player.locator(f'[data-character-id="{bran}"]')).to_have_count(1)
         gm.locator("#issue-viewer").click()
-        expect(gm.locator("#key-once [data-once]")).to_contain_text("/overlay#")
-        viewer_link = gm.locator("#key-once [data-once]").inner_text()
+        # A viewer key: the table display's link and the overlay's (tests/e2e/test_share_links.py).
+        expect(gm.locator("#key-once [data-once=key-overlay]")).to_contain_text("/overlay#")
+        viewer_link = gm.locator("#key-once [data-once=key-overlay]").inner_text()
         assert viewer_link.startswith(f"{server.url}/overlay#campaign={table.cid}&key=skald_")
         with browser.new_context(viewport=DESKTOP) as stream:
             overlay = stream.new_page()
