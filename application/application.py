@@ -21,7 +21,8 @@ from eventsourcing.application import AggregateNotFoundError
 
 from application.amending import Amendments, Changed
 from application.campaigns import CampaignCommands
-from application.carrying import CarriedRecord, Carrying
+from application.carry_preview import CarriedRecord
+from application.carrying import Carrying
 from application.commands import (
     AddCombatant,
     AdjustTracks,

@@ -11,45 +11,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
+from application.carry_preview import CarriedRecord, CarryPreview, Preview, summarise
 from application.commands import CorrectDayPlan, CorrectEncounter
 from application.store import Commands
-from domain.actions import as_list
 from domain.calendar import DayPlans
 from domain.campaign import Campaign
-from domain.corrections import ACTIVE, VOID, Reroll, Step, correction_plan, rewind_plan
+from domain.corrections import (
+    ACTIVE,
+    VOID,
+    Reroll,
+    Step,
+    correction_plan,
+    rewind_plan,
+)
 from domain.encounter import Encounter
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.gm_changes import GM_KINDS
 from domain.reasons import check_reason
-from domain.records import JSON, JSONObject, Record, Sheet, State, Tracks, as_object
+from domain.records import JSON, JSONObject, Sheet, State, Tracks, as_object
 from domain.validation import validate
 from domain.walk import Seed, Walk, events_of
 
-Preview = dict[str, JSON]  # what the API answers (PreviewOut): JSON, as CorrectionCarried keeps it
-Carried = tuple[Campaign, list[Encounter], Walk, Preview]
+Carried = tuple[Campaign, list[Encounter], Walk, CarryPreview]
 Bounds = type[Campaign.EncounterOpened] | type[Campaign.EncounterClosed]
-
-
-class CarriedRecord(Record, frozen=True):
-    """A correction as Campaign.CorrectionCarried recorded it: its own fields, and what it
-    carried (written by _carried_summary), so a retried commit answers what the first did."""
-
-    correction: JSONObject  # kind, day, character_id, plan, reason, by...
-    steps: Sequence[JSON]
-    actions: Sequence[JSON]
-    characters: JSONObject
-    encounters: Sequence[JSON]  # none recorded before issue 26
-
-    @classmethod
-    def from_json(cls, stored: JSONObject) -> CarriedRecord:
-        carried = as_object(stored["carried"])
-        return cls(
-            correction={key: value for key, value in stored.items() if key != "carried"},
-            steps=as_list(carried["steps"]),
-            actions=as_list(carried["actions"]),
-            characters=as_object(carried["characters"]),
-            encounters=as_list(carried.get("encounters", [])),
-        )
 
 
 class Carrying(Commands):
@@ -128,7 +112,7 @@ class Carrying(Commands):
         campaign = self.store.campaign(command.campaign_id)
         seed, _, _ = self._encounter_seed(campaign, command)
         correction = self._correction(command, command.reason.strip() or None)
-        return self._work_out(campaign, seed, _salt(command), correction)[3]
+        return self._work_out(campaign, seed, _salt(command), correction)[3].as_json()
 
     def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, Preview]:
         """Commit a correction of an ended encounter and everything it carries, atomically."""
@@ -142,9 +126,9 @@ class Carrying(Commands):
         seed, corrected, round = self._encounter_seed(campaign, command)
         correction = self._correction(command, reason)
         _, touched, found, preview = self._work_out(campaign, seed, _salt(command), correction)
-        if preview["changes_nothing"] is True:
-            raise ActionRefused(str(preview["message"]))
-        carried = {**correction, "carried": _carried_summary(preview)}
+        if preview.changes_nothing:
+            raise ActionRefused(preview.message)
+        carried = {**correction, "carried": preview.carried_as_json()}
         eid = str(corrected.id)
         result = found.encounters[eid]
         corrected.correct_after_end(
@@ -166,7 +150,7 @@ class Carrying(Commands):
         steps = found.step_results
         campaign.carry_correction(carried, steps, tracks, state, sheets, {}, command.by)
         self.store.save(corrected, *others, campaign)
-        return corrected, preview
+        return corrected, preview.as_json()
 
     @staticmethod
     def _correction(command: CorrectEncounter, reason: str | None) -> dict[str, JSON]:
@@ -215,7 +199,7 @@ class Carrying(Commands):
         campaign = self.store.campaign(command.campaign_id)
         seed, _ = self._plan_seed(campaign, command)
         correction = self._plan_correction(command, command.reason.strip() or None)
-        return self._work_out(campaign, seed, _plan_salt(command), correction)[3]
+        return self._work_out(campaign, seed, _plan_salt(command), correction)[3].as_json()
 
     def commit_day_plan(self, command: CorrectDayPlan) -> tuple[Campaign, Preview]:
         reason = check_reason(command.reason)
@@ -235,7 +219,7 @@ class Carrying(Commands):
                 raise ActionRefused(
                     f"day {command.day}'s plan is already that: this correction changes nothing"
                 )
-            carried = {**correction, "carried": _carried_summary(preview)}
+            carried = {**correction, "carried": preview.carried_as_json()}
             for other in touched:
                 mine = found.encounters[str(other.id)]
                 other.recompute(
@@ -248,7 +232,7 @@ class Carrying(Commands):
             steps = found.step_results
             campaign.carry_correction(carried, steps, tracks, state, sheets, plans, command.by)
             self.store.save(campaign, *touched)
-            return campaign, preview
+            return campaign, preview.as_json()
 
         return self.store.run_command(attempt)
 
@@ -285,54 +269,3 @@ def _roster_now(
         {cid: entry.state for cid, entry in free},
         {cid: entry.sheet for cid, entry in free},
     )
-
-
-def summarise(
-    campaign: Campaign, found: Walk, encounters: dict[str, Encounter], correction: JSONObject
-) -> Preview:
-    """The preview: the campaign-wide diff per character and step, the later actions whose
-    outcome changes, every character's tracks before and after, and whether anything moves."""
-    now: dict[str, JSON] = {}
-    for cid, after in found.roster.items():
-        before = found.believed[cid]
-        if after.vitals != before.vitals:
-            now[cid] = {
-                "name": after.name,
-                "before": {"tracks": before.tracks},
-                "after": {"tracks": after.tracks},
-            }
-    outcome_changed = False
-    for eid, result in found.encounters.items():
-        old = {cid: c.vitals for cid, c in encounters[eid].combatants.items()}
-        new = {cid: c.vitals for cid, c in result.replayed.combatants.items()}
-        outcome_changed = outcome_changed or old != new
-    # A reroll onto the same faces shows up as "rerolled" with the same outcome.
-    moved = [a for a in found.actions if a["status"] != "rerolled" or a["before"] != a["after"]]
-    nothing = not found.steps and not moved and not outcome_changed
-    return {
-        "correction": correction,
-        "changes_nothing": nothing,
-        "message": (
-            "this correction changes nothing: no track, condition or later outcome moves"
-            if nothing
-            else changes_message(found.steps, found.actions)
-        ),
-        "steps": found.steps,
-        "actions": found.actions,
-        "characters": now,
-        "encounters": sorted(found.encounters),
-    }
-
-
-def changes_message(steps: Sequence[object], actions: Sequence[object]) -> str:
-    return f"{len(steps)} step(s) and {len(actions)} action(s) change"
-
-
-def _carried_summary(preview: Preview) -> dict[str, JSON]:
-    # The encounters too, so that a retried commit answers exactly what the first did.
-    return {
-        "steps": preview["steps"],
-        "actions": preview["actions"],
-        "characters": preview["characters"],
-        "encounters": preview["encounters"],
-    }

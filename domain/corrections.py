@@ -17,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import msgspec
+
 from domain.actions import ActionRecord, ConditionChange, Effects, RollRecord
 from domain.dice import DiceTray, Roller
 from domain.errors import DomainError
 from domain.gm_changes import GM_KINDS, JOIN, CastChanged, GMParams, apply_gm_record
-from domain.records import JSON, Combatant, JSONObject, as_object, replace
+from domain.records import JSON, Combatant, JSONObject, Record, as_object, replace
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.rulesets.base import Ruleset
 from domain.table import TABLE_KINDS
@@ -48,6 +50,18 @@ Plan = Callable[[ActionRecord], Step]
 Entry = dict[str, JSON]
 
 
+class ReportLine(Record, frozen=True):
+    """What a report entry says of its action's outcome, read back from its JSON."""
+
+    status: str
+    before: str | None = None
+    after: str | None = None
+
+    @classmethod
+    def from_json(cls, entry: JSON) -> ReportLine:
+        return msgspec.convert(entry, cls)
+
+
 @dataclass
 class Replay:
     combatants: dict[str, Combatant]
@@ -57,7 +71,7 @@ class Replay:
     @property
     def changed(self) -> list[JSONObject]:
         """The report's entries whose outcome is not what it was."""
-        return [entry for entry in self.report if entry["status"] != "unchanged"]
+        return [e for e in self.report if ReportLine.from_json(e).status != "unchanged"]
 
 
 def correction_plan(first_changed: int, change: Step) -> Plan:

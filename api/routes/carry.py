@@ -16,7 +16,7 @@ from api.deps import GM, App, Idempotency
 from api.schemas import MAX_VERSION, Body, CampaignOut, Dice
 from api.views import campaign_out
 from application.application import SkaldApplication
-from application.carrying import changes_message
+from application.carry_preview import changes_message
 from application.commands import CorrectDayPlan, CorrectEncounter
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["corrections"])

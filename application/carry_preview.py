@@ -1,0 +1,114 @@
+"""What a correction carried through the campaign changes, as typed records.
+
+The walk (domain/timeline.py) finds what moves; ``summarise`` makes it a preview, which
+the commit reads (does it change anything?), the API answers as JSON and
+Campaign.CorrectionCarried keeps; ``CarriedRecord`` reads that event back, so a retried
+commit answers what the first did (application/carrying.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.actions import as_list
+from domain.campaign import Campaign
+from domain.corrections import ReportLine
+from domain.encounter import Encounter
+from domain.records import JSON, JSONObject, Record, as_object
+from domain.walk import Walk
+
+Preview = dict[str, JSON]  # what the API answers (PreviewOut): JSON, as CorrectionCarried keeps it
+
+
+class CarriedRecord(Record, frozen=True):
+    """A correction as Campaign.CorrectionCarried recorded it: its own fields, and what it
+    carried (CarryPreview.carried_as_json), so a retried commit answers what the first did."""
+
+    correction: JSONObject  # kind, day, character_id, plan, reason, by...
+    steps: Sequence[JSON]
+    actions: Sequence[JSON]
+    characters: JSONObject
+    encounters: Sequence[JSON]  # none recorded before issue 26
+
+    @classmethod
+    def from_json(cls, stored: JSONObject) -> CarriedRecord:
+        carried = as_object(stored["carried"])
+        return cls(
+            correction={key: value for key, value in stored.items() if key != "carried"},
+            steps=as_list(carried["steps"]),
+            actions=as_list(carried["actions"]),
+            characters=as_object(carried["characters"]),
+            encounters=as_list(carried.get("encounters", [])),
+        )
+
+
+class CarryPreview(Record, frozen=True):
+    """What a correction carried through the campaign changes (summarise): read by the
+    commit, answered as JSON (as_json) and kept in CorrectionCarried (carried_as_json)."""
+
+    correction: JSONObject
+    changes_nothing: bool
+    message: str
+    steps: Sequence[JSON]
+    actions: Sequence[JSON]
+    characters: JSONObject
+    encounters: Sequence[JSON]
+
+    def as_json(self) -> Preview:
+        return {
+            "correction": self.correction,
+            "changes_nothing": self.changes_nothing,
+            "message": self.message,
+            **self.carried_as_json(),
+        }
+
+    def carried_as_json(self) -> dict[str, JSON]:
+        # The encounters too, so that a retried commit answers exactly what the first did.
+        return {
+            "steps": self.steps,
+            "actions": self.actions,
+            "characters": self.characters,
+            "encounters": self.encounters,
+        }
+
+
+def summarise(
+    campaign: Campaign, found: Walk, encounters: dict[str, Encounter], correction: JSONObject
+) -> CarryPreview:
+    """The preview: the campaign-wide diff per character and step, the later actions whose
+    outcome changes, every character's tracks before and after, and whether anything moves."""
+    now: dict[str, JSON] = {}
+    for cid, after in found.roster.items():
+        before = found.believed[cid]
+        if after.vitals != before.vitals:
+            now[cid] = {
+                "name": after.name,
+                "before": {"tracks": before.tracks},
+                "after": {"tracks": after.tracks},
+            }
+    outcome_changed = False
+    for eid, result in found.encounters.items():
+        old = {cid: c.vitals for cid, c in encounters[eid].combatants.items()}
+        new = {cid: c.vitals for cid, c in result.replayed.combatants.items()}
+        outcome_changed = outcome_changed or old != new
+    # A reroll onto the same faces shows up as "rerolled" with the same outcome.
+    lines = [ReportLine.from_json(a) for a in found.actions]
+    moved = [line for line in lines if line.status != "rerolled" or line.before != line.after]
+    nothing = not found.steps and not moved and not outcome_changed
+    return CarryPreview(
+        correction=correction,
+        changes_nothing=nothing,
+        message=(
+            "this correction changes nothing: no track, condition or later outcome moves"
+            if nothing
+            else changes_message(found.steps, found.actions)
+        ),
+        steps=found.steps,
+        actions=found.actions,
+        characters=now,
+        encounters=sorted(found.encounters),
+    )
+
+
+def changes_message(steps: Sequence[object], actions: Sequence[object]) -> str:
+    return f"{len(steps)} step(s) and {len(actions)} action(s) change"
