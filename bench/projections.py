@@ -151,7 +151,9 @@ def timed(run: Callable[[], int]) -> float:
     return count / (time.perf_counter() - started)
 
 
-def cli_rebuild(data_dir: Path, redis_url: str | None, prefix: str) -> tuple[float, float]:
+def cli_rebuild(
+    data_dir: Path, redis_url: str | None, prefix: str, processes: int | None = None
+) -> tuple[float, float]:
     """``skald projections rebuild`` as a user runs it: (wall seconds from spawn to exit,
     the seconds the command itself reports for reading, projecting and switching)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKALD_")}
@@ -159,6 +161,8 @@ def cli_rebuild(data_dir: Path, redis_url: str | None, prefix: str) -> tuple[flo
     command = [str(SKALD), "projections", "rebuild", "--data-dir", str(data_dir)]
     if redis_url:
         command += ["--redis-url", redis_url]
+    if processes:
+        command += ["--processes", str(processes)]
     started = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
@@ -286,7 +290,7 @@ def bench_store(events: int, store: Path | None, redis_url: str | None) -> Itera
 CLI_PREFIX = "bench-cli"
 
 
-def rebuild_rates(bench: Bench, runs: int) -> dict[str, float]:
+def rebuild_rates(bench: Bench, runs: int, processes: int | None = None) -> dict[str, float]:
     """Raw read + decode, the in-process rebuild and the CLI's, interleaved ``runs``
     times; printed, and returned (rates in events/s, times in s, shares of raw)."""
     events = bench.app.recorder.max_notification_id() or 0
@@ -299,7 +303,7 @@ def rebuild_rates(bench: Bench, runs: int) -> dict[str, float]:
     for _ in range(runs):  # interleaved, so all three see the same machine
         raw_rates.append(timed(lambda: raw_read(app)))
         rebuild_rates.append(timed(lambda: rebuilder.rebuild_all().events))
-        wall, reported = cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX)
+        wall, reported = cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, processes)
         cli_walls.append(wall)
         cli_reported.append(reported)
     raw, rebuild = statistics.median(raw_rates), statistics.median(rebuild_rates)
@@ -332,10 +336,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs of each rate (median)")
     parser.add_argument("--redis-url", help="an external Redis (default: the embedded one)")
     parser.add_argument("--store", type=Path, help="keep the store here and reuse it")
+    parser.add_argument("--processes", type=int, help="the CLI's --processes [its default]")
     args = parser.parse_args()
 
     with bench_store(args.events, args.store, args.redis_url) as bench:
-        cli_share = rebuild_rates(bench, args.runs)["cli_share"]
+        cli_share = rebuild_rates(bench, args.runs, args.processes)["cli_share"]
         if not args.burst:
             return 0 if cli_share >= GOAL else 1
         lags = [1000 * lag for lag in live_lag(bench.app, bench.client, bench.url, args.burst)]

@@ -27,7 +27,7 @@ from eventsourcing.utils import resolve_topic
 from redis.commands.core import Script
 
 from domain.events import EncounterStarted
-from projections.engine import PROJECTIONS, Decoded, ProjectionEngine
+from projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
 from projections.keys import Generations, ViewKeys, delete_root
 from projections.narrow import redis_text
 from projections.staging import CACHE_LIMIT, loads
@@ -81,8 +81,14 @@ class RebuildError(RuntimeError):
 
 def halted_rebuild(engine: ProjectionEngine) -> RebuildError:
     """A rebuild that met an event a view cannot apply: the views stay as they were."""
-    halt = min(engine.halted.values(), key=lambda h: h.position)
-    views = ", ".join(sorted(engine.halted))
+    return rebuild_halted(engine.halted.values())
+
+
+def rebuild_halted(halts: Iterable[Halt]) -> RebuildError:
+    """The same, from the halts of one engine or of several (a partitioned rebuild)."""
+    halts = list(halts)
+    halt = min(halts, key=lambda h: h.position)
+    views = ", ".join(sorted({h.view for h in halts}))
     return RebuildError(
         f"the views were not rebuilt: event {halt.position} ({halt.type} of aggregate "
         f"{halt.aggregate}) cannot be applied by the {views} view(s): {halt.why}; this "
@@ -122,14 +128,14 @@ class Rebuilder:
         self.batch = batch
         self.cache_limit = cache_limit  # bounds the memory a rebuild of a huge store takes
 
-    def _fill(
+    def fill(
         self, engine: ProjectionEngine, position: int, target: int, progress: Progress | None
     ) -> tuple[int, int]:
         """Apply every notification after ``position`` up to ``target``; (position, count)."""
         with paused_garbage_collector():
-            return self._fill_batches(engine, position, target, progress)
+            return self.fill_batches(engine, position, target, progress)
 
-    def _fill_batches(
+    def fill_batches(
         self, engine: ProjectionEngine, position: int, target: int, progress: Progress | None
     ) -> tuple[int, int]:
         count = 0
@@ -164,7 +170,7 @@ class Rebuilder:
         )
         try:
             engine.sync()
-            _, count = self._fill(engine, 0, self.recorder.max_notification_id() or 0, progress)
+            _, count = self.fill(engine, 0, self.recorder.max_notification_id() or 0, progress)
             if not engine.flush():
                 raise RebuildError("another process wrote into the views being rebuilt")
         finally:
@@ -207,7 +213,7 @@ class Rebuilder:
                 target = self._live_position(live)
                 if target is None:
                     return self.rebuild_all(progress)  # the views are incomplete: redo them all
-                position, read = self._fill(engine, position, target, progress)
+                position, read = self.fill(engine, position, target, progress)
                 count += read
                 if engine.halted:
                     raise halted_rebuild(engine)

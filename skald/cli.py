@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import signal
 import threading
 from collections.abc import Callable
 from contextlib import ExitStack, nullcontext
+from functools import partial
 from importlib.metadata import version as installed_version
 from pathlib import Path
 from typing import Annotated, Protocol
@@ -17,9 +19,11 @@ import typer
 
 # The server stack (FastAPI, uvicorn, the pages) is imported by `serve` alone: the other
 # commands, a rebuild above all, would spend about half a second importing it for nothing.
+from projections.partitioned import rebuild_partitioned
 from projections.rebuild import Rebuilder
 from skald import cli_data
 from skald.cli_support import fails_cleanly, load_settings, masked_url, progress_bar
+from skald.database import open_for_rebuild
 from skald.services import Services, build_services
 
 
@@ -235,6 +239,10 @@ def webhooks_worker(
     run_worker(data_dir, database, redis_url, lambda services: services.webhook_worker())
 
 
+# A rebuild's processes each read the whole log: past a few, the reading they repeat
+# costs more than the projecting they share.
+MAX_REBUILD_PROCESSES = 4
+
 projections_app = typer.Typer(help="The views in Redis, built from the event store.")
 app.add_typer(projections_app, name="projections")
 
@@ -248,12 +256,18 @@ def rebuild_projections(
     database: Annotated[str | None, typer.Option(help="postgresql:// URL")] = None,
     redis_url: Annotated[str | None, typer.Option(help="redis:// URL")] = None,
     batch_size: Annotated[int, typer.Option(min=1, max=10_000)] = 2000,
+    processes: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=64, help="processes sharing a full rebuild, by campaign [the cores, up to 4]"
+        ),
+    ] = None,
 ) -> None:
     """Drop and rebuild the views from the event store, then switch over to them.
 
     Readers keep the old views until the new ones are complete. With the embedded
     Redis, stop `skald serve` first (it owns that Redis); with --redis-url the
-    server may keep running.
+    server may keep running. A full rebuild is shared by campaign over processes.
     """
     with fails_cleanly():
         settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
@@ -273,7 +287,9 @@ def rebuild_projections(
                 bar.update(task, completed=done, total=total)
 
             if campaign is None:
-                report = rebuilder.rebuild_all(advance)
+                parts = processes or min(os.cpu_count() or 1, MAX_REBUILD_PROCESSES)
+                opener = partial(open_for_rebuild, settings, services.redis)
+                report = rebuild_partitioned(rebuilder, opener, parts, advance)
             else:
                 report = rebuilder.rebuild_campaign(campaign, advance)
     typer.echo(

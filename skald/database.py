@@ -15,11 +15,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from uuid import UUID
 
 import psycopg
-from eventsourcing.persistence import InterfaceError, OperationalError, PersistenceError
+import redis
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    InterfaceError,
+    Mapper,
+    OperationalError,
+    PersistenceError,
+)
 
 from application.application import SkaldApplication
+from projections.partitioned import own_client
 from skald.settings import Settings
 from skald.store import SQLITE_FILE, SettingsError, persistence_env
 
@@ -142,3 +151,18 @@ def require_sqlite_store(settings: Settings) -> None:
             f"no event store in {settings.data_dir.resolve()} (no {path.name}): "
             "is --data-dir (SKALD_DATA_DIR) right?"
         )
+
+
+@contextmanager
+def open_for_rebuild(
+    settings: Settings, client: redis.Redis
+) -> Iterator[tuple[ApplicationRecorder, Mapper[UUID], redis.Redis]]:
+    """A rebuild process's own store and Redis connections (projections/partitioned.py:
+    a forked process must not use its parent's), closed when it is done."""
+    application = open_application(settings, create_tables=False)
+    own = own_client(client)
+    try:
+        yield application.recorder, application.mapper, own
+    finally:
+        own.close()
+        application.close()
