@@ -40,8 +40,10 @@ __all__ = ["client", "postgres_app"]  # the fixtures, shared with the PostgreSQL
 
 @contextmanager
 def opened(env: dict[str, str], client: redis.Redis) -> Iterator[Opened]:
-    """A part's own store and Redis connections, as `skald projections rebuild` opens."""
-    app = SkaldApplication(env=env)
+    """A part's own store and Redis connections, as `skald projections rebuild` opens
+    them (skald/database.py `open_for_rebuild`): the tables exist, and creating them from
+    two processes at once is a race PostgreSQL refuses ("tuple concurrently updated")."""
+    app = SkaldApplication(env={**env, "CREATE_TABLE": "false"})
     own = own_client(client)
     try:
         yield app.recorder, app.mapper, own
