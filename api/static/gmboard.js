@@ -1,0 +1,191 @@
+// The board: the roster's cards and the encounter's (tracks editable from their number,
+// conditions and the GM's markers as chips), the attacks waiting for a defence, and the
+// actions with their corrections (void, reroll, rewind; undo last).
+import { $, bar, chips, el } from "/static/skald.js";
+import { label } from "/static/rulesets.js";
+import { askReason, correct, showResult } from "/static/gmlog.js";
+import { renderOrder } from "/static/gmorder.js";
+import { clearMessage, live, page, pendingOf, refresh, select, showError }
+  from "/static/gmpage.js";
+
+// The table's own records (docs/table.md): voided or rewound, never rerolled.
+const TABLE_RECORDS = new Set(["initiative", "turn", "mark", "unmark", "expire"]);
+const TURN_BUTTONS = ["roll-initiative", "prev-turn", "next-turn", "delay-turn", "next-round",
+  "end-encounter", "undo-last"];
+
+function editTrack(c) {
+  return (track, current) => trackDialog(c, track, current);
+}
+
+function combatantCard(c, maxima, extra = {}) {
+  const enc = live();
+  const posture = c.state && c.state.posture;
+  const markers = enc && posture && posture.round === enc.round
+    ? [{ name: posture.kind, kind: "posture", title: `${posture.kind} this round` }] : [];
+  // The GM's markers (T2): neutral chips, with the rounds left.
+  for (const m of (enc && enc.markers) || []) {
+    if (m.target !== c.id) continue;
+    const left = m.rounds_left === null ? "" : ` · ${m.rounds_left}`;
+    markers.push({ name: m.name, kind: "marker", text: `${m.name}${left}`,
+      title: `${m.note ? `${m.note}; ` : ""}${m.rounds_left === null ? "until removed"
+        : `${m.rounds_left} round(s) left, counted at the ${m.at} of ${m.watch_name}'s turn`}` });
+  }
+  return el("article", { class: `card${page.selected === c.id ? " selected" : ""}`,
+    "data-combatant-id": c.id, "data-character-id": c.id },
+    el("h3", {}, c.name, el("span", { class: "where" }, extra.where || "")),
+    Object.entries(c.tracks).map(([name, value]) =>
+      bar(name, value, (c.maxima || maxima)[name], editTrack(c))),
+    chips(c.conditions, markers));
+}
+
+export function renderRoster() {
+  const { campaign } = page;
+  $("campaign-name").textContent = campaign.name;
+  $("campaign-facts").textContent = `${campaign.ruleset} · day ${campaign.day}`;
+  const onBoard = new Set(live() ? page.encounter.combatants.map((c) => c.id) : []);
+  $("roster").replaceChildren(...campaign.characters.filter((c) => !onBoard.has(c.id)).map((c) => {
+    const card = combatantCard(c, c.maxima, { where: c.in_encounter ? "in a fight" : "" });
+    card.addEventListener("click", () => select(c.id));
+    return card;
+  }));
+  const free = campaign.characters.filter((c) => !c.in_encounter);
+  $("setup-rows").replaceChildren(...free.map((c) => el("div", { class: "setup-row" },
+    el("input", { type: "checkbox", "data-character": c.id, "aria-label": `bring ${c.name}` }),
+    el("span", {}, c.name),
+    el("input", { "data-side": c.id, value: "party", "aria-label": `${c.name}'s side` }),
+    el("input", { "data-rank": c.id, type: "number", min: 1, max: 9, value: 1,
+      "aria-label": `${c.name}'s rank` }))));
+  $("days-plans").replaceChildren(...campaign.characters.map((c) => el("label", {},
+    `${c.name}'s plan (JSON)`, el("input", { "data-plan": c.id, value: "{}" }))));
+}
+
+export function renderBoard() {
+  const enc = page.encounter;
+  const picker = $("encounter-picker");
+  picker.replaceChildren(...page.campaign.encounters.slice().reverse().map((e) =>
+    el("option", { value: e.id, selected: enc && e.id === enc.id }, `${e.name}${e.open ? "" : " (ended)"}`)));
+  for (const id of TURN_BUTTONS) $(id).disabled = !live();
+  const initiative = (page.campaign.options || {}).initiative || {};
+  $("roll-initiative").hidden = initiative.mode !== "roll";
+  if (!enc) {
+    $("board-caption").textContent = "No encounter yet: start one from the roster.";
+    return;
+  }
+  const names = Object.fromEntries(enc.combatants.map((c) => [c.id, c.name]));
+  const turn = enc.turn || {};
+  $("board-title").textContent = `Encounter: ${enc.name}`;
+  const passed = (turn.skipped || []).map((x) => x.why).join("; ");
+  $("board-caption").textContent = `round ${enc.round}` +
+    (turn.current ? ` · ${names[turn.current]}'s turn` : "") +
+    (passed && !enc.ended ? ` · passed over: ${passed}` : "") +
+    (enc.ended ? ` · ended${enc.end_reason ? `: ${enc.end_reason}` : ""}` : "");
+  renderOrder(enc, names, turn);
+  const sides = {};
+  for (const c of enc.combatants) (sides[c.side] ||= []).push(c);
+  $("sides").replaceChildren(...Object.entries(sides).map(([side, members]) =>
+    el("div", { class: "side" }, el("h3", {}, side), members.map((c) => {
+      const card = combatantCard(c, c.maxima, { where: `rank ${c.rank}` });
+      card.addEventListener("click", () => select(c.id));
+      return card;
+    }))));
+  renderPending(enc, names);
+  renderActions(enc);
+  $("undo-last").disabled = !live() || !lastActive(enc);
+}
+
+function renderPending(enc, names) {
+  $("pending").replaceChildren(...pendingOf(enc).map((x) => el("div", { class: "exchange",
+    "data-exchange": x.number },
+    x.summary || `${names[x.actor] || "?"} → ${names[x.defender] || "?"}`,
+    el("div", { class: "caption" }, `waiting for ${x.awaiting || "the defender"}`),
+    el("div", { class: "row wrap" },
+      (x.choices || []).map((choice) => el("button", { type: "button", class: "secondary",
+        "data-declare": choice, onclick: () => declare(x, choice) },
+        `${names[x.defender] || "Defender"}: ${label(page.campaign.ruleset, choice)}`)),
+      el("button", { type: "button", class: "danger", "data-withdraw": x.number,
+        onclick: () => withdraw(x) }, "Withdraw")))));
+  // A "waiting for" message whose exchange has been answered (here or on a phone) gives
+  // way to what the answer did.
+  const waiting = document.querySelector("#result [data-pending]");
+  if (waiting) {
+    const settled = (enc.exchanges || []).find((x) => String(x.number) === waiting.dataset.pending);
+    if (settled && settled.status !== "pending") {
+      const action = enc.actions.find((a) => a.number === settled.action);
+      if (action) showResult(action); else clearMessage();
+    }
+  }
+}
+
+export async function declare(exchange, choice) {
+  try {
+    const done = await page.api.post(
+      `encounters/${page.encounter.id}/exchanges/${exchange.number}/declare`, { choice });
+    showResult(done);
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+async function withdraw(exchange) {
+  const reason = await askReason("Withdraw this attack?");
+  if (reason === null) return;
+  try {
+    await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.number}/withdraw`,
+      { reason });
+    clearMessage();
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+function renderActions(enc) {
+  const fix = (kind, a, text) => el("button", { type: "button", class: "secondary",
+    [`data-${kind}`]: a.number, onclick: () => runCorrection(kind, a) }, text);
+  $("actions").replaceChildren(...enc.actions.slice().reverse().map((a) => el("li",
+    { class: a.status, "data-action-number": a.number, value: a.number },
+    el("details", { open: a.number === enc.actions.length && a.status === "active" },
+      el("summary", {}, `round ${a.round}: ${a.summary}`,
+        a.status !== "active" ? el("em", {}, ` (${a.status})`) : null),
+      el("ol", { class: "narrative" }, (a.narrative || []).map((line) => el("li", {}, line)))),
+    !enc.ended && a.status === "active" ? el("div", { class: "row" },
+      fix("void", a, "Void"), TABLE_RECORDS.has(a.kind) ? null : fix("reroll", a, "Reroll"),
+      fix("rewind", a, "Rewind to before"))
+      : null)));
+}
+
+async function runCorrection(kind, action, reason) {
+  try {
+    await correct(page, kind, action, reason);
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+const lastActive = (enc) => enc.actions.slice().reverse().find((a) => a.status === "active");
+
+// One click: the last action voided, the reason written for the GM (still on record).
+export async function undoLast() {
+  await refresh(); // the last action as the server has it, not as this page last drew it
+  const enc = live();
+  const action = enc && lastActive(enc);
+  if (!action) return;
+  await runCorrection("void", action, `undo: #${action.number} entered by mistake (GM screen)`);
+}
+
+async function trackDialog(c, track, current) {
+  const dialog = $("track-dialog");
+  $("track-title").textContent = `${c.name}: ${track.replaceAll("_", " ")} (now ${current})`;
+  $("track-mode").value = "adjust";
+  $("track-amount").value = "";
+  $("track-reason").value = `GM's call: ${c.name}'s ${track.replaceAll("_", " ")}`;
+  dialog.showModal();
+  $("track-amount").focus();
+  const ok = await new Promise((resolve) =>
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true }));
+  const amount = parseInt($("track-amount").value, 10);
+  const reason = $("track-reason").value.trim();
+  if (!ok || Number.isNaN(amount) || !reason) return;
+  try {
+    await page.api.post(`characters/${c.id}/tracks`,
+      { [$("track-mode").value]: { [track]: amount }, reason });
+    clearMessage();
+    await refresh();
+  } catch (error) { showError(error); }
+}

@@ -1,0 +1,73 @@
+// The combat panel: the ruleset's actions for the selected combatant (forms from each
+// action's published parameter schema, panel.js), Parry and Dodge beside Hit, and the
+// shortcuts' way in (openFor).
+import { $, el } from "/static/skald.js";
+import { label, panelEntries } from "/static/rulesets.js";
+import { actionPanel } from "/static/panel.js";
+import { showResult } from "/static/gmlog.js";
+import { declare } from "/static/gmboard.js";
+import { clearMessage, live, page, pendingOf, refresh, select, showError } from "/static/gmpage.js";
+
+// The attack the panel's Parry/Dodge answer: the one waiting on the selected combatant,
+// else the oldest one waiting.
+function answering() {
+  const waiting = pendingOf(live());
+  return waiting.find((x) => x.defender === page.selected) || waiting[0] || null;
+}
+
+function panelButton(entry, id) {
+  const ruleset = page.campaign.ruleset;
+  if (entry.startsWith("declare:")) {
+    const choice = entry.slice(8);
+    const exchange = answering();
+    const open = exchange && (exchange.choices || []).includes(choice);
+    const names = Object.fromEntries(page.encounter.combatants.map((c) => [c.id, c.name]));
+    return el("button", { type: "button", class: "secondary", "data-panel-declare": choice,
+      disabled: !open, title: open ? `${names[exchange.defender]}: ${choice}` : "no attack waits for a defence",
+      onclick: () => declare(exchange, choice) }, label(ruleset, choice));
+  }
+  const action = page.ruleset.actions[entry];
+  return el("button", { type: "button", "data-kind": entry, title: action.description,
+    "aria-keyshortcuts": { attack: "h", take_hit: "d" }[entry] || null,
+    onclick: () => { clearMessage(); panel.open(entry, id); } }, label(ruleset, entry));
+}
+
+export function renderPanel() {
+  const enc = live();
+  const who = enc && enc.combatants.find((c) => c.id === page.selected);
+  if (!who) {
+    panel.close();
+    $("panel-caption").textContent = page.encounter && page.encounter.ended
+      ? "The encounter has ended." : page.selected ? "Between fights: the GM's changes below."
+        : "Pick a combatant on the board.";
+    $("action-buttons").replaceChildren();
+    return;
+  }
+  $("panel-caption").textContent = `${who.name} acts`;
+  $("action-buttons").replaceChildren(...panelEntries(page.campaign.ruleset, page.ruleset.actions)
+    .map((entry) => panelButton(entry, who.id)));
+}
+
+export const panel = actionPanel({
+  context: () => page,
+  done: async (response) => {
+    // The form folds away once it is done: the answer (or the defender's choices) stands
+    // right under the panel's buttons, Parry and Dodge beside Hit.
+    panel.close();
+    showResult(response, { declare, words: (c) => label(page.campaign.ruleset, c) });
+    await refresh();
+    $("panel-section").scrollIntoView({ block: "start" });
+  },
+  fail: (error) => showError(error),
+  gm: true,
+});
+
+// A shortcut opens an action for a combatant (whoever's turn it is for a hit, the
+// selected one for damage taken), as a click on the card and the button would.
+export function openFor(kind, id) {
+  if (!live() || !id || !page.ruleset.actions[kind]) return;
+  if (page.selected !== id) select(id);
+  clearMessage();
+  panel.open(kind, id);
+  document.querySelector("#action-fields select, #action-fields input")?.focus();
+}

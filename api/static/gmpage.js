@@ -1,0 +1,60 @@
+// The GM screen's shared state: what the page has read (campaign, ruleset, encounter,
+// selection), its messages, and the reads and turn steps every part of the screen asks
+// for. The parts draw themselves; gm.js wires them here once (wire), so a part can ask
+// for a fresh read or a selection without importing the others.
+import { $, ApiError, el } from "/static/skald.js";
+
+export const page = { api: null, campaign: null, ruleset: null, encounter: null, chosen: null,
+  selected: null };
+const parts = { draw: () => {}, select: () => {} };
+let refreshTimer = null;
+
+export function wire({ draw, select }) {
+  parts.draw = draw;
+  parts.select = select;
+}
+
+export const select = (id) => parts.select(id);
+
+export function showError(error, where = "result") {
+  $(where).replaceChildren(el("p", { class: "error", role: "alert" },
+    error instanceof ApiError ? `${error.status}: ${error.message}` : String(error.message || error)));
+}
+
+// A success leaves no stale message behind (an old error, a settled "waiting for").
+export function clearMessage() {
+  $("result").replaceChildren();
+}
+
+// What is open on the board now, or null (none yet, or it has ended).
+export const live = () => (page.encounter && !page.encounter.ended ? page.encounter : null);
+export const pendingOf = (enc) => (enc ? (enc.exchanges || []).filter((x) => x.status === "pending") : []);
+
+export async function refresh() {
+  page.campaign = await page.api.get(page.api.base);
+  if (!page.ruleset) page.ruleset = await page.api.get(`/rulesets/${page.campaign.ruleset}`);
+  const encounters = page.campaign.encounters;
+  const open = encounters.filter((e) => e.open);
+  const id = page.chosen || (open.length ? open[open.length - 1].id
+    : encounters.length ? encounters[encounters.length - 1].id : null);
+  // The latest actions only: a long fight's whole record is a paged read.
+  const head = id ? await page.api.get(`encounters/${id}?limit=1`) : null;
+  page.encounter = head && head.actions_total > 1
+    ? await page.api.get(`encounters/${id}?offset=${Math.max(0, head.actions_total - 100)}&limit=100`)
+    : head;
+  parts.draw();
+}
+
+export function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => refresh().catch((e) => showError(e)), 40);
+}
+
+export async function turnStep(path, body = {}) {
+  if (!live()) return;
+  try {
+    await page.api.post(`encounters/${page.encounter.id}/${path}`, body);
+    clearMessage();
+    await refresh();
+  } catch (error) { showError(error); }
+}

@@ -1,0 +1,75 @@
+// Setting up: a new encounter from the roster, days advanced with each character's plan,
+// and a new campaign for a table that has none yet (its GM key shown once).
+import { $, el, remember, session, signIn } from "/static/skald.js";
+import { linkFor, onceCard } from "/static/keys.js";
+import { clearMessage, page, refresh, showError } from "/static/gmpage.js";
+
+export async function startEncounter(event) {
+  event.preventDefault();
+  const combatants = [...document.querySelectorAll("#setup-rows [data-character]:checked")]
+    .map((box) => ({ character_id: box.dataset.character,
+      side: document.querySelector(`[data-side="${box.dataset.character}"]`).value || "party",
+      rank: parseInt(document.querySelector(`[data-rank="${box.dataset.character}"]`).value, 10) || 1 }));
+  try {
+    const started = await page.api.post("encounters", { name: $("setup-name").value, combatants });
+    page.chosen = started.id;
+    $("setup-box").open = false;
+    clearMessage();
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+export async function advanceDays(event) {
+  event.preventDefault();
+  try {
+    // A plan that is not JSON is said so (showError), like the server's refusals.
+    const plans = {};
+    for (const input of document.querySelectorAll("#days-plans [data-plan]")) {
+      const plan = JSON.parse(input.value || "{}");
+      if (Object.keys(plan).length) plans[input.dataset.plan] = plan;
+    }
+    await page.api.post("days", { days: parseInt($("days-count").value, 10),
+      default: JSON.parse($("days-default").value || "{}"), plans });
+    clearMessage();
+    await refresh();
+  } catch (error) { showError(error); }
+}
+
+// A table with no campaign yet starts here: name and ruleset, and the GM key shown once.
+export function newCampaignForm(slot) {
+  return new Promise((resolve) => {
+    const name = el("input", { id: "new-campaign-name", required: true,
+      placeholder: "The Sunken Crown" });
+    const ruleset = el("select", { id: "new-campaign-ruleset" });
+    fetch("/rulesets").then((r) => r.json()).then((all) => ruleset.replaceChildren(
+      ...all.map((r) => el("option", { value: r.id }, `${r.title}`))));
+    const form = el("form", { id: "new-campaign", class: "sign-in" },
+      el("h2", {}, "…or start a new campaign"),
+      el("label", {}, "Name ", name), el("label", {}, "Ruleset ", ruleset),
+      el("button", { type: "submit", id: "new-campaign-create" }, "Create"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const response = await fetch("/campaigns", { method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: name.value, ruleset: ruleset.value }) });
+      const created = await response.json();
+      if (!response.ok) {
+        form.append(el("p", { class: "error", role: "alert" }, created.message || response.statusText));
+        return;
+      }
+      signIn(created.id, created.gm_key);
+      remember(created.id, created.gm_key, created.name);
+      // Shown once: the server keeps only the key's hash.
+      const card = onceCard({ id: "new-campaign-key", title: `${created.name} is ready`,
+        secret: linkFor("/gm", created.id, created.gm_key),
+        note: "Your GM link, with the GM key after '#', shown this once: keep it somewhere safe." });
+      card.append(el("p", { class: "caption" }, "The key alone: ",
+        el("code", { id: "gm-key-once", class: "once" }, created.gm_key)),
+      el("button", { type: "button", id: "new-campaign-open", onclick: () => {
+        slot.replaceChildren(); resolve(session());
+      } }, "Open the GM screen"));
+      slot.replaceChildren(card);
+    });
+    slot.append(form);
+  });
+}
