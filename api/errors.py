@@ -44,7 +44,7 @@ def domain_error_response(error: DomainError) -> JSONResponse:
         if isinstance(error, cls):
             extra: dict[str, Any] = {}
             if isinstance(error, InvalidFields):
-                extra["problems"] = error.problems
+                extra["problems"] = [problem.as_json() for problem in error.problems]
             if isinstance(error, ConcurrentWrite) and error.current_version is not None:
                 extra["current_version"] = error.current_version
             headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None

@@ -25,7 +25,7 @@ from eventsourcing.persistence import AggregateRecorder, Mapper
 
 from application.redaction import Redaction
 from domain.event_catalog import is_public_field, type_name, type_version
-from domain.records import JSON, JSONObject
+from domain.records import JSONObject
 
 
 class Position(NamedTuple):
@@ -60,10 +60,8 @@ def author(payload: JSONObject) -> str | None:
     if isinstance(by, str):
         return by
     correction = payload.get("correction")
-    if isinstance(correction, dict) and isinstance(correction.get("by"), str):
-        found: JSON = correction["by"]
-        return str(found)
-    return None
+    by = correction.get("by") if isinstance(correction, dict) else None
+    return by if isinstance(by, str) else None
 
 
 def logged(position: int, event: Aggregate.Event) -> LoggedEvent:

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
+import msgspec
+
 # The GM records' kinds, named beside the records (domain/actions.py), used from here.
 from domain.actions import ADJUST as ADJUST
 from domain.actions import AMEND as AMEND
@@ -136,6 +138,24 @@ def check_adjustment(
     return changes
 
 
+class TrackChange(Record, frozen=True):
+    """One track's change as check_adjustment writes it and TracksAdjusted carries it:
+    ``{"set": n}`` or ``{"by": n}``."""
+
+    set: int | None = None
+    by: int = 0
+
+    @classmethod
+    def from_json(cls, change: Mapping[str, int]) -> TrackChange:
+        return msgspec.convert(change, cls)
+
+    def applied(self, before: int, maximum: int) -> int:
+        """The track after it: an adjustment never takes a track past its maximum."""
+        if self.set is not None:
+            return self.set
+        return min(before + self.by, max(before, maximum))
+
+
 def adjust(
     rules: Ruleset, name: str, vitals: Vitals, changes: Mapping[str, Mapping[str, int]]
 ) -> Changed:
@@ -146,10 +166,7 @@ def adjust(
     listed = []
     for track, change in sorted(changes.items()):
         before = tracks[track]
-        if "set" in change:
-            tracks[track] = int(change["set"])
-        else:
-            tracks[track] = min(before + int(change["by"]), max(before, maxima[track]))
+        tracks[track] = TrackChange.from_json(change).applied(before, maxima[track])
         steps[track] = {**change, "before": before, "after": tracks[track], "max": maxima[track]}
         listed.append(f"{track} {before}→{tracks[track]}")
     summary = f"{name}: {', '.join(listed)}"

@@ -9,10 +9,11 @@ when it is read, so old records and corrected ones read the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Protocol
 
+from domain.actions import ConditionChange
 from domain.breakdowns import Part, read
 from domain.records import JSON, JSONObject
 
@@ -136,7 +137,7 @@ def generic(record: JSONObject, combatants: Combatants) -> list[str]:
 
 
 def new_conditions_note(
-    conditions: Mapping[str, Mapping[str, Sequence[str]]],
+    conditions: Mapping[str, ConditionChange],
     combatants: Combatants,
     summary: str = "",
 ) -> str:
@@ -144,9 +145,7 @@ def new_conditions_note(
     parts = []
     for cid, change in conditions.items():
         gained = [
-            c
-            for c in change["after"]
-            if c not in change["before"] and c.replace("_", " ") not in summary
+            c for c in change.after if c not in change.before and c.replace("_", " ") not in summary
         ]
         if gained:
             named = ", ".join(c.replace("_", " ") for c in gained)

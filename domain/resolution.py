@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from domain.actions import RollRecord
+from domain.actions import ConditionChange, RollRecord
 from domain.dice import DiceTray
 from domain.errors import NotFound
 from domain.narrative import new_conditions_note
@@ -85,7 +85,7 @@ def with_new_conditions(
     rules: Ruleset, view: EncounterView, outcome: Outcome, before: Mapping[str, Sequence[str]]
 ) -> Outcome:
     """The summary names the conditions the action brought on (issue 13)."""
-    changes: dict[str, dict[str, Sequence[str]]] = {}
+    changes: dict[str, ConditionChange] = {}
     for cid, c in view.combatants.items():  # in the encounter's order, not the ids'
         if cid not in before:
             continue
@@ -93,7 +93,7 @@ def with_new_conditions(
         after = rules.conditions(
             c.sheet, outcome.tracks.get(cid, c.tracks), outcome.state.get(cid, c.state)
         )
-        changes[cid] = {"before": had, "after": list(after)}
+        changes[cid] = ConditionChange(tuple(had), after)
     note = new_conditions_note(changes, view.combatants, outcome.summary)
     if not note:
         return outcome

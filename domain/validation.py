@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import TypeVar
 
+import msgspec
 from pydantic import BaseModel, ValidationError
 
 from domain.errors import InvalidInput
@@ -15,10 +16,24 @@ from domain.errors import InvalidInput
 M = TypeVar("M", bound=BaseModel)
 
 
+class Problem(msgspec.Struct, frozen=True):
+    """What is wrong with one field of the input, as the answer's ``problems`` lists it."""
+
+    field: str
+    problem: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"field": self.field, "problem": self.problem}
+
+
+def listed(problems: list[Problem]) -> str:
+    return "; ".join(f"{p.field}: {p.problem}" for p in problems)
+
+
 class InvalidFields(InvalidInput):
     """Invalid input with one entry per offending field."""
 
-    def __init__(self, message: str, problems: list[dict[str, str]]) -> None:
+    def __init__(self, message: str, problems: list[Problem]) -> None:
         super().__init__(message)
         self.problems = problems
 
@@ -27,21 +42,15 @@ def validate(model: type[M], data: object, what: str) -> M:
     """Validate ``data`` as ``model``; on failure name every field that is wrong."""
     refuse_hidden_characters(data, what)
     if not isinstance(data, Mapping):
-        raise InvalidFields(
-            f"{what} must be a JSON object", [{"field": what, "problem": "not an object"}]
-        )
+        raise InvalidFields(f"{what} must be a JSON object", [Problem(what, "not an object")])
     try:
         return model.model_validate(dict(data))
     except ValidationError as error:
         problems = [
-            {
-                "field": ".".join([what, *(str(part) for part in item["loc"])]),
-                "problem": item["msg"],
-            }
+            Problem(".".join([what, *(str(part) for part in item["loc"])]), item["msg"])
             for item in error.errors()
         ]
-        listed = "; ".join(f"{p['field']}: {p['problem']}" for p in problems)
-        raise InvalidFields(f"invalid {what}: {listed}", problems) from None
+        raise InvalidFields(f"invalid {what}: {listed(problems)}", problems) from None
 
 
 # Characters that make text lie about itself: controls (NUL, escapes, newlines)
@@ -81,7 +90,7 @@ _NO_TEXT = frozenset({int, float, bool, type(None)})
 def refuse_hidden_characters(data: object, where: str = "") -> None:
     """Refuse control and bidirectional characters in every string of ``data`` (keys too),
     naming each field that carries one; nothing is written after this refusal."""
-    problems: list[dict[str, str]] = []
+    problems: list[Problem] = []
 
     def walk(value: object, path: str) -> None:
         if type(value) in _NO_TEXT:  # numbers, booleans, null: nothing to look at
@@ -90,11 +99,10 @@ def refuse_hidden_characters(data: object, where: str = "") -> None:
             found = hidden_character(value)
             if found is not None:
                 problems.append(
-                    {
-                        "field": path or "body",
-                        "problem": f"contains {found}; control and bidirectional "
-                        "characters are not allowed",
-                    }
+                    Problem(
+                        path or "body",
+                        f"contains {found}; control and bidirectional characters are not allowed",
+                    )
                 )
         elif isinstance(value, Mapping):
             for key, item in value.items():
@@ -109,5 +117,4 @@ def refuse_hidden_characters(data: object, where: str = "") -> None:
 
     walk(data, where)
     if problems:
-        listed = "; ".join(f"{p['field']}: {p['problem']}" for p in problems)
-        raise InvalidFields(f"invalid request: {listed}", problems)
+        raise InvalidFields(f"invalid request: {listed(problems)}", problems)

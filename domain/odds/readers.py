@@ -50,8 +50,9 @@ def _int(value: object) -> int:
 def _success(breakdown: JsonMapping, *places: str) -> bool | None:
     for place in places:
         check = breakdown.get(place)
-        if isinstance(check, Mapping) and isinstance(check.get("success"), bool):
-            return bool(check["success"])
+        success = check.get("success") if isinstance(check, Mapping) else None
+        if isinstance(success, bool):
+            return success
     return None
 
 

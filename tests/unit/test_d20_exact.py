@@ -265,7 +265,7 @@ def test_a_trip_in_words() -> None:
 def test_an_ability_of_another_json_type_is_named(value: Any, named: str) -> None:
     with pytest.raises(InvalidFields) as refused:
         RULES.validate_sheet(sheet(strength=value))
-    assert refused.value.problems == [
+    assert [problem.as_json() for problem in refused.value.problems] == [
         {
             "field": "sheet.strength",
             "problem": 'Value error, should be an integer score (e.g. 16) or {"modifier": 2}, '

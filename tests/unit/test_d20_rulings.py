@@ -238,8 +238,8 @@ def test_a_sheet_weapon_may_not_take_a_built_in_name(name: str) -> None:
     table = Table()
     with pytest.raises(InvalidFields) as refused:
         table.enrol("A", sheet(weapons=[{"name": name, "damage": "1d10"}]))
-    assert refused.value.problems[0]["field"] == "sheet.weapons.0.name"
-    assert "every character has (D10)" in refused.value.problems[0]["problem"]
+    assert refused.value.problems[0].field == "sheet.weapons.0.name"
+    assert "every character has (D10)" in refused.value.problems[0].problem
 
 
 # -- D11: holds ---------------------------------------------------------------------------

@@ -52,13 +52,13 @@ def test_a_valid_sheet_keeps_its_defaults_and_normalises_weapon_notation() -> No
 
 def test_an_ability_with_both_score_and_modifier_is_refused_by_name() -> None:
     error = refusal(sheet(wisdom={"score": 12, "modifier": 0}))
-    assert error.problems[0]["field"] == "sheet.wisdom"
-    assert "either a score" in error.problems[0]["problem"]
+    assert error.problems[0].field == "sheet.wisdom"
+    assert "either a score" in error.problems[0].problem
 
 
 def test_an_ability_score_below_3_is_refused() -> None:
     error = refusal(sheet(constitution=2))
-    assert error.problems[0]["field"] == "sheet.constitution.score"
+    assert error.problems[0].field == "sheet.constitution.score"
 
 
 def test_level_and_hit_dice_are_exclusive_and_one_is_needed() -> None:
@@ -85,19 +85,19 @@ def test_level_and_hit_dice_are_exclusive_and_one_is_needed() -> None:
 )
 def test_a_bad_field_is_named_in_the_refusal(field: str, value: Any, where: str) -> None:
     error = refusal(sheet(**{field: value}))
-    assert [problem["field"] for problem in error.problems] == [where]
+    assert [problem.field for problem in error.problems] == [where]
 
 
 def test_a_missing_hp_is_named() -> None:
     bad = sheet()
     del bad["hp"]
-    assert [p["field"] for p in refusal(bad).problems] == ["sheet.hp"]
+    assert [p.field for p in refusal(bad).problems] == ["sheet.hp"]
 
 
 def test_weapon_damage_must_be_dice_notation() -> None:
     error = refusal(sheet(weapons=[{"name": "Club", "damage": "a lot"}]))
-    assert error.problems[0]["field"] == "sheet.weapons.0.damage"
-    assert "not dice notation" in error.problems[0]["problem"]
+    assert error.problems[0].field == "sheet.weapons.0.damage"
+    assert "not dice notation" in error.problems[0].problem
 
 
 def test_weapon_damage_must_roll_a_die() -> None:
@@ -107,7 +107,7 @@ def test_weapon_damage_must_roll_a_die() -> None:
 
 def test_weapon_delivery_and_kind_are_named_choices() -> None:
     error = refusal(sheet(weapons=[{"name": "Bow", "damage": "1d6", "delivery": "thrown"}]))
-    assert error.problems[0]["field"] == "sheet.weapons.0.delivery"
+    assert error.problems[0].field == "sheet.weapons.0.delivery"
 
 
 def test_weapon_names_are_unique_whatever_their_case() -> None:
@@ -147,10 +147,10 @@ def test_the_options_default_to_the_seed_and_the_rulings() -> None:
 def test_an_unknown_or_bad_option_is_refused_by_name() -> None:
     with pytest.raises(InvalidFields) as unknown:
         RULES.validate_options({"critical_hits": True})
-    assert unknown.value.problems[0]["field"] == "options.critical_hits"
+    assert unknown.value.problems[0].field == "options.critical_hits"
     with pytest.raises(InvalidFields) as bad:
         RULES.validate_options({"elven_chain_wrestles_as": "elven_chain"})
-    assert bad.value.problems[0]["field"] == "options.elven_chain_wrestles_as"
+    assert bad.value.problems[0].field == "options.elven_chain_wrestles_as"
 
 
 def test_a_campaign_records_its_options_and_a_character_starts_at_full_hp() -> None:

@@ -20,7 +20,7 @@ RULES = get_ruleset("d20")
 def problems(call: Any, *args: Any) -> list[dict[str, str]]:
     with pytest.raises(InvalidFields) as refused:
         call(*args)
-    return refused.value.problems
+    return [problem.as_json() for problem in refused.value.problems]
 
 
 @pytest.mark.parametrize(

@@ -62,12 +62,12 @@ def test_every_offending_field_is_named_with_its_path() -> None:
     }
     with pytest.raises(InvalidFields) as refused:
         refuse_hidden_characters(body)
-    assert [p["field"] for p in refused.value.problems] == [
+    assert [p.field for p in refused.value.problems] == [
         "sheet.weapons.1.name",
         "<key>",
         "reason",
     ]
-    assert refused.value.problems[0]["problem"] == (
+    assert refused.value.problems[0].problem == (
         "contains U+202E RIGHT-TO-LEFT OVERRIDE (a bidirectional control); "
         "control and bidirectional characters are not allowed"
     )

@@ -173,7 +173,7 @@ def problems(what: str, data: dict[str, Any]) -> list[dict[str, str]]:
             RULES.validate_sheet(data)
         else:
             RULES.validate_options(data)
-    return refused.value.problems
+    return [problem.as_json() for problem in refused.value.problems]
 
 
 def test_extra_dice_per_option_is_one_or_more() -> None:
