@@ -27,7 +27,7 @@ from uuid import UUID
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import EventStore
 
-from application.history import action_kind, event_record, recorded
+from application.history import Filed, event_record, recorded
 from domain.errors import NotFound
 from domain.events import CampaignCreated, EncounterStarted
 from domain.records import JSON
@@ -88,7 +88,8 @@ def facets_of(entry: Mapping[str, JSON]) -> Facets:
             within.append(values)
         elif isinstance(values, Mapping | Sequence):
             named.update(v for v in values if isinstance(v, str))
-    return Facets((action_kind(entry), str(entry["event"])), frozenset(named), tuple(within))
+    filed = Filed.from_json(entry)
+    return Facets((filed.action_kind, filed.event), frozenset(named), tuple(within))
 
 
 @dataclass

@@ -6,10 +6,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from uuid import UUID
 
+import msgspec
 from eventsourcing.domain import DomainEvent, DomainEventProtocol
 
 from domain.errors import NotFound
-from domain.records import JSON
+from domain.records import JSON, Record
 
 HIDDEN = {"originator_id", "originator_topic", "timestamp", "originator_version"}
 
@@ -48,14 +49,33 @@ def mentions(record: Mapping[str, JSON], character_id: str) -> bool:
     return record.get("character_id") == character_id
 
 
+class Kind(Record, frozen=True):
+    kind: str
+
+
+class Filed(Record, frozen=True):
+    """What an audit entry (event_record) is filed under, read from its JSON once: its
+    event's name, and its kind (its action's, or its correction's)."""
+
+    event: str
+    kind: str | None = None
+    correction: Kind | None = None
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, JSON]) -> Filed:
+        return msgspec.convert(record, cls)
+
+    @property
+    def action_kind(self) -> str:
+        """Filter key: the action kind for actions, the correction kind for corrections,
+        and the event's name for the rest."""
+        if self.kind is not None:
+            return self.kind
+        return self.event if self.correction is None else self.correction.kind
+
+
 def action_kind(record: Mapping[str, JSON]) -> str:
-    """Filter key: the action kind for actions, the correction kind for corrections."""
-    if "kind" in record:
-        return str(record["kind"])
-    correction = record.get("correction")
-    if isinstance(correction, Mapping):
-        return str(correction["kind"])
-    return str(record["event"])
+    return Filed.from_json(record).action_kind
 
 
 def version_at(events: Iterable[DomainEventProtocol[UUID]], at: datetime, what: str) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from domain.actions import JOIN, ActionRecord, actions_from_json
+from domain.breakdowns import target_of
 from domain.corrections import ACTIVE
 from domain.encounter_records import Correction, Exchange, TurnOverride
 from domain.exchanges import declared, withdrawn
@@ -148,7 +149,7 @@ def corrected(
         self.combatants[cid] = replace(c, tracks=tracks[cid], state=state[cid])
     for record in self.actions:  # a join the correction struck out: out of the fight
         if record.kind == JOIN and record.status != ACTIVE:
-            cid = str(record.params["target"])
+            cid = str(target_of(record.params))
             self.combatants[cid] = replace(self.combatants[cid], present=False)
     self.round = round
     if position is not None:

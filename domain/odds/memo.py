@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from domain.breakdowns import target_of
 from domain.odds.explore import Memo, Script
 from domain.odds.readers import Features, shift_luck
 from domain.rulesets.base import EncounterView, JsonMapping
@@ -103,7 +104,7 @@ def stamina_body_attack_key(
     damage that follows is then explored once for each."""
     try:
         attacker = view.combatants[str(actor)]
-        defender = view.combatants[str(params["target"])]
+        defender = view.combatants[str(target_of(params))]
         skill = armed_with(attacker, str(params.get("weapon", "unarmed"))).skill
         kind = str(params.get("defense", "none"))
         sheet = sheet_of(defender)
