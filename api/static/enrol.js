@@ -37,7 +37,9 @@ export function enrolForm({ page, refresh, show, keys }) {
     try {
       const sheet = form.read();
       for (const name of names($("enrol-name").value.trim(), count)) {
-        const made = await page.api.post("characters", { name, sheet });
+        // T3: an NPC's numbers are hidden from players; a PC carries its player's name.
+        const made = await page.api.post("characters", { name, sheet, npc: !pc,
+          ...(pc && player ? { player } : {}) });
         await refresh();
         if (pc && player) await keys.issue("player", made.id, player);
       }

@@ -2,6 +2,7 @@
 // and a new campaign for a table that has none yet (its GM key shown once).
 import { $, el, remember, session, signIn } from "/static/skald.js";
 import { linkFor, onceCard } from "/static/keys.js";
+import { INITIATIVE_ADD } from "/static/rulesets.js";
 import { clearMessage, page, refresh, showError } from "/static/gmpage.js";
 
 export async function startEncounter(event) {
@@ -35,23 +36,43 @@ export async function advanceDays(event) {
   } catch (error) { showError(error); }
 }
 
-// A table with no campaign yet starts here: name and ruleset, and the GM key shown once.
+// A table with no campaign yet starts here: name, ruleset and initiative, and the GM key
+// shown once.
 export function newCampaignForm(slot) {
   return new Promise((resolve) => {
     const name = el("input", { id: "new-campaign-name", required: true,
       placeholder: "The Sunken Crown" });
     const ruleset = el("select", { id: "new-campaign-ruleset" });
-    fetch("/rulesets").then((r) => r.json()).then((all) => ruleset.replaceChildren(
-      ...all.map((r) => el("option", { value: r.id }, `${r.title}`))));
+    // T1: the GM orders the turns, or each combatant rolls 1d20 plus a field of the sheet.
+    const initiative = el("select", { id: "new-campaign-initiative" },
+      el("option", { value: "manual" }, "the GM orders the turns"),
+      el("option", { value: "roll" }, "rolled: 1d20 + a sheet field"));
+    const add = el("select", { id: "new-campaign-initiative-add" });
+    const addLabel = el("label", { hidden: true }, "Added to the roll ", add);
+    const fields = () => {
+      add.replaceChildren(el("option", { value: "" }, "— (nothing)"),
+        ...(INITIATIVE_ADD[ruleset.value] || []).map((f) => el("option", { value: f }, f)));
+      addLabel.hidden = initiative.value !== "roll";
+    };
+    ruleset.addEventListener("change", fields);
+    initiative.addEventListener("change", fields);
+    fetch("/rulesets").then((r) => r.json()).then((all) => {
+      ruleset.replaceChildren(...all.map((r) => el("option", { value: r.id }, `${r.title}`)));
+      fields();
+    });
     const form = el("form", { id: "new-campaign", class: "sign-in" },
       el("h2", {}, "…or start a new campaign"),
       el("label", {}, "Name ", name), el("label", {}, "Ruleset ", ruleset),
+      el("label", {}, "Initiative ", initiative), addLabel,
       el("button", { type: "submit", id: "new-campaign-create" }, "Create"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      const options = initiative.value === "roll"
+        ? { initiative: { mode: "roll", dice: "1d20", ...(add.value ? { add: add.value } : {}) } }
+        : {};
       const response = await fetch("/campaigns", { method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: name.value, ruleset: ruleset.value }) });
+        body: JSON.stringify({ name: name.value, ruleset: ruleset.value, options }) });
       const created = await response.json();
       if (!response.ok) {
         form.append(el("p", { class: "error", role: "alert" }, created.message || response.statusText));

@@ -31,6 +31,15 @@ export const PANEL = {
 };
 export const SERVER_RECORDED = { "stamina-body": ["bleed"] };
 
+// T1: the sheet fields a rolled initiative may add, per ruleset (the options' published
+// schema; tests/unit/test_page_templates.py keeps them equal).
+export const INITIATIVE_ADD = {
+  "stamina-body": ["dodge", "parry", "st", "con", "unarmed_skill"],
+  margin: ["grace", "might", "vigor", "aether", "melee", "marksmanship", "evasion", "guard",
+    "abjuration", "luck"],
+  d20: ["dexterity", "strength", "constitution", "wisdom", "level"],
+};
+
 // Actions done to the one who acts as often as to another (the hit landed on them, their
 // own wound): their target list offers the actor first.
 export const SELF_TARGETED = { "stamina-body": ["take_hit", "treat_wound", "mark_wound"] };

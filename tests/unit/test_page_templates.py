@@ -32,3 +32,25 @@ def test_every_template_is_a_valid_sheet(ruleset: str) -> None:
     assert found
     for sheet in found.values():
         get_ruleset(ruleset).validate_sheet(dict(sheet))
+
+
+def initiative_fields() -> dict[str, list[str]]:
+    """The GM screen's choice of what a rolled initiative adds, per ruleset (rulesets.js)."""
+    mark = "export const INITIATIVE_ADD = "
+    text = SOURCE.read_text()
+    body = text[text.index(mark) + len(mark) :]
+    body = body[: body.index("};") + 1]
+    quoted = re.sub(r"([{,]\s*)([A-Za-z_][A-Za-z0-9_]*)\s*:", r'\1"\2":', body)
+    found: dict[str, list[str]] = json.loads(re.sub(r",(\s*[}\]])", r"\1", quoted))
+    return found
+
+
+@pytest.mark.parametrize("ruleset", ["stamina-body", "margin", "d20"])
+def test_the_initiative_fields_offered_are_the_options_own(ruleset: str) -> None:
+    """The new-campaign form offers exactly the sheet fields the ruleset's rolled
+    initiative accepts (T1): none it would refuse, none left out."""
+    roll = get_ruleset(ruleset).options_model.model_json_schema()["$defs"]
+    schema = next(d for name, d in roll.items() if name.endswith("InitiativeRoll"))
+    accepted = schema["properties"]["add"]["anyOf"][0]["enum"]
+    offered = initiative_fields()[ruleset]
+    assert sorted(offered) == sorted(accepted) and len(set(offered)) == len(offered)
