@@ -51,6 +51,7 @@ function render() {
         choice === "none" ? "No defence" : choice[0].toUpperCase() + choice.slice(1)),
       el("span", { class: "answer-odds", "data-answer-odds": choice })))))));
   waiting.forEach((x) => answerOdds(x).catch(() => {})); // odds are a help, not a must
+  settleWaiting(encounter);
   const acting = encounter && !encounter.ended
     ? encounter.combatants.find((c) => mine.has(c.id) && (!turn.current || turn.current === c.id)) : null;
   $("panel-caption").textContent = acting ? `${acting.name} acts` : "Not your turn.";
@@ -126,7 +127,25 @@ async function declare(exchange, choice) {
   } catch (error) { showError(error); }
 }
 
+// My attack's "waiting for" gives way to what it did once the defender has answered.
+function settleWaiting(encounter) {
+  const waiting = document.querySelector("#result [data-pending]");
+  if (!waiting || !encounter) return;
+  const settled = (encounter.exchanges || []).find((x) => String(x.number) === waiting.dataset.pending);
+  if (!settled || settled.status === "pending") return;
+  const action = encounter.actions.find((a) => a.number === settled.action);
+  if (action) showResult(action); else $("result").replaceChildren();
+}
+
 function showResult(action) {
+  // An attack that waits for its defender's answer says so (the board follows the answer).
+  if (action.status === "pending" && action.exchange) {
+    const x = action.exchange;
+    $("result").replaceChildren(el("div", { "data-pending": x.number },
+      el("p", { class: "summary" }, x.summary || ""),
+      el("p", { class: "caption" }, `Waiting for ${x.awaiting || "the defender"}.`)));
+    return;
+  }
   $("result").replaceChildren(el("div", { "data-result": action.number || "" },
     el("p", { class: "summary" }, action.summary || ""),
     el("ol", { class: "narrative" }, (action.narrative || []).map((line) => el("li", {}, line)))));

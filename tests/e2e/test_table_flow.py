@@ -247,6 +247,8 @@ def settle(evening: Evening, made: Exchange, before: dict[str, Any], acting: Pag
             made.target,
         )
         made.waited = True
+        says = acting.locator(f'#result [data-pending="{exchange["number"]}"]')
+        expect(says).to_contain_text(f"Waiting for {exchange['awaiting']}")
         answers = evening.phone if made.target == evening.ids["Sigrid"] else evening.gm
         start = answers.count
         answers.click(f'#pending [data-exchange="{exchange["number"]}"] [data-declare=parry]')
@@ -259,6 +261,8 @@ def settle(evening: Evening, made: Exchange, before: dict[str, Any], acting: Pag
         exchange = enc["exchanges"][number - 1]
         assert exchange["declared"] == "parry"
         made.action = exchange["action"]
+        # The attacker's page, GM's or phone, says what the answered blow did.
+        expect(acting.locator(f'#result [data-result="{made.action}"]')).to_be_visible()
     else:
         made.action = enc["actions"][-1]["number"]
     action = enc["actions"][made.action - 1]
