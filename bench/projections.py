@@ -290,7 +290,9 @@ def bench_store(events: int, store: Path | None, redis_url: str | None) -> Itera
 CLI_PREFIX = "bench-cli"
 
 
-def rebuild_rates(bench: Bench, runs: int, processes: int | None = None) -> dict[str, float]:
+def rebuild_rates(
+    bench: Bench, runs: int, processes: int | None = None, serial: bool = False
+) -> dict[str, float]:
     """Raw read + decode, the in-process rebuild and the CLI's, interleaved ``runs``
     times; printed, and returned (rates in events/s, times in s, shares of raw)."""
     events = bench.app.recorder.max_notification_id() or 0
@@ -299,13 +301,15 @@ def rebuild_rates(bench: Bench, runs: int, processes: int | None = None) -> dict
     print(f"redis: {where}; the CLI's: {where if bench.redis_url else 'its own, embedded'}")
     app = bench.app
     rebuilder = Rebuilder(bench.client, app.recorder, app.mapper, app.name, PREFIX)
-    raw_rates, rebuild_rates, cli_walls, cli_reported = [], [], [], []
-    for _ in range(runs):  # interleaved, so all three see the same machine
+    raw_rates, rebuild_rates, cli_walls, cli_reported, serial_walls = [], [], [], [], []
+    for _ in range(runs):  # interleaved, so all of them see the same machine
         raw_rates.append(timed(lambda: raw_read(app)))
         rebuild_rates.append(timed(lambda: rebuilder.rebuild_all().events))
         wall, reported = cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, processes)
         cli_walls.append(wall)
         cli_reported.append(reported)
+        if serial:  # the A/B of the partitioned rebuild: the CLI in one process
+            serial_walls.append(cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, 1)[0])
     raw, rebuild = statistics.median(raw_rates), statistics.median(rebuild_rates)
     wall, reported = statistics.median(cli_walls), statistics.median(cli_reported)
     cli, share, cli_share = events / wall, rebuild / raw, events / wall / raw
@@ -324,7 +328,16 @@ def rebuild_rates(bench: Bench, runs: int, processes: int | None = None) -> dict
         f"    per run: raw {', '.join(f'{r:,.0f}' for r in raw_rates)} events/s; "
         f"CLI {', '.join(f'{events / w:,.0f}' for w in cli_walls)} events/s"
     )
-    return {"events": events, "raw": raw, "cli": cli, "wall": wall, "cli_share": cli_share}
+    found = {"events": events, "raw": raw, "cli": cli, "wall": wall, "cli_share": cli_share}
+    if serial_walls:
+        alone = statistics.median(serial_walls)
+        found["serial_share"] = events / alone / raw
+        print(
+            f"    the same with --processes 1: {alone:.2f} s = {events / alone / raw:.2f}x raw; "
+            f"the default {alone / wall:.2f}x as fast (per run: "
+            f"{', '.join(f'{events / w / raw:.2f}x' for w in serial_walls)} raw)"
+        )
+    return found
 
 
 def main() -> int:
@@ -337,10 +350,11 @@ def main() -> int:
     parser.add_argument("--redis-url", help="an external Redis (default: the embedded one)")
     parser.add_argument("--store", type=Path, help="keep the store here and reuse it")
     parser.add_argument("--processes", type=int, help="the CLI's --processes [its default]")
+    parser.add_argument("--serial", action="store_true", help="and the CLI in one process")
     args = parser.parse_args()
 
     with bench_store(args.events, args.store, args.redis_url) as bench:
-        cli_share = rebuild_rates(bench, args.runs, args.processes)["cli_share"]
+        cli_share = rebuild_rates(bench, args.runs, args.processes, args.serial)["cli_share"]
         if not args.burst:
             return 0 if cli_share >= GOAL else 1
         lags = [1000 * lag for lag in live_lag(bench.app, bench.client, bench.url, args.burst)]

@@ -18,13 +18,12 @@ from sse_starlette import EventSourceResponse
 
 from api.deps import Reader, Views
 from api.errors import VIEWS_UNAVAILABLE, error_body
+from api.feed_hub import BLOCK_MS, current_keys, hub_for, read_after
 from domain.errors import InvalidInput
 from projections.audit import FEED_LENGTH
-from projections.keys import ViewKeys
 from projections.reader import ViewReader
 
 router = APIRouter(tags=["views"])
-BLOCK_MS = 1000  # how long one XREAD waits; also how soon a rebuilt generation is noticed
 LARGEST_ID = 2**63 - 1  # notification ids are 64-bit, and so are stream entry ids
 
 
@@ -45,37 +44,44 @@ def resume_point(last_event_id: str | None, after: int | None, views: ViewReader
 async def feed_events(
     request: Request, views: ViewReader, campaign_id: str, last: int, resumed: bool
 ) -> AsyncIterator[dict[str, Any]]:
-    client = aioredis.Redis.from_url(views.redis_url)
+    """The client subscribes to this process's reader of the campaign's feed, catches up
+    from Redis itself from ``last``, then sends the reader's batches (api/feed_hub.py)."""
+    hub = hub_for(views.redis_url, views.generations)
+    client = hub.client
     try:
-        checked_gap = not resumed
-        while not await request.is_disconnected():
-            generation: Any = await client.get(views.generations.pointer)
-            if generation is None:  # no views yet (or a flushed Redis): wait for the runner
-                await asyncio.sleep(BLOCK_MS / 1000)
-                continue
-            keys = ViewKeys(views.generations.root(generation.decode()))
-            key = keys.feed(campaign_id)
-            if not checked_gap:
-                checked_gap = True
-                first: Any = await client.xrange(key, count=1)
-                if first and await client.xlen(key) >= FEED_LENGTH:
-                    oldest = int(first[0][0].split(b"-")[0])
-                    if oldest > last + 1:
+        async with hub.subscribe(campaign_id) as batches:
+            keys = await current_keys(client, views.generations)
+            if keys is not None:
+                if resumed:
+                    oldest = await oldest_if_cut(client, keys.feed(campaign_id))
+                    if oldest is not None and oldest > last + 1:
                         yield {"event": "reset", "data": f'{{"oldest": {oldest}}}'}
-            result: Any = await client.xread({key: f"{last}-0"}, block=BLOCK_MS, count=200)
-            for _, entries in result or []:
-                seqs = [int(fields[b"seq"]) for _, fields in entries]
-                log: Any = await client.lrange(keys.audit(campaign_id), seqs[0] - 1, seqs[-1] - 1)
-                for (entry_id, _), seq in zip(entries, seqs, strict=True):
-                    last = int(entry_id.split(b"-")[0])
-                    data = log[seq - seqs[0]].decode()
-                    yield {"id": str(last), "event": "entry", "data": data}
-    except aioredis.RedisError:
+                while caught_up := await read_after(client, keys, campaign_id, last, None):
+                    for last, data in caught_up:
+                        yield {"id": str(last), "event": "entry", "data": data}
+            while not await request.is_disconnected():
+                try:
+                    batch = await asyncio.wait_for(batches.get(), BLOCK_MS / 1000)
+                except TimeoutError:
+                    continue
+                if isinstance(batch, Exception):
+                    raise batch
+                for position, data in batch:
+                    if position > last:  # the catch-up may have sent it already
+                        last = position
+                        yield {"id": str(last), "event": "entry", "data": data}
+    except (aioredis.RedisError, OSError):
         # Redis went away mid-stream: say so and end the stream, rather than cut it off.
         unavailable = orjson.dumps(error_body("views_unavailable", VIEWS_UNAVAILABLE)).decode()
         yield {"event": "unavailable", "data": unavailable}
-    finally:
-        await client.aclose()
+
+
+async def oldest_if_cut(client: aioredis.Redis, key: str) -> int | None:
+    """The stream's oldest entry id when it has reached its cap (older ones are gone)."""
+    first: Any = await client.xrange(key, count=1)
+    if first and await client.xlen(key) >= FEED_LENGTH:
+        return int(first[0][0].split(b"-")[0])
+    return None
 
 
 SSE_EVENT = {
