@@ -21,6 +21,7 @@ from domain.actions import ActionRecord
 from domain.campaign import Campaign
 from domain.encounter import Encounter
 from domain.narrators import narrate
+from domain.records import JSONObject
 from domain.rulesets.base import Ruleset
 
 
@@ -140,7 +141,11 @@ def touched_by(record: Mapping[str, Any]) -> set[str]:
 
 def narrated(encounter: Encounter, record: ActionRecord) -> dict[str, Any]:
     """The record's JSON with its narrative beside the breakdown (derived when read)."""
-    stored = record.as_json()
+    return narrated_json(encounter, record.as_json())
+
+
+def narrated_json(encounter: Encounter, stored: JSONObject) -> dict[str, Any]:
+    """`narrated` of a record already written out (the answer reads it twice)."""
     return {**stored, "narrative": narrate(encounter.ruleset_id, stored, encounter.combatants)}
 
 
@@ -259,10 +264,14 @@ def outcome_json(encounter: Encounter) -> tuple[bool, bytes]:
         if summary is not None:
             answer = {"status": "pending", "action": None, "exchange": exchange.as_json()}
     else:
-        record = encounter.action(int(last["action"]))
-        summary = _summary_plain(encounter, touched_by(record.as_json()))
+        stored = encounter.action(int(last["action"])).as_json()
+        summary = _summary_plain(encounter, touched_by(stored))
         if summary is not None:
-            answer = {"status": "resolved", "action": narrated(encounter, record), "exchange": None}
+            answer = {
+                "status": "resolved",
+                "action": narrated_json(encounter, stored),
+                "exchange": None,
+            }
     if answer is not None and summary is not None:
         try:
             return answer["status"] == "pending", orjson.dumps(
