@@ -2,6 +2,7 @@
 checkouts alternating in one run.
 
     .venv/bin/python bench/ab.py --a /work/wt/base [--b .] [--b OTHER] [--rounds 4] [--seconds 10]
+        [--idle]
 
 Each checkout needs its own venv (`<checkout>/.venv/bin/skald`). Every run is a fresh
 `skald serve` of that checkout on a fresh data directory, 16 encounters of take_hit
@@ -11,7 +12,8 @@ server, its embedded Redis and any other child) is divided by the commands wrk c
 each run also prints the server process's own share. Runs go A, B, A, B, ... (A, B, C,
 ... with more checkouts) so every side sees the same machine. On a machine shared with
 other work only the ratio of interleaved runs means anything: rates move with the
-neighbours, CPU per command much less.
+neighbours, CPU per command much less. With --idle, no load: each server's CPU per
+second while it sits idle after the set-up (its workers' polls).
 """
 
 # ruff: noqa: E402
@@ -29,6 +31,7 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+import time
 
 from tests.e2e.server import Server
 
@@ -79,6 +82,21 @@ def one_run(checkout: Path, data: Path, seconds: int, warmup: int, conns: int) -
         server.stop()
 
 
+def idle_run(checkout: Path, data: Path, seconds: int) -> float:
+    """The server tree's CPU per second of doing nothing, after a campaign with 16 fights
+    was set up and a short settle: what its workers' polls cost (ms of CPU per second)."""
+    server = CheckoutServer(checkout, data, bench_http.UNLIMITED).start()
+    try:
+        assert server.process is not None
+        bench_http.skald_setup(server.url, 16)
+        time.sleep(3)
+        used = bench_http.cpu_seconds(server.process.pid)
+        time.sleep(seconds)
+        return 1000 * (bench_http.cpu_seconds(server.process.pid) - used) / seconds
+    finally:
+        server.stop()
+
+
 def describe(checkout: Path) -> str:
     found = subprocess.run(
         ["git", "-C", str(checkout), "log", "--oneline", "-1", "--format=%h"],
@@ -106,6 +124,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument(
+        "--idle", action="store_true", help="no load: the CPU each server uses while idle"
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/ab.py needs wrk: apt-get install wrk")
@@ -124,6 +145,11 @@ def main() -> None:
             for name, checkout in sides.items():
                 data = folder / f"{name}{n}" / "data"
                 data.parent.mkdir(parents=True)
+                if args.idle:
+                    idle = idle_run(checkout, data, args.seconds)
+                    cpu[name].append(idle)
+                    print(f"round {n + 1} {name}: idle {idle:.2f} ms CPU per second", flush=True)
+                    continue
                 run = one_run(checkout, data, args.seconds, args.warmup, args.connections)
                 cpu[name].append(run["cpu_ms"])
                 print(
@@ -138,9 +164,10 @@ def main() -> None:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     medians = {name: statistics.median(runs) for name, runs in cpu.items()}
-    print("\nserver CPU per command, median:")
+    unit = "ms per second idle" if args.idle else "ms"
+    print("\nserver CPU " + ("while idle" if args.idle else "per command") + ", median:")
     for name, runs in cpu.items():
-        print(f"  {name} {medians[name]:.3f} ms ({min(runs):.3f}-{max(runs):.3f})")
+        print(f"  {name} {medians[name]:.3f} {unit} ({min(runs):.3f}-{max(runs):.3f})")
     for b in sides:
         if b == "A":
             continue
