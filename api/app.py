@@ -18,6 +18,7 @@ from api.limits import BodyLimit, RateLimit, RateLimiter
 from api.redacting import RedactedReads
 from api.routes import (
     amendments,
+    bestiary,
     calendar,
     campaigns,
     carry,
@@ -88,6 +89,7 @@ def create_app(
     app.include_router(feed.router)
     app.include_router(log.router)
     app.include_router(webhooks.router)
+    app.include_router(bestiary.router)
     app.include_router(dashboard.router)
     app.include_router(docs.router)
     app.mount("/static", dashboard.static_files(), name="static")

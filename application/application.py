@@ -20,6 +20,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 
 from application.amending import Amendments, Changed
+from application.bestiary import BestiaryCommands, EnrolFromBestiary, SaveToBestiary
 from application.campaigns import CampaignCommands
 from application.carry_preview import CarriedRecord
 from application.carrying import Carrying
@@ -65,6 +66,7 @@ from application.table_commands import (
 )
 from application.webhooks import RegisterWebhook, WebhookCommands
 from domain.access import Access, Role
+from domain.bestiary import BestiaryEntry
 from domain.campaign import Campaign
 from domain.dice import Roller
 from domain.encounter import Encounter
@@ -103,6 +105,7 @@ class SkaldApplication(Store):
         self.corrections = Corrections(self, self.carrying)
         self.queries = Queries(self)
         self.webhook_commands = WebhookCommands(self)
+        self.bestiary = BestiaryCommands(self)
 
     # -- reads ---------------------------------------------------------------
 
@@ -307,3 +310,17 @@ class SkaldApplication(Store):
 
     def delete_webhook(self, campaign_id: UUID, webhook_id: str, by: str) -> None:
         return self.webhook_commands.delete_webhook(campaign_id, webhook_id, by)
+
+    # -- a campaign's bestiary (application/bestiary.py, domain/bestiary.py) -----------
+
+    def bestiary_entries(self, campaign_id: UUID) -> list[BestiaryEntry]:
+        return self.bestiary.bestiary_entries(campaign_id)
+
+    def save_to_bestiary(self, command: SaveToBestiary) -> BestiaryEntry:
+        return self.bestiary.save_to_bestiary(command)
+
+    def remove_from_bestiary(self, campaign_id: UUID, entry_id: str, by: str) -> None:
+        return self.bestiary.remove_from_bestiary(campaign_id, entry_id, by)
+
+    def enrol_from_bestiary(self, command: EnrolFromBestiary) -> tuple[Campaign, list[str]]:
+        return self.bestiary.enrol_from_bestiary(command)

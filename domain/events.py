@@ -15,6 +15,7 @@ from typing import Final, Generic, TypeVar
 
 from eventsourcing.domain import Aggregate
 
+from domain.bestiary import CampaignBestiary
 from domain.campaign import Campaign
 from domain.encounter import Encounter
 from domain.idempotency import IdempotentRequest
@@ -102,8 +103,14 @@ WEBHOOK_EVENTS: Final = (
     WebhookEnabled,
     WebhookDeleted,
 )
+# A campaign's bestiary (domain/bestiary.py, issue 23): the GM's preparation, no story.
+BestiaryOpened: Final[EventClass] = CampaignBestiary.Opened
+BestiaryAdded: Final[EventClass] = CampaignBestiary.Added
+BestiaryUpdated: Final[EventClass] = CampaignBestiary.Updated
+BestiaryRemoved: Final[EventClass] = CampaignBestiary.Removed
+BESTIARY_EVENTS: Final = (BestiaryOpened, BestiaryAdded, BestiaryUpdated, BestiaryRemoved)
 # What the views, the log and the timeline leave aside: no campaign's story.
-NOT_A_CAMPAIGNS: Final = REQUEST_EVENTS + WEBHOOK_EVENTS
+NOT_A_CAMPAIGNS: Final = REQUEST_EVENTS + WEBHOOK_EVENTS + BESTIARY_EVENTS
 # The library gives every aggregate a "Created" class; an encounter is created by its
 # Started event instead, and an idempotency record by its Recorded event (so it has
 # been since it was introduced, 77146dd; the compat store holds Recorded only), so

@@ -110,7 +110,7 @@ def _correction_or_name(name: str) -> Summary:
 for _plain in CAMPAIGN_EVENTS + ENCOUNTER_EVENTS:
     if _plain not in SUMMARIES.handled:
         SUMMARIES.register(_plain)(_correction_or_name(_plain.__qualname__.split(".", 1)[-1]))
-SUMMARIES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks: not logged
+SUMMARIES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks, bestiaries: not logged
 
 
 SKIPPED = frozenset(TOP_LEVEL) | {"originator_id", "originator_version", "timestamp"}

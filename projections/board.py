@@ -263,4 +263,4 @@ def _contract_only(board: Board, event: Event) -> None:
 
 
 CHANGES.ignore(CAMPAIGN_EVENTS)  # the campaign's own events: the vitals and the audit's
-CHANGES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks: no encounter's
+CHANGES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks, bestiaries: no encounter's

@@ -194,7 +194,7 @@ class VitalsProjection(ViewProjection):
         self.view.staged.put_field(vitals_key, character_id, character)
 
 
-CHANGES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks: no campaign's
+CHANGES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks, bestiaries: no campaign's
 
 
 def new_meta(event: Event, campaign_id: str) -> VitalsMeta:

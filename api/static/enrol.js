@@ -1,11 +1,12 @@
-// Enrolling from the GM screen: a starter sheet (or a copy of a character) filled into
-// the form the ruleset's sheet schema makes; NPC or PC (a PC's player gets a key at
-// once); "3 x Goblin" enrols Goblin 1, Goblin 2 and Goblin 3.
+// Enrolling from the GM screen: a starter sheet, a bestiary entry or a copy of a character
+// filled into the form the ruleset's sheet schema makes; NPC or PC (a PC's player gets a
+// key at once); "3 x Goblin" enrols Goblin 1, Goblin 2 and Goblin 3. The form's sheet can
+// be saved to the bestiary (bestiary.js) under its name.
 import { $ } from "/static/skald.js";
 import { TEMPLATES } from "/static/rulesets.js";
 import { names, sheetForm } from "/static/sheetform.js";
 
-export function enrolForm({ page, refresh, show, keys }) {
+export function enrolForm({ page, refresh, show, keys, bestiary }) {
   const from = $("enrol-from");
   const starters = TEMPLATES[page.campaign.ruleset] || {};
   let form = null;
@@ -13,6 +14,7 @@ export function enrolForm({ page, refresh, show, keys }) {
   function options() {
     const previous = from.value;
     from.replaceChildren(...Object.keys(starters).map((name) => new Option(name, `t:${name}`)),
+      ...bestiary.entries().map((e) => new Option(`bestiary: ${e.name}`, `b:${e.id}`)),
       ...page.campaign.characters.map((c) => new Option(`copy of ${c.name}`, `c:${c.id}`)),
       new Option("empty sheet", "e:"));
     if (previous) from.value = previous;
@@ -21,10 +23,11 @@ export function enrolForm({ page, refresh, show, keys }) {
   function fill() {
     const choice = from.value || "";
     const copied = page.campaign.characters.find((c) => c.id === choice.slice(2));
+    const saved = bestiary.entries().find((e) => e.id === choice.slice(2));
     const sheet = choice.startsWith("t:") ? starters[choice.slice(2)]
-      : copied ? copied.sheet : {};
+      : saved ? saved.sheet : copied ? copied.sheet : {};
     $("enrol-name").value = choice.startsWith("t:") ? choice.slice(2).replace(/ \(.*\)$/, "")
-      : copied ? copied.name : "";
+      : saved ? saved.name : copied ? copied.name : "";
     form = sheetForm(page.ruleset.sheet_schema, sheet || {});
     $("enrol-sheet").replaceChildren(form.node);
   }
@@ -49,9 +52,17 @@ export function enrolForm({ page, refresh, show, keys }) {
     } catch (error) { show(error); }
   }
 
+  function saveToBestiary() {
+    let sheet;
+    try { sheet = form.read(); } catch (error) { show(error, "bestiary-message"); return; }
+    bestiary.save($("enrol-name").value.trim(), sheet);
+  }
+
   options();
   fill();
+  bestiary.changed(options);
   from.addEventListener("change", fill);
   $("enrol-form").addEventListener("submit", enrol);
+  $("enrol-save").addEventListener("click", saveToBestiary);
   $("ruleset-docs").href = `/rulesets/${page.campaign.ruleset}`;
 }

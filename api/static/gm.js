@@ -1,17 +1,20 @@
 // The GM screen: the roster and the board (gmboard.js, gmorder.js), the ruleset's combat
 // panel (gmcombat.js), set-up (gmsetup.js), the GM's changes (gmtools.js), corrections with
 // a reason and their diff (gmlog.js), keys for players and viewers (keys.js), enrolling
-// (enrol.js) and the keyboard (gmkeys.js). State and reads are shared in gmpage.js.
+// (enrol.js), the bestiary (bestiary.js) and the keyboard (gmkeys.js). State and reads are shared in gmpage.js.
 import { $, client, follow, remember, session, signInForm } from "/static/skald.js";
 import { gmTools } from "/static/gmtools.js";
 import { campaignMenu, keysBox } from "/static/keys.js";
 import { enrolForm } from "/static/enrol.js";
+import { bestiaryBox } from "/static/bestiary.js";
 import { shortcuts, themeToggle } from "/static/gmkeys.js";
 import { askReason } from "/static/gmlog.js";
 import { renderBoard, renderRoster, undoLast } from "/static/gmboard.js";
 import { openFor, panel, renderPanel } from "/static/gmcombat.js";
 import { advanceDays, newCampaignForm, startEncounter } from "/static/gmsetup.js";
 import { page, refresh, refreshSoon, showError, turnStep, wire } from "/static/gmpage.js";
+
+let bestiary = null;
 
 function draw() {
   renderRoster();
@@ -25,7 +28,7 @@ function select(id) {
   renderBoard();
   panel.close();
   renderPanel();
-  $("gm-tools-slot").replaceChildren(gmTools({ page, id, refresh, show: showError }));
+  $("gm-tools-slot").replaceChildren(gmTools({ page, id, refresh, show: showError, bestiary }));
 }
 
 async function start() {
@@ -61,7 +64,8 @@ async function start() {
   $("campaign-menu").replaceChildren(campaignMenu(current));
   const keys = keysBox({ page, show: showError });
   $("keys-slot").replaceChildren(keys.box);
-  enrolForm({ page, refresh, show: showError, keys });
+  bestiary = bestiaryBox({ page, refresh, show: showError });
+  enrolForm({ page, refresh, show: showError, keys, bestiary });
   shortcuts({
     n: () => turnStep("turn"),
     p: () => turnStep("turn/previous"),

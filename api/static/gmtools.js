@@ -1,11 +1,12 @@
 // The GM's changes for the selected character: adjust or set tracks, amend the sheet
-// (the sheet's own form: only the fields changed are sent),
+// (the sheet's own form: only the fields changed are sent) or save it to the bestiary,
 // and the encounter's cast (leave, move rank, reinforcements). Each needs a reason,
 // which stays on record; the server refuses what the ruleset would not accept.
 import { ApiError, el } from "/static/skald.js";
 import { changes, sheetForm } from "/static/sheetform.js";
+import { entryName } from "/static/bestiary.js";
 
-export function gmTools({ page, id, refresh, show }) {
+export function gmTools({ page, id, refresh, show, bestiary }) {
   const character = page.campaign.characters.find((c) => c.id === id);
   const enc = page.encounter && !page.encounter.ended ? page.encounter : null;
   const inFight = enc && enc.combatants.some((c) => c.id === id && c.present !== false);
@@ -40,9 +41,18 @@ export function gmTools({ page, id, refresh, show }) {
 
   // The server checks the amended sheet and says what it refuses (novalidate: its words).
   const sheet = character ? sheetForm(page.ruleset.sheet_schema, character.sheet) : null;
+  // The sheet as the form holds it (amended or not) saved as a bestiary entry: "Goblin 2"
+  // under "Goblin", which it updates if the bestiary has one.
+  const kept = character ? entryName(character.name) : "";
+  const known = bestiary && bestiary.entries().some((e) => e.name.toLowerCase() === kept.toLowerCase());
+  const save = sheet && bestiary ? el("button", { type: "button", class: "secondary",
+    id: "gm-bestiary-save", onclick: () => {
+      try { bestiary.save(kept, sheet.read()); } catch (error) { show(error); }
+    } }, known ? `Update ${kept} in the bestiary` : `Save to the bestiary as ${kept}`) : null;
   const amend = el("form", { class: "stack", id: "gm-amend", novalidate: true },
     el("h3", {}, "Amend the sheet"), sheet ? sheet.node : null,
-    reason("amend"), el("button", { type: "submit" }, "Amend the sheet"));
+    reason("amend"), el("div", { class: "row wrap" },
+      el("button", { type: "submit" }, "Amend the sheet"), save));
   amend.addEventListener("submit", (event) => {
     event.preventDefault();
     let changed;

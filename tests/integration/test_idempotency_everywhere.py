@@ -145,6 +145,34 @@ def _test_webhook(w: World) -> tuple[str, Any, Any]:
     return f"{w.campaign}/webhooks/{_webhook(w)}/test", None, None
 
 
+GOBLIN = {"name": "Goblin", "sheet": SHEET}
+
+
+def _beast(w: World) -> str:
+    return str(w.post(f"{w.campaign}/bestiary", GOBLIN, 201)["id"])
+
+
+@case("POST", C + "/bestiary")
+def _add_to_bestiary(w: World) -> tuple[str, Any, Any]:
+    return f"{w.campaign}/bestiary", GOBLIN, {**GOBLIN, "name": "Orc"}
+
+
+@case("PUT", C + "/bestiary/{entry_id}")
+def _update_bestiary_entry(w: World) -> tuple[str, Any, Any]:
+    body = {"name": "Goblin chief", "sheet": {**SHEET, "st": 14}}
+    return f"{w.campaign}/bestiary/{_beast(w)}", body, {**body, "name": "Orc"}
+
+
+@case("DELETE", C + "/bestiary/{entry_id}")
+def _remove_from_bestiary(w: World) -> tuple[str, Any, Any]:
+    return f"{w.campaign}/bestiary/{_beast(w)}", None, None
+
+
+@case("POST", C + "/bestiary/{entry_id}/enrol")
+def _enrol_from_bestiary(w: World) -> tuple[str, Any, Any]:
+    return f"{w.campaign}/bestiary/{_beast(w)}/enrol", {"count": 3}, {"count": 2}
+
+
 @case("POST", C + "/days")
 def _days(w: World) -> tuple[str, Any, Any]:
     w.post(f"{w.fight}/end")

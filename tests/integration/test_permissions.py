@@ -208,6 +208,12 @@ ROUTES = [
     Route("GET", "/campaigns/{cid}/webhooks/{webhook}/deliveries", "gm"),
     Route("DELETE", "/campaigns/{cid}/webhooks/{webhook}", "gm"),
     Route("GET", "/campaigns/{cid}/vitals/at?at=2100-01-01T00:00:00Z", "read"),
+    # The bestiary (issue 23): the GM's preparation, the GM's alone.
+    Route("GET", "/campaigns/{cid}/bestiary", "gm"),
+    Route("POST", "/campaigns/{cid}/bestiary", "gm", 201, {"name": "Orc", "sheet": SHEET}),
+    Route("PUT", "/campaigns/{cid}/bestiary/{beast}", "gm", 200, {"name": "Gob", "sheet": SHEET}),
+    Route("DELETE", "/campaigns/{cid}/bestiary/{beast}", "gm"),
+    Route("POST", "/campaigns/{cid}/bestiary/{beast}/enrol", "gm", 201, {"count": 3}),
     Route(
         "POST",
         "/campaigns/{cid}/encounters/{eid}/odds",
@@ -302,6 +308,8 @@ def build_table(client: TestClient, calm: bool) -> tuple[dict[str, str], dict[st
     ids["webhook"] = ok(client.post(f"/campaigns/{cid}/webhooks", json=HOOK), 201)["id"]
     ids["quiet"] = ok(client.post(f"/campaigns/{cid}/webhooks", json=HOOK), 201)["id"]
     ok(client.post(f"/campaigns/{cid}/webhooks/{ids['quiet']}/disable", json={"reason": "q"}))
+    goblin = {"name": "Goblin", "sheet": SHEET}
+    ids["beast"] = ok(client.post(f"/campaigns/{cid}/bestiary", json=goblin), 201)["id"]
     viewer = issue("viewer", [])
     ids["viewer_id"] = viewer["id"]
     keys = {
@@ -373,6 +381,7 @@ def test_the_matrix_covers_every_route(client: TestClient) -> None:
             .replace("{marker}", "{number}")
             .replace("{webhook}", "{webhook_id}")
             .replace("{quiet}", "{webhook_id}")
+            .replace("{beast}", "{entry_id}")
             .replace("/1/", "/{number}/")
             .replace("/days/{number}/", "/days/{day}/"),
         )

@@ -42,6 +42,7 @@ def test_every_group_shares_the_one_store() -> None:
             "Corrections",
             "Queries",
             "WebhookCommands",
+            "BestiaryCommands",
         }
         assert all(group.store is app for group in groups)
     finally:

@@ -15,6 +15,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.utils import get_topic
 
 from domain import events
+from domain.bestiary import CampaignBestiary
 from domain.campaign import Campaign
 from domain.encounter import Encounter
 from domain.events import EventHandlers, UnhandledEvent
@@ -31,6 +32,7 @@ CAMPAIGN = set(events.CAMPAIGN_EVENTS)
 ENCOUNTER = set(events.ENCOUNTER_EVENTS)
 REQUESTS = set(events.REQUEST_EVENTS)
 WEBHOOKS = set(events.WEBHOOK_EVENTS)  # a campaign's webhooks: in the store, no view's
+BESTIARY = set(events.BESTIARY_EVENTS)  # a campaign's bestiary (issue 23): no view's either
 COMPAT_STORE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "store-fe485e1.jsonl"
 
 
@@ -50,6 +52,8 @@ def test_domain_events_names_every_event_class_of_each_aggregate() -> None:
     assert declared_events(Campaign) == CAMPAIGN
     assert declared_events(Encounter) == ENCOUNTER
     assert declared_events(IdempotentRequest) == REQUESTS
+    # Opened creates a bestiary; the library's own Created class is never recorded.
+    assert declared_events(CampaignBestiary) - {CampaignBestiary.Created} == BESTIARY
     assert len(CAMPAIGN) == len(events.CAMPAIGN_EVENTS) == 13
     # fe485e1's 13, and TableRecorded (issue 23: initiative, turn changes, markers)
     assert len(ENCOUNTER) == len(events.ENCOUNTER_EVENTS) == 14
@@ -90,9 +94,9 @@ def test_a_projection_refuses_an_idempotency_record_s_created_event(projection: 
 @pytest.mark.parametrize(
     ("registry", "handled", "ignored"),
     [
-        (VITALS, CAMPAIGN | ENCOUNTER, REQUESTS | WEBHOOKS),
-        (BOARD, ENCOUNTER, CAMPAIGN | REQUESTS | WEBHOOKS),
-        (SUMMARIES, CAMPAIGN | ENCOUNTER, REQUESTS | WEBHOOKS),
+        (VITALS, CAMPAIGN | ENCOUNTER, REQUESTS | WEBHOOKS | BESTIARY),
+        (BOARD, ENCOUNTER, CAMPAIGN | REQUESTS | WEBHOOKS | BESTIARY),
+        (SUMMARIES, CAMPAIGN | ENCOUNTER, REQUESTS | WEBHOOKS | BESTIARY),
     ],
     ids=["vitals", "board", "audit"],
 )

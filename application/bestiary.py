@@ -1,0 +1,107 @@
+"""A campaign's bestiary (domain/bestiary.py): the GM saves sheets, changes and removes
+them, and enrols "3 x Goblin" from one as Goblin 1, Goblin 2 and Goblin 3.
+
+Every sheet is validated by the campaign's ruleset (its options included) before it is
+saved, as an enrolment's is: a bad field is refused with a 422 naming it, and nothing
+is written. An enrolment from the bestiary is one write of the campaign: all of the
+pack or none of it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from application.store import Commands
+from domain.bestiary import BestiaryEntry, CampaignBestiary, numbered
+from domain.campaign import Campaign
+from domain.errors import NotFound
+from domain.records import JSONObject
+from domain.roster import check_name
+
+
+@dataclass(frozen=True)
+class SaveToBestiary:
+    campaign_id: UUID
+    name: str
+    sheet: JSONObject
+    by: str
+    entry_id: str | None = None  # None: a new entry
+
+
+@dataclass(frozen=True)
+class EnrolFromBestiary:
+    campaign_id: UUID
+    entry_id: str
+    count: int
+    by: str
+    name: str | None = None  # the characters' base name; None: the entry's
+
+
+class BestiaryCommands(Commands):
+    def campaign_bestiary(self, campaign_id: UUID) -> CampaignBestiary | None:
+        try:
+            found: object = self.store.repository.get(CampaignBestiary.create_id(campaign_id))
+        except AggregateNotFoundError:
+            return None
+        return found if isinstance(found, CampaignBestiary) else None
+
+    def bestiary_entry(self, campaign_id: UUID, entry_id: str) -> BestiaryEntry:
+        bestiary = self.campaign_bestiary(campaign_id)
+        if bestiary is None:
+            raise NotFound(f"no bestiary entry {entry_id} in campaign {campaign_id}")
+        return bestiary.entry(entry_id)
+
+    def bestiary_entries(self, campaign_id: UUID) -> list[BestiaryEntry]:
+        """The entries by name (any case), as the GM's list shows them."""
+        bestiary = self.campaign_bestiary(campaign_id)
+        found = list(bestiary.entries.values()) if bestiary is not None else []
+        return sorted(found, key=lambda entry: (entry.name.casefold(), entry.id))
+
+    def save_to_bestiary(self, command: SaveToBestiary) -> BestiaryEntry:
+        c = command
+        new_id = str(uuid.uuid4())
+
+        def attempt() -> BestiaryEntry:
+            sheet = self.store.campaign(c.campaign_id).rules.validate_sheet(c.sheet)
+            bestiary = self.campaign_bestiary(c.campaign_id)
+            if c.entry_id is not None:
+                if bestiary is None:
+                    raise NotFound(f"no bestiary entry {c.entry_id} in campaign {c.campaign_id}")
+                saved = bestiary.update(c.entry_id, c.name, sheet, c.by)
+            else:
+                bestiary = bestiary or CampaignBestiary(c.campaign_id)
+                saved = bestiary.add(new_id, c.name, sheet, c.by)
+            self.store.save(bestiary)
+            return saved
+
+        return self.store.run_command(attempt)
+
+    def remove_from_bestiary(self, campaign_id: UUID, entry_id: str, by: str) -> None:
+        def attempt() -> None:
+            bestiary = self.campaign_bestiary(campaign_id)
+            if bestiary is None:
+                raise NotFound(f"no bestiary entry {entry_id} in campaign {campaign_id}")
+            bestiary.remove(entry_id, by)
+            self.store.save(bestiary)
+
+        self.store.run_command(attempt)
+
+    def enrol_from_bestiary(self, command: EnrolFromBestiary) -> tuple[Campaign, list[str]]:
+        """Enrol `count` NPCs with the entry's sheet; the campaign and their ids."""
+        c = command
+
+        def attempt() -> tuple[Campaign, list[str]]:
+            entry = self.bestiary_entry(c.campaign_id, c.entry_id)
+            campaign = self.store.campaign(c.campaign_id)
+            taken = [character.name for character in campaign.characters.values()]
+            base = check_name(c.name, "name") if c.name is not None else entry.name
+            names = numbered(base, c.count, taken)
+            ids = [campaign.enrol(name, entry.sheet, c.by, True, None) for name in names]
+            self.store.save(campaign)
+            return campaign, ids
+
+        return self.store.run_command(attempt)
