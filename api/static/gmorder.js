@@ -1,5 +1,6 @@
-// The turn order: whose turn it is, and the GM's order (set from the board, changed
-// with the arrows, saved as a recorded event).
+// The turn order: whose turn it is, and the GM's order (set from the board, changed by
+// dragging a chip onto another's place or with the arrows, which the keyboard reaches;
+// saved as a recorded event).
 import { $, ApiError, el } from "/static/skald.js";
 import { clearMessage, page, refresh, showError, turnStep } from "/static/gmpage.js";
 
@@ -22,12 +23,43 @@ export function renderOrder(enc, names, turn) {
     i < draft.length - 1 ? el("button", { type: "button", class: "secondary",
       title: `${names[id]} later`, "aria-label": `${names[id]} later`, "data-later": id,
       onclick: () => move(i, 1) }, "↓") : null];
-  $("turn-order").replaceChildren(
-    ...draft.map((id, i) => el("span", { class: id === turn.current ? "current" : "", "data-turn": id },
+  const chip = (id, i) => {
+    const node = el("span", { class: id === turn.current ? "current" : "", "data-turn": id },
       names[id] || id, rolled[id] !== undefined ? el("small", { "data-initiative": id },
-        ` ${rolled[id]}`) : null, ...arrows(id, i))),
+        ` ${rolled[id]}`) : null, ...arrows(id, i));
+    if (!enc.ended) droppable(node, id, draft);
+    return node;
+  };
+  $("turn-order").replaceChildren(...draft.map(chip),
     ...(!order.length && !enc.ended ? [el("button", { type: "button", id: "set-order",
       onclick: () => saveOrder(draft) }, "Start turns in this order")] : []));
+}
+
+// A chip dropped on another takes its place, the chips between move along one; the new
+// order is recorded in one go (PUT .../order), however far the chip went.
+function droppable(node, id, draft) {
+  node.draggable = true;
+  node.addEventListener("dragstart", (event) => {
+    event.dataTransfer.setData("text/plain", id);
+    event.dataTransfer.effectAllowed = "move";
+  });
+  node.addEventListener("dragover", (event) => {
+    event.preventDefault(); // a drop is allowed here
+    node.classList.add("drop-target");
+  });
+  node.addEventListener("dragleave", () => node.classList.remove("drop-target"));
+  node.addEventListener("drop", (event) => {
+    event.preventDefault();
+    node.classList.remove("drop-target");
+    const moved = event.dataTransfer.getData("text/plain");
+    if (moved && moved !== id && draft.includes(moved)) saveOrder(placed(draft, moved, id));
+  });
+}
+
+function placed(order, moved, onto) {
+  const next = order.filter((x) => x !== moved);
+  next.splice(order.indexOf(onto), 0, moved);
+  return next;
 }
 
 async function saveOrder(order) {
