@@ -291,7 +291,7 @@ CLI_PREFIX = "bench-cli"
 
 
 def rebuild_rates(
-    bench: Bench, runs: int, processes: int | None = None, serial: bool = False
+    bench: Bench, runs: int, processes: int | None = None, parts: int | None = None
 ) -> dict[str, float]:
     """Raw read + decode, the in-process rebuild and the CLI's, interleaved ``runs``
     times; printed, and returned (rates in events/s, times in s, shares of raw)."""
@@ -308,8 +308,8 @@ def rebuild_rates(
         wall, reported = cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, processes)
         cli_walls.append(wall)
         cli_reported.append(reported)
-        if serial:  # the A/B of the partitioned rebuild: the CLI in one process
-            serial_walls.append(cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, 1)[0])
+        if parts:  # the A/B of the partitioned rebuild: the CLI with --processes PARTS
+            serial_walls.append(cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, parts)[0])
     raw, rebuild = statistics.median(raw_rates), statistics.median(rebuild_rates)
     wall, reported = statistics.median(cli_walls), statistics.median(cli_reported)
     cli, share, cli_share = events / wall, rebuild / raw, events / wall / raw
@@ -331,10 +331,10 @@ def rebuild_rates(
     found = {"events": events, "raw": raw, "cli": cli, "wall": wall, "cli_share": cli_share}
     if serial_walls:
         alone = statistics.median(serial_walls)
-        found["serial_share"] = events / alone / raw
+        found["parts_share"] = events / alone / raw
         print(
-            f"    the same with --processes 1: {alone:.2f} s = {events / alone / raw:.2f}x raw; "
-            f"the default {alone / wall:.2f}x as fast (per run: "
+            f"    the same with --processes {parts}: {alone:.2f} s = {events / alone / raw:.2f}x "
+            f"raw; {wall / alone:.2f}x as fast as without (per run: "
             f"{', '.join(f'{events / w / raw:.2f}x' for w in serial_walls)} raw)"
         )
     return found
@@ -350,11 +350,11 @@ def main() -> int:
     parser.add_argument("--redis-url", help="an external Redis (default: the embedded one)")
     parser.add_argument("--store", type=Path, help="keep the store here and reuse it")
     parser.add_argument("--processes", type=int, help="the CLI's --processes [its default]")
-    parser.add_argument("--serial", action="store_true", help="and the CLI in one process")
+    parser.add_argument("--parts", type=int, help="and the CLI with --processes PARTS")
     args = parser.parse_args()
 
     with bench_store(args.events, args.store, args.redis_url) as bench:
-        cli_share = rebuild_rates(bench, args.runs, args.processes, args.serial)["cli_share"]
+        cli_share = rebuild_rates(bench, args.runs, args.processes, args.parts)["cli_share"]
         if not args.burst:
             return 0 if cli_share >= GOAL else 1
         lags = [1000 * lag for lag in live_lag(bench.app, bench.client, bench.url, args.burst)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import os
 import signal
 import threading
 from collections.abc import Callable
@@ -239,10 +238,6 @@ def webhooks_worker(
     run_worker(data_dir, database, redis_url, lambda services: services.webhook_worker())
 
 
-# A rebuild's processes each read the whole log: past a few, the reading they repeat
-# costs more than the projecting they share.
-MAX_REBUILD_PROCESSES = 4
-
 projections_app = typer.Typer(help="The views in Redis, built from the event store.")
 app.add_typer(projections_app, name="projections")
 
@@ -258,16 +253,15 @@ def rebuild_projections(
     batch_size: Annotated[int, typer.Option(min=1, max=10_000)] = 2000,
     processes: Annotated[
         int | None,
-        typer.Option(
-            min=1, max=64, help="processes sharing a full rebuild, by campaign [the cores, up to 4]"
-        ),
+        typer.Option(min=1, max=64, help="processes sharing a full rebuild, by campaign [1]"),
     ] = None,
 ) -> None:
     """Drop and rebuild the views from the event store, then switch over to them.
 
     Readers keep the old views until the new ones are complete. With the embedded
     Redis, stop `skald serve` first (it owns that Redis); with --redis-url the
-    server may keep running. A full rebuild is shared by campaign over processes.
+    server may keep running. --processes shares a full rebuild by campaign over
+    processes: each reads the whole log, so it pays only with idle cores.
     """
     with fails_cleanly():
         settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
@@ -287,9 +281,10 @@ def rebuild_projections(
                 bar.update(task, completed=done, total=total)
 
             if campaign is None:
-                parts = processes or min(os.cpu_count() or 1, MAX_REBUILD_PROCESSES)
+                # One process unless asked: on this project's loaded 2-core machines
+                # two were 1.06x and 0.74x as fast (bench/README.md, issue 28).
                 opener = partial(open_for_rebuild, settings, services.redis)
-                report = rebuild_partitioned(rebuilder, opener, parts, advance)
+                report = rebuild_partitioned(rebuilder, opener, processes or 1, advance)
             else:
                 report = rebuilder.rebuild_campaign(campaign, advance)
     typer.echo(

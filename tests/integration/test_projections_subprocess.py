@@ -132,9 +132,13 @@ def test_sigkill_mid_run_then_restart_applies_every_event_exactly_once(
         client.close()
 
 
-def test_after_flushall_the_rebuild_command_restores_the_views(tmp_path: Path) -> None:
+@pytest.mark.parametrize("processes", [[], ["--processes", "2"]], ids=["one", "two"])
+def test_after_flushall_the_rebuild_command_restores_the_views(
+    tmp_path: Path, processes: list[str]
+) -> None:
     """On the embedded Redis (never FLUSHALL a shared server): build the views as the
-    worker does, flush everything, rebuild with the CLI, compare key by key."""
+    worker does, flush everything, rebuild with the CLI (in one process, and shared by
+    campaign over two), compare key by key."""
     data_dir, log = tmp_path / "data", tmp_path / "worker.log"
     app = open_store(data_dir)
     play(app, campaigns=2, encounters=2, actions=20)
@@ -153,7 +157,7 @@ def test_after_flushall_the_rebuild_command_restores_the_views(tmp_path: Path) -
         assert client.dbsize() == 0
         command = [SKALD, "projections", "rebuild", "--data-dir", str(data_dir)]
         rebuilt = subprocess.run(
-            [*command, "--redis-url", server.url],
+            [*command, "--redis-url", server.url, *processes],
             capture_output=True,
             text=True,
             timeout=HANG_SECONDS,
