@@ -37,6 +37,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import get_topic
 
+from domain.bestiary import CampaignBestiary
 from domain.encounter import Encounter
 from domain.idempotency import IdempotentRequest
 from skald.replay_check import ReplayError, check_replays
@@ -78,13 +79,14 @@ def stored_state(mapper: Mapper[UUID], plain: bytes) -> bytes:
 
 
 class CampaignScope:
-    """What one campaign needs: its own events, those of every encounter it started
-    (learnt from Encounter.Started as the log goes by), and the idempotency records of
-    requests whose subject is one of them (saved in the same transaction as, so after,
-    the subject's event)."""
+    """What one campaign needs: its own events, its bestiary's (an aggregate whose id
+    derives from the campaign's), those of every encounter it started (learnt from
+    Encounter.Started as the log goes by), and the idempotency records of requests
+    whose subject is one of them (saved in the same transaction as, so after, the
+    subject's event). Its webhooks stay behind: they hold the secrets they sign with."""
 
     def __init__(self, campaign_id: UUID, mapper: Mapper[UUID]) -> None:
-        self.ids: set[UUID | str] = {campaign_id}
+        self.ids: set[UUID | str] = {campaign_id, CampaignBestiary.create_id(campaign_id)}
         self.campaign_id = campaign_id
         self.mapper = mapper
 

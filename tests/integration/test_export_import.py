@@ -18,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from domain.bestiary import CampaignBestiary
 from skald.services import build_services
 from skald.settings import Settings
 from tests.helpers import GM, act, enrol, event_count, new_campaign, ok, start
@@ -325,6 +326,37 @@ def test_one_campaign_moves_with_its_encounters_and_request_records(
     assert heading.split() == ["id", "ruleset", "day", "last", "change", "(UTC)", "name"]
     assert line.startswith(f"{story.cid}  stamina-body      2  20")
     assert line.endswith("  The Long Road")
+
+
+def test_one_campaign_moves_with_its_bestiary_and_no_other(
+    client: TestClient, settings: Settings, tmp_path: Path
+) -> None:
+    other = new_campaign(client, "stamina-body", name="Other")
+    ok(client.post(f"/campaigns/{other}/bestiary", json={"name": "Orc", "sheet": BARE}), 201)
+    cid = new_campaign(client, "stamina-body", name="Prepared")
+    gm = {"authorization": client.headers["authorization"]}
+    saved = client.post(f"/campaigns/{cid}/bestiary", json={"name": "Goblin", "sheet": BARE})
+    goblin = ok(saved, 201)
+
+    backup = tmp_path / "one.jsonl"
+    lines = export(settings.data_dir, backup, "--campaign", cid)
+    ids = {orjson.loads(line)["originator_id"] for line in lines[1:-1]}
+    assert ids == {cid, str(CampaignBestiary.create_id(uuid.UUID(cid)))}
+    assert b"Orc" not in backup.read_bytes()
+
+    target = {
+        "SKALD_DATA_DIR": str(tmp_path / "target"),
+        "SKALD_REDIS_PREFIX": "x" + uuid.uuid4().hex,
+    }
+    if REDIS_URL:
+        target["SKALD_REDIS_URL"] = REDIS_URL
+    imported = skald("import", str(backup), env=target)
+    assert imported.returncode == 0, imported.stderr
+    moved = Settings(
+        data_dir=tmp_path / "target", redis_url=REDIS_URL, redis_prefix=target["SKALD_REDIS_PREFIX"]
+    )
+    with TestClient(create_app(lambda: build_services(moved))) as there:
+        assert ok(there.get(f"/campaigns/{cid}/bestiary", headers=gm)) == [goblin]
 
 
 def test_a_cut_short_or_foreign_file_is_refused_and_writes_nothing(tmp_path: Path) -> None:
