@@ -11,6 +11,8 @@ still open after 30 s. The bounds are counted here, on the bytes as they arrive.
 from __future__ import annotations
 
 import asyncio
+import logging
+from typing import Any
 
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -18,6 +20,28 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from skald.settings import MAX_HEAD_BYTES, REQUEST_TIMEOUT
 
 LINGER = 2.0  # seconds a refused connection drains what its client still sends
+
+
+class RefusalsOnlyAccessLog(logging.Logger):
+    """`uvicorn.access` as the connections call it: a served request's line (status
+    below 400) is not built at all. skald/logs.py's RefusalsOnly drops that line too,
+    but only after the logger has made a record of it, for every command (1.7% of the
+    server's samples under bench/http.py (a)'s load, bench/README.md). A refusal goes to
+    the real logger, through its filters (redaction) and handlers."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        super().__init__(logger.name)
+        self.logger = logger
+
+    def info(self, msg: object, *args: object, **kwargs: Any) -> None:
+        # uvicorn's line: client, method, path, HTTP version, status
+        status = args[4] if len(args) == 5 else None
+        if isinstance(status, int) and status < 400:
+            return
+        self.logger.info(msg, *args, **kwargs)
+
+
+ACCESS_LOG = RefusalsOnlyAccessLog(logging.getLogger("uvicorn.access"))
 
 
 def http_protocol(max_head_bytes: int, request_timeout: float) -> type[HttpToolsProtocol]:
@@ -126,6 +150,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     # first byte) until its last body byte.
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.access_logger = ACCESS_LOG  # each request's cycle takes it from here
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
