@@ -1,11 +1,11 @@
 """Issue 23's first "done when", per ruleset: a table's evening from an empty data
 directory, through the pages only. The GM creates the campaign (rolled initiative),
-enrols a party with the sheet forms and three foes by multi-add, issues the player's key,
-and the player opens /play from its link on a phone; the GM rolls initiative and three
-rounds are played: attacks (the defender declaring on the phone), a Take-hit with Ignore
-armour (stamina-body), a 1-round marker that expires on its own, a foe put out by a
-track edit on the board and passed over with the reason shown, an undo-last, and the
-end with a reason on the record.
+enrols a party with the sheet forms and three foes by multi-add from the bestiary,
+issues the player's key, and the player opens /play from its link on a phone; the GM
+rolls initiative and three rounds are played: attacks (the defender declaring on the
+phone), a Take-hit with Ignore armour (stamina-body), a 1-round marker that expires on
+its own, a foe put out by a track edit on the board and passed over with the reason
+shown, an undo-last, and the end with a reason on the record.
 
 Every input the test makes on a page is counted (a click, a select, a fill, a check, a
 key); an attack with the server's dice takes the GM at most 4 (select the attacker,
@@ -159,7 +159,8 @@ def new_campaign(evening: Evening, ruleset: str, table: Table) -> None:
 
 def enrol(evening: Evening, table: Table) -> str:
     """Sigrid (a PC, Ana's: her key comes with her), Bran (a PC the GM runs), three foes
-    by multi-add; each sheet made tougher in the form. Answers Ana's link."""
+    by multi-add from the bestiary; each sheet made tougher in the form. Answers Ana's
+    link."""
     gm = evening.gm
     gm.click("#enrol-box summary")
     gm.select("#enrol-from", f"t:{table.hero}")
@@ -176,13 +177,19 @@ def enrol(evening: Evening, table: Table) -> str:
     gm.fill("#enrol-player", "")
     gm.click("#enrol-add")
     expect(gm.page.locator("#roster .card")).to_have_count(2)
+    # The foe: the starter made tougher in the form and saved to the bestiary; then
+    # "3 x Goblin" from the bestiary box enrols Goblin 1-3, NPCs.
     gm.select("#enrol-from", f"t:{table.foe} (template)")
-    gm.check("input[name=enrol-kind][value=npc]")
     for name, value in table.tough.items():
         gm.fill(f"#enrol-sheet [data-sheet={name}]", value)
-    gm.fill("#enrol-count", "3")
-    gm.click("#enrol-add")
+    gm.click("#enrol-save")
+    saved = gm.page.locator("#bestiary-message")
+    expect(saved).to_contain_text(f"{table.foe} saved to the bestiary")
+    gm.fill("#bestiary-count", "3")
+    gm.click("#bestiary-enrol")
     expect(gm.page.locator("#roster .card")).to_have_count(5)
+    bestiary = evening.api.get(f"/campaigns/{evening.cid}/bestiary").json()
+    assert [entry["name"] for entry in bestiary] == [table.foe]
     characters = evening.api.get(f"/campaigns/{evening.cid}").json()["characters"]
     evening.ids = {c["name"]: c["id"] for c in characters}
     foes = [f"{table.foe} {n}" for n in (1, 2, 3)]
