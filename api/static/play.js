@@ -1,13 +1,15 @@
-// The player's page: their characters' tracks and chips, whose turn it is, the
-// declarations the table waits for from them, and their own actions on their turn.
+// The player's page: their character's tracks and chips, whose turn it is, the
+// declarations the table waits for from them, and their own actions on their turn. A key
+// granted several characters plays one at a time: a switcher picks which (kept in the tab).
 import { $, ApiError, bar, chips, client, el, follow, session, signInForm } from "/static/skald.js";
 import { label } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
 import { card, logItems, markerChips, sides, turnStrip } from "/static/fight.js";
 
 const LOG_LENGTH = 12;
+const CHOSEN = "skald.play.character";
 
-const page = { api: null, me: null, campaign: null, ruleset: null, encounter: null };
+const page = { api: null, me: null, campaign: null, ruleset: null, encounter: null, chosen: null };
 let refreshTimer = null;
 
 function showError(error) {
@@ -15,12 +17,47 @@ function showError(error) {
     error instanceof ApiError ? `${error.status}: ${error.message}` : String(error.message || error)));
 }
 
+// The key's characters, in the campaign's order of enrolment (the key holds them as a set).
+function myCharacters() {
+  const mine = new Set(page.me.characters);
+  return page.campaign.characters.filter((c) => mine.has(c.id));
+}
+
+// The character played: the one picked last in this tab, else the first enrolled.
+function chosenCharacter() {
+  const mine = myCharacters();
+  const kept = sessionStorage.getItem(CHOSEN);
+  return mine.find((c) => c.id === kept) || mine[0] || null;
+}
+
+function choose(characterId) {
+  sessionStorage.setItem(CHOSEN, characterId);
+  $("action-form").hidden = true; // a form begun for the other character is not theirs
+  refresh().catch(showError);
+}
+
+// One button per character of the key, the played one pressed; each says when it is that
+// character's turn or an attack on them waits for an answer. Only for several characters.
+function renderSwitcher(turn, waiting) {
+  const mine = myCharacters();
+  const switcher = $("switcher");
+  switcher.hidden = mine.length < 2;
+  switcher.replaceChildren(...(mine.length < 2 ? [] : mine.map((c) => {
+    const notes = [turn.current === c.id ? "turn" : "", waiting.some((x) => x.defender === c.id)
+      ? "defend" : ""].filter(Boolean);
+    const chosen = c.id === page.chosen;
+    return el("button", { type: "button", class: chosen ? "" : "secondary", "data-switch": c.id,
+      "aria-pressed": chosen ? "true" : "false", onclick: () => { if (!chosen) choose(c.id); } },
+    [c.name, ...notes].join(" · "));
+  })));
+}
+
 function render() {
   const mine = new Set(page.me.characters);
   const { campaign, encounter } = page;
   $("campaign-name").textContent = campaign.name;
   const live = new Map((encounter ? encounter.combatants : []).map((c) => [c.id, c]));
-  $("mine").replaceChildren(...campaign.characters.filter((c) => mine.has(c.id)).map((c) => {
+  $("mine").replaceChildren(...campaign.characters.filter((c) => c.id === page.chosen).map((c) => {
     const now = live.get(c.id) || c;
     return el("article", { class: "card", "data-character-id": c.id },
       el("h3", {}, c.name),
@@ -52,13 +89,16 @@ function render() {
       el("span", { class: "answer-odds", "data-answer-odds": choice })))))));
   waiting.forEach((x) => answerOdds(x).catch(() => {})); // odds are a help, not a must
   settleWaiting(encounter);
-  const acting = encounter && !encounter.ended
-    ? encounter.combatants.find((c) => mine.has(c.id) && (!turn.current || turn.current === c.id)) : null;
-  $("panel-caption").textContent = acting ? `${acting.name} acts` : "Not your turn.";
+  renderSwitcher(fighting ? turn : {}, waiting);
+  const played = fighting ? encounter.combatants.find((c) => c.id === page.chosen) : null;
+  const acting = played && (!turn.current || turn.current === played.id) ? played : null;
+  // Another of the key's characters has the turn: say whom to switch to.
+  const other = fighting && turn.current !== page.chosen && mine.has(turn.current)
+    ? names[turn.current] : null;
+  $("panel-caption").textContent = acting ? `${acting.name} acts`
+    : other ? `${other}'s turn: switch to ${other} to act.` : "Not your turn.";
   if (!acting) $("action-form").hidden = true; // the form comes back on their turn
-  const mineInFight = encounter && !encounter.ended
-    ? encounter.combatants.find((c) => mine.has(c.id)) : null;
-  renderOpponents(mineInFight);
+  renderOpponents(played);
   $("action-buttons").replaceChildren(...(acting ? Object.entries(page.ruleset.actions)
     .filter(([, a]) => !a.gm_only)
     .map(([kind, a]) => el("button", { type: "button", "data-kind": kind, title: a.description,
@@ -160,8 +200,12 @@ const panel = actionPanel({
 async function refresh() {
   page.campaign = await page.api.get(page.api.base);
   if (!page.ruleset) page.ruleset = await page.api.get(`/rulesets/${page.campaign.ruleset}`);
-  const mine = page.campaign.characters.find((c) => page.me.characters.includes(c.id) && c.in_encounter);
-  page.encounter = mine ? await page.api.get(`encounters/${mine.in_encounter}`) : null;
+  const chosen = chosenCharacter();
+  page.chosen = chosen ? chosen.id : null;
+  // The played character's fight; else one another of the key's characters is in.
+  const fighting = chosen && chosen.in_encounter ? chosen
+    : myCharacters().find((c) => c.in_encounter);
+  page.encounter = fighting ? await page.api.get(`encounters/${fighting.in_encounter}`) : null;
   render();
 }
 
