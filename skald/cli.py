@@ -282,7 +282,7 @@ def rebuild_projections(
 
             if campaign is None:
                 # One process unless asked: on this project's loaded 2-core machines
-                # two were 1.06x and 0.74x as fast (bench/README.md, issue 28).
+                # two were 1.06x, 0.74x and 0.80x as fast (bench/README.md, issue 28).
                 opener = partial(open_for_rebuild, settings, services.redis)
                 report = rebuild_partitioned(rebuilder, opener, processes or 1, advance)
             else:
