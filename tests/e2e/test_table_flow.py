@@ -86,12 +86,12 @@ class Inputs:
 
 @dataclass
 class Exchange:
-    """One attack as the pages made it: who, the inputs each side took, what came of it."""
+    """One attack as the pages made it, every one with the server's dice: who, the inputs
+    each side took, what came of it."""
 
     attacker: str
     target: str
     gm: int
-    server_dice: bool
     waited: bool = False
     defender: int = 0
     action: int | None = None
@@ -291,7 +291,7 @@ def gm_attack(evening: Evening, attacker: str, target: str) -> Exchange:
     gm.click("#action-buttons [data-kind=attack]")
     gm.select("#param-target", target)
     gm.click("#action-submit")
-    made = Exchange(attacker, target, gm.count - start, server_dice=True)
+    made = Exchange(attacker, target, gm.count - start)
     settle(evening, made, before, gm.page)
     return made
 
@@ -313,7 +313,7 @@ def phone_turn(evening: Evening, table: Table, foe: str) -> None:
     phone.click("#action-buttons [data-kind=attack]")
     phone.select("#param-target", foe)
     phone.click("#action-submit")
-    made = Exchange(evening.ids["Sigrid"], foe, 0, server_dice=True)
+    made = Exchange(evening.ids["Sigrid"], foe, 0)
     settle(evening, made, before, phone.page)
 
 
@@ -415,7 +415,7 @@ def test_a_fight_from_an_empty_data_directory_through_the_pages(
         play_three_rounds(evening, table)
         end_the_fight(evening, table)
     gm_attacks = [x for x in evening.exchanges if x.attacker != evening.ids["Sigrid"]]
-    assert gm_attacks and all(x.server_dice for x in gm_attacks)
+    assert len(gm_attacks) >= 6  # three rounds of Bran and two foes at least
     assert [x.gm for x in gm_attacks if x.gm > GM_MOST] == []
     assert [x.defender for x in evening.exchanges if x.waited] == [
         1 for x in evening.exchanges if x.waited
