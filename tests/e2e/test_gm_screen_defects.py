@@ -356,6 +356,14 @@ def test_9_the_screen_fits_a_phone_and_a_tap_hits(
         for part in ("#encounter-picker", "#connection"):
             right = gm.locator(part).evaluate("e => e.getBoundingClientRect().right")
             assert right <= viewport["width"], part
+        # The odds come after the choice (a request of their own) and stand below the
+        # button: above it, their arrival moved the button a thumb was reaching for, and
+        # the tap fell on the odds (seen in a full run at 360 px).
+        expect(gm.locator("#odds h3")).to_have_text("Odds before the dice")
+        button = gm.locator("#action-submit").bounding_box()
+        odds = gm.locator("#odds").bounding_box()
+        assert button is not None and odds is not None
+        assert button["y"] + button["height"] <= odds["y"]
         gm.locator("#action-submit").tap()
         expect(gm.locator("#result [data-result]")).to_be_visible()
         for box in ("#setup-box", "#enrol-box", "#keys-box", "#days-box"):
