@@ -4,9 +4,17 @@
 import { $, ApiError, el } from "/static/skald.js";
 import { clearMessage, page, refresh, showError, turnStep } from "/static/gmpage.js";
 
+// What the chips show now: a refresh that changes none of it leaves them in place, so a
+// drag under way is not cut short by a live update replacing the chip being dragged.
+let shown = "";
+
 export function renderOrder(enc, names, turn) {
   const order = (turn.order || []).map((o) => (typeof o === "string" ? o : o.id));
   const draft = order.length ? order : enc.combatants.map((c) => c.id);
+  const now = JSON.stringify([enc.id, enc.ended, draft, order.length, turn.current,
+    turn.initiative || {}, draft.map((id) => names[id])]);
+  if (now === shown && $("turn-order").childElementCount) return;
+  shown = now;
   const move = (i, by) => {
     if (!order.length) {
       const next = draft.slice();
