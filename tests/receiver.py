@@ -32,7 +32,11 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("content-length", "0")))
+                length = int(self.headers.get("content-length", "0"))
+                body = self.rfile.read(length)
+                if len(body) < length:  # the sender died mid-body (a kill -9): none arrived,
+                    self.close_connection = True  # as a real receiver's framework would say
+                    return
                 if outer.stall:
                     time.sleep(outer.stall)
                 if outer.hold is not None:
