@@ -155,9 +155,11 @@ class EmbeddedRedis:
             # workers that use it; we stop it ourselves, last.
             start_new_session=True,
         )
-        self.pidfile.write_text(
-            json.dumps({"pid": process.pid, "socket_dir": str(self._socket_dir)})
-        )
+        # Written aside and renamed into place: a reader (a restarted server's
+        # stop_orphan, an operator's script) never sees a half-written file.
+        written = self.pidfile.with_name(self.pidfile.name + ".new")
+        written.write_text(json.dumps({"pid": process.pid, "socket_dir": str(self._socket_dir)}))
+        os.replace(written, self.pidfile)
         return process
 
     def _wait_until_ready(self, process: subprocess.Popen[bytes]) -> None:
