@@ -26,6 +26,7 @@ from eventsourcing.persistence import IntegrityError, Recording
 
 from application.group_commit import GroupCommitWriter
 from application.idempotency import current_claim
+from application.store_position import KnownPosition
 from application.writer_cache import WriterCache
 from domain.errors import ConcurrentWrite
 from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
@@ -68,6 +69,17 @@ class WriteRunner(Application[UUID]):
         # bumped after its save committed; a dict read and write is atomic under the GIL).
         self._saves: dict[UUID, int] = {}
         super().__init__(env)
+        self.known_position = KnownPosition(self.recorder_position)
+
+    def recorder_position(self) -> int | None:
+        """The store's last notification id, asked of the store; None for a recorder
+        without notifications."""
+        max_notification_id = getattr(self.recorder, "max_notification_id", None)
+        return None if max_notification_id is None else max_notification_id()
+
+    def store_position(self) -> int:
+        """The store's last notification id, from memory when fresh (KnownPosition)."""
+        return self.known_position.current()
 
     def saves_of(self, aggregate_id: UUID) -> int:
         return self._saves.get(aggregate_id, 0)
@@ -103,7 +115,9 @@ class WriteRunner(Application[UUID]):
 
     def _begin_batch(self) -> None:
         if self.writer_cache is not None:
-            self.writer_cache.check(self.recorder.max_notification_id())
+            position = self.recorder.max_notification_id()
+            self.known_position.saw(position or 0)
+            self.writer_cache.check(position)
 
     def _own_cache(self) -> WriterCache | None:
         """The writer's aggregates, when called on the writer thread."""
@@ -120,6 +134,9 @@ class WriteRunner(Application[UUID]):
         if cache is not None:
             ids = [r.notification.id for r in recordings if r.notification is not None]
             cache.saved(ids if len(ids) == len(recordings) else [], processing_event.aggregates)
+        self.known_position.saw(
+            max((r.notification.id for r in recordings if r.notification is not None), default=0)
+        )
         return recordings
 
     def close(self) -> None:

@@ -59,7 +59,7 @@ class Services:
         )
 
     def store_position(self) -> int:
-        return self.application.recorder.max_notification_id() or 0
+        return self.application.store_position()
 
     def healing_worker(self) -> HealingWorker:
         return HealingWorker(self.application, self.redis, prefix=self.redis_prefix)
