@@ -37,6 +37,7 @@ from workers.webhook_messages import body, test_event
 log = logging.getLogger("skald.webhooks")
 TOPICS = [f"{cls.__module__}:{cls.__qualname__}" for cls in WEBHOOK_EVENTS]
 POLL_SECONDS = 0.2
+LOOK_LIMIT = 1000  # webhook registrations and changes read at once
 PAGE = 100
 READ_CAP = 2048  # bytes of a receiver's answer kept for the log; the rest is never read
 
@@ -91,16 +92,20 @@ class WebhookWorker:
             return self.hooks.get(webhook_id)
 
     def discover(self) -> None:
-        """Take in every registration and change since the last look."""
+        """Take in every registration and change since the last look.
+
+        The look goes up to the store's end as it was when the look began, and `seen`
+        moves there even when no webhook event was found: a filtered read from the last
+        webhook event on re-read the whole history since it, five times a second (a
+        campaign without webhooks: every event ever written)."""
         changed: set[UUID] = set()
-        while True:
+        newest = self.application.recorder.max_notification_id() or 0
+        while self.seen < newest:
             found = self.application.recorder.select_notifications(
-                start=self.seen + 1, limit=1000, topics=TOPICS
+                start=self.seen + 1, limit=LOOK_LIMIT, stop=newest, topics=TOPICS
             )
-            if not found:
-                break
-            self.seen = found[-1].id
             changed.update(UUID(str(n.originator_id)) for n in found)
+            self.seen = found[-1].id if len(found) == LOOK_LIMIT else newest
         for aggregate_id in changed:
             hooks: object = self.application.repository.get(aggregate_id)
             assert isinstance(hooks, CampaignWebhooks)
