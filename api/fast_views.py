@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import weakref
 from collections.abc import Callable, Mapping
 from urllib.parse import parse_qsl
 from uuid import UUID
 
 import orjson
+from redis.asyncio import Redis as AsyncRedis
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -35,6 +37,16 @@ from application.application import SkaldApplication
 from domain.access import Access
 from domain.errors import DomainError
 from projections.reader import ViewReader
+from projections.view_reads import (
+    Lag,
+    Reads,
+    audit_of,
+    audit_reads,
+    board_of,
+    board_reads,
+    vitals_of,
+    vitals_reads,
+)
 
 VIEW_PATH = re.compile(
     r"^/campaigns/([0-9a-f-]{36})/(?:(vitals)|(audit)|encounters/([0-9a-f-]{36})/board)$"
@@ -237,27 +249,94 @@ def page_bounds(query: bytes) -> tuple[int, int] | None:
     return offset, limit
 
 
-def view_answer(views: ViewReader, found: re.Match[str], query: bytes) -> bytes | None:
-    """The view's answer as the route sends it, or None: the route answers."""
+Build = Callable[[list[object], Lag], Document | None]
+
+
+def view_plan(found: re.Match[str], query: bytes) -> tuple[int, Reads, Build] | None:
+    """The view's reads (how many answers they give, and what queues them) and how its
+    answer's document is made from them; None when the route must answer."""
     campaign_id = found.group(1)
-    document: Document | None = None
     if found.group(2):
-        vitals = views.vitals(campaign_id)
-        document = None if vitals is None else vitals_document(vitals)
-    elif found.group(3):
+
+        def vitals(answers: list[object], lag: Lag) -> Document | None:
+            found_vitals = vitals_of(campaign_id, answers, lag)
+            return None if found_vitals is None else vitals_document(found_vitals)
+
+        return 2, vitals_reads(campaign_id), vitals
+    if found.group(3):
         bounds = page_bounds(query)
-        if bounds is not None:
-            document = audit_document(views.audit(campaign_id, *bounds))
-    else:
-        board = views.board(found.group(4))
-        if board is not None and board.get("campaign_id") == campaign_id:
-            document = board_document(board)
-    if document is None:
-        return None
+        if bounds is None:
+            return None
+        offset, limit = bounds
+        return (
+            2,
+            audit_reads(campaign_id, offset, limit),
+            lambda answers, lag: audit_document(audit_of(campaign_id, offset, limit, answers, lag)),
+        )
+
+    def board(answers: list[object], lag: Lag) -> Document | None:
+        found_board = board_of(answers, lag)
+        if found_board is None or found_board.get("campaign_id") != campaign_id:
+            return None
+        return board_document(found_board)
+
+    return 1, board_reads(found.group(4)), board
+
+
+def answer_of(document: Document) -> bytes | None:
+    """The answer's bytes as the route writes them, or None: the route answers."""
     try:
         return orjson.dumps(document, option=_PLAIN_ONLY)
     except TypeError:  # a value orjson does not write as pydantic would
         return None
+
+
+def view_answer(views: ViewReader, found: re.Match[str], query: bytes) -> bytes | None:
+    """The view's answer as the route sends it, or None: the route answers (read on a
+    worker thread, with the synchronous client)."""
+    plan = view_plan(found, query)
+    if plan is None:
+        return None
+    count, reads, build = plan
+    document = build(*views.read(count, reads))
+    return None if document is None else answer_of(document)
+
+
+class NotRead:
+    """The read on the event loop could not be made: read on a worker thread."""
+
+
+NOT_READ = NotRead()
+
+
+async def view_answer_here(
+    views: ViewReader, client: AsyncRedis, found: re.Match[str], query: bytes
+) -> bytes | NotRead | None:
+    """`view_answer` read on the event loop with an asyncio client, no worker thread;
+    NOT_READ when it needs more than its one round trip (see ViewReader.read_async)."""
+    plan = view_plan(found, query)
+    if plan is None:
+        return None
+    count, reads, build = plan
+    read = await views.read_async(client, count, reads)
+    if read is None:
+        return NOT_READ
+    document = build(*read)
+    return None if document is None else answer_of(document)
+
+
+# One asyncio client per event loop and Redis (a client is bound to the loop it ran on).
+_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, AsyncRedis]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def client_here(redis_url: str) -> AsyncRedis:
+    clients = _CLIENTS.setdefault(asyncio.get_running_loop(), {})
+    found = clients.get(redis_url)
+    if found is None:
+        found = clients[redis_url] = AsyncRedis.from_url(redis_url)
+    return found
 
 
 class ViewFastPath:
@@ -310,10 +389,13 @@ class ViewFastPath:
             await fresh_access(application, campaign_id, key_id, digest, self.rereads) is None
         ):
             return None
-        read: Callable[[], bytes | None] = lambda: view_answer(  # noqa: E731
-            backend.views, found, scope.get("query_string", b"")
-        )
+        views: ViewReader = backend.views
+        query: bytes = scope.get("query_string", b"")
         try:
-            return await run_in_threadpool(read)
+            if views.redis_url:
+                here = await view_answer_here(views, client_here(views.redis_url), found, query)
+                if not isinstance(here, NotRead):
+                    return here
+            return await run_in_threadpool(view_answer, views, found, query)
         except Exception:  # Redis away, a view of another shape: the route answers
             return None

@@ -31,6 +31,13 @@ class KnownPosition:
         if position > self._position:
             self._position = position
 
+    def fresh(self) -> int | None:
+        """The position if it is fresh, else None: never asks the store (a caller on the
+        event loop must not wait on the database)."""
+        if time.monotonic() - self._read_at < self.fresh_seconds:
+            return self._position
+        return None
+
     def current(self) -> int:
         if time.monotonic() - self._read_at < self.fresh_seconds:
             return self._position

@@ -3,87 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypedDict
 
 import redis
-from redis.client import Pipeline
+from redis.asyncio import Redis as AsyncRedis
 
 from domain.records import JSONObject
-from projections.base import Bar, with_maxima
 from projections.engine import PROJECTIONS, halts_of
 from projections.keys import Generations, ViewKeys
-from projections.narrow import integer, json_object, redis_text, text
-from projections.staging import loads
-from projections.views import Board, EncounterLine, VitalsCharacter, VitalsMeta, stored
-
-
-class Lag(TypedDict):
-    position: int
-    store: int
-    behind: int
-    generation: str | None
-
-
-class CharacterVitals(TypedDict):
-    id: str
-    name: str
-    tracks: dict[str, Bar]
-    conditions: list[str]
-    state: JSONObject
-    encounter: str | None
-    changes: int
-    position: int
-
-
-class Vitals(TypedDict):
-    campaign_id: str
-    name: str
-    ruleset: str
-    day: int
-    events: int
-    characters: list[CharacterVitals]
-    encounters: list[EncounterLine]
-    projection: Lag
-
-
-class Combatant(TypedDict):
-    id: str
-    name: str
-    side: str
-    rank: int
-    tracks: dict[str, Bar]
-    conditions: list[str]
-    state: JSONObject
-
-
-class Audit(TypedDict):
-    campaign_id: str
-    total: int
-    offset: int
-    limit: int
-    entries: list[JSONObject]
-    projection: Lag
-
-
-def hash_values(answer: object) -> list[object]:
-    """The values of a hash Redis answered (HGETALL: {} for a missing key; None: not read)."""
-    if answer is None:
-        return []
-    if not isinstance(answer, dict):
-        raise TypeError(f"Redis answered {type(answer).__name__}, not a hash")
-    return list(answer.values())
-
-
-def redis_list(answer: object) -> list[object]:
-    """The items of a list Redis answered (LRANGE: [] for a missing key; None: not read)."""
-    if answer is None:
-        return []
-    if not isinstance(answer, list):
-        raise TypeError(f"Redis answered {type(answer).__name__}, not a list")
-    return answer
-
-
-Reads = Callable[[Pipeline, ViewKeys], object]  # adds a view's reads to the pipeline
+from projections.narrow import integer, redis_text, text
+from projections.view_reads import (
+    AnyPipeline,
+    Audit,
+    Lag,
+    Reads,
+    Vitals,
+    audit_of,
+    audit_reads,
+    board_of,
+    board_reads,
+    vitals_of,
+    vitals_reads,
+)
 
 
 class ViewReader:
@@ -94,10 +34,14 @@ class ViewReader:
         store_position: Callable[[], int],
         application_name: str,
         redis_url: str,
+        fresh_position: Callable[[], int | None] = lambda: None,
     ) -> None:
         self.client = client
         self.generations = Generations(prefix)
         self.store_position = store_position
+        # The store's position when known without asking the store (else None): what a
+        # read on the event loop may use, which must not wait on the database.
+        self.fresh_position = fresh_position
         self.application_name = application_name
         self.redis_url = redis_url  # the feed opens its own (async) connection
         self._last_seen: ViewKeys | None = None
@@ -113,9 +57,11 @@ class ViewReader:
             for projection in PROJECTIONS:
                 pipe.hget(keys.tracking(projection.name), self.application_name)
             positions = pipe.execute()
+        return self._lag_at(keys, positions, self.store_position())
+
+    def _lag_at(self, keys: ViewKeys | None, positions: list[object] | None, store: int) -> Lag:
         texts = [redis_text(p) for p in positions or [None]]
         position = min((int(p) if p is not None else 0 for p in texts), default=0)
-        store = self.store_position()
         return {
             "position": position,
             "store": store,
@@ -136,7 +82,7 @@ class ViewReader:
             positions[projection.name] = int(value) if value is not None else 0
         return halts_of(self.client, keys.root, positions)
 
-    def _read(self, count: int, add_reads: Reads) -> tuple[list[object], Lag]:
+    def read(self, count: int, add_reads: Reads) -> tuple[list[object], Lag]:
         """Run ``count`` reads, the tracking reads and a look at the generation pointer in
         one round trip, under the generation this reader last saw.
 
@@ -150,17 +96,45 @@ class ViewReader:
             if keys is None:
                 return [None] * count, self.lag(None)
             pipe = self.client.pipeline(transaction=False)
-            add_reads(pipe, keys)
-            for projection in PROJECTIONS:
-                pipe.hget(keys.tracking(projection.name), self.application_name)
-            pipe.get(self.generations.pointer)
-            *results, pointer = pipe.execute()
-            generation = redis_text(pointer)
-            now = ViewKeys(self.generations.root(generation)) if generation else None
-            if now is not None and now.root == keys.root:
-                return results[:count], self.lag(keys, results[count:])
-            self._seen = now
+            self._queue_reads(pipe, keys, add_reads)
+            settled = self._settle(keys, pipe.execute(), count, self.store_position())
+            if settled is not None:
+                return settled
         raise RuntimeError("the views' generation kept moving during one read")
+
+    async def read_async(
+        self, client: AsyncRedis, count: int, add_reads: Reads
+    ) -> tuple[list[object], Lag] | None:
+        """`_read` on an asyncio client, for a caller on the event loop: the same one
+        round trip, without a hop to a worker thread. None when it would need anything
+        but that round trip (the generation not seen yet, the store's position not known
+        fresh, the pointer moving): the caller then reads through `_read`."""
+        keys = self._last_seen
+        position = self.fresh_position()
+        if keys is None or position is None:
+            return None
+        pipe = client.pipeline(transaction=False)
+        self._queue_reads(pipe, keys, add_reads)
+        return self._settle(keys, await pipe.execute(), count, position)
+
+    def _queue_reads(self, pipe: AnyPipeline, keys: ViewKeys, add_reads: Reads) -> None:
+        add_reads(pipe, keys)
+        for projection in PROJECTIONS:
+            pipe.hget(keys.tracking(projection.name), self.application_name)
+        pipe.get(self.generations.pointer)
+
+    def _settle(
+        self, keys: ViewKeys, answers: list[object], count: int, store: int
+    ) -> tuple[list[object], Lag] | None:
+        """The reads and the lag, if the pointer still named the generation read; else
+        None, and the reader follows the pointer to the next."""
+        *results, pointer = answers
+        generation = redis_text(pointer)
+        now = ViewKeys(self.generations.root(generation)) if generation else None
+        if now is not None and now.root == keys.root:
+            return results[:count], self._lag_at(keys, results[count:], store)
+        self._seen = now
+        return None
 
     @property
     def _seen(self) -> ViewKeys | None:
@@ -174,79 +148,16 @@ class ViewReader:
         self._last_seen = keys
 
     def vitals(self, campaign_id: str) -> Vitals | None:
-        def reads(pipe: Pipeline, k: ViewKeys) -> None:
-            pipe.get(k.vitals_meta(campaign_id))
-            pipe.hgetall(k.vitals(campaign_id))
-
-        (meta_raw, fields), lag = self._read(2, reads)
-        if meta_raw is None:
-            return None
-        meta = stored(VitalsMeta, loads(meta_raw))
-        characters: dict[str, CharacterVitals] = {}
-        for raw in hash_values(fields):
-            c = stored(VitalsCharacter, loads(raw))
-            characters[c["id"]] = {
-                "id": c["id"],
-                "name": c["name"],
-                "tracks": with_maxima(c["tracks"], c["maxima"]),
-                "conditions": c["conditions"],
-                "state": c["state"],
-                "encounter": c["encounter"],
-                "changes": c["changes"],
-                "position": c["position"],
-            }
-        return {
-            "campaign_id": campaign_id,
-            "name": meta["name"],
-            "ruleset": meta["ruleset"],
-            "day": meta["day"],
-            "events": meta["events"],
-            "characters": [characters[cid] for cid in meta["characters"] if cid in characters],
-            "encounters": meta["encounters"],
-            "projection": lag,
-        }
+        return vitals_of(campaign_id, *self.read(2, vitals_reads(campaign_id)))
 
     def board(self, encounter_id: str) -> dict[str, object] | None:
         """The stored board, its combatants in order (side, rank, name) and without their
         sheets and maxima, and how far behind the views are."""
-        (raw,), lag = self._read(1, lambda pipe, k: pipe.get(k.board(encounter_id)))
-        if raw is None:
-            return None
-        stored_board = stored(Board, loads(raw))
-        combatants = sorted(
-            stored_board["combatants"].values(), key=lambda c: (c["side"], c["rank"], c["name"])
-        )
-        board: dict[str, object] = dict(stored_board)
-        del board["combatants"]
-        board["combatants"] = [
-            Combatant(
-                id=c["id"],
-                name=c["name"],
-                side=c["side"],
-                rank=c["rank"],
-                tracks=with_maxima(c["tracks"], c["maxima"]),
-                conditions=c["conditions"],
-                state=c["state"],
-            )
-            for c in combatants
-        ]
-        board["projection"] = lag
-        return board
+        return board_of(*self.read(1, board_reads(encounter_id)))
 
     def audit(self, campaign_id: str, offset: int, limit: int) -> Audit:
-        def reads(pipe: Pipeline, k: ViewKeys) -> None:
-            pipe.llen(k.audit(campaign_id))
-            pipe.lrange(k.audit(campaign_id), offset, offset + limit - 1)
-
-        (total, entries), lag = self._read(2, reads)
-        return {
-            "campaign_id": campaign_id,
-            "total": integer(total or 0),
-            "offset": offset,
-            "limit": limit,
-            "entries": [json_object(loads(e)) for e in redis_list(entries)],
-            "projection": lag,
-        }
+        reads = audit_reads(campaign_id, offset, limit)
+        return audit_of(campaign_id, offset, limit, *self.read(2, reads))
 
     def positions(
         self, campaign_id: str, after: int, limit: int
@@ -254,13 +165,13 @@ class ViewReader:
         """The campaign's next ``limit`` events after a position, from the index: each
         (position, aggregate id, version). One round trip, whatever the history's length."""
 
-        def reads(pipe: Pipeline, k: ViewKeys) -> None:
+        def reads(pipe: AnyPipeline, k: ViewKeys) -> None:
             pipe.zrange(
                 k.positions(campaign_id), f"({after}", "+inf", byscore=True,
                 offset=0, num=limit, withscores=True, score_cast_func=int,
             )  # fmt: skip
 
-        (found,), lag = self._read(1, reads)
+        (found,), lag = self.read(1, reads)
         entries = []
         for member, score in found if isinstance(found, list) else []:
             aggregate_id, _, version = text(redis_text(member)).partition(":")

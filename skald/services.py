@@ -56,6 +56,7 @@ class Services:
             self.store_position,
             self.application.name,
             self.redis_url,
+            self.application.known_position.fresh,
         )
 
     def store_position(self) -> int:

@@ -51,13 +51,26 @@ def test_the_fast_path_sends_the_routes_bytes(
     client.headers.pop("authorization")
 
     answered: list[bytes | None] = []
-    read = api.fast_views.view_answer
+    write = api.fast_views.answer_of
 
     def counted(*args: Any) -> bytes | None:
-        answered.append(read(*args))
+        answered.append(write(*args))
         return answered[-1]
 
-    monkeypatch.setattr(api.fast_views, "view_answer", counted)
+    monkeypatch.setattr(api.fast_views, "answer_of", counted)
+    # Each read is made on the event loop (no worker thread) while the store's position
+    # is known fresh; here it stays so for the whole test.
+    backend = client.app.state.backend  # type: ignore[attr-defined]
+    backend.application.known_position.fresh_seconds = 600
+    backend.application.store_position()
+    threaded: list[object] = []
+    on_a_thread = api.fast_views.view_answer
+
+    def counted_thread(*args: Any) -> bytes | None:
+        threaded.append(args)
+        return on_a_thread(*args)
+
+    monkeypatch.setattr(api.fast_views, "view_answer", counted_thread)
     paths = [
         f"/campaigns/{cid}/vitals",
         f"/campaigns/{cid}/encounters/{eid}/board",
@@ -71,6 +84,7 @@ def test_the_fast_path_sends_the_routes_bytes(
         assert fast.headers["etag"] == slow.headers["etag"]
         assert fast.headers["content-type"] == slow.headers["content-type"]
     assert len(answered) == len(paths) and all(answered)  # each answered by the fast path
+    assert threaded == []  # and read on the event loop
 
     # Out of the ordinary: the route answers (and the same as without the fast path).
     answered.clear()
