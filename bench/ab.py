@@ -2,7 +2,7 @@
 checkouts alternating in one run.
 
     .venv/bin/python bench/ab.py --a /work/wt/base [--b .] [--b OTHER] [--rounds 4] [--seconds 10]
-        [--idle]
+        [--idle] [--pace-ms N]
 
 Each checkout needs its own venv (`<checkout>/.venv/bin/skald`). Every run is a fresh
 `skald serve` of that checkout on a fresh data directory, 16 encounters of take_hit
@@ -14,6 +14,13 @@ each run also prints the server process's own share. Runs go A, B, A, B, ... (A,
 other work only the ratio of interleaved runs means anything: rates move with the
 neighbours, CPU per command much less. With --idle, no load: each server's CPU per
 second while it sits idle after the set-up (its workers' polls).
+
+With --pace-ms N each connection waits N ms before each request (wrk's `delay`), so both
+sides are offered the same rate (at most connections x 1000/N per second) instead of as
+much as each can take: at saturation the faster side also commits in bigger batches,
+which lowers its CPU per command by itself, and a neighbour's load moves the rate and
+with it the batches. Paced below both sides' ceilings, each round compares the same
+work at the same rate.
 """
 
 # ruff: noqa: E402
@@ -69,12 +76,19 @@ class CheckoutServer(Server):
         return self
 
 
-def one_run(checkout: Path, data: Path, seconds: int, warmup: int, conns: int) -> dict[str, float]:
+def paced(script: str, pace_ms: int | None) -> str:
+    """The wrk script with each request delayed ``pace_ms`` ms (None: as fast as it goes)."""
+    return script if pace_ms is None else f"{script}\ndelay = function() return {pace_ms} end\n"
+
+
+def one_run(
+    checkout: Path, data: Path, seconds: int, warmup: int, conns: int, pace_ms: int | None = None
+) -> dict[str, float]:
     server = CheckoutServer(checkout, data, bench_http.UNLIMITED).start()
     try:
         assert server.process is not None
         key, paths, bodies = bench_http.skald_setup(server.url, 16)
-        script = bench_http.post_script(paths, bodies, key)
+        script = paced(bench_http.post_script(paths, bodies, key), pace_ms)
         if warmup:
             bench_http.wrk(server.url, script, warmup, conns)
         return bench_http.wrk(server.url, script, seconds, conns, server.process.pid)
@@ -127,6 +141,9 @@ def main() -> None:
     parser.add_argument(
         "--idle", action="store_true", help="no load: the CPU each server uses while idle"
     )
+    parser.add_argument(
+        "--pace-ms", type=int, help="each connection waits this long before each request"
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/ab.py needs wrk: apt-get install wrk")
@@ -137,7 +154,11 @@ def main() -> None:
     for name, checkout in sides.items():
         print(f"{name}: {describe(checkout)}")
     order = ", ".join(sides)
-    print(f"{args.rounds} rounds of {order}, {args.seconds} s each after {args.warmup} s warm-up\n")
+    pace = "" if args.pace_ms is None else f", each connection paced at {args.pace_ms} ms"
+    print(
+        f"{args.rounds} rounds of {order}, {args.seconds} s each after {args.warmup} s "
+        f"warm-up{pace}\n"
+    )
     cpu: dict[str, list[float]] = {name: [] for name in sides}
     folder = Path(tempfile.mkdtemp(prefix="skald-ab-"))
     try:
@@ -150,7 +171,9 @@ def main() -> None:
                     cpu[name].append(idle)
                     print(f"round {n + 1} {name}: idle {idle:.2f} ms CPU per second", flush=True)
                     continue
-                run = one_run(checkout, data, args.seconds, args.warmup, args.connections)
+                run = one_run(
+                    checkout, data, args.seconds, args.warmup, args.connections, args.pace_ms
+                )
                 cpu[name].append(run["cpu_ms"])
                 print(
                     f"round {n + 1} {name}: {run['cpu_ms']:.3f} ms CPU per command "
