@@ -24,6 +24,7 @@ from domain.records import JSONObject
 from projections.audit import AuditProjection
 from projections.base import ProjectionView, ViewProjection
 from projections.board import BoardProjection
+from projections.decoding import EventDecoder
 from projections.keys import Generations, ViewKeys, delete_root
 from projections.narrow import integer, json_object, redis_text
 from projections.staging import CACHE_LIMIT, Guard, StagedViews, loads
@@ -104,6 +105,7 @@ class ProjectionEngine:
         self.application_name = application_name
         self.generations = Generations(prefix) if prefix is not None else None
         self.fixed_root = root
+        self.decode = EventDecoder(mapper)
         self.select = select or self.decode_all
         self.staged = StagedViews(client, cache_limit, defer_streams, fresh)
         self.keys: ViewKeys | None = None
@@ -123,7 +125,7 @@ class ProjectionEngine:
     def decode_all(self, notifications: Sequence[Notification]) -> Iterable[Decoded]:
         # One at a time: a whole batch of decoded events alive at once makes the
         # garbage collector walk them again and again.
-        name, decode = self.application_name, self.mapper.to_domain_event
+        name, decode = self.application_name, self.decode
         return ((decode(n), Tracking(name, n.id)) for n in notifications)
 
     def sync(self, store_max: int | None = None) -> int:
@@ -253,8 +255,12 @@ class ProjectionEngine:
     def _selected(self, notifications: Sequence[Notification]) -> Iterable[Decoded]:
         """The decoded events some view still takes; one that cannot be decoded stops
         every view before it."""
-        stops = [self.halted.get(p.name) for p in self.projections]
-        wanted = [n for n in notifications if any(h is None or n.id < h.position for h in stops)]
+        wanted = notifications
+        if self.halted:  # else every view takes every event
+            stops = [self.halted.get(p.name) for p in self.projections]
+            wanted = [
+                n for n in notifications if any(h is None or n.id < h.position for h in stops)
+            ]
         selected = iter(self.select(wanted))
         done = 0
         while True:

@@ -31,6 +31,7 @@ from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification,
 from eventsourcing.utils import resolve_topic
 
 from domain.events import CAMPAIGN_EVENTS, EncounterStarted
+from projections.decoding import EventDecoder
 from projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
 from projections.keys import ViewKeys, delete_root
 from projections.rebuild import (
@@ -60,6 +61,7 @@ class CampaignShare:
     def __init__(self, index: int, parts: int, mapper: Mapper[UUID], tracking: str) -> None:
         self.index, self.parts = index, parts
         self.mapper = mapper
+        self.decode = EventDecoder(mapper)
         self.tracking = tracking
         self.encounters: dict[UUID | str, UUID] = {}  # encounter id -> its campaign's id
 
@@ -72,7 +74,7 @@ class CampaignShare:
             kind = resolve_topic(notification.topic)  # cached by the library
             campaign = self.encounters.get(originator)
             if campaign is None and kind is EncounterStarted:
-                event = self.mapper.to_domain_event(notification)
+                event = self.decode(notification)
                 campaign = getattr(event, "campaign_id", None)
                 if not isinstance(campaign, UUID):
                     campaign = None  # no campaign's: the first part's, as below
@@ -88,7 +90,7 @@ class CampaignShare:
             mine = owner == self.index
             if mine:
                 yield (
-                    self.mapper.to_domain_event(notification),
+                    self.decode(notification),
                     Tracking(self.tracking, notification.id),
                 )
 

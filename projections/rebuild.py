@@ -27,6 +27,7 @@ from eventsourcing.utils import resolve_topic
 from redis.commands.core import Script
 
 from domain.events import EncounterStarted
+from projections.decoding import EventDecoder
 from projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
 from projections.keys import Generations, ViewKeys, delete_root
 from projections.narrow import redis_text
@@ -275,6 +276,7 @@ class CampaignSelector:
         self.campaign_id = campaign_id
         self.ids: set[UUID | str] = {campaign_id}
         self.mapper = mapper
+        self.decode = EventDecoder(mapper)
         self.application_name = application_name
 
     @property
@@ -285,9 +287,9 @@ class CampaignSelector:
         selected: list[Decoded] = []
         for notification in notifications:
             if notification.originator_id in self.ids:
-                event = self.mapper.to_domain_event(notification)
+                event = self.decode(notification)
             elif resolve_topic(notification.topic) is EncounterStarted:  # cached by the library
-                event = self.mapper.to_domain_event(notification)
+                event = self.decode(notification)
                 if getattr(event, "campaign_id", None) != self.campaign_id:
                     continue
                 self.ids.add(notification.originator_id)

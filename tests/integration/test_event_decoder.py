@@ -1,0 +1,92 @@
+"""The projections' decoder (projections/decoding.py) builds the event the mapper
+builds: same class, same attributes in the same order, same values of the same types;
+and where it cannot, it is the mapper that answers (or refuses)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+import orjson
+import pytest
+from eventsourcing.persistence import Notification, StoredEvent
+
+from application.application import SkaldApplication
+from domain.events import EncounterStarted
+from projections.decoding import EventDecoder
+from skald.database import open_application
+from skald.settings import Settings
+
+STORE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "store-fe485e1.jsonl"
+
+
+def compat_notifications() -> list[Notification]:
+    """fe485e1's store, every event class in it, as notifications."""
+    lines = STORE.read_bytes().splitlines()[1:-1]
+    notifications = []
+    for number, raw in enumerate(lines, start=1):
+        line = orjson.loads(raw)
+        notifications.append(
+            Notification(
+                id=number,
+                originator_id=UUID(line["originator_id"]),
+                originator_version=line["originator_version"],
+                topic=line["topic"],
+                state=line["state"].encode(),
+            )
+        )
+    return notifications
+
+
+@pytest.fixture()
+def application(tmp_path: Path) -> Any:
+    app = open_application(Settings(data_dir=tmp_path))
+    yield app
+    app.close()
+
+
+def described(event: object) -> list[tuple[str, type, object]]:
+    return [(name, type(value), value) for name, value in vars(event).items()]
+
+
+def test_every_event_of_the_compat_store_decodes_as_the_mapper_decodes_it(
+    application: SkaldApplication,
+) -> None:
+    decode = EventDecoder(application.mapper)
+    assert decode.plain  # the inline path is the one tried
+    notifications = compat_notifications()
+    assert len(notifications) == 156
+    for notification in notifications:
+        ours, theirs = decode(notification), application.mapper.to_domain_event(notification)
+        assert type(ours) is type(theirs)
+        assert described(ours) == described(theirs)
+    kinds = {type(decode(n)) for n in notifications}
+    assert EncounterStarted in kinds  # one with a second envelope (its campaign's id)
+
+
+def test_what_the_inline_path_does_not_take_goes_to_the_mapper(
+    application: SkaldApplication,
+) -> None:
+    decode = EventDecoder(application.mapper)
+    started = next(n for n in compat_notifications() if n.topic.endswith("Encounter.Started"))
+    event = decode(started)
+    assert isinstance(vars(event)["campaign_id"], UUID)  # its second envelope, unwrapped
+    broken = Notification(
+        id=1,
+        originator_id=uuid4(),
+        originator_version=1,
+        topic=started.topic,
+        state=b'{"timestamp": "not an envelope"',
+    )
+    with pytest.raises(Exception) as ours:
+        decode(broken)
+    with pytest.raises(Exception) as theirs:
+        application.mapper.to_domain_event(broken)
+    assert (type(ours.value), str(ours.value)) == (type(theirs.value), str(theirs.value))
+    unknown = StoredEvent(uuid4(), 1, "domain.nowhere:Nothing.Happened", b"{}")
+    with pytest.raises(Exception) as ours:
+        decode(Notification(id=2, **vars(unknown)))
+    with pytest.raises(Exception) as theirs:
+        application.mapper.to_domain_event(unknown)
+    assert (type(ours.value), str(ours.value)) == (type(theirs.value), str(theirs.value))
