@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping, Sized
-from typing import Final
+from typing import Final, NamedTuple
 
 import orjson
 from eventsourcing.persistence import Tracking
@@ -29,7 +29,8 @@ from domain.events import (
     EventHandlers,
     RoundStarted,
 )
-from projections.base import Facts, ViewProjection, as_event, facts
+from projections.base import Facts, ProjectionView, ViewProjection, as_event, facts
+from projections.keys import ViewKeys
 from projections.views import AuditMeta, stored
 
 FEED_LENGTH = 500
@@ -116,6 +117,28 @@ SUMMARIES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks, bestiaries: 
 SKIPPED = frozenset(TOP_LEVEL) | {"originator_id", "originator_version", "timestamp"}
 
 
+class Shape(NamedTuple):
+    """Where an event's fields go in its entry: the top-level ones it has (in TOP_LEVEL's
+    order, its own summary aside) and the rest, its data (in the event's order)."""
+
+    top: tuple[str, ...]
+    data: tuple[str, ...]
+
+
+# By the event's field names in order: a few dozen shapes for every event of a store.
+_SHAPES: dict[tuple[str, ...], Shape] = {}
+
+
+def shape_of(names: tuple[str, ...]) -> Shape:
+    found = _SHAPES.get(names)
+    if found is None:
+        found = _SHAPES[names] = Shape(
+            tuple(f for f in TOP_LEVEL if f in names and f != "summary"),
+            tuple(k for k in names if k not in SKIPPED and not k.endswith(REDACTED_SUFFIX)),
+        )
+    return found
+
+
 def audit_entry(
     known: Facts, event: Event, tracking: Tracking, campaign_id: str, summary: Summary
 ) -> dict[str, object]:
@@ -131,20 +154,34 @@ def audit_entry(
     }
     if isinstance(event, EncounterEvent):
         entry["encounter_id"] = known.aggregate_id
-    for field in TOP_LEVEL:
-        if field in attrs and field != "summary":
-            entry[field] = attrs[field]
-    correction = attrs.get("correction")
-    if "by" not in entry and isinstance(correction, dict) and "by" in correction:
-        entry["by"] = correction["by"]  # a correction's author is inside its record
-    entry["data"] = {
-        k: v for k, v in attrs.items() if k not in SKIPPED and not k.endswith(REDACTED_SUFFIX)
-    }
+    shape = shape_of(tuple(attrs))
+    for field in shape.top:
+        entry[field] = attrs[field]
+    if "by" not in entry:
+        correction = attrs.get("correction")
+        if isinstance(correction, dict) and "by" in correction:
+            entry["by"] = correction["by"]  # a correction's author is inside its record
+    entry["data"] = {k: attrs[k] for k in shape.data}
     return entry
+
+
+class CampaignKeys(NamedTuple):
+    """A campaign's audit keys, made once per campaign rather than four times an event."""
+
+    meta: str
+    log: str
+    feed: str
+    positions: str
 
 
 class AuditProjection(ViewProjection):
     name = "audit"
+
+    def __init__(self, view: ProjectionView) -> None:
+        super().__init__(view)
+        # A projection's view, and so its root, is its own for good (the engine makes
+        # new projections for another root).
+        self._campaign_keys: dict[str, CampaignKeys] = {}
 
     def process_event(self, domain_event: object, tracking: Tracking) -> None:
         summary = SUMMARIES(type(domain_event))
@@ -156,21 +193,31 @@ class AuditProjection(ViewProjection):
         campaign_id = self.campaign_of(event, known, keys.audit_encounter(known.aggregate_id))
         if campaign_id is None:
             return
-        meta_key = keys.audit_meta(campaign_id)
-        found = staged.get(meta_key)
+        campaign = self._campaign_keys.get(campaign_id) or self._keys_for(keys, campaign_id)
+        found = staged.get(campaign.meta)
         meta = AuditMeta(count=0) if found is None else stored(AuditMeta, found)
         entry = audit_entry(known, event, tracking, campaign_id, summary)
         meta["count"] += 1
         entry["seq"] = meta["count"]
         raw = orjson.dumps(entry, default=str)
-        staged.append(keys.audit(campaign_id), raw)
+        staged.append(campaign.log, raw)
         staged.add_to_stream(
-            keys.feed(campaign_id), f"{tracking.notification_id}-0", meta["count"], FEED_LENGTH
+            campaign.feed, f"{tracking.notification_id}-0", meta["count"], FEED_LENGTH
         )
-        staged.put(meta_key, meta)
+        staged.put(campaign.meta, meta)
         # The event log's index (api/routes/log.py): pages by position in O(page).
         staged.index(
-            keys.positions(campaign_id),
+            campaign.positions,
             tracking.notification_id,
             f"{known.aggregate_id}:{event.originator_version}",
         )
+
+    def _keys_for(self, keys: ViewKeys, campaign_id: str) -> CampaignKeys:
+        made = CampaignKeys(
+            keys.audit_meta(campaign_id),
+            keys.audit(campaign_id),
+            keys.feed(campaign_id),
+            keys.positions(campaign_id),
+        )
+        self._campaign_keys[campaign_id] = made
+        return made
