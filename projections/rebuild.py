@@ -32,6 +32,7 @@ from projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
 from projections.keys import Generations, ViewKeys, delete_root
 from projections.narrow import redis_text
 from projections.staging import CACHE_LIMIT, loads
+from projections.store_reading import NotificationReader
 from projections.views import VitalsMeta, stored
 
 Progress = Callable[[int, int], None]  # (events read so far, events to read)
@@ -122,6 +123,7 @@ class Rebuilder:
     ) -> None:
         self.client = client
         self.recorder = recorder
+        self.reader = NotificationReader(recorder)
         self.mapper = mapper
         self.application_name = application_name
         self.generations = Generations(prefix)
@@ -141,9 +143,7 @@ class Rebuilder:
     ) -> tuple[int, int]:
         count = 0
         while position < target:
-            notifications = self.recorder.select_notifications(
-                start=position, limit=self.batch, stop=target, inclusive_of_start=False
-            )
+            notifications = self.reader.after(position, self.batch, target)
             if not notifications:
                 break
             if not engine.apply(notifications):
