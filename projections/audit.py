@@ -30,6 +30,7 @@ from domain.events import (
     RoundStarted,
 )
 from projections.base import Facts, ProjectionView, ViewProjection, as_event, facts
+from projections.decoding import time_text
 from projections.keys import ViewKeys
 from projections.views import AuditMeta, stored
 
@@ -149,7 +150,7 @@ def audit_entry(
         "campaign_id": campaign_id,
         "aggregate_id": known.aggregate_id,
         "version": event.originator_version,
-        "time": event.timestamp.isoformat(),
+        "time": time_text(event.timestamp),  # its isoformat(), as stored
         "summary": summary_of(event, summary),
     }
     if isinstance(event, EncounterEvent):

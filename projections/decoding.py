@@ -28,6 +28,34 @@ from skald.transcoder import OrjsonTranscoder
 _ENVELOPE = b'"_type_"'  # as skald/transcoder.py counts them
 _DATETIME = "datetime_iso"  # eventsourcing's DatetimeAsISO
 
+# The timestamp last decoded inline and its stored text (the audit's "time"; see time_text).
+_last_time: tuple[datetime, str] | None = None
+
+
+def is_own_isoformat(text: str) -> bool:
+    """Whether ``text`` is what ``datetime.isoformat()`` writes for a UTC time with
+    microseconds, and so what it writes again for the datetime read from it (the
+    library's timestamps; ``fromisoformat`` also reads other spellings: 'Z', a space
+    for 'T', '-00:00', fewer digits)."""
+    return (
+        len(text) == 32
+        and text[10] == "T"
+        and text[19] == "."
+        and text.endswith("+00:00")
+        and text[4] == text[7] == "-"
+        and text[13] == text[16] == ":"
+    )
+
+
+def time_text(timestamp: datetime) -> str:
+    """``timestamp.isoformat()``: the stored JSON's own text when ``timestamp`` is the one
+    just decoded from it (the projections take each event as it is decoded), rather than
+    written again (~3% of a rebuild, py-spy)."""
+    last = _last_time
+    if last is not None and last[0] is timestamp:
+        return last[1]
+    return timestamp.isoformat()
+
 
 class _Known(NamedTuple):
     cls: type[object]
@@ -68,13 +96,16 @@ class EventDecoder:
                 or "class_version" in state
             ):
                 return self.mapper.to_domain_event(notification)
-            state["timestamp"] = datetime.fromisoformat(timestamp["_data_"])
+            text = timestamp["_data_"]
+            state["timestamp"] = decoded_time = datetime.fromisoformat(text)
         except Exception:  # let the mapper say what is wrong with it, as it always has
             return self.mapper.to_domain_event(notification)
         state["originator_id"] = known.convert_id(originator_id)
         state["originator_version"] = notification.originator_version
         event = object.__new__(known.cls)
         object.__setattr__(event, "__dict__", state)
+        global _last_time
+        _last_time = (decoded_time, text) if is_own_isoformat(text) else None
         return event
 
     @staticmethod

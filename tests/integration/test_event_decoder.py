@@ -14,7 +14,7 @@ from eventsourcing.persistence import Notification, StoredEvent
 
 from application.application import SkaldApplication
 from domain.events import EncounterStarted
-from projections.decoding import EventDecoder
+from projections.decoding import EventDecoder, time_text
 from skald.database import open_application
 from skald.settings import Settings
 
@@ -90,3 +90,32 @@ def test_what_the_inline_path_does_not_take_goes_to_the_mapper(
     with pytest.raises(Exception) as theirs:
         application.mapper.to_domain_event(unknown)
     assert (type(ours.value), str(ours.value)) == (type(theirs.value), str(theirs.value))
+
+
+@pytest.mark.parametrize(
+    ("stored", "written"),
+    [
+        ("2026-12-01T21:23:39.972448+00:00", "2026-12-01T21:23:39.972448+00:00"),
+        ("2026-12-01T21:23:39.972448Z", "2026-12-01T21:23:39.972448+00:00"),
+        ("2026-12-01 21:23:39.972448+00:00", "2026-12-01T21:23:39.972448+00:00"),
+        ("2026-12-01T21:23:39.972448-00:00", "2026-12-01T21:23:39.972448+00:00"),
+        ("2026-12-01T21:23:39+00:00", "2026-12-01T21:23:39+00:00"),
+    ],
+)
+def test_the_audit_s_time_is_the_timestamp_s_isoformat_whatever_its_stored_spelling(
+    application: SkaldApplication, stored: str, written: str
+) -> None:
+    decode = EventDecoder(application.mapper)
+    created = compat_notifications()[0]
+    state = orjson.loads(created.state)
+    state["timestamp"]["_data_"] = stored
+    notification = Notification(
+        id=1,
+        originator_id=created.originator_id,
+        originator_version=1,
+        topic=created.topic,
+        state=orjson.dumps(state),
+    )
+    event = decode(notification)
+    assert time_text(vars(event)["timestamp"]) == written
+    assert vars(event)["timestamp"].isoformat() == written
