@@ -12,7 +12,9 @@ An aggregate's events are numbered 1, 2, ... without gaps and never change, so:
 
 The index is a read model of immutable facts, so it needs no invalidation: a process
 that has not seen an aggregate yet reads its events once, then only the new ones. The
-aggregate's first event (which says what it is, its campaign and its day) is kept with it.
+aggregate's first event (which says what it is, its campaign and its day) is kept with it,
+and so are the bytes of each entry the API has sent (``page_json``, from the stored JSON:
+application/audit_entries.py), within a budget: a page read again reads no event at all.
 """
 
 from __future__ import annotations
@@ -25,19 +27,20 @@ from typing import NamedTuple, TypedDict
 from uuid import UUID
 
 from eventsourcing.domain import DomainEventProtocol
-from eventsourcing.persistence import EventStore
+from eventsourcing.persistence import EventStore, StoredEvent
 
+from application.audit_entries import entry_of, page_json, render
 from application.history import Filed, event_record, recorded
 from domain.errors import NotFound
 from domain.events import CampaignCreated, EncounterStarted
 from domain.records import JSON
 
-# A correction's event carries the whole rebuilt action list (the trail shows its report);
-# key hashes open nothing but are nobody's business.
-BULKY = ("actions", "key_hash", "gm_key_hash")
 AGGREGATES_KEPT = 512  # aggregates whose index a process keeps (least recently read go)
 FILTERS_KEPT = 32  # filters per aggregate whose versions are kept
 RUN_GAP = 8  # page versions this close together are read in one range query
+# The bytes of rendered entries a process keeps (~1 KB an action's entry): the pages
+# of a few dozen long encounters.
+RENDERED_KEPT = 64 * 1024 * 1024
 
 
 class Page(TypedDict):
@@ -47,14 +50,6 @@ class Page(TypedDict):
     offset: int
     limit: int
     entries: list[dict[str, JSON]]
-
-
-def entry_of(record: Mapping[str, JSON], day: int | None) -> dict[str, JSON]:
-    """An event's record as a page shows it: without the bulky fields, with the day."""
-    entry = {k: v for k, v in record.items() if k not in BULKY}
-    if day is not None:
-        entry.setdefault("day", day)
-    return entry
 
 
 class Facets(NamedTuple):
@@ -102,7 +97,8 @@ class Filtered:
 
 @dataclass
 class Index:
-    """One aggregate's read model: its first event and every event's facets."""
+    """One aggregate's read model: its first event, every event's facets, and the bytes
+    of the entries rendered so far (application/audit_entries.py), by version."""
 
     first: DomainEventProtocol[UUID]
     facets: list[Facets] = field(default_factory=list)  # facets[v - 1]: version v's
@@ -110,6 +106,17 @@ class Index:
         default_factory=OrderedDict
     )
     lock: threading.Lock = field(default_factory=threading.Lock)
+    rendered: dict[int, bytes] = field(default_factory=dict)
+    rendered_size: int = 0  # the bytes in ``rendered``
+
+    @property
+    def day(self) -> int | None:
+        """The day an encounter's entries show where they name none (its first event's);
+        None for a campaign's."""
+        if not isinstance(self.first, EncounterStarted):
+            return None
+        day = getattr(self.first, "day", 0)
+        return day if isinstance(day, int) else 0
 
     def kept(self, kind: str | None, character: str | None) -> list[int]:
         """The versions the filter keeps, over every event indexed so far."""
@@ -142,8 +149,10 @@ def runs(versions: Sequence[int]) -> Iterator[tuple[int, int]]:
 class AuditPages:
     """Pages of one store's audit trails, with the index each process keeps."""
 
-    def __init__(self, events: EventStore[UUID]) -> None:
+    def __init__(self, events: EventStore[UUID], rendered_kept: int = RENDERED_KEPT) -> None:
         self.events = events
+        self.rendered_kept = rendered_kept
+        self._rendered_size = 0  # over every index
         self._indexes: OrderedDict[UUID, Index] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -161,7 +170,8 @@ class AuditPages:
         with self._lock:
             index = self._indexes.setdefault(aggregate_id, Index(first[0]))
             while len(self._indexes) > AGGREGATES_KEPT:
-                self._indexes.popitem(last=False)
+                _, dropped = self._indexes.popitem(last=False)
+                self._rendered_size -= dropped.rendered_size
         return index
 
     def encounter_index(self, campaign_id: UUID, encounter_id: UUID) -> tuple[Index, int]:
@@ -171,8 +181,7 @@ class AuditPages:
             raise NotFound(f"no encounter with id {encounter_id}")
         if getattr(index.first, "campaign_id", None) != campaign_id:
             raise NotFound(f"encounter {encounter_id} does not belong to campaign {campaign_id}")
-        day = getattr(index.first, "day", 0)
-        return index, day if isinstance(day, int) else 0
+        return index, index.day or 0
 
     def campaign_index(self, campaign_id: UUID) -> Index:
         index = self._index(campaign_id)
@@ -196,17 +205,10 @@ class AuditPages:
         limit: int,
         day: int | None = None,
     ) -> Page:
-        """One page of the aggregate's trail, filtered by kind and the character it concerns."""
+        """One page of the aggregate's trail, filtered by kind and the character it
+        concerns, as records of its domain events."""
+        total, wanted = self._select(index, kind, character, offset, limit)
         aggregate_id = recorded(index.first).originator_id
-        last = self.last_version(aggregate_id)
-        if kind is None and character is None:
-            total, wanted = last, list(range(offset + 1, min(offset + limit, last) + 1))
-        else:
-            with index.lock:
-                self._extend(index, aggregate_id, last)
-                kept = index.kept(kind, character)
-                total = len(kept)
-                wanted = kept[offset : offset + limit]
         return {
             "total": total,
             "offset": offset,
@@ -214,21 +216,77 @@ class AuditPages:
             "entries": [entry_of(event_record(e), day) for e in self._read(aggregate_id, wanted)],
         }
 
+    def page_json(
+        self, index: Index, kind: str | None, character: str | None, offset: int, limit: int
+    ) -> bytes:
+        """The same page as the answer's model writes it (its day: the index's), from
+        the entries' kept bytes; only the entries not rendered yet are read."""
+        total, wanted = self._select(index, kind, character, offset, limit)
+        found: dict[int, bytes] = {}
+        for version in wanted:
+            data = index.rendered.get(version)
+            if data is not None:
+                found[version] = data
+        missing = [version for version in wanted if version not in found]
+        aggregate_id = recorded(index.first).originator_id
+        for stored in self._read_stored(aggregate_id, missing):
+            _, data = render(stored, self.events.mapper, index.day)
+            found[stored.originator_version] = data
+            self._keep(index, stored.originator_version, data)
+        return page_json(total, offset, limit, [found[v] for v in wanted if v in found])
+
+    def _select(
+        self, index: Index, kind: str | None, character: str | None, offset: int, limit: int
+    ) -> tuple[int, list[int]]:
+        """The filtered trail's length and the versions of its page."""
+        aggregate_id = recorded(index.first).originator_id
+        last = self.last_version(aggregate_id)
+        if kind is None and character is None:
+            return last, list(range(offset + 1, min(offset + limit, last) + 1))
+        with index.lock:
+            self._extend(index, aggregate_id, last)
+            kept = index.kept(kind, character)
+            return len(kept), kept[offset : offset + limit]
+
     def _extend(self, index: Index, aggregate_id: UUID, last: int) -> None:
-        """Index the events recorded since the index was last extended."""
+        """Index the events recorded since the index was last extended (their entries'
+        bytes kept while they are at hand)."""
         indexed = len(index.facets)
         if indexed >= last:
             return
-        for event in self.events.get(aggregate_id, gt=indexed, lte=last):
-            index.facets.append(facets_of(entry_of(event_record(event), None)))
+        for stored in self.events.recorder.select_events(aggregate_id, gt=indexed, lte=last):
+            entry, data = render(stored, self.events.mapper, index.day)
+            index.facets.append(facets_of(entry))
+            self._keep(index, stored.originator_version, data)
 
-    def _read(self, aggregate_id: UUID, versions: list[int]) -> list[DomainEventProtocol[UUID]]:
+    def _keep(self, index: Index, version: int, data: bytes) -> None:
+        """Keep an entry's bytes, within the process's budget: the least recently read
+        aggregates' entries go first; an aggregate over the budget alone keeps no more."""
+        with self._lock:
+            if version in index.rendered or index.rendered_size + len(data) > self.rendered_kept:
+                return
+            index.rendered[version] = data
+            index.rendered_size += len(data)
+            self._rendered_size += len(data)
+            for other in self._indexes.values():  # least recently read first
+                if self._rendered_size <= self.rendered_kept:
+                    break
+                if other is not index:
+                    self._rendered_size -= other.rendered_size
+                    other.rendered, other.rendered_size = {}, 0
+
+    def _read_stored(self, aggregate_id: UUID, versions: list[int]) -> list[StoredEvent]:
         wanted = set(versions)
-        found: list[DomainEventProtocol[UUID]] = []
+        recorder = self.events.recorder
+        found: list[StoredEvent] = []
         for first, last in runs(versions):
             found += [
                 e
-                for e in self.events.get(aggregate_id, gt=first - 1, lte=last)
+                for e in recorder.select_events(aggregate_id, gt=first - 1, lte=last)
                 if e.originator_version in wanted
             ]
         return found
+
+    def _read(self, aggregate_id: UUID, versions: list[int]) -> list[DomainEventProtocol[UUID]]:
+        mapper = self.events.mapper
+        return [mapper.to_domain_event(e) for e in self._read_stored(aggregate_id, versions)]

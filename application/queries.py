@@ -70,6 +70,26 @@ class Queries(Commands):
         index = self.pages.campaign_index(campaign_id)
         return self.pages.page(index, kind, character, offset, limit)
 
+    def encounter_audit_json(
+        self,
+        campaign_id: UUID,
+        encounter_id: UUID,
+        kind: str | None,
+        character: str | None,
+        offset: int,
+        limit: int,
+    ) -> bytes:
+        """``encounter_audit`` as the API's answer model (AuditPage) writes it."""
+        index, _ = self.pages.encounter_index(campaign_id, encounter_id)
+        return self.pages.page_json(index, kind, character, offset, limit)
+
+    def campaign_history_json(
+        self, campaign_id: UUID, kind: str | None, character: str | None, offset: int, limit: int
+    ) -> bytes:
+        """``campaign_history`` as the API's answer model (AuditPage) writes it."""
+        index = self.pages.campaign_index(campaign_id)
+        return self.pages.page_json(index, kind, character, offset, limit)
+
     def vitals_at(self, campaign_id: UUID, at: datetime) -> dict[str, JSON]:
         """Every character's tracks and conditions as they stood at an instant."""
         store = self.store
