@@ -17,7 +17,11 @@ counts); or an external one with --redis-url (e.g. redis://127.0.0.1:6379/14), w
 keys the bench writes under prefixes of its own and deletes at the end.
 
     .venv/bin/python bench/projections.py [--events 100000] [--runs 3] [--burst 300]
-        [--redis-url URL] [--store DIR]
+        [--redis-url URL] [--store DIR] [--against CHECKOUT]
+
+--against CHECKOUT runs another checkout's CLI (say a worktree of main before a change)
+beside this one's in every run, on the same store, against the same anchor: an A/B of
+two versions that one machine's load swings cannot tell apart run by run.
 
 --store keeps the store in DIR and reuses it on the next run (building 100,000 events
 takes a minute or two); without it the store is built in a temporary directory.
@@ -152,12 +156,19 @@ def timed(run: Callable[[], int]) -> float:
 
 
 def cli_rebuild(
-    data_dir: Path, redis_url: str | None, prefix: str, processes: int | None = None
+    data_dir: Path,
+    redis_url: str | None,
+    prefix: str,
+    processes: int | None = None,
+    code: Path | None = None,
 ) -> tuple[float, float]:
     """``skald projections rebuild`` as a user runs it: (wall seconds from spawn to exit,
-    the seconds the command itself reports for reading, projecting and switching)."""
+    the seconds the command itself reports for reading, projecting and switching).
+    With ``code``, another checkout's packages run it (first on PYTHONPATH)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKALD_")}
     env["SKALD_REDIS_PREFIX"] = prefix
+    if code is not None:
+        env["PYTHONPATH"] = str(code.resolve())
     command = [str(SKALD), "projections", "rebuild", "--data-dir", str(data_dir)]
     if redis_url:
         command += ["--redis-url", redis_url]
@@ -291,7 +302,11 @@ CLI_PREFIX = "bench-cli"
 
 
 def rebuild_rates(
-    bench: Bench, runs: int, processes: int | None = None, parts: int | None = None
+    bench: Bench,
+    runs: int,
+    processes: int | None = None,
+    parts: int | None = None,
+    against: Path | None = None,
 ) -> dict[str, float]:
     """Raw read + decode, the in-process rebuild and the CLI's, interleaved ``runs``
     times; printed, and returned (rates in events/s, times in s, shares of raw)."""
@@ -302,6 +317,7 @@ def rebuild_rates(
     app = bench.app
     rebuilder = Rebuilder(bench.client, app.recorder, app.mapper, app.name, PREFIX)
     raw_rates, rebuild_rates, cli_walls, cli_reported, serial_walls = [], [], [], [], []
+    against_walls = []
     for _ in range(runs):  # interleaved, so all of them see the same machine
         raw_rates.append(timed(lambda: raw_read(app)))
         rebuild_rates.append(timed(lambda: rebuilder.rebuild_all().events))
@@ -310,6 +326,10 @@ def rebuild_rates(
         cli_reported.append(reported)
         if parts:  # the A/B of the partitioned rebuild: the CLI with --processes PARTS
             serial_walls.append(cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, parts)[0])
+        if against:  # the A/B of two versions: the CLI of another checkout, same runs
+            against_walls.append(
+                cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, processes, against)[0]
+            )
     raw, rebuild = statistics.median(raw_rates), statistics.median(rebuild_rates)
     wall, reported = statistics.median(cli_walls), statistics.median(cli_reported)
     cli, share, cli_share = events / wall, rebuild / raw, events / wall / raw
@@ -337,6 +357,14 @@ def rebuild_rates(
             f"raw; {wall / alone:.2f}x as fast as without (per run: "
             f"{', '.join(f'{events / w / raw:.2f}x' for w in serial_walls)} raw)"
         )
+    if against_walls:
+        other = statistics.median(against_walls)
+        found["against_share"] = events / other / raw
+        print(
+            f"    the CLI of {against} in the same runs: {other:.2f} s = "
+            f"{events / other / raw:.2f}x raw; this checkout's {other / wall:.2f}x as fast "
+            f"(per run: {', '.join(f'{events / w / raw:.2f}x' for w in against_walls)} raw)"
+        )
     return found
 
 
@@ -351,10 +379,15 @@ def main() -> int:
     parser.add_argument("--store", type=Path, help="keep the store here and reuse it")
     parser.add_argument("--processes", type=int, help="the CLI's --processes [its default]")
     parser.add_argument("--parts", type=int, help="and the CLI with --processes PARTS")
+    parser.add_argument(
+        "--against", type=Path, help="and the CLI of another checkout (a git worktree), A/B"
+    )
     args = parser.parse_args()
 
     with bench_store(args.events, args.store, args.redis_url) as bench:
-        cli_share = rebuild_rates(bench, args.runs, args.processes, args.parts)["cli_share"]
+        cli_share = rebuild_rates(bench, args.runs, args.processes, args.parts, args.against)[
+            "cli_share"
+        ]
         if not args.burst:
             return 0 if cli_share >= GOAL else 1
         lags = [1000 * lag for lag in live_lag(bench.app, bench.client, bench.url, args.burst)]
