@@ -9,6 +9,10 @@ another process's writes within a poll interval.
 Both kinds build on the library's ``ListenNotifySubscription``: a thread pulls
 lists of notifications into a queue. ``next_batch`` takes everything queued at
 once, so a projection commits one batch per pull rather than one per event.
+
+What this process has just written is handed to its SQLite subscriptions as it
+was written (``PollingSubscription.offer``), when it follows the last notification
+they queued: the puller then reads the store only for other processes' writes.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import threading
 import weakref
 from collections.abc import Sequence
 from typing import Generic, TypeVar
+from uuid import UUID
 
 from eventsourcing.persistence import (
     ApplicationRecorder,
@@ -86,7 +91,32 @@ class PollingSubscription(BatchingSubscription[SQLiteApplicationRecorder]):
         # Set before the library's constructor starts the pulling thread, which reads them.
         self._poll_interval = poll_interval
         self.batch_limit = batch_limit
+        # Held while the last queued notification's id and the queue change together: by
+        # a pull, or by an offer, which never waits for it (see `offer`).
+        self._queueing = threading.Lock()
         super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+    def offer(self, notifications: Sequence[Notification]) -> None:
+        """Notifications this process has just committed. Queued as they are when they
+        follow the last one queued (saving a read of the store per write), else the
+        puller is woken to read them. Called on the writer's thread, so it never waits:
+        if a pull holds the lock or the queue is full, the puller reads them instead."""
+        first, last = notifications[0].id, notifications[-1].id
+        if (
+            not self._topics
+            and last - first == len(notifications) - 1
+            and self._queueing.acquire(blocking=False)
+        ):
+            try:
+                if (self._last_notification_id or 0) == first - 1:
+                    self._notifications_queue.put(notifications, block=False)
+                    self._last_notification_id = last
+                    return
+            except (queue.Full, ShutDown):
+                pass
+            finally:
+                self._queueing.release()
+        self.notify()
 
     def _loop_on_pull(self) -> None:
         # The library's loop waits for a NOTIFY; SQLite has none, so wait for our
@@ -101,6 +131,27 @@ class PollingSubscription(BatchingSubscription[SQLiteApplicationRecorder]):
             if self._thread_error is None:
                 self._thread_error = error
             self.stop()
+
+    def _pull(self) -> None:
+        """The library's pull (eventsourcing 9.5), each read and queueing under the lock
+        an offer takes, so that the two never queue the same notification twice."""
+        while not self._has_been_stopped:
+            self._has_been_notified.clear()
+            with self._queueing:
+                notifications = self._recorder.select_notifications(
+                    start=self._last_notification_id or 0,
+                    limit=self._select_limit,
+                    topics=self._topics,
+                    inclusive_of_start=False,
+                )
+                if notifications:
+                    try:
+                        self._notifications_queue.put(notifications)
+                    except ShutDown:
+                        break
+                    self._last_notification_id = notifications[-1].id
+            if len(notifications) < self._select_limit:
+                break
 
     def notify(self) -> None:
         self._has_been_notified.set()
@@ -142,9 +193,33 @@ class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
         ids = super().insert_events(stored_events, **kwargs)
         with self._subscriptions_lock:
             subscriptions = list(self._subscriptions)
+        if not subscriptions:
+            return ids
+        if ids is None or len(ids) != len(stored_events) or not ids:
+            for subscription in subscriptions:
+                subscription.notify()
+            return ids
+        notifications = [
+            Notification(
+                id=notification_id,
+                originator_id=self._as_selected(stored.originator_id),
+                originator_version=stored.originator_version,
+                topic=stored.topic,
+                state=stored.state,
+            )
+            for notification_id, stored in zip(ids, stored_events, strict=True)
+        ]
         for subscription in subscriptions:
-            subscription.notify()
+            subscription.offer(notifications)
         return ids
+
+    def _as_selected(self, originator_id: UUID | str) -> UUID | str:
+        """The id as `select_notifications` answers it (stored as hex, read back)."""
+        if isinstance(originator_id, UUID):
+            if self.datastore.originator_id_type == "uuid":
+                return originator_id
+            return originator_id.hex
+        return self.convert_originator_id(originator_id)
 
     def subscribe(
         self, gt: int | None = None, topics: Sequence[str] = ()

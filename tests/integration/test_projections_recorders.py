@@ -87,3 +87,42 @@ class TestNotifyingSQLiteRecorder(library.ApplicationRecorderTestCase[NotifyingS
                 batches.append(subscription.next_batch(timeout=HANG_SECONDS))
         assert [n.id for b in batches for n in b] == list(range(1, 26))
         assert all(len(b) <= 10 for b in batches)
+
+    def test_this_process_writes_reach_the_subscription_without_a_read(self) -> None:
+        """What this recorder wrote is queued as written: here the store's reads find
+        nothing after the first pull, and the subscription still gets every write, in
+        order, with what a read would have answered."""
+        recorder = self.create_recorder()
+        recorder.poll_interval = 4 * HANG_SECONDS
+        with recorder.subscribe_in_batches(gt=0, limit=100) as subscription:
+            time.sleep(0.05)  # the first pull has found nothing
+            recorder.select_notifications = lambda *a, **k: []  # type: ignore[method-assign]
+            events = [StoredEvent(uuid.uuid4(), 1, "topic1", f"s{n}".encode()) for n in range(5)]
+            recorder.insert_events(events[:2])
+            recorder.insert_events(events[2:])
+            got = []
+            deadline = time.monotonic() + HANG_SECONDS
+            while len(got) < 5 and time.monotonic() < deadline:
+                got.extend(subscription.next_batch(timeout=0.1))
+        del recorder.select_notifications
+        assert got == recorder.select_notifications(start=1, limit=10)
+        assert [(n.id, n.originator_id, n.state) for n in got] == [
+            (n + 1, e.originator_id, e.state) for n, e in enumerate(events)
+        ]
+
+    def test_a_write_after_another_process_write_is_read_in_order(self) -> None:
+        """A write that does not follow the last queued notification (another process
+        wrote between) wakes the puller, which reads both in order, once each."""
+        recorder, elsewhere = self.create_recorder(), NotifyingSQLiteRecorder(self.datastore)
+        with recorder.subscribe_in_batches(gt=0, limit=100) as subscription:
+            time.sleep(0.05)
+            recorder.insert_events([StoredEvent(uuid.uuid4(), 1, "topic1", b"here")])
+            elsewhere.insert_events([StoredEvent(uuid.uuid4(), 1, "topic1", b"there")])
+            recorder.insert_events([StoredEvent(uuid.uuid4(), 1, "topic1", b"here again")])
+            got = []
+            deadline = time.monotonic() + HANG_SECONDS
+            while len(got) < 3 and time.monotonic() < deadline:
+                got.extend(subscription.next_batch(timeout=0.1))
+            time.sleep(0.1)  # nothing else arrives
+            got.extend(subscription.next_batch(timeout=0.05))
+        assert [(n.id, n.state) for n in got] == [(1, b"here"), (2, b"there"), (3, b"here again")]
