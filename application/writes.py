@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import TypeVar
+from typing import TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
@@ -33,6 +33,7 @@ from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
 
 T = TypeVar("T")
 R = TypeVar("R")
+Saved = MutableOrImmutableAggregate[UUID] | DomainEventProtocol[UUID] | None
 
 
 # Jitter for retries after a lost race, so two processes do not collide again in step.
@@ -98,10 +99,27 @@ class WriteRunner(Application[UUID]):
             self.writer = GroupCommitWriter(
                 self._retrying,
                 self._once,
-                lambda *objs: Application.save(self, *objs),
+                self._save_collected,
                 begin=self._begin_batch,
                 discard=cache.clear if cache is not None else None,
             )
+
+    def _save_collected(self, *objs: object) -> list[Recording[UUID]]:
+        """`Application.save` (eventsourcing 9.5) for the writer's batch, an Aggregate
+        known by its class: the library asks by `isinstance` against runtime Protocols,
+        which Python 3.11 answers walking their members (1.5-2% of the CPU under load)."""
+        processing_event: ProcessingEvent[UUID] = ProcessingEvent()
+        for obj in objs:
+            if isinstance(obj, Aggregate):
+                processing_event.events.extend(obj.collect_events())
+                processing_event.aggregates[obj.id] = obj
+            else:
+                processing_event.collect_events(cast(Saved, obj))
+        recordings = self._record(processing_event)
+        self._take_snapshots(processing_event)
+        self._notify(recordings)
+        self.notify(processing_event.events)  # the library's deprecated hook, as it calls it
+        return recordings
 
     def _originators(self, after: int, upto: int) -> list[tuple[int, UUID]]:
         """Which aggregates the notifications after one id up to another belong to."""
