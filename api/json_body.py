@@ -16,6 +16,8 @@ import re
 from email.message import Message
 from typing import Any
 
+import orjson
+
 MAX_DEPTH = 32  # levels of objects and arrays; the deepest body Skald reads has 5
 MAX_INT_DIGITS = 4300  # Python's own limit on converting a string to an integer
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
@@ -68,6 +70,28 @@ def read_as_json(content_type: bytes | None) -> bool:
     )
 
 
+def _keys(value: object) -> int:
+    """How many keys the objects in a parsed JSON value hold, all levels counted."""
+    if type(value) is dict:
+        return len(value) + sum(_keys(v) for v in value.values())
+    if type(value) is list:
+        return sum(_keys(v) for v in value)
+    return 0
+
+
+def _plainly_valid(body: bytes) -> bool:
+    """The common case, decided in C: orjson reads the body (it refuses everything the
+    check below refuses but a key given twice, and refuses more: then the check below
+    decides), and no object lost a key (each ':' outside strings names one key). The
+    standard library's read with a Python hook per object was ~2% of the server's CPU
+    under bench/http.py (a)."""
+    try:
+        parsed = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return False
+    return _keys(parsed) == _STRING.sub(b"", body).count(b":")
+
+
 def json_problem(body: bytes) -> str | None:
     """What is wrong with this body as a request's JSON, or None if nothing is."""
     try:
@@ -79,6 +103,8 @@ def json_problem(body: bytes) -> str | None:
     # A quick bound first: a body cannot nest deeper than it has brackets.
     if body.count(b"[") + body.count(b"{") > MAX_DEPTH and nesting(body) > MAX_DEPTH:
         return f"the request body nests objects and arrays more than {MAX_DEPTH} levels deep"
+    if _plainly_valid(body):
+        return None
     try:
         json.loads(text, object_pairs_hook=_refuse_duplicates, parse_constant=_refuse_constant)
     except DuplicateKey as error:
