@@ -81,15 +81,17 @@ def _keys(value: object) -> int:
 
 def _plainly_valid(body: bytes) -> bool:
     """The common case, decided in C: orjson reads the body (it refuses everything the
-    check below refuses but a key given twice, and refuses more: then the check below
-    decides), and no object lost a key (each ':' outside strings names one key). The
-    standard library's read with a Python hook per object was ~2% of the server's CPU
-    under bench/http.py (a)."""
+    strict read refuses but a key given twice, and refuses more: the strict read then
+    decides), and its objects hold as many keys as the body has ':'. Each key is written
+    with one ':' and a ':' can only add to the count (inside a string), so equal counts
+    mean no key was given twice; unequal ones (a ':' in a string, a key given twice)
+    leave it to the strict read. 1.1 us against the strict read's 3.1 us for an action's
+    body (timeit)."""
     try:
         parsed = orjson.loads(body)
     except orjson.JSONDecodeError:
         return False
-    return _keys(parsed) == _STRING.sub(b"", body).count(b":")
+    return _keys(parsed) == body.count(b":")
 
 
 def json_problem(body: bytes) -> str | None:
