@@ -62,7 +62,7 @@ def _plain_event_name(topic: str) -> str | None:
     return name
 
 
-def _plain_entry(stored: StoredEvent, day: int | None) -> dict[str, Any] | None:
+def _plain_entry(stored: StoredEvent, day: int | None) -> dict[str, JSON] | None:
     """``entry_of(event_record(event))`` read from the stored JSON, or None when the
     event is not plain JSON but for its timestamp (then the domain path answers)."""
     state = stored.state
@@ -73,15 +73,16 @@ def _plain_entry(stored: StoredEvent, day: int | None) -> dict[str, Any] | None:
     if name is None or type(loaded) is not dict or "class_version" in loaded:
         return None
     stamp = loaded.get("timestamp")
+    written = stamp.get("_data_") if type(stamp) is dict else None
     if not (
         type(stamp) is dict
         and len(stamp) == 2
         and stamp.get("_type_") == "datetime_iso"
-        and type(stamp.get("_data_")) is str
+        and type(written) is str
     ):
         return None
     # The library reads the time with fromisoformat and event_record writes it back.
-    timestamp = datetime.fromisoformat(stamp["_data_"]).isoformat()
+    timestamp = datetime.fromisoformat(written).isoformat()
     record = {
         "event": name,
         "version": stored.originator_version,
@@ -93,7 +94,7 @@ def _plain_entry(stored: StoredEvent, day: int | None) -> dict[str, Any] | None:
 
 def render(
     stored: StoredEvent, mapper: Mapper[UUID], day: int | None
-) -> tuple[dict[str, Any], bytes]:
+) -> tuple[dict[str, JSON], bytes]:
     """One stored event's audit entry and the bytes the answer's model writes for it."""
     if not (mapper.cipher or mapper.compressor):
         entry = _plain_entry(stored, day)
