@@ -193,6 +193,18 @@ def export(data_dir: Path, file: Path, *args: str) -> list[bytes]:
     return lines
 
 
+def imported_into_a_new_data_dir(backup: Path, data_dir: Path) -> tuple[dict[str, str], Settings]:
+    """`skald import` of the file into a fresh data dir (its own Redis prefix): the CLI's
+    environment for that data dir, and the settings that serve what it imported."""
+    prefix = "x" + uuid.uuid4().hex
+    target = {"SKALD_DATA_DIR": str(data_dir), "SKALD_REDIS_PREFIX": prefix}
+    if REDIS_URL:
+        target["SKALD_REDIS_URL"] = REDIS_URL
+    imported = skald("import", str(backup), env=target)
+    assert imported.returncode == 0, imported.stderr
+    return target, Settings(data_dir=data_dir, redis_url=REDIS_URL, redis_prefix=prefix)
+
+
 def test_a_store_moves_from_sqlite_to_postgresql_and_reads_the_same_byte_for_byte(
     live_client: TestClient, settings: Settings, postgres_schema: tuple[str, str], tmp_path: Path
 ) -> None:
@@ -286,17 +298,7 @@ def test_one_campaign_moves_with_its_encounters_and_request_records(
     assert len(records) == 3  # make-the-campaign, enrol-bran, void-1
     assert b"Before" not in backup.read_bytes() and b"After" not in backup.read_bytes()
 
-    target = {
-        "SKALD_DATA_DIR": str(tmp_path / "target"),
-        "SKALD_REDIS_PREFIX": "x" + uuid.uuid4().hex,
-    }
-    if REDIS_URL:
-        target["SKALD_REDIS_URL"] = REDIS_URL
-    imported = skald("import", str(backup), env=target)
-    assert imported.returncode == 0, imported.stderr
-    moved = Settings(
-        data_dir=tmp_path / "target", redis_url=REDIS_URL, redis_prefix=target["SKALD_REDIS_PREFIX"]
-    )
+    target, moved = imported_into_a_new_data_dir(backup, tmp_path / "target")
     with TestClient(create_app(lambda: build_services(moved))) as client:
         client.headers.update(story.gm)
         after = every_read(client, story)
@@ -344,17 +346,7 @@ def test_one_campaign_moves_with_its_bestiary_and_no_other(
     assert ids == {cid, str(CampaignBestiary.create_id(uuid.UUID(cid)))}
     assert b"Orc" not in backup.read_bytes()
 
-    target = {
-        "SKALD_DATA_DIR": str(tmp_path / "target"),
-        "SKALD_REDIS_PREFIX": "x" + uuid.uuid4().hex,
-    }
-    if REDIS_URL:
-        target["SKALD_REDIS_URL"] = REDIS_URL
-    imported = skald("import", str(backup), env=target)
-    assert imported.returncode == 0, imported.stderr
-    moved = Settings(
-        data_dir=tmp_path / "target", redis_url=REDIS_URL, redis_prefix=target["SKALD_REDIS_PREFIX"]
-    )
+    _, moved = imported_into_a_new_data_dir(backup, tmp_path / "target")
     with TestClient(create_app(lambda: build_services(moved))) as there:
         assert ok(there.get(f"/campaigns/{cid}/bestiary", headers=gm)) == [goblin]
 
