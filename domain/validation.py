@@ -87,9 +87,34 @@ def hidden_character(text: str) -> str | None:
 _NO_TEXT = frozenset({int, float, bool, type(None)})
 
 
+def _plainly_clean(value: object) -> bool:
+    """True when ``value`` is plain JSON (dicts with string keys, lists, tuples, strings,
+    numbers) with no hidden character anywhere: nearly every request. Checked by exact
+    types, without the paths or the ABC checks the naming walk needs; anything else
+    (a hidden character, another Mapping or sequence, a key that is not a string) is
+    left to that walk, which decides and names."""
+    if type(value) is str:
+        return _HIDDEN.search(value) is None
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str or _HIDDEN.search(key) is not None:
+                return False
+            if type(item) is str:
+                if _HIDDEN.search(item) is not None:
+                    return False
+            elif type(item) not in _NO_TEXT and not _plainly_clean(item):
+                return False
+        return True
+    if type(value) is list or type(value) is tuple:
+        return all(_plainly_clean(item) for item in value)
+    return type(value) in _NO_TEXT
+
+
 def refuse_hidden_characters(data: object, where: str = "") -> None:
     """Refuse control and bidirectional characters in every string of ``data`` (keys too),
     naming each field that carries one; nothing is written after this refusal."""
+    if _plainly_clean(data):
+        return
     problems: list[Problem] = []
 
     def walk(value: object, path: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from types import MappingProxyType
 
 import pytest
 
@@ -90,3 +91,38 @@ def test_every_code_point_is_judged_as_its_category_and_the_listed_marks_say() -
         char = chr(point)
         hidden = unicodedata.category(char) == "Cc" or char in marks
         assert (hidden_character(f"a{char}b") is not None) == hidden, hex(point)
+
+
+class Text(str):
+    """A str that is not exactly a str: the exact-type check leaves it to the walk."""
+
+
+@pytest.mark.parametrize(
+    ("data", "fields"),
+    [
+        ({"a": ("ok", "b\x00")}, ["a.1"]),  # a tuple, as a list
+        (MappingProxyType({"a": {"b": "c\u202e"}}), ["a.b"]),  # a Mapping that is no dict
+        ({1: "x\x00", "n": 2}, ["1"]),  # a key that is no string: its value is walked
+        ({Text("k\n"): "v"}, ["<key>"]),  # a str subclass as key
+        ([Text("a\x1b")], ["0"]),
+        ({"deep": [{"er": [1, 2.5, None, True, "x\u2028"]}]}, ["deep.0.er.4"]),
+    ],
+)
+def test_other_shapes_are_walked_and_named_as_before(data: object, fields: list[str]) -> None:
+    with pytest.raises(InvalidFields) as refused:
+        refuse_hidden_characters(data)
+    assert [p.field for p in refused.value.problems] == fields
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        MappingProxyType({"a": ["b", ("c", 1)]}),
+        {1: "x", "n": None},
+        {Text("k"): Text("v")},
+        ("a", 1.5, False, None, {"b": {}}),
+        {"b": []},
+    ],
+)
+def test_other_clean_shapes_pass(data: object) -> None:
+    refuse_hidden_characters(data)
