@@ -19,7 +19,7 @@ from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.records import JSON, JSONObject, replace
 from domain.resolution import Resolved, resolve
 from domain.roll_preview import refuse_unknown_rolls
-from domain.rulesets.base import EncounterView, JsonObject, Ruleset
+from domain.rulesets.base import EncounterView, Frozen, JsonObject, Ruleset
 
 PENDING = "pending"
 RESOLVED = "resolved"
@@ -43,14 +43,16 @@ def lenient_resolve(
     tray: DiceTray,
     already: Sequence[RollRecord] = (),
     aliases: Mapping[str, str] | None = None,
+    valid: Frozen | None = None,
 ) -> Resolved:
     """Resolve; dice supplied for rolls that turned out not to be needed are noted, not refused.
 
     ``already`` are roll records made earlier (the hit of a waiting attack), whose
-    faces ``tray`` carries: their records keep how they were first made.
+    faces ``tray`` carries: their records keep how they were first made. ``valid``:
+    ``params`` already validated (domain/resolution.py ``resolve``).
     """
     aliases = aliases or {}
-    resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False)
+    resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False, valid=valid)
     refuse_unknown_rolls(rules, view, kind, actor, params, tray.unused(), aliases)
     first = {r.name: r for r in already}
     rolls = tuple(first.get(r.name, r) for r in resolved.rolls)
@@ -74,7 +76,7 @@ def open_or_resolve(
     roller: Roller | None,
     aliases: Mapping[str, str] | None = None,
 ) -> Opening:
-    rules.validate_params(kind, params)
+    valid = rules.validate_params(kind, params)
     if actor is not None and actor in view.combatants:
         rules.refuse_if_cannot_act(view.combatants[actor], kind)  # before any waiting
     tray = DiceTray(roller, dice)
@@ -83,7 +85,7 @@ def open_or_resolve(
     supplied = {**tray.unused(), **{r.name: list(r.faces) for r in lead}}
     if waiting is None:
         again = DiceTray(roller, supplied)
-        resolved = lenient_resolve(rules, view, kind, actor, params, again, lead, aliases)
+        resolved = lenient_resolve(rules, view, kind, actor, params, again, lead, aliases, valid)
         return Opening(resolved, None)
     # The dice not rolled yet wait with the exchange: refuse now what none of its
     # choices would ever roll, before the exchange is recorded.

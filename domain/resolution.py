@@ -10,7 +10,7 @@ from domain.dice import DiceTray
 from domain.errors import NotFound
 from domain.narrative import new_conditions_note
 from domain.records import Combatant, JSONObject, replace
-from domain.rulesets.base import CombatantView, EncounterView, Outcome, Ruleset
+from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome, Ruleset
 
 
 @dataclass(frozen=True)
@@ -64,10 +64,15 @@ def resolve(
     tray: DiceTray,
     *,
     strict_dice: bool = True,
+    valid: Frozen | None = None,
 ) -> Resolved:
-    """Validate and resolve; raises a DomainError when the action cannot happen now."""
+    """Validate and resolve; raises a DomainError when the action cannot happen now.
+
+    ``valid``: ``params`` as the caller already validated them (an action that was
+    checked for a waiting exchange first), so they are not validated a second time."""
     action_type = rules.action_type(kind)
-    valid = rules.validate_params(kind, params)
+    if valid is None:
+        valid = rules.validate_params(kind, params)
     if actor is not None:
         if actor not in view.combatants:
             raise NotFound(f"actor '{actor}' is not a combatant in this encounter")
