@@ -61,16 +61,22 @@ class Batch:
     aggregates: dict[UUID, object] = field(default_factory=dict)
     to_save: list[object] = field(default_factory=list)
     pending: dict[UUID, int] = field(default_factory=dict)
+    # The aggregates the running command was handed (`WriteRunner._batched_get`): only
+    # those can have changed since the last command settled, so only those are looked
+    # at (looking at all of them made each command's cost grow with the batch).
+    touched: set[UUID] = field(default_factory=set)
 
     def unsaved_changes(self) -> bool:
         """Did the last command change an aggregate and fail before saving it?"""
         return any(
-            _pending(aggregate) != self.pending.get(aggregate_id, 0)
-            for aggregate_id, aggregate in self.aggregates.items()
+            _pending(self.aggregates[aggregate_id]) != self.pending.get(aggregate_id, 0)
+            for aggregate_id in self.touched
         )
 
     def settle(self) -> None:
-        self.pending = {i: _pending(a) for i, a in self.aggregates.items()}
+        for aggregate_id in self.touched:
+            self.pending[aggregate_id] = _pending(self.aggregates[aggregate_id])
+        self.touched.clear()
 
     def objects(self) -> list[object]:
         seen: set[int] = set()

@@ -8,6 +8,7 @@ claim's record is saved in the same transaction as the command's aggregates.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -177,8 +178,19 @@ class WriteRunner(Application[UUID]):
         intervals = self.snapshotting_intervals
         if self.snapshots is None or not intervals:
             return
+        # Every due version is a multiple of its type's interval, so of their common
+        # divisor: one look at each event's version finds the few that may be due,
+        # instead of matching every event against every aggregate of the batch.
+        step = math.gcd(*intervals.values())
+        aggregates = processing_event.aggregates
         taken: list[SnapshotProtocol[UUID]] = []
-        for aggregate_id, aggregate in processing_event.aggregates.items():
+        snapshotted: set[UUID] = set()
+        for event in processing_event.events:
+            if event.originator_version % step or event.originator_id in snapshotted:
+                continue
+            aggregate = aggregates.get(event.originator_id)
+            if aggregate is None:
+                continue
             interval = intervals.get(type(aggregate))
             # The library's own lookup (Application.take_snapshot), typed as it declares it.
             snapshot_class: type[SnapshotProtocol[UUID]] | None = getattr(
@@ -186,11 +198,8 @@ class WriteRunner(Application[UUID]):
             )
             if interval is None or snapshot_class is None:
                 continue
-            if any(
-                event.originator_id == aggregate_id
-                and snapshot_due(event.originator_version, interval)
-                for event in processing_event.events
-            ):
+            if snapshot_due(event.originator_version, interval):
+                snapshotted.add(event.originator_id)
                 taken.append(snapshot_class.take(aggregate))
         if taken:
             self.snapshots.put(taken)
@@ -265,6 +274,7 @@ class WriteRunner(Application[UUID]):
             return fetch()
         batch = self.writer.batch if self.writer is not None else None
         if batch is not None and aggregate_id in batch.aggregates:
+            batch.touched.add(aggregate_id)
             return batch.aggregates[aggregate_id]
         cache.reads.add(aggregate_id)
         aggregate = cache.get(aggregate_id)
@@ -273,6 +283,7 @@ class WriteRunner(Application[UUID]):
             cache.keep(aggregate_id, aggregate)
         if batch is not None:
             batch.aggregates[aggregate_id] = aggregate
+            batch.touched.add(aggregate_id)
         return aggregate
 
     def _run_tracked(self, attempt: Callable[[], T]) -> T:

@@ -14,6 +14,7 @@ from application.idempotency import current_claim
 from domain.errors import ActionRefused, DomainError
 from domain.idempotency import AlreadyDone, Claim, Replayed
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
+from tests.patience import HANG_SECONDS
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py
 WRITERS = 16
@@ -116,6 +117,47 @@ def test_the_same_request_twice_at_once_is_done_once(store_env: dict[str, str]) 
         assert not [a for a in answers if isinstance(a, AlreadyDone | ActionRefused)]
         final = open_app(store_env)
         assert len(final.encounter(cid, eid).actions) == 1
+        final.close()
+    finally:
+        app.close()
+
+
+def test_a_command_that_fails_half_way_in_a_batch_leaves_nothing_of_itself(
+    store_env: dict[str, str],
+) -> None:
+    """Sixteen commands on one encounter queue while the writer is held, so they run as
+    one batch; every other one acts and then fails. Each of those changed the encounter
+    the batch's earlier commands had changed too: seen, the batch is run again one by
+    one, and only the eight whole actions are recorded."""
+    app = grouped(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        release = threading.Event()
+        holding = app.run_command_later(lambda: release.wait(HANG_SECONDS))
+
+        def half_then_fail() -> None:
+            encounter = app.encounter(cid, eid)
+            encounter.act("take_hit", None, hit(cid, eid, hero, 5).params, {"damage": [5]},
+                          app.roller, "gm")  # fmt: skip
+            raise ActionRefused("refused after changing the encounter")
+
+        queued = [
+            app.run_command_later(half_then_fail)
+            if n % 2
+            else app.perform_action_later(hit(cid, eid, hero, 1))
+            for n in range(WRITERS)
+        ]
+        release.set()
+        holding.result(HANG_SECONDS)
+        refused = [f.exception(HANG_SECONDS) for f in queued[1::2]]
+        assert all(isinstance(error, ActionRefused) for error in refused)
+        assert [f.result(HANG_SECONDS)[1]["number"] for f in queued[::2]] == list(
+            range(1, WRITERS // 2 + 1)
+        )
+        final = open_app(store_env)
+        encounter = final.encounter(cid, eid)
+        assert [a.number for a in encounter.actions] == list(range(1, WRITERS // 2 + 1))
+        assert encounter.combatants[hero].tracks["stamina"] == 200 - WRITERS // 2
         final.close()
     finally:
         app.close()
