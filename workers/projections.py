@@ -25,6 +25,12 @@ from workers.subscriptions import BATCH_LIMIT, subscribe_in_batches
 
 log = logging.getLogger("skald.workers.projections")
 WAKE_INTERVAL = 0.5  # how often an idle runner looks at its stop flag
+# After applying a batch the runner lets the next one gather this long. Each batch costs
+# a round trip and one script call in Redis whatever its size; under steady commands a
+# runner that took every event as it came applied batches of ~8 (a fixed ~1 ms of CPU
+# each: 0.11 ms of the runner's and 0.036 ms of Redis's per command, bench/README.md).
+# An event after a quiet spell is applied at once: only a busy runner waits.
+GATHER_SECONDS = 0.005
 
 
 class ProjectionRunner:
@@ -48,8 +54,11 @@ class ProjectionRunner:
             with subscription:
                 while not stop.is_set():
                     batch = subscription.next_batch(timeout=WAKE_INTERVAL)
-                    if batch and not self.engine.apply(batch):
+                    if not batch:
+                        continue
+                    if not self.engine.apply(batch):
                         break  # the views moved: sync and subscribe again
+                    stop.wait(GATHER_SECONDS)
 
 
 class Supervisor:
