@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from domain.dice import Roll
 from domain.records import (
     JSON,
     Combatant,
@@ -48,6 +49,8 @@ def as_strs(value: JSON) -> tuple[str, ...]:
 
 
 def as_ints(value: JSON) -> tuple[int, ...]:
+    if type(value) is list and all(type(item) is int for item in value):
+        return tuple(value)  # the stored shape: no ABC checks, no call per item
     return tuple(as_int(item) for item in as_list(value))
 
 
@@ -81,6 +84,21 @@ class RollRecord(Record, frozen=True):
             supplied=roll["supplied"] is True,
             adjusted=as_optional_str(roll.get("adjusted")),
             new=roll.get("new") is True,
+        )
+
+    @classmethod
+    def of(cls, roll: Roll) -> RollRecord:
+        """The record of a roll just made: ``from_json(roll.as_record())`` without the
+        JSON between (faces that are not integers still go that way, and are refused)."""
+        if not all(type(face) is int for face in roll.faces):
+            return cls.from_json(roll.as_record())
+        return cls(
+            name=roll.name,
+            dice=str(roll.expression),
+            faces=roll.faces,
+            total=roll.total,
+            supplied=roll.supplied is True,
+            adjusted=roll.adjusted,
         )
 
     def as_json(self) -> dict[str, JSON]:

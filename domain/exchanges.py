@@ -81,7 +81,7 @@ def open_or_resolve(
         rules.refuse_if_cannot_act(view.combatants[actor], kind)  # before any waiting
     tray = DiceTray(roller, dice)
     waiting = rules.awaiting(view, kind, actor, params, tray)
-    lead = tuple(RollRecord.from_json(roll.as_record()) for roll in tray.rolls)
+    lead = tuple(RollRecord.of(roll) for roll in tray.rolls)
     supplied = {**tray.unused(), **{r.name: list(r.faces) for r in lead}}
     if waiting is None:
         again = DiceTray(roller, supplied)

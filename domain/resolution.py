@@ -78,8 +78,9 @@ def resolve(
             raise NotFound(f"actor '{actor}' is not a combatant in this encounter")
         rules.refuse_if_cannot_act(view.combatants[actor], kind)
     outcome = action_type.resolve(view, actor, valid, tray)
-    made = tray.close() if strict_dice else [roll.as_record() for roll in tray.rolls]
-    rolls = tuple(RollRecord.from_json(roll) for roll in made)
+    if strict_dice:
+        tray.close()  # refuses dice supplied for rolls the action did not make
+    rolls = tuple(RollRecord.of(roll) for roll in tray.rolls)
     touched = sorted(set(outcome.tracks) | set(outcome.state))
     before = {cid: list(view.combatants[cid].conditions) for cid in touched}
     outcome = with_new_conditions(rules, view, outcome, before)

@@ -21,6 +21,7 @@ from domain.actions import (
     Override,
     RollRecord,
 )
+from domain.dice import DiceExpression, Roll
 from domain.encounter_records import Correction, Exchange, TurnOverride
 from domain.records import JSON, Combatant
 
@@ -313,3 +314,27 @@ def test_an_old_snapshot_loads_as_records_and_a_new_one_stores_the_same_json() -
     assert isinstance(again, Encounter)
     assert again.actions == encounter.actions
     assert again.exchange_list == encounter.exchange_list
+
+
+@pytest.mark.parametrize(
+    "roll",
+    [
+        Roll("damage", DiceExpression(2, 6), (3, 6), supplied=True),
+        Roll("hit", DiceExpression(3, 6, -2), (1, 1, 2), supplied=False),
+        Roll("parry", DiceExpression(1, 20, 4), (20,), supplied=True, adjusted="2 dice recorded"),
+        Roll("none", DiceExpression(0, 6), (), supplied=False),
+    ],
+)
+def test_the_record_of_a_roll_is_the_record_its_json_reads(roll: Roll) -> None:
+    made = RollRecord.of(roll)
+    assert made == RollRecord.from_json(roll.as_record())
+    assert orjson.dumps(made.as_json()) == orjson.dumps(roll.as_record())
+
+
+def test_a_roll_whose_faces_are_not_integers_is_refused_as_its_json_is() -> None:
+    roll = Roll("damage", DiceExpression(1, 6), ("3",), supplied=True)  # type: ignore[arg-type]
+    with pytest.raises(TypeError) as through_json:
+        RollRecord.from_json(roll.as_record())
+    with pytest.raises(TypeError) as made:
+        RollRecord.of(roll)
+    assert str(made.value) == str(through_json.value)
