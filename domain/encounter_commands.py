@@ -102,7 +102,10 @@ def record(
     hidden: bool = False,
 ) -> ActionRecord:
     outcome = resolved.outcome
-    e._action_resolved(
+    # e._action_resolved(...) without its decorator's per-call binding and argument
+    # filtering: the same event class, every field given (eventsourcing's equivalent).
+    e.trigger_event(
+        e.ActionResolved,
         number=len(e.actions) + 1,
         round=round,
         kind=kind,
