@@ -129,14 +129,28 @@ def touched_by(record: Mapping[str, Any]) -> set[str]:
     if record.get("actor"):
         touched.add(str(record["actor"]))
     for value in (record.get("params") or {}).values():
-        named = value if isinstance(value, list) else [value]
-        touched.update(v for v in named if isinstance(v, str))
+        kind = type(value)
+        if kind is str:
+            touched.add(value)
+        elif kind in _NAMES_NOBODY:  # most parameters: numbers, flags, unset
+            continue
+        elif isinstance(value, list):
+            touched.update([v for v in value if isinstance(v, str)])
+        elif isinstance(value, str):
+            touched.add(value)
     # Whoever rolled in it (a dwarf's Ward, a defender's parry): rules' roll names
     # carry the roller's id, e.g. "ward.<id>.guard".
     for roll in record.get("rolls") or []:
-        for name in (roll.get("name"), roll.get("roll")):
-            touched.update(str(name).split(".") if name else ())
+        name = roll.get("name")
+        if name:
+            touched.update(str(name).split("."))
+        name = roll.get("roll")
+        if name:
+            touched.update(str(name).split("."))
     return touched  # strings that are no combatant's id select nobody
+
+
+_NAMES_NOBODY = frozenset({int, float, bool, type(None)})
 
 
 def narrated(encounter: Encounter, record: ActionRecord) -> dict[str, Any]:
@@ -224,7 +238,7 @@ def _summary_plain(encounter: Encounter, only: set[str]) -> dict[str, object] | 
         if cid not in only:
             continue
         maxima = rules.track_maxima(c.sheet)
-        conditions = list(encounter.conditions_of(cid))
+        conditions = list(rules.conditions(c.sheet, c.tracks, c.state))  # conditions_of's
         if not (
             type(cid) is str
             and type(c.name) is str

@@ -103,6 +103,18 @@ def unids(text: str, combatants: Combatants) -> str:
     return text
 
 
+def unids_lines(lines: Iterable[str], combatants: Combatants) -> list[str]:
+    """``unids`` of each line that is not empty: the names read once for all of them."""
+    names = [(cid, c.name) for cid, c in combatants.items()]
+    told = []
+    for line in lines:
+        if line:
+            for cid, name in names:
+                line = line.replace(cid, name)
+            told.append(line)
+    return told
+
+
 def conditions_lines(record: JSONObject, combatants: Combatants) -> list[str]:
     lines = []
     for cid, change in (read(record, WithConditions).conditions or {}).items():

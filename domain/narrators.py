@@ -19,7 +19,7 @@ from domain.narrative import (
     generic,
     name_of,
     plural,
-    unids,
+    unids_lines,
     unused_lines,
 )
 from domain.records import JSON, JSONObject
@@ -266,4 +266,4 @@ def narrate(ruleset: str, stored: JSONObject, combatants: Roster) -> list[str]:
         # A record shaped by an older or newer rules module still reads, if plainly.
         lines = generic(stored, combatants)
     lines += unused_lines(stored) + conditions_lines(stored, combatants)
-    return [unids(line, combatants) for line in lines if line]
+    return unids_lines(lines, combatants)
