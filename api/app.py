@@ -59,6 +59,10 @@ def create_app(
         lifespan=lifespan,
         docs_url=None,  # served from local assets by api.routes.docs
         redoc_url=None,
+        # FastAPI's own OpenTelemetry spans, metrics and logs: Skald configures no
+        # provider, yet with them on every request asked the global providers (reading
+        # the environment each time) whether one had been set, on the event loop.
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     errors.install(app)
     # Innermost: the view reads, answered below the router (api/fast_views.py).
