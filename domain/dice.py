@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
+import msgspec
 from pydantic import JsonValue
 
 from domain.errors import DiceError
@@ -32,8 +32,7 @@ def seeded_roller(seed: int | None = None) -> Roller:
     return random.Random(seed)
 
 
-@dataclass(frozen=True)
-class DiceExpression:
+class DiceExpression(msgspec.Struct, frozen=True):
     """``count`` dice of ``sides`` faces plus a flat ``modifier`` (``NdS+K``)."""
 
     count: int
@@ -65,8 +64,7 @@ class DiceExpression:
         return f"{self.count}d{self.sides}{bonus}"
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(msgspec.Struct, frozen=True):
     """One named roll as it happened: the expression, every face and the total."""
 
     name: str

@@ -10,7 +10,8 @@ rolls twice: a recorded face is fed back, never rolled again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from domain.actions import RollRecord
 from domain.dice import DiceTray, Roller
@@ -26,8 +27,7 @@ RESOLVED = "resolved"
 WITHDRAWN = "withdrawn"
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(msgspec.Struct, frozen=True):
     """Either the action resolved at once, or the exchange to record as pending."""
 
     resolved: Resolved | None

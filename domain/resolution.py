@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from domain.actions import ConditionChange, RollRecord
 from domain.dice import DiceTray
@@ -13,8 +14,7 @@ from domain.records import Combatant, JSONObject, replace
 from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome, Ruleset
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(msgspec.Struct, frozen=True):
     params: JSONObject
     outcome: Outcome
     rolls: tuple[RollRecord, ...]

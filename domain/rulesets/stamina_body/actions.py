@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
 from pydantic import Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
 from domain.dice import DiceTray
@@ -93,7 +93,8 @@ def land_damage(
         ignore_armour=options.ignore_armour,
         ignore_shield=options.ignore_shield,
     )
-    absorption = rules.absorb(reading.stamina, reading.body, resilience.total)
+    raw_stamina, raw_body = reading.stamina, reading.body  # each a sum: worked out once
+    absorption = rules.absorb(raw_stamina, raw_body, resilience.total)
     before = pools_of(target)
     after = Pools(before.stamina - absorption.stamina, before.body - absorption.body)
     state = dict(target.state)
@@ -121,13 +122,12 @@ def land_damage(
     }
     summary = (
         f"{target.name} takes {absorption.stamina} Stamina and {absorption.body} Body "
-        f"({reading.stamina}/{reading.body} raw)"
+        f"({raw_stamina}/{raw_body} raw)"
     )
     return Landed(breakdown, after.as_json(), state, summary)
 
 
-@dataclass(frozen=True)
-class Landed:
+class Landed(msgspec.Struct, frozen=True):
     breakdown: JsonObject
     tracks: dict[str, int]
     state: StateObject

@@ -7,8 +7,9 @@ own breakdown, so the aggregate can record exactly why the numbers came out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from domain.rulesets.base import JsonObject
 
@@ -21,8 +22,7 @@ DAMAGE_TABLES: dict[str, dict[int, tuple[int, int]]] = {
 }
 
 
-@dataclass(frozen=True)
-class DamageReading:
+class DamageReading(msgspec.Struct, frozen=True):
     damage_type: str
     readings: tuple[tuple[int, int, int], ...]  # (face, stamina, body)
 
@@ -51,8 +51,7 @@ def read_damage(faces: Sequence[int], damage_type: str) -> DamageReading:
     return DamageReading(damage_type, tuple((face, *table[face]) for face in faces))
 
 
-@dataclass(frozen=True)
-class DamageDice:
+class DamageDice(msgspec.Struct, frozen=True):
     base: int
     added: int
     options: tuple[str, ...]
@@ -95,8 +94,7 @@ def unarmed_damage_class(strength: int) -> int:
     return max(1, strength // 4)
 
 
-@dataclass(frozen=True)
-class ShieldDecision:
+class ShieldDecision(msgspec.Struct, frozen=True):
     counts: bool
     reason: str
 
@@ -119,8 +117,7 @@ def shield_decision(
     )
 
 
-@dataclass(frozen=True)
-class Resilience:
+class Resilience(msgspec.Struct, frozen=True):
     armour: int
     shield: int
     total: int
@@ -145,8 +142,7 @@ def effective_resilience(
     return Resilience(armour_part, shield_part, armour_part + shield_part, tuple(notes))
 
 
-@dataclass(frozen=True)
-class Absorption:
+class Absorption(msgspec.Struct, frozen=True):
     resilience: int
     steps: tuple[tuple[int, str, int, int], ...]  # (step, pool, pool after, resilience left)
     stamina: int
@@ -186,8 +182,7 @@ def absorb(stamina: int, body: int, resilience: int) -> Absorption:
     return Absorption(resilience, tuple(steps), stamina, body)
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(msgspec.Struct, frozen=True):
     """3d6 against a target: success when the roll is <= target; 18 fails, 3 succeeds."""
 
     roll: int
