@@ -70,28 +70,22 @@ def read_as_json(content_type: bytes | None) -> bool:
     )
 
 
-def _keys(value: object) -> int:
-    """How many keys the objects in a parsed JSON value hold, all levels counted."""
-    if type(value) is dict:
-        return len(value) + sum(_keys(v) for v in value.values())
-    if type(value) is list:
-        return sum(_keys(v) for v in value)
-    return 0
-
-
 def _plainly_valid(body: bytes) -> bool:
     """The common case, decided in C: orjson reads the body (it refuses everything the
     strict read refuses but a key given twice, and refuses more: the strict read then
-    decides), and its objects hold as many keys as the body has ':'. Each key is written
-    with one ':' and a ':' can only add to the count (inside a string), so equal counts
-    mean no key was given twice; unequal ones (a ':' in a string, a key given twice)
-    leave it to the strict read. 1.1 us against the strict read's 3.1 us for an action's
-    body (timeit)."""
-    try:
-        parsed = orjson.loads(body)
-    except orjson.JSONDecodeError:
+    decides) and writes it again, and the two hold as many ':' as each other. A body
+    without a backslash reads its strings back exactly as written, so each ':' of the
+    writing is a key's or one inside a string the body has too: a key given twice (one
+    of the two dropped) leaves fewer. A body with a backslash (an escape may write a ':'
+    the body does not show) goes to the strict read. 1.4 us against 2.4 us counting
+    the keys of the parsed value in Python (timeit, an action's body)."""
+    if b"\\" in body:
         return False
-    return _keys(parsed) == body.count(b":")
+    try:
+        written = orjson.dumps(orjson.loads(body))
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. an integer over 64 bits
+        return False
+    return written.count(b":") == body.count(b":")
 
 
 def json_problem(body: bytes) -> str | None:
