@@ -143,17 +143,18 @@ class MovingWindows:
     SWEEP_SECONDS = 10.0
 
     def __init__(self) -> None:
-        self._windows: dict[str, tuple[float, deque[float]]] = {}  # key -> expiry, hits
+        # (limit, who, bucket) -> expiry, hits. The library names a window by a string it
+        # builds on each call (`key_for`, 0.9 us); a tuple of the three is hashed in 0.2.
+        self._windows: dict[tuple[RateLimitItem, str, str], tuple[float, deque[float]]] = {}
         self._lock = threading.Lock()
         self._swept = time.time()
 
     def _current(self, limit: RateLimitItem, who: str, bucket: str, now: float) -> deque[float]:
-        key = limit.key_for(who, bucket)
-        expiry = limit.get_expiry()
+        key = (limit, who, bucket)
         found = self._windows.get(key)
         if found is None:
-            found = self._windows[key] = (expiry, deque())
-        hits = found[1]
+            found = self._windows[key] = (limit.get_expiry(), deque())
+        expiry, hits = found
         edge = now - expiry
         while hits and hits[0] < edge:
             hits.popleft()
