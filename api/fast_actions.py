@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from api.errors import domain_error_response
 from api.keys import KeyMaker, bearer_in
 from api.limits import replaying
+from api.loop_futures import on_this_loop
 from api.redacting import CALLER_ACCESS
 from api.routes.encounters import action_command
 from api.schemas import ActionBody
@@ -70,7 +71,7 @@ class ActionFastPath:
         try:
             # The answer is made on the writer as the action left the encounter: the
             # encounter, which the writer goes on changing, is not copied for it.
-            status, payload = await asyncio.wrap_future(
+            status, payload = await on_this_loop(
                 application.perform_action_answered(command, answer_bytes)
             )
         except DomainError as refused:  # nothing was written
