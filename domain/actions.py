@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import msgspec
-
 from domain.dice import Roll
 from domain.records import (
     JSON,
@@ -75,6 +73,27 @@ class RollRecord(Record, frozen=True):
 
     @classmethod
     def from_json(cls, stored: JSON) -> RollRecord:
+        if type(stored) is dict:  # as events store it: read by exact types, no ABC checks
+            name, dice, faces = stored.get("name"), stored.get("dice"), stored.get("faces")
+            total, adjusted = stored.get("total"), stored.get("adjusted")
+            if (
+                type(name) is str
+                and type(dice) is str
+                and type(faces) is list
+                and all(type(face) is int for face in faces)
+                and type(total) is int
+                and "supplied" in stored
+                and (adjusted is None or type(adjusted) is str)
+            ):
+                return cls(
+                    name,
+                    dice,
+                    tuple(faces),
+                    total,
+                    stored["supplied"] is True,
+                    adjusted,
+                    stored.get("new") is True,
+                )
         roll = as_object(stored)
         return cls(
             name=as_str(roll["name"]),
@@ -277,8 +296,15 @@ class ActionRecord(Record, frozen=True):
         breakdown: JSONObject,
         by: str,
         version: int,
+        effects: Effects,
+        before: Mapping[str, Sequence[str]],
+        after: Mapping[str, Sequence[str]],
+        override: JSON,
+        hidden: bool = False,
     ) -> ActionRecord:
-        """An action just resolved (an ActionResolved event's), before its effects."""
+        """An action just resolved (an ActionResolved event's) with what it did: new
+        tracks and state, each touched combatant's conditions before and after, the GM's
+        override that let it through (None if none), and whether the GM rolled it hidden."""
         return cls(
             number=number,
             round=round,
@@ -290,28 +316,11 @@ class ActionRecord(Record, frozen=True):
             breakdown=breakdown,
             by=by,
             status="active",
-            effects=Effects({}, {}),
-            version=version,
-        )
-
-    def with_effects(
-        self,
-        tracks: Mapping[str, Tracks],
-        state: Mapping[str, State],
-        before: Mapping[str, Sequence[str]],
-        after: Mapping[str, Sequence[str]],
-        override: JSON,
-        hidden: bool = False,
-    ) -> ActionRecord:
-        """With what it did: new tracks and state, each touched combatant's conditions
-        before and after, the GM's override that let it through (None if none), and
-        whether the GM rolled it hidden."""
-        return msgspec.structs.replace(
-            self,
-            effects=Effects(tracks=tracks, state=state),
+            effects=effects,
             conditions={
                 cid: ConditionChange(tuple(b), tuple(after[cid])) for cid, b in before.items()
             },
+            version=version,
             override=override_from_json(override),
             hidden=hidden,
         )

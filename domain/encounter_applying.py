@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from domain.actions import JOIN, ActionRecord, actions_from_json
+from domain.actions import JOIN, ActionRecord, Effects, actions_from_json
 from domain.breakdowns import target_of
 from domain.corrections import ACTIVE
 from domain.encounter_records import Correction, Exchange, TurnOverride
@@ -51,9 +51,24 @@ def action_resolved(
         self.combatants[cid] = replace(self.combatants[cid], state=values)
     self.last_outcome = {"action": number}
     after = {cid: self.conditions_of(cid) for cid in conditions_before}
+    effects = Effects(tracks=tracks, state=state)
     recorded = ActionRecord.resolved(
-        number, round, kind, actor, params, rolls, summary, breakdown, by, self.version + 1
-    ).with_effects(tracks, state, conditions_before, after, override, hidden)
+        number,
+        round,
+        kind,
+        actor,
+        params,
+        rolls,
+        summary,
+        breakdown,
+        by,
+        self.version + 1,
+        effects,
+        conditions_before,
+        after,
+        override,
+        hidden,
+    )
     # Copy on write: copies of the aggregate share the list (Encounter.__deepcopy__).
     self.actions = [*self.actions, recorded]
 

@@ -53,10 +53,13 @@ def lenient_resolve(
     """
     aliases = aliases or {}
     resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False, valid=valid)
-    refuse_unknown_rolls(rules, view, kind, actor, params, tray.unused(), aliases)
+    left = tray.unused()
+    refuse_unknown_rolls(rules, view, kind, actor, params, left, aliases)
+    if not left and not already:
+        return resolved  # no dice to note, no earlier records to keep: as it resolved
     first = {r.name: r for r in already}
     rolls = tuple(first.get(r.name, r) for r in resolved.rolls)
-    unused: JsonObject = {aliases.get(name, name): list(f) for name, f in tray.unused().items()}
+    unused: JsonObject = {aliases.get(name, name): list(f) for name, f in left.items()}
     breakdown = resolved.outcome.breakdown
     if unused:
         breakdown = {**breakdown, "unused_dice": unused}

@@ -118,6 +118,8 @@ def unids_lines(lines: Iterable[str], combatants: Combatants) -> list[str]:
 def conditions_lines(record: JSONObject, combatants: Combatants) -> list[str]:
     lines = []
     for cid, change in (read(record, WithConditions).conditions or {}).items():
+        if change.before == change.after:
+            continue  # nothing gained or lost (most actions' conditions)
         before, after = set(change.before), set(change.after)
         who = name_of(combatants, cid)
         gained = [c for c in change.after if c not in before]

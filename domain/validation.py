@@ -44,7 +44,7 @@ def validate(model: type[M], data: object, what: str) -> M:
     if not isinstance(data, Mapping):
         raise InvalidFields(f"{what} must be a JSON object", [Problem(what, "not an object")])
     try:
-        return model.model_validate(dict(data))
+        return model.model_validate(data if type(data) is dict else dict(data))
     except ValidationError as error:
         problems = [
             Problem(".".join([what, *(str(part) for part in item["loc"])]), item["msg"])

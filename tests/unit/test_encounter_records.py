@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import MappingProxyType
 
 import orjson
 import pytest
@@ -338,3 +339,38 @@ def test_a_roll_whose_faces_are_not_integers_is_refused_as_its_json_is() -> None
     with pytest.raises(TypeError) as made:
         RollRecord.of(roll)
     assert str(made.value) == str(through_json.value)
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        ROLL,
+        {**ROLL, "adjusted": "2 dice recorded, 1 needed now: kept 1", "new": True},
+        {**ROLL, "faces": [True, 2]},  # a bool is an int here, as as_int reads it
+        {**ROLL, "supplied": 1},  # only true is supplied
+        {**ROLL, "new": 1},
+        {**ROLL, "faces": []},
+    ],
+)
+def test_a_stored_roll_reads_the_same_by_its_exact_types_or_as_any_mapping(
+    stored: dict[str, JSON],
+) -> None:
+    assert RollRecord.from_json(stored) == RollRecord.from_json(MappingProxyType(stored))
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {key: value for key, value in ROLL.items() if key != "supplied"},
+        {key: value for key, value in ROLL.items() if key != "name"},
+        {**ROLL, "faces": ["3"]},
+        {**ROLL, "total": "3"},
+        {**ROLL, "adjusted": 2},
+    ],
+)
+def test_a_stored_roll_of_another_shape_is_refused_as_before(stored: dict[str, JSON]) -> None:
+    with pytest.raises((KeyError, TypeError)) as as_mapping:
+        RollRecord.from_json(MappingProxyType(stored))
+    with pytest.raises(type(as_mapping.value)) as as_dict:
+        RollRecord.from_json(stored)
+    assert str(as_dict.value) == str(as_mapping.value)
