@@ -20,14 +20,13 @@ encounter, which the writer goes on changing, is not copied) and sent after the 
 
 from __future__ import annotations
 
-import asyncio
 import re
 from uuid import UUID
 
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from api.access_reads import Rereads, fresh_access
 from api.errors import domain_error_response
 from api.keys import KeyMaker, bearer_in
 from api.limits import replaying
@@ -49,7 +48,7 @@ class ActionFastPath:
     def __init__(self, app: ASGIApp, enabled: bool = True) -> None:
         self.app = app
         self.enabled = enabled
-        self.rereads: dict[UUID, asyncio.Future[Access]] = {}  # see fresh_access
+        self.rereads: Rereads = {}  # see api/access_reads.py
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = (
@@ -131,46 +130,6 @@ def answer_bytes(encounter: Encounter) -> tuple[int, bytes]:
     except DomainError as error:  # the action was written: no refusal of it
         raise RuntimeError("the action's answer could not be made") from error
     return (202 if pending else 201), payload
-
-
-async def fresh_access(
-    application: SkaldApplication,
-    campaign_id: UUID,
-    key_id: str,
-    digest: str,
-    rereads: dict[UUID, asyncio.Future[Access]],
-) -> Access | None:
-    """The access check the route's dependency makes when the campaign must be read
-    again (api/deps.py `reader`: the same call, in a worker thread); None when it does
-    not pass or fails, and the route then makes it again and answers as it always has.
-    Under load a stale check came every ACCESS_RECHECK_SECONDS per campaign, and each
-    request that arrived until it was made again went through FastAPI's routing, its
-    dependencies and its serialising: a tenth of the server's time (bench/README.md).
-
-    While one request reads the campaign again, the others that find it stale wait for
-    that read (`rereads`, by campaign) and then take the check from memory, as the route
-    would have; only if that does not answer do they read it themselves. Each on its own
-    had cost a hop to a worker thread and a read (5% of the server's time)."""
-    reading = rereads.get(campaign_id)
-    if reading is not None:
-        await asyncio.wait([reading])  # its outcome is its requester's; this one re-asks
-        known = application.access_if_fresh(campaign_id, key_id, digest)
-        if known is not None:
-            return known
-    read = asyncio.ensure_future(run_in_threadpool(application.access, campaign_id, key_id, digest))
-    rereads[campaign_id] = read
-
-    def finished(done: asyncio.Future[Access]) -> None:
-        if rereads.get(campaign_id) is done:
-            del rereads[campaign_id]
-        if not done.cancelled():
-            done.exception()  # seen here: a requester that went away leaves it unasked
-
-    read.add_done_callback(finished)
-    try:
-        return await asyncio.shield(read)  # a requester going away leaves it to the others
-    except Exception:  # the route's to answer (its errors, its 401/403/404)
-        return None
 
 
 async def read_body(receive: Receive) -> bytes | None:

@@ -30,7 +30,7 @@ from redis.asyncio import Redis as AsyncRedis
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.fast_actions import fresh_access
+from api.access_reads import fresh_access
 from api.keys import KeyMaker, bearer_in
 from api.routes.views import MAX_OFFSET
 from application.application import SkaldApplication

@@ -18,6 +18,7 @@ import orjson
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.access_reads import Rereads, shared_access_read
 from api.keys import KeyMaker, bearer_in
 from application.application import SkaldApplication
 from application.redaction import Redaction
@@ -33,10 +34,11 @@ CALLER_ACCESS = "skald.caller_access"
 class RedactedReads:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.rereads: Rereads = {}  # see api/access_reads.py
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = CAMPAIGN_PATH.match(scope["path"]) if scope["type"] == "http" else None
-        access = None if found is None else await caller(scope, found.group(1))
+        access = None if found is None else await caller(scope, found.group(1), self.rereads)
         if access is not None:
             scope[CALLER_ACCESS] = access
         if found is None or access is None or access.role == "gm":
@@ -54,7 +56,7 @@ class RedactedReads:
         await self.app(scope, receive, RedactingSend(send, policy))
 
 
-async def caller(scope: Scope, campaign: str) -> Access | None:
+async def caller(scope: Scope, campaign: str, rereads: Rereads) -> Access | None:
     """The key's access to the campaign, as the routes check it; None when it has none."""
     presented = bearer_in(scope["headers"])
     if presented is None:
@@ -70,7 +72,9 @@ async def caller(scope: Scope, campaign: str) -> Access | None:
         known = application.access_if_fresh(campaign_id, key_id, digest)
         if known is not None:
             return known
-        return await run_in_threadpool(application.access, campaign_id, key_id, digest)
+        # One read at a time per campaign; the others wait for it (a hop to a worker
+        # thread apiece, every ACCESS_RECHECK_SECONDS, for every request then arriving).
+        return await shared_access_read(application, campaign_id, key_id, digest, rereads)
     except DomainError:  # a key this campaign refuses: the route answers 401/403/404
         return None
 

@@ -1,0 +1,60 @@
+"""A campaign's access check read again from the store, once for every request waiting.
+
+The check is kept in memory for ACCESS_RECHECK_SECONDS (application/application.py
+`access`); then the next request must read the campaign again, in a worker thread. Under
+load every request that arrived before that read was done found the check stale too, and
+each made its own read: a hop to a worker thread and a read apiece (5% of the server's
+time under bench/http.py (a), bench/README.md). Here, while one request reads a
+campaign again, the others that find it stale wait for that read (`rereads`, by
+campaign) and then take the check from memory; only if that does not answer them (the
+read failed) do they read it themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from uuid import UUID
+
+from starlette.concurrency import run_in_threadpool
+
+from application.application import SkaldApplication
+from domain.access import Access
+
+Rereads = dict[UUID, "asyncio.Future[Access]"]
+
+
+async def shared_access_read(
+    application: SkaldApplication, campaign_id: UUID, key_id: str, digest: str, rereads: Rereads
+) -> Access:
+    """`application.access`, the campaign read at most once at a time per campaign; raises
+    what that raises for this request's key."""
+    reading = rereads.get(campaign_id)
+    if reading is not None:
+        await asyncio.wait([reading])  # its outcome is its requester's; this one re-asks
+        known = application.access_if_fresh(campaign_id, key_id, digest)
+        if known is not None:
+            return known
+    read = asyncio.ensure_future(run_in_threadpool(application.access, campaign_id, key_id, digest))
+    rereads[campaign_id] = read
+
+    def finished(done: asyncio.Future[Access]) -> None:
+        if rereads.get(campaign_id) is done:
+            del rereads[campaign_id]
+        if not done.cancelled():
+            done.exception()  # seen here: a requester that went away leaves it unasked
+
+    read.add_done_callback(finished)
+    return await asyncio.shield(read)  # a requester going away leaves it to the others
+
+
+async def fresh_access(
+    application: SkaldApplication, campaign_id: UUID, key_id: str, digest: str, rereads: Rereads
+) -> Access | None:
+    """The access check the route's dependency makes when the campaign must be read again
+    (api/deps.py `reader`: the same call, in a worker thread); None when it does not pass
+    or fails, and the route then makes it again and answers as it always has (the fast
+    paths: api/fast_actions.py, api/fast_views.py)."""
+    try:
+        return await shared_access_read(application, campaign_id, key_id, digest, rereads)
+    except Exception:  # the route's to answer (its errors, its 401/403/404)
+        return None
