@@ -162,6 +162,11 @@ class WriteRunner(Application[UUID]):
         if self.writer is not None:
             self.writer.close()
             self.writer = None
+        # A recorder that keeps a connection of its own (the SQLite store's, when served:
+        # workers/subscriptions.py) closes it with the application.
+        close_recorder = getattr(self.recorder, "close", None)
+        if callable(close_recorder):
+            close_recorder()
         super().close()
 
     # -- snapshots ------------------------------------------------------------------

@@ -33,7 +33,13 @@ from eventsourcing.persistence import (
     Subscription,
 )
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresSubscription
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+from eventsourcing.sqlite import (
+    SQLITE3_DEFAULT_LOCK_TIMEOUT,
+    SQLiteApplicationRecorder,
+    SQLiteDatastore,
+)
+
+from workers.sqlite_position import PositionReader
 
 POLL_INTERVAL = 0.2
 BATCH_LIMIT = 1000
@@ -186,6 +192,28 @@ class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
         super().__init__(datastore, events_table_name)
         self._subscriptions: weakref.WeakSet[PollingSubscription] = weakref.WeakSet()
         self._subscriptions_lock = threading.Lock()
+        pool = datastore.pool
+        self._position = (
+            None
+            if pool.is_sqlite_memory_mode
+            else PositionReader(
+                pool.db_name,
+                self.select_max_notification_id_statement,
+                pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
+            )
+        )
+
+    def max_notification_id(self) -> int:
+        """The library's answer, read on a connection kept for it (workers/sqlite_position.py)."""
+        if self._position is None:
+            return super().max_notification_id()
+        # The library's own annotation, kept: it answers None for an empty store too.
+        return self._position.newest()  # type: ignore[return-value]
+
+    def close(self) -> None:
+        """Close the connection kept for `max_notification_id` (the application's close)."""
+        if self._position is not None:
+            self._position.close()
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: object

@@ -126,3 +126,30 @@ class TestNotifyingSQLiteRecorder(library.ApplicationRecorderTestCase[NotifyingS
             time.sleep(0.1)  # nothing else arrives
             got.extend(subscription.next_batch(timeout=0.05))
         assert [(n.id, n.state) for n in got] == [(1, b"here"), (2, b"there"), (3, b"here again")]
+
+    def test_the_newest_id_is_read_on_a_connection_of_its_own(self) -> None:
+        """`max_notification_id` (workers/sqlite_position.py): the store's newest id as the
+        library's statement answers it (None while empty), other connections' writes
+        included, and again after the kept connection was closed."""
+        recorder = self.create_recorder()
+        elsewhere = NotifyingSQLiteRecorder(SQLiteDatastore(self.datastore.pool.db_name))
+        assert recorder.max_notification_id() is None
+        recorder.insert_events([StoredEvent(uuid.uuid4(), 1, "topic1", b"here")])
+        assert recorder.max_notification_id() == 1
+        elsewhere.insert_events([StoredEvent(uuid.uuid4(), 1, "topic1", b"there")])
+        assert recorder.max_notification_id() == 2  # another connection's, committed
+        recorder.close()
+        assert recorder.max_notification_id() == 2  # opened again when next asked
+        recorder.close()
+        elsewhere.close()
+        elsewhere.datastore.close()
+
+
+def test_an_in_memory_store_s_newest_id_comes_from_the_library() -> None:
+    """A connection of its own would open another, empty, in-memory database."""
+    datastore = SQLiteDatastore(":memory:")
+    recorder = NotifyingSQLiteRecorder(datastore)
+    recorder.create_table()
+    recorder.insert_events([StoredEvent(uuid.uuid4(), 1, "topic1", b"s")])
+    assert recorder.max_notification_id() == 1
+    datastore.close()
