@@ -214,9 +214,16 @@ def ruleset_out(ruleset: Ruleset) -> RulesetOut:
 _PLAIN_ONLY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
+_STR = frozenset({str})
+_INT = frozenset({int})
+
+
 def _ints(values: object) -> bool:
-    return type(values) is dict and all(
-        type(k) is str and type(v) is int for k, v in values.items()
+    # Each key exactly a str and each value exactly an int, the types compared in C.
+    return (
+        type(values) is dict
+        and _STR.issuperset(map(type, values))
+        and _INT.issuperset(map(type, values.values()))
     )
 
 
@@ -247,7 +254,7 @@ def _summary_plain(encounter: Encounter, only: set[str]) -> dict[str, object] | 
             and type(c.present) is bool
             and _ints(c.tracks)
             and _ints(maxima)
-            and all(type(condition) is str for condition in conditions)
+            and _STR.issuperset(map(type, conditions))
             and type(c.state) is dict
         ):
             return None

@@ -171,8 +171,10 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
     def conditions(
         self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]:
-        found: list[str] = []
         pools = Pools.from_json(tracks)
+        if not state and pools.stamina >= 0 and pools.body > 0:
+            return ()  # most combatants most of the time: on their feet, unhurt by flags
+        found: list[str] = []
         if pools.stamina < 0:
             found.append("stunned")
         if pools.body < 0:
