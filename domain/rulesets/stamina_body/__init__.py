@@ -172,8 +172,6 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
     ) -> tuple[str, ...]:
         pools = Pools.from_json(tracks)
-        if not state and pools.stamina >= 0 and pools.body > 0:
-            return ()  # most combatants most of the time: on their feet, unhurt by flags
         found: list[str] = []
         if pools.stamina < 0:
             found.append("stunned")
@@ -181,6 +179,8 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
             found.append("unconscious")
         if pools.body <= 0:
             found.append("cannot_act")
+        if not state:  # no flags to look up (their state is mostly empty)
+            return tuple(found)
         if pools.body < 0 and state.get(STABILISED):
             found.append(STABILISED)
         for flag in ("piercing_wound", "broken_bones", "severe_bruising"):
