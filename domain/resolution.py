@@ -11,6 +11,7 @@ from domain.dice import DiceTray
 from domain.errors import NotFound
 from domain.narrative import new_conditions_note
 from domain.records import Combatant, JSONObject, replace
+from domain.remembered_params import written
 from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome, Ruleset
 
 
@@ -84,7 +85,7 @@ def resolve(
     touched = sorted(set(outcome.tracks) | set(outcome.state))
     before = {cid: list(view.combatants[cid].conditions) for cid in touched}
     outcome = with_new_conditions(rules, view, outcome, before)
-    return Resolved(valid.model_dump(mode="json"), outcome, rolls, before)
+    return Resolved(written(valid), outcome, rolls, before)
 
 
 def with_new_conditions(

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 from domain.dice import DiceTray
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.records import JSON
+from domain.remembered_params import valid_params
 from domain.validation import validate
 
 
@@ -253,7 +254,7 @@ class RulesetOf(ABC, Generic[SheetT]):
             ) from None
 
     def validate_params(self, kind: str, params: JsonMapping) -> Frozen:
-        return validate(self.action_type(kind).params, params, kind)
+        return valid_params(self.action_type(kind).params, params, kind)
 
     def start_state(self, sheet: SheetLike) -> StateObject:
         """Ruleset-specific per-character state carried between encounters."""
