@@ -104,14 +104,15 @@ def unids(text: str, combatants: Combatants) -> str:
 
 
 def unids_lines(lines: Iterable[str], combatants: Combatants) -> list[str]:
-    """``unids`` of each line that is not empty: the names read once for all of them."""
-    names = [(cid, c.name) for cid, c in combatants.items()]
-    told = []
-    for line in lines:
-        if line:
-            for cid, name in names:
-                line = line.replace(cid, name)
-            told.append(line)
+    """``unids`` of each line that is not empty. An id found in none of the lines (most
+    often: narrators write names) is passed by one search of their joined text, not
+    one ``replace`` per line; each line still reads as ``unids`` makes it."""
+    told = [line for line in lines if line]
+    text = "\n".join(told)
+    for cid, c in combatants.items():
+        if cid in text:  # in some line, or across two: each line replaced as unids does
+            told = [line.replace(cid, c.name) for line in told]
+            text = "\n".join(told)
     return told
 
 
