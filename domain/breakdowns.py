@@ -55,8 +55,11 @@ class SbTold(Part, frozen=True):
     """A stamina-body action record as its narrator reads it."""
 
     kind: str
-    breakdown: dict[str, object]
-    params: dict[str, object]
+    # Decoded where they are read (a damage, an attack, a target), not copied here
+    # first: one that is not an object then fails there, and the narrative falls back
+    # to the plain lines as it did when it failed here.
+    breakdown: object
+    params: object
     actor: str | Unset | None = UNSET  # read for an attack
 
 
