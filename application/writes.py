@@ -8,7 +8,6 @@ claim's record is saved in the same transaction as the command's aggregates.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -21,12 +20,12 @@ from eventsourcing.domain import (
     Aggregate,
     DomainEventProtocol,
     MutableOrImmutableAggregate,
-    SnapshotProtocol,
 )
 from eventsourcing.persistence import IntegrityError, Recording
 
 from application.group_commit import GroupCommitWriter
 from application.idempotency import current_claim
+from application.snapshotting import due_snapshots
 from application.store_position import KnownPosition
 from application.writer_cache import WriterCache
 from domain.errors import ConcurrentWrite
@@ -41,23 +40,6 @@ Saved = MutableOrImmutableAggregate[UUID] | DomainEventProtocol[UUID] | None
 # (Never used for dice: those come from the injected roller.)
 _jitter = random.Random()
 BACKOFF_SECONDS = 0.002
-
-
-# Snapshot spacing doubles as an aggregate grows, up to this many times its interval:
-# an encounter's snapshot holds every action so far, so at a fixed spacing its cost per
-# event would grow with the encounter (issue 15 (c)); doubling keeps it about constant,
-# and the cap bounds the events a cold read replays after the newest snapshot.
-SNAPSHOT_SPACING_CAP = 16
-
-
-def snapshot_due(version: int, interval: int) -> bool:
-    """Is `version` one at which an aggregate snapshotted every `interval` events is
-    snapshotted? The spacing doubles with the version up to the cap: with 100, at 100,
-    200, 400, 800, 1600, then every 1600 (3200, 4800, ...)."""
-    spacing = interval
-    while spacing < interval * SNAPSHOT_SPACING_CAP and version >= 2 * spacing:
-        spacing *= 2
-    return version % spacing == 0
 
 
 class WriteRunner(Application[UUID]):
@@ -172,40 +154,11 @@ class WriteRunner(Application[UUID]):
     # -- snapshots ------------------------------------------------------------------
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
-        """Snapshot an aggregate from memory, as it was just saved, when this save reached
-        one of its snapshot versions (see `snapshot_due`).
-
-        The library reads the aggregate back from the store at exactly that version
-        first; under group commit a batch often carries an encounter past it, and that
-        read and decode of the last snapshot plus its events was most of the writer's
-        snapshot time (bench/README.md). A snapshot at the saved version serves the
-        same purpose: reading starts from the newest snapshot at or below a version."""
-        intervals = self.snapshotting_intervals
-        if self.snapshots is None or not intervals:
+        """Snapshot from memory each aggregate this save carried to one of its snapshot
+        versions (application/snapshotting.py)."""
+        if self.snapshots is None or not self.snapshotting_intervals:
             return
-        # Every due version is a multiple of its type's interval, so of their common
-        # divisor: one look at each event's version finds the few that may be due,
-        # instead of matching every event against every aggregate of the batch.
-        step = math.gcd(*intervals.values())
-        aggregates = processing_event.aggregates
-        taken: list[SnapshotProtocol[UUID]] = []
-        snapshotted: set[UUID] = set()
-        for event in processing_event.events:
-            if event.originator_version % step or event.originator_id in snapshotted:
-                continue
-            aggregate = aggregates.get(event.originator_id)
-            if aggregate is None:
-                continue
-            interval = intervals.get(type(aggregate))
-            # The library's own lookup (Application.take_snapshot), typed as it declares it.
-            snapshot_class: type[SnapshotProtocol[UUID]] | None = getattr(
-                type(aggregate), "Snapshot", self.snapshot_class
-            )
-            if interval is None or snapshot_class is None:
-                continue
-            if snapshot_due(event.originator_version, interval):
-                snapshotted.add(event.originator_id)
-                taken.append(snapshot_class.take(aggregate))
+        taken = due_snapshots(processing_event, self.snapshotting_intervals, self.snapshot_class)
         if taken:
             self.snapshots.put(taken)
 

@@ -17,7 +17,7 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from application.writes import snapshot_due
+from application.snapshotting import snapshot_due
 from domain.encounter import Encounter
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 200, "body_max": 200}
