@@ -114,7 +114,7 @@ def _run_part(
     parts: int,
     target: int,
     reached: Synchronized[int],
-    answer: Connection,
+    answer: Connection[PartDone, object],
 ) -> None:
     """One process's share, reported on ``answer``."""
     try:
