@@ -56,10 +56,13 @@ export function newCampaignForm(slot) {
     };
     ruleset.addEventListener("change", fields);
     initiative.addEventListener("change", fields);
-    fetch("/rulesets").then((r) => r.json()).then((all) => {
+    // The rulesets arrive after the form is shown: a Create clicked before them waits for
+    // them (it had posted an empty ruleset, refused with a 422).
+    const loaded = fetch("/rulesets").then((r) => r.json()).then((all) => {
       ruleset.replaceChildren(...all.map((r) => el("option", { value: r.id }, `${r.title}`)));
       fields();
     });
+    loaded.catch(() => {});  // answered where it is awaited, on Create
     const form = el("form", { id: "new-campaign", class: "sign-in" },
       el("h2", {}, "…or start a new campaign"),
       el("label", {}, "Name ", name), el("label", {}, "Ruleset ", ruleset),
@@ -67,6 +70,13 @@ export function newCampaignForm(slot) {
       el("button", { type: "submit", id: "new-campaign-create" }, "Create"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      try {
+        await loaded;
+      } catch {
+        form.append(el("p", { class: "error", role: "alert" },
+          "the rulesets could not be loaded: reload the page"));
+        return;
+      }
       const options = initiative.value === "roll"
         ? { initiative: { mode: "roll", dice: "1d20", ...(add.value ? { add: add.value } : {}) } }
         : {};

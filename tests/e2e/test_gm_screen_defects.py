@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.e2e.server import Server
 from tests.e2e.test_gm_screen import KNIGHT, campaign
@@ -574,3 +574,27 @@ def test_14_undo_last_a_track_from_its_number_and_the_keyboard(
     assert len(voids) == 2 and all("undo" in c["reason"] for c in voids)
     audit = table.http.get("/audit?limit=200").json()["entries"]
     assert any("GM's call: Bran's stamina" in str(entry) for entry in audit)
+
+
+def test_13_a_campaign_created_before_the_rulesets_arrive_waits_for_them(
+    server: Server, browser: Browser
+) -> None:
+    """The ruleset list arrives after the form is shown; a Create clicked before it came
+    posted an empty ruleset and was refused (a 422 under CI's load). It now waits for the
+    list and creates the campaign with the ruleset the form then shows."""
+    with browser.new_context(viewport=DESKTOP) as context:
+        gm = context.new_page()
+        held: list[Route] = []
+        gm.route("**/rulesets", lambda route: held.append(route))  # held until released
+        posted: list[str] = []
+        gm.on("request", lambda r: posted.append(r.post_data or "") if r.method == "POST" else None)
+        gm.goto(f"{server.url}/gm")
+        gm.locator("#new-campaign-name").fill("The Sunken Crown")
+        gm.locator("#new-campaign-create").click()
+        gm.wait_for_timeout(300)
+        assert posted == []  # nothing sent while the rulesets are not there
+        assert len(held) == 1
+        held[0].continue_()
+        expect(gm.locator("#new-campaign-key")).to_be_visible()
+        assert len(posted) == 1 and '"ruleset":"margin"' in posted[0]
+        expect(gm.get_by_role("alert")).to_have_count(0)
