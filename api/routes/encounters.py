@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Annotated
 from uuid import UUID
@@ -11,6 +10,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.concurrency import run_in_threadpool
 
 from api.deps import GM, App, Idempotency, Reader
+from api.loop_futures import on_this_loop
 from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
 from api.table_schemas import EndBody
 from api.views import encounter_out, outcome_out
@@ -97,7 +97,7 @@ async def perform_action(
     queued = app.idempotent_later(
         idempotency.claim(body, access), lambda: app.perform_action_answered(command, action_answer)
     )
-    outcome = await asyncio.wrap_future(queued)
+    outcome = await on_this_loop(queued)
     if isinstance(outcome, Replayed):  # a repeated request: read what the first one made
         encounter = await run_in_threadpool(settled, app, campaign_id, outcome)
         status, result = action_answer(encounter)
