@@ -42,12 +42,9 @@ def thread_times(pid: int) -> dict[int, tuple[float, float]]:
     """Each thread's (user, system) CPU seconds so far."""
     found: dict[int, tuple[float, float]] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            stat = (task / "stat").read_text()
-        except OSError:  # it ended meanwhile
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        found[int(task.name)] = (int(fields[11]) / TICKS, int(fields[12]) / TICKS)
+        fields = bench_http._stat_fields(f"{pid}/task/{task.name}")
+        if fields is not None:  # else it ended meanwhile
+            found[int(task.name)] = (int(fields[11]) / TICKS, int(fields[12]) / TICKS)
     return found
 
 
