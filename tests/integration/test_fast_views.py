@@ -19,8 +19,11 @@ from tests.integration.test_projections import SHEET, caught_up
 
 @pytest.fixture
 def routed(settings: Settings, live_client: TestClient) -> Iterator[TestClient]:
-    """A second server on the same store and views, its view reads left to the routes."""
-    app = create_app(lambda: build_services(settings), fast_views=False)
+    """A second server on the same store and views, its view reads left to the routes.
+    It uses the first one's Redis, whichever it is: with nothing configured that is the
+    embedded Redis of the data directory, which one process at a time may start."""
+    views = settings.model_copy(update={"redis_url": live_client.app.state.backend.redis_url})
+    app = create_app(lambda: build_services(views), fast_views=False)
     with TestClient(app, raise_server_exceptions=True) as test_client:
         yield test_client
 

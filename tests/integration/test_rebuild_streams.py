@@ -12,16 +12,14 @@ import pytest
 import redis
 
 from projections.staging import Guard, StagedViews
-from tests.services import REDIS_URL, require_redis
 
 CAP = 3
 
 
 @pytest.fixture
-def client() -> Iterator[redis.Redis]:
-    require_redis()
-    assert REDIS_URL is not None
-    connection = redis.Redis.from_url(REDIS_URL)
+def client(redis_url: str) -> Iterator[redis.Redis]:
+    """The configured Redis, or an embedded one of this test's own."""
+    connection = redis.Redis.from_url(redis_url)
     yield connection
     connection.close()
 
