@@ -142,8 +142,8 @@ def unable(rules: Ruleset, combatant: Combatant) -> str | None:
     if not combatant.present:
         return f"{combatant.name} has left the fight"
     conditions = rules.conditions(combatant.sheet, combatant.tracks, combatant.state)
-    blocking = [c for c in conditions if c in rules.cannot_act_at_all]
-    return f"{combatant.name} is {' and '.join(blocking)}" if blocking else None
+    words = rules.cannot_act_words(conditions)
+    return f"{combatant.name} {words}" if words is not None else None
 
 
 def next_turn(e: Encounter, by: str, roller: Roller | None = None) -> ActionRecord:

@@ -8,7 +8,7 @@ the encounter's frozen state, the validated parameters and the dice tray.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
@@ -277,6 +277,12 @@ class RulesetOf(ABC, Generic[SheetT]):
     # the refusal that says where.
     cannot_act_at_all: ClassVar[frozenset[str]] = frozenset()
     own_markers: ClassVar[Mapping[str, str]] = {}
+
+    def cannot_act_words(self, conditions: Sequence[str]) -> str | None:
+        """What keeps a combatant from acting at all (T1), in words after its name
+        ("is down"), or None when it may act."""
+        blocking = [c for c in conditions if c in self.cannot_act_at_all]
+        return f"is {' and '.join(blocking)}" if blocking else None
 
     def turn_refusal(self, name: str, state: JsonMapping, round: int) -> str | None:
         """Why this ruleset's own rules refuse the combatant another action this round

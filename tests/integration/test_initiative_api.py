@@ -279,3 +279,24 @@ def test_voiding_an_initiative_roll_puts_the_order_back(client: TestClient) -> N
     encounter = voided["encounter"]
     assert (f.order(encounter), f.current(encounter)) == (["Ash", "Bran"], "Bran")
     assert encounter["turn"]["initiative"] == {}
+
+
+def test_at_exactly_0_body_is_passed_over_stunned_above_0_is_not_stamina_body(
+    client: TestClient,
+) -> None:
+    # Seed 001: "At 0 Body a character can't act until they're back up to at least 1"
+    # (RULINGS T1 amended); a stunned one with Body above 0 may still Recover (S9).
+    f = Fight(client, "stamina-body", {}, Ash=SB, Bran=SB, Cora=SB)
+    a, b, c = f.ids["Ash"], f.ids["Bran"], f.ids["Cora"]
+    ok(client.put(f.base + "/order", json={"order": [a, b, c]}, headers=GM))
+    f.tracks("Bran", {"body": 0})
+    f.tracks("Cora", {"stamina": -1, "body": 1})  # stunned, Body above 0
+    moved = f.post("/turn")
+    why = "Bran is at 0 Body and cannot act until back up to at least 1"
+    assert (moved["round"], f.current(moved)) == (1, "Cora")
+    assert moved["turn"]["skipped"] == [{"id": b, "name": "Bran", "why": why}]
+    assert moved["actions"][-1]["summary"] == f"Cora's turn (round 1); passed over: {why}"
+    f.tracks("Bran", {"body": 1})  # back up to 1: his turn comes again
+    top = f.post("/turn")
+    assert (top["round"], f.current(top), top["turn"]["skipped"]) == (2, "Ash", [])
+    assert f.current(f.post("/turn")) == "Bran"

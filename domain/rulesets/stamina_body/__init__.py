@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from domain.dice import DiceTray
@@ -102,9 +102,10 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         )
     }
     incapacitating = frozenset({"unconscious", "cannot_act"})
-    # T1: unconscious only; a stunned combatant may still Recover (S9), and one at
-    # Body 0 exactly is not unconscious.
-    cannot_act_at_all = frozenset({"unconscious"})
+    # T1 (amended): unconscious, and at 0 Body ("At 0 Body a character can't act until
+    # they're back up to at least 1", seed 001); a stunned combatant with Body above 0
+    # is not passed over: it may still Recover (S9).
+    cannot_act_at_all = frozenset({"unconscious", "cannot_act"})
     # S9: a stunned combatant's only action is Recovery (the GM's tools are not actions).
     stunned_actions = frozenset({"recover"})
     day_plan_model = DayPlan
@@ -138,6 +139,14 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
             **heal.breakdown(),
         }
         return DailyOutcome(heal.tracks, dict(state), breakdown)
+
+    def cannot_act_words(self, conditions: Sequence[str]) -> str | None:
+        # Below 0 Body is both conditions; the one word says it (as before the ruling).
+        if "unconscious" in conditions:
+            return "is unconscious"
+        if "cannot_act" in conditions:
+            return "is at 0 Body and cannot act until back up to at least 1"
+        return None
 
     def refuse_if_cannot_act(self, actor: CombatantView, kind: str) -> None:
         super().refuse_if_cannot_act(actor, kind)
