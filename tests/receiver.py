@@ -19,7 +19,8 @@ class Received:
 
 @dataclass
 class Receiver:
-    fail_first: int = 0  # answer 503 to this many requests first
+    fail_first: int = 0  # answer fail_status to this many requests first
+    fail_status: int = 503
     redirect: bool = False  # answer every request with a 302
     stall: float = 0.0  # seconds to wait before answering
     hold: threading.Event | None = None  # answer nothing until this is set
@@ -46,7 +47,7 @@ class Receiver:
                         status = 302
                     elif outer.refused < outer.fail_first:
                         outer.refused += 1
-                        status = 503
+                        status = outer.fail_status
                     else:
                         outer.received.append(Received(dict(self.headers.items()), body))
                         status = 204

@@ -43,7 +43,12 @@ READ_CAP = 2048  # bytes of a receiver's answer kept for the log; the rest is ne
 
 
 class DeliveryFailed(Exception):
-    pass
+    """An attempt that failed; `status` is the receiver's answer when there was one (the
+    delivery log shows it), None when none came (refused address, network error)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class Abandoned(Exception):
@@ -167,7 +172,7 @@ class WebhookWorker:
                 entry["status_code"] = self.attempt(client, campaign_id, hook, event, message_id)
                 entry["outcome"] = "delivered"
             except DeliveryFailed as failed:
-                entry.update(outcome="failed", last_error=str(failed))
+                entry.update(outcome="failed", last_error=str(failed), status_code=failed.status)
             entry["attempts"] = 1
             self.state.finished(hook.id, entry)
 
@@ -255,6 +260,7 @@ class WebhookWorker:
                         )
                     except DeliveryFailed as failed:
                         entry["last_error"] = str(failed)
+                        entry["status_code"] = failed.status
                         self.state.in_progress(hook.id, entry)
                         self.state.failed(hook.id)
                         raise
@@ -300,8 +306,8 @@ class WebhookWorker:
         status = answer.status_code
         if 300 <= status < 400:
             where = answer.headers.get("location", "")
-            raise DeliveryFailed(f"{status}: redirects are not followed (to '{where}')")
+            raise DeliveryFailed(f"{status}: redirects are not followed (to '{where}')", status)
         if not 200 <= status < 300:
             text = kept[:200].decode(errors="replace")
-            raise DeliveryFailed(f"{status}: {text}")
+            raise DeliveryFailed(f"{status}: {text}", status)
         return status

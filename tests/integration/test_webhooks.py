@@ -154,6 +154,31 @@ def test_a_redirecting_or_slow_receiver_stalls_no_other_webhook(hooked: TestClie
     assert reason.startswith("10 failed attempts in a row; the last: 302: redirects are not")
 
 
+def test_the_delivery_log_records_the_status_of_a_failed_answer(hooked: TestClient) -> None:
+    cid = new_campaign(hooked, "stamina-body", name="Failing")
+    with Receiver(fail_first=100, fail_status=500) as failing:
+        hook = register(hooked, cid, failing.url, events=["Campaign.CharacterEnrolled"])
+        base = f"/campaigns/{cid}/webhooks/{hook['id']}"
+        enrol(hooked, cid, "Hero", SHEET)
+
+        def disabled() -> bool:
+            return not ok(hooked.get(f"/campaigns/{cid}/webhooks"))[0]["enabled"]
+
+        wait_until(disabled, HANG_SECONDS, "the failing webhook to be disabled")
+        ok(hooked.post(f"{base}/test"), 202)
+
+        def tested() -> bool:
+            entries = ok(hooked.get(f"{base}/deliveries"))["deliveries"]
+            return any(e["message_id"].startswith("msg_test_") for e in entries)
+
+        wait_until(tested, HANG_SECONDS, "the test event's attempt to be logged")
+        test_entry, delivery = ok(hooked.get(f"{base}/deliveries"))["deliveries"]
+    assert failing.refused == 11
+    assert [delivery[k] for k in ("outcome", "attempts", "status_code")] == ["failed", 10, 500]
+    assert delivery["last_error"] == "500: "
+    assert [test_entry[k] for k in ("outcome", "attempts", "status_code")] == ["failed", 1, 500]
+
+
 @pytest.mark.parametrize(
     ("url", "rule"),
     [
