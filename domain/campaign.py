@@ -294,6 +294,9 @@ class Campaign(Aggregate):
         summary: str
         breakdown: JSONObject
         tracks: TracksOf
+        # The state after it, when the change set a state counter (margin's fatigue or
+        # luck); adjustments of tracks alone, and every older event, carry none.
+        state: StateOf | None = None
 
     @event(TracksAdjusted)
     def _tracks_adjusted(
@@ -305,8 +308,11 @@ class Campaign(Aggregate):
         summary: str,
         breakdown: JSONObject,
         tracks: TracksOf,
+        state: StateOf | None = None,
     ) -> None:
         adjusted = replace(self.characters[character_id], tracks=tracks[character_id])
+        if state is not None:
+            adjusted = replace(adjusted, state=state[character_id])
         self.characters[character_id] = adjusted
 
     # -- corrections carried forward (domain/timeline.py, application/carrying.py) -----

@@ -212,4 +212,10 @@ def adjust_tracks(
     changed = adjust(campaign.rules, character.name, character.vitals, changes)
     tracks = {character_id: dict(changed.vitals.tracks)}
     summary, breakdown = changed.summary, changed.breakdown
-    campaign._tracks_adjusted(character_id, changes, reason, by, summary, breakdown, tracks)
+    if changed.vitals.state == character.vitals.state:  # tracks alone: as it always was
+        campaign._tracks_adjusted(character_id, changes, reason, by, summary, breakdown, tracks)
+        return
+    state = {character_id: dict(changed.vitals.state)}
+    campaign._tracks_adjusted(
+        character_id, changes, reason, by, summary, breakdown, tracks, state
+    )

@@ -113,8 +113,11 @@ def check_adjustment(
     set_to: Mapping[str, int] | None,
     adjust_by: Mapping[str, int] | None,
 ) -> dict[str, dict[str, int]]:
-    """``{track: {"set": n}}`` or ``{track: {"by": n}}``, each track once, all known."""
-    known = rules.track_maxima(sheet)
+    """``{track: {"set": n}}`` or ``{track: {"by": n}}``, each track once, all known.
+    A ruleset's state counters (margin's fatigue and luck) are set and adjusted here as
+    tracks are; a counter is never set below 0."""
+    counters = rules.state_counters(sheet)
+    known: dict[str, int | None] = {**rules.track_maxima(sheet), **counters}
     changes: dict[str, dict[str, int]] = {}
     for mode, values in (("set", set_to or {}), ("by", adjust_by or {})):
         for track, value in values.items():
@@ -127,11 +130,14 @@ def check_adjustment(
                 raise InvalidInput(f"{mode}.{track}: a whole number, not {value!r}")
             if not -MAX_TRACK_VALUE <= value <= MAX_TRACK_VALUE:
                 raise InvalidInput(f"{mode}.{track}: {value} is out of range")
-            if mode == "set" and value > known[track]:
+            maximum = known[track]
+            if mode == "set" and maximum is not None and value > maximum:
                 raise InvalidInput(
-                    f"set.{track}: {value} is above its maximum {known[track]}; "
+                    f"set.{track}: {value} is above its maximum {maximum}; "
                     "amend the sheet to raise the maximum"
                 )
+            if mode == "set" and track in counters and value < 0:
+                raise InvalidInput(f"set.{track}: {value} is below 0, where {track} stops")
             changes[track] = {mode: value}
     if not changes:
         raise InvalidInput("name at least one track to set or adjust")
@@ -149,28 +155,45 @@ class TrackChange(Record, frozen=True):
     def from_json(cls, change: Mapping[str, int]) -> TrackChange:
         return msgspec.convert(change, cls)
 
-    def applied(self, before: int, maximum: int) -> int:
+    def applied(self, before: int, maximum: int | None) -> int:
         """The track after it: an adjustment never takes a track past its maximum."""
         if self.set is not None:
             return self.set
+        if maximum is None:
+            return before + self.by
         return min(before + self.by, max(before, maximum))
 
 
 def adjust(
     rules: Ruleset, name: str, vitals: Vitals, changes: Mapping[str, Mapping[str, int]]
 ) -> Changed:
-    """Set or adjust tracks; an adjustment never takes a track past its maximum."""
+    """Set or adjust tracks; an adjustment never takes a track past its maximum. A
+    ruleset's state counters (margin's fatigue and luck) change in the state, the same
+    way, and an adjustment never takes one below 0 (its breakdown lists them apart)."""
     maxima = rules.track_maxima(vitals.sheet)
+    counters = rules.state_counters(vitals.sheet)
     tracks = dict(vitals.tracks)
+    state = dict(vitals.state)
     steps: dict[str, JSON] = {}
+    counted: dict[str, JSON] = {}
     listed = []
     for track, change in sorted(changes.items()):
-        before = tracks[track]
-        tracks[track] = TrackChange.from_json(change).applied(before, maxima[track])
-        steps[track] = {**change, "before": before, "after": tracks[track], "max": maxima[track]}
-        listed.append(f"{track} {before}→{tracks[track]}")
+        step = TrackChange.from_json(change)
+        if track in counters:
+            before = as_int(state.get(track, 0))
+            after = max(0, step.applied(before, counters[track]))
+            state[track] = after
+            counted[track] = {**change, "before": before, "after": after, "max": counters[track]}
+        else:
+            before = tracks[track]
+            after = tracks[track] = step.applied(before, maxima[track])
+            steps[track] = {**change, "before": before, "after": after, "max": maxima[track]}
+        listed.append(f"{track} {before}→{after}")
     summary = f"{name}: {', '.join(listed)}"
-    return Changed(Vitals(vitals.sheet, tracks, vitals.state), summary, {"tracks": steps})
+    breakdown: dict[str, JSON] = {"tracks": steps}
+    if counted:  # only then: an adjustment of tracks alone reads as it always has
+        breakdown["state"] = counted
+    return Changed(Vitals(vitals.sheet, tracks, state), summary, breakdown)
 
 
 def join(combatant: Combatant) -> CastChanged:

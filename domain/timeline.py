@@ -203,7 +203,8 @@ def _tracks_adjusted(w: Walker, event: Campaign.TracksAdjusted, version: int) ->
         return entry.with_vitals(adjust(rules, entry.name, entry.vitals, changes).vitals)
 
     believed = w.state.believed[cid]
-    recorded = Entry(believed.name, believed.sheet, event.tracks[cid], believed.state)
+    state = believed.state if event.state is None else event.state[cid]
+    recorded = Entry(believed.name, believed.sheet, event.tracks[cid], state)
     w.step(version, cid, {"kind": "adjustment", "reason": event.reason}, recorded, adjusted)
 
 

@@ -260,6 +260,12 @@ class RulesetOf(ABC, Generic[SheetT]):
         """Ruleset-specific per-character state carried between encounters."""
         return {}
 
+    def state_counters(self, sheet: SheetLike) -> dict[str, int | None]:
+        """Counters kept in the state (margin's fatigue and luck) that the GM sets or
+        adjusts through the track route as a track: each one's maximum (None: none).
+        A counter never goes below 0."""
+        return {}
+
     def state_after_encounter(self, state: JsonMapping) -> StateObject:
         """What of a combatant's state outlasts the encounter (postures and holds do not)."""
         return dict(state)

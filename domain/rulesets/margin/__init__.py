@@ -68,6 +68,10 @@ class Margin(RulesetOf[MarginSheet]):
     def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
         return {"health": self.sheet(sheet).max_health}
 
+    def state_counters(self, sheet: SheetLike) -> dict[str, int | None]:
+        # M6, M8: fatigue has no maximum; luck refills to the sheet's value, its maximum.
+        return {"fatigue": None, "luck": self.sheet(sheet).luck}
+
     def start_state(self, sheet: SheetLike) -> StateObject:
         return {**CharacterState.start(self.sheet(sheet)).as_json()}
 
