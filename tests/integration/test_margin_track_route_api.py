@@ -62,7 +62,7 @@ def test_fatigue_set_in_a_fight_is_a_gm_record_that_weighs_on_the_next_attack(
     changed = tracks(client, cid, ash, {"set": {"fatigue": 4, "luck": 0}})
     record = changed["record"]
     assert (record["kind"], record["summary"]) == ("adjust_tracks", "Ash: fatigue 0→4, luck 1→0")
-    ashes = [c for c in changed["encounter"]["combatants"] if c["id"] == ash][0]
+    ashes = next(c for c in changed["encounter"]["combatants"] if c["id"] == ash)
     assert (ashes["state"]["fatigue"], ashes["state"]["luck"]) == (4, 0)
     # M6: fatigue 4 is 2 exhaustion dice off the attack pool (Might 2 + Melee 0 = 2).
     body = {"kind": "attack", "actor": ash, "params": {"target": bran, "weapon": "sword"}}
