@@ -75,7 +75,10 @@ def test_each_declared_class_has_the_stored_payloads_fields_in_their_order() -> 
     assert stored == expected
     # Fields declared after fe485e1 come last, each with a default: its stored events,
     # which lack them, load with that default (tests/integration/test_compat_fe485e1.py).
-    added = {"CharacterEnrolled": {"npc": False, "player": None}}
+    added = {
+        "CharacterEnrolled": {"npc": False, "player": None},
+        "TracksAdjusted": {"state": None},  # issue 36: a state counter set (margin)
+    }
     for name, fields in expected.items():
         declared = [f for f in dataclasses.fields(getattr(Campaign, name)) if f.name not in LIBRARY]
         assert [f.name for f in declared] == fields + list(added.get(name, {}))
