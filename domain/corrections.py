@@ -25,6 +25,7 @@ from domain.errors import DomainError
 from domain.gm_changes import GM_KINDS, JOIN, CastChanged, GMParams, apply_gm_record
 from domain.records import JSON, Combatant, JSONObject, Record, as_object, replace
 from domain.resolution import apply_outcome, build_view, resolve
+from domain.roll_preview import technical_dice
 from domain.rulesets.base import Ruleset
 from domain.table import TABLE_KINDS
 from domain.table_corrections import table_step_refusal
@@ -131,7 +132,7 @@ def replay(
         elif record.kind in TABLE_KINDS:
             state.records.append(_recheck_table_record(record, state))
         elif isinstance(step, Reroll):
-            tray = DiceTray(roller, step.dice)
+            tray = DiceTray(roller, _rule_names(rules, options, record, state, step.dice))
             state.records.append(_resolve_record(rules, options, record, state, tray, True))
         else:
             recorded = {r.name: list(r.faces) for r in record.rolls}
@@ -152,6 +153,24 @@ def _out_if_struck(state: Replay, record: ActionRecord) -> None:
     if record.status != ACTIVE and gm.target not in state.combatants:
         joined = Combatant.from_json(as_object(gm.combatant))
         state.combatants[gm.target] = replace(joined, present=False)
+
+
+def _rule_names(
+    rules: Ruleset,
+    options: JSONObject,
+    record: ActionRecord,
+    state: Replay,
+    dice: Mapping[str, list[int]] | None,
+) -> dict[str, list[int]] | None:
+    """A reroll's dice under the rolls' rule names: the table may name a roll as the
+    action's record and the preview show it ("Ogre's hit") or by its short name
+    ("hit"), as actions recorded before the human names were taken; both reroll."""
+    if not dice:
+        return None
+    overridden = record.override is not None
+    view = build_view(rules, record.round, options, state.combatants, turn_overridden=overridden)
+    renamed, _ = technical_dice(rules, view, record.kind, record.actor, record.params, dice)
+    return renamed
 
 
 def _voided(record: ActionRecord, state: Replay, error: DomainError) -> ActionRecord:
