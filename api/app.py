@@ -33,6 +33,7 @@ from api.routes import (
     markers,
     me,
     odds,
+    server,
     turns,
     views,
     webhooks,
@@ -94,6 +95,7 @@ def create_app(
     app.include_router(log.router)
     app.include_router(webhooks.router)
     app.include_router(bestiary.router)
+    app.include_router(server.router)
     app.include_router(dashboard.router)
     app.include_router(docs.router)
     app.mount("/static", dashboard.static_files(), name="static")

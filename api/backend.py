@@ -19,5 +19,6 @@ class Backend(Protocol):
     policy: ApiPolicy
     webhooks: WebhookPolicy
     deliveries: DeliveryState
+    public_url: str | None
 
     def health(self) -> dict[str, Any]: ...

@@ -9,6 +9,7 @@ and declare nothing of their own. The providers that only read ``app.state`` are
 from __future__ import annotations
 
 import hmac
+import ipaddress
 from dataclasses import dataclass
 from typing import Annotated
 from uuid import UUID
@@ -97,6 +98,8 @@ GM = Annotated[Access, Depends(gm)]
 # SKALD_OPERATOR_KEY set: the request must carry it as its bearer key. Unset: the
 # embedded default (SQLite) stays open, as a single-machine tool should; a PostgreSQL
 # deployment, reachable by many, has creation turned off until the operator sets one.
+# A table served to the home network (`skald serve --lan`) without one stays open to the
+# GM's own machine only: a phone at the table, or anyone else on the network, is refused.
 
 # Declared as its own bearer scheme, so the docs say which key POST /campaigns takes.
 operator_bearer = HTTPBearer(
@@ -110,8 +113,17 @@ OperatorCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(ope
 def operator_gate(request: Request, credentials: OperatorCredentials) -> None:
     policy = backend(request).policy
     if policy.operator_key is None:
-        if policy.creation_open:
+        if policy.creation_open and not policy.creation_from_this_machine:
             return
+        if policy.creation_open:
+            if from_this_machine(request):
+                return
+            raise Forbidden(
+                "on a table served to the network (skald serve --lan), campaigns are created "
+                "from the GM's own machine: open the GM screen there at http://localhost (or "
+                "127.0.0.1) on this server's port, or set SKALD_OPERATOR_KEY and send it as "
+                "the bearer key"
+            )
         raise Forbidden(
             "campaign creation is turned off on this server (a PostgreSQL store without "
             "SKALD_OPERATOR_KEY): its operator sets SKALD_OPERATOR_KEY and creates campaigns "
@@ -128,6 +140,19 @@ def operator_gate(request: Request, credentials: OperatorCredentials) -> None:
 
 
 Operator = Annotated[None, Depends(operator_gate)]
+
+
+def from_this_machine(request: Request) -> bool:
+    """The request came over loopback. (Behind a proxy on this machine, uvicorn puts the
+    forwarded client's address here: a phone through the proxy is not this machine.)"""
+    host = request.client.host if request.client is not None else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
 
 
 # --- the Idempotency-Key header ---

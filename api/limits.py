@@ -112,12 +112,15 @@ class ApiPolicy:
     """What the operator decided: who may create campaigns, and how fast anyone may ask.
 
     ``operator_key`` set: creating a campaign needs it as the bearer key. Unset:
-    creation is open when ``creation_open`` (the embedded default), else turned off.
+    creation is open when ``creation_open`` (the embedded default), else turned off;
+    open, but ``creation_from_this_machine`` (a table served to the network, `skald serve
+    --lan`), only a request from a loopback address creates one: the GM's own machine.
     Rates are in the ``limits`` notation, e.g. ``1200/minute`` or ``20/second;600/hour``.
     """
 
     operator_key: str | None = None
     creation_open: bool = True
+    creation_from_this_machine: bool = False
     per_key: str = DEFAULT_PER_KEY
     per_address: str = DEFAULT_PER_ADDRESS
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
 from importlib.metadata import version
 
 import uvicorn
 
 from skald.cli_support import masked_url
+from skald.lan import network_address, public_url, terminal_qr
 from skald.services import Services
 from skald.settings import Settings
 from skald.store import SQLITE_FILE
@@ -37,9 +39,35 @@ def describe_services(settings: Settings, services: Services) -> list[str]:
     ]
 
 
+def table_address(settings: Settings) -> str | None:
+    """What phones at the table are told to reach: --advertise, else with --lan this
+    machine's address on its network; None: served to this machine only, or (said so)
+    a --lan machine with no network address."""
+    if settings.advertise is not None:
+        return settings.advertise
+    if not settings.lan:
+        return None
+    found = network_address()
+    if found is None:
+        log.warning(
+            "--lan: this machine has no network address but loopback, so phones cannot "
+            "reach it; connect it to the network, or name the address with --advertise"
+        )
+    return found
+
+
 class AnnouncingServer(uvicorn.Server):
     """uvicorn's server, which also prints the pages' URLs once it listens (on the port
-    it really bound: --port 0 picks a free one)."""
+    it really bound: --port 0 picks a free one). A table on the network (`advertise`)
+    is told its address, which the services then hand the pages (GET /server), and the
+    GM screen's address as a QR code for the GM's tablet."""
+
+    def __init__(
+        self, config: uvicorn.Config, advertise: str | None = None, services: Services | None = None
+    ) -> None:
+        super().__init__(config)
+        self.advertise = advertise
+        self.services = services
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
@@ -53,5 +81,22 @@ class AnnouncingServer(uvicorn.Server):
         elif ":" in host:
             host = f"[{host}]"
         base = f"http://{host}:{port}"
-        log.info("GM screen: %s/gm", base)
-        log.info("API docs: %s/docs", base)
+        if self.advertise is None:
+            log.info("GM screen: %s/gm", base)
+            log.info("API docs: %s/docs", base)
+            return
+        table = public_url(self.advertise, port)
+        if self.services is not None:  # before any request is served: no await since bound
+            self.services.public_url = table
+        log.info("GM screen: %s/gm (on this machine: %s/gm)", table, base)
+        log.info("API docs: %s/docs", table)
+        log.info(
+            "Phones at the table reach this server at %s: the keys' links and QR codes "
+            "carry it. Campaigns are created on this machine (%s/gm) unless "
+            "SKALD_OPERATOR_KEY is set. Plain http: keys cross the network unencrypted "
+            "(README: a TLS proxy in front).",
+            table,
+            base,
+        )
+        # On the log's stream, after its lines: the GM screen's address (never a key).
+        print(terminal_qr(f"{table}/gm"), file=sys.stderr, flush=True)

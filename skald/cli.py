@@ -73,6 +73,24 @@ def serve(
     redis_url: Annotated[
         str | None, typer.Option(help="redis:// URL; default: an embedded Redis")
     ] = None,
+    lan: Annotated[
+        bool | None,
+        typer.Option(
+            "--lan",
+            help="A table on the home network: listen on every interface, put this "
+            "machine's address in every link and QR code, create campaigns from this "
+            "machine only (unless SKALD_OPERATOR_KEY is set)",
+            show_default=False,
+        ),
+    ] = None,
+    advertise: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ADDRESS",
+            help="The address phones reach this server at (IP address, host name, or the "
+            "https:// URL of a proxy in front) [with --lan: the default route's interface]",
+        ),
+    ] = None,
 ) -> None:
     """Run the HTTP API (OpenAPI docs at /docs) on the configured store.
 
@@ -90,7 +108,7 @@ def serve(
     # into it, and the process then ended 0 as if it had been asked nothing.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        _serve(data_dir, host, port, database, redis_url)
+        _serve(data_dir, host, port, database, redis_url, lan, advertise)
     except Terminated:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.raise_signal(signal.SIGTERM)
@@ -110,17 +128,25 @@ def _serve(
     port: int | None,
     database: str | None,
     redis_url: str | None,
+    lan: bool | None = None,
+    advertise: str | None = None,
 ) -> None:
     import uvicorn
 
     from api.app import create_app
-    from skald.announce import AnnouncingServer, describe_services
+    from skald.announce import AnnouncingServer, describe_services, table_address
     from skald.http_protocol import http_protocol
     from skald.logs import install_redaction
 
     with fails_cleanly(), ExitStack() as stack:
         settings = load_settings(
-            data_dir=data_dir, host=host, port=port, database=database, redis_url=redis_url
+            data_dir=data_dir,
+            host=host,
+            port=port,
+            database=database,
+            redis_url=redis_url,
+            lan=lan,
+            advertise=advertise,
         )
         # Built before uvicorn starts, so that a refused setting or an unreachable store
         # ends the command with one line rather than a failed lifespan's traceback.
@@ -133,12 +159,12 @@ def _serve(
         # connections after its timeout_keep_alive (5 s).
         config = uvicorn.Config(
             api,
-            host=settings.host,
+            host=settings.listen_host,
             port=settings.port,
             log_level="info",
             http=http_protocol(settings.max_header_bytes, settings.request_timeout),
         )
-        server = AnnouncingServer(config)
+        server = AnnouncingServer(config, table_address(settings), services)
         install_redaction()  # after uvicorn configured its loggers, before any request
         for line in describe_services(settings, services):
             logging.getLogger("uvicorn.error").info(line)

@@ -47,6 +47,9 @@ class Services:
     policy: ApiPolicy = field(default_factory=ApiPolicy)
     webhooks: WebhookPolicy = field(default_factory=WebhookPolicy)
     webhooks_in_process: bool = True  # deliver webhooks on a thread when workers start
+    # Where phones reach this server (skald serve --lan / --advertise), set once it
+    # listens (its port may be picked then); None: the pages use their own address.
+    public_url: str | None = None
 
     def __post_init__(self) -> None:
         self.deliveries = DeliveryState(self.redis, self.redis_prefix)
@@ -211,6 +214,7 @@ def api_policy(settings: Settings) -> ApiPolicy:
     return ApiPolicy(
         operator_key=operator_key.get_secret_value() if operator_key is not None else None,
         creation_open=settings.database is None,  # the embedded default; PostgreSQL is gated
+        creation_from_this_machine=settings.served_to_the_network,
         per_key=settings.rate_limit_per_key,
         per_address=settings.rate_limit_per_address,
     )

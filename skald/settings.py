@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from api.limits import DEFAULT_PER_ADDRESS, DEFAULT_PER_KEY, RATE
@@ -61,8 +64,22 @@ class Settings(BaseSettings):
     webhooks_backoff_max: float = Field(
         default=300.0, gt=0, description="the longest wait between a webhook's retries"
     )
-    host: str = "127.0.0.1"
+    host: str = Field(
+        default="127.0.0.1", description="the interface to listen on; with lan: every one"
+    )
     port: int = Field(default=8000, ge=0, le=65535)
+    lan: bool = Field(
+        default=False,
+        description="a table on the home network: listen on every interface, advertise "
+        "this machine's address in every link and QR code, create campaigns from this "
+        "machine only (unless operator_key is set)",
+    )
+    advertise: str | None = Field(
+        default=None,
+        description="the address phones reach the server at (an IP address or a host name, "
+        "or the https:// URL of a proxy in front); unset with lan: the address of the "
+        "interface with the default route",
+    )
     dice_seed: int | None = Field(
         default=None, description="seed the server's dice (for demos and tests only)"
     )
@@ -88,3 +105,43 @@ class Settings(BaseSettings):
     rate_limit_per_address: str = Field(
         default=DEFAULT_PER_ADDRESS, pattern=RATE, description="requests per client address"
     )
+
+    @field_validator("advertise")
+    @classmethod
+    def _an_address_or_a_base_url(cls, advertise: str | None) -> str | None:
+        if advertise is None:
+            return None
+        if "://" in advertise:
+            parts = urlsplit(advertise)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError(f"{advertise!r} is not an http:// or https:// URL with a host")
+            if parts.path.strip("/") or parts.query or parts.fragment:
+                raise ValueError(f"{advertise!r} must be a server's address, without a path")
+            return advertise
+        try:
+            return str(ipaddress.ip_address(advertise.strip("[]")))
+        except ValueError:
+            pass
+        if not HOST_NAME.fullmatch(advertise):
+            raise ValueError(f"{advertise!r} is neither an IP address nor a host name")
+        return advertise
+
+    @property
+    def listen_host(self) -> str:
+        """The interface `skald serve` listens on: every one (IPv4) for a table on the
+        network, unless a host was given as well."""
+        if self.lan and "host" not in self.model_fields_set:
+            return "0.0.0.0"
+        return self.host
+
+    @property
+    def served_to_the_network(self) -> bool:
+        """Phones reach this server (directly, or through a proxy in front)."""
+        return self.lan or self.advertise is not None
+
+
+# RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens.
+HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?"
+)

@@ -1,7 +1,7 @@
 // Setting up: a new encounter from the roster, days advanced with each character's plan,
 // and a new campaign for a table that has none yet (its GM key shown once).
 import { $, el, remember, session, signIn } from "/static/skald.js";
-import { linkFor, onceCard } from "/static/keys.js";
+import { linkFor, onceCard, publicOrigin } from "/static/keys.js";
 import { INITIATIVE_ADD } from "/static/rulesets.js";
 import { clearMessage, page, refresh, showError } from "/static/gmpage.js";
 
@@ -92,7 +92,7 @@ export function newCampaignForm(slot) {
       remember(created.id, created.gm_key, created.name);
       // Shown once: the server keeps only the key's hash.
       const card = onceCard({ id: "new-campaign-key", title: `${created.name} is ready`,
-        secret: linkFor("/gm", created.id, created.gm_key),
+        secret: linkFor(await publicOrigin(), "/gm", created.id, created.gm_key),
         note: "Your GM link, with the GM key after '#', shown this once: keep it somewhere safe." });
       card.append(el("p", { class: "caption" }, "The key alone: ",
         el("code", { id: "gm-key-once", class: "once" }, created.gm_key)),

@@ -5,8 +5,21 @@
 // holds keys for: switch, sign out, open another with a key.
 import { $, ApiError, el, keyring, signIn, signOut } from "/static/skald.js";
 
-export function linkFor(path, campaign, key) {
-  return `${location.origin}${path}#campaign=${campaign}&key=${key}`;
+// The address every link and QR code carries: the one the server advertises to the
+// table's network (skald serve --lan), whatever address this page was opened at (a GM
+// screen at localhost must not hand a phone a localhost link); a server that advertises
+// none is reached at this page's own. Asked once; a failed ask is asked again next time.
+let advertised = null;
+export function publicOrigin() {
+  advertised ||= fetch("/server")
+    .then((response) => (response.ok ? response.json() : {}))
+    .then((server) => server.public_url || location.origin)
+    .catch(() => { advertised = null; return location.origin; });
+  return advertised;
+}
+
+export function linkFor(origin, path, campaign, key) {
+  return `${origin}${path}#campaign=${campaign}&key=${key}`;
 }
 
 // Copies the text; where the clipboard is refused (an http page on a LAN address), the
@@ -72,7 +85,7 @@ const OVERLAY_PARTS = [["turn", "Whose turn"], ["party", "The party"], ["foes", 
 // A viewer key, shown this once as its two pages' links: the table display (/table) for a
 // TV or a projector, and the stream overlay (/overlay) with its flags after '#', each with
 // a copy button and a QR code.
-function viewerCard(api, campaign, key) {
+function viewerCard(api, campaign, key, origin) {
   const table = linkBlock({ id: "key-table", api, alt: "QR code of the table display's link" });
   const overlay = linkBlock({ id: "key-overlay", api, alt: "QR code of the stream overlay's link" });
   const transparent = el("input", { type: "checkbox", id: "overlay-transparent", checked: true });
@@ -80,8 +93,8 @@ function viewerCard(api, campaign, key) {
     el("input", { type: "checkbox", "data-overlay-part": part, checked: true }));
   function overlayLink() {
     const shown = parts.filter((box) => box.checked).map((box) => box.dataset.overlayPart);
-    return `${linkFor("/overlay", campaign, key)}&transparent=${transparent.checked ? 1 : 0}` +
-      `&layout=${shown.join(",")}`;
+    return `${linkFor(origin, "/overlay", campaign, key)}` +
+      `&transparent=${transparent.checked ? 1 : 0}&layout=${shown.join(",")}`;
   }
   for (const box of [transparent, ...parts]) {
     box.addEventListener("change", () => {
@@ -89,7 +102,7 @@ function viewerCard(api, campaign, key) {
       overlay.set(overlayLink());
     });
   }
-  table.set(linkFor("/table", campaign, key));
+  table.set(linkFor(origin, "/table", campaign, key));
   overlay.set(overlayLink());
   return el("div", { class: "sign-in once-card", id: "key-once" },
     el("h3", {}, "A viewer key for the table and the stream"),
@@ -130,12 +143,13 @@ export function keysBox({ page, show }) {
       const body = { role, label: labelInput.value.trim() };
       if (role === "player") body.characters = [who.value];
       const made = await page.api.post("keys", body);
+      const origin = await publicOrigin();
       if (role === "viewer") {
-        issued.replaceChildren(viewerCard(page.api, page.campaign.id, made.key));
+        issued.replaceChildren(viewerCard(page.api, page.campaign.id, made.key, origin));
       } else {
         const whom = names[who.value];
         issued.replaceChildren(onceCard({ id: "key-once", api: page.api,
-          secret: linkFor("/play", page.campaign.id, made.key),
+          secret: linkFor(origin, "/play", page.campaign.id, made.key),
           title: `A player key for ${whom}`, alt: `QR code of ${whom}'s link`,
           note: "Shown this once: send the link or let them scan the code. The key is after " +
             "'#', so it never reaches a server log." }));

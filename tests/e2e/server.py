@@ -23,8 +23,11 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+    ) -> None:
         self.data_dir = data_dir
+        self.args = args  # more `skald serve` options, e.g. ("--lan",)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **(env or {})}
@@ -39,8 +42,9 @@ class Server:
         On any failure the process is stopped before the error is raised.
         """
         skald = shutil.which("skald", path=str(Path(sys.executable).parent)) or "skald"
+        where = ["--data-dir", str(self.data_dir), "--port", str(self.port)]
         self.process = subprocess.Popen(
-            [skald, "serve", "--data-dir", str(self.data_dir), "--port", str(self.port)],
+            [skald, "serve", *where, *self.args],
             env=self.env,
             stdout=self.log.open("ab"),
             stderr=subprocess.STDOUT,

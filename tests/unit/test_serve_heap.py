@@ -26,8 +26,8 @@ def test_serve_freezes_what_start_up_built_before_it_serves(
     class Server:
         started = True
 
-        def __init__(self, config: Any) -> None:
-            pass
+        def __init__(self, config: Any, *announced: Any) -> None:
+            pass  # announced: where a table on the network is reached (none here)
 
         def run(self) -> None:
             frozen_when_serving.append(gc.get_freeze_count())
