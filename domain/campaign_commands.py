@@ -81,6 +81,7 @@ def enrol(
     rules, character_id = campaign.rules, str(uuid4())
     valid = roster.check_enrolment(rules, len(campaign.characters), sheet)
     name = check_name(name, "character name")
+    roster.refuse_duplicate_name(campaign.characters, name)
     if player is not None:
         player = check_name(player, "player")
     tracks, state = rules.track_maxima(valid), rules.start_state(valid)

@@ -8,6 +8,7 @@ they read its records and change nothing.
 from __future__ import annotations
 
 import hmac
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 from domain.access import Access, Role, Unauthenticated, check_characters
@@ -28,6 +29,15 @@ def check_name(name: str, what: str) -> str:
         raise InvalidInput(f"{what} is {len(cleaned)} characters long; at most {MAX_NAME}")
     refuse_hidden_characters(cleaned, what)
     return cleaned
+
+
+def refuse_duplicate_name(characters: Mapping[str, Character], name: str) -> None:
+    """One name, one character in a campaign, names compared as they look: in NFC, so
+    "Zoë" typed with a combining diaeresis is the "Zoë" already there."""
+    wanted = unicodedata.normalize("NFC", name)
+    for other in characters.values():
+        if unicodedata.normalize("NFC", other.name) == wanted:
+            raise ActionRefused(f"the campaign already has a character named {other.name}")
 
 
 # -- keys --------------------------------------------------------------------------

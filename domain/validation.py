@@ -1,5 +1,6 @@
 """Turn pydantic's validation errors into one readable domain error, and refuse text
-that hides what it says (control and bidirectional characters)."""
+that hides what it says (control and bidirectional characters, and what renders
+invisibly or passes for another character)."""
 
 from __future__ import annotations
 
@@ -61,27 +62,124 @@ BIDI_CONTROLS = frozenset(
 )
 LINE_SEPARATORS = frozenset("\u2028\u2029")
 
+# And what renders as nothing, or as another character, so that "Bran" and "Bra\u2064n"
+# would be two names that look the same: unassigned code points (in the Unicode of
+# Python's unicodedata, 14.0 for 3.11), noncharacters, private-use characters, lone
+# surrogates, format characters (category Cf: U+2064 INVISIBLE PLUS, U+FEFF, U+180E,
+# U+200B ZERO WIDTH SPACE...) and variation selectors outside a variation sequence.
+# Kept, since real writing needs them: the zero width joiner and non-joiner (emoji
+# sequences, Persian, Indic scripts), tag characters inside a flag's tag sequence
+# (U+1F3F4, tags, U+E007F: the flags of England, Scotland, Wales), and variation
+# selectors right after a character that takes one.
+JOINERS = frozenset("\u200c\u200d")
+FLAG_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+TAGS = range(0xE0000, 0xE0080)
+EMOJI_VARIATION = frozenset("\ufe0e\ufe0f")  # text and emoji presentation
+STANDARD_VARIATION = range(0xFE00, 0xFE0E)  # VS1-VS14: math symbols, CJK, some scripts
+IDEOGRAPHIC_VARIATION = range(0xE0100, 0xE01F0)  # VS17-VS256: CJK ideographs only
+KEYCAP_BASES = frozenset("0123456789#*")
+# Emoji with a text default that are not symbols (So), from Unicode's
+# emoji-variation-sequences.txt: the variation selector chooses how they look.
+EMOJI_BASES_NOT_SO = frozenset(
+    "\u203c\u2049\u2122\u2139\u2194\u2195\u2196\u2197\u2198\u2199\u21a9\u21aa"
+    "\u24c2\u25aa\u25ab\u25b6\u25c0\u25fb\u25fc\u25fd\u25fe\u2934\u2935\u3030\u303d"
+)
 
-# The same characters as one class, so clean text (nearly all of it) is passed by one
-# regex search in C rather than a Python loop over its characters; control characters
-# (category Cc) are exactly U+0000-U+001F and U+007F-U+009F.
+
+# The characters refused whatever their place, as one class, so that clean ASCII text
+# (nearly all of it) is passed by one regex search in C; other text is judged one
+# character at a time. Control characters (category Cc) are exactly U+0000-U+001F and
+# U+007F-U+009F.
 _HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f" + "".join(sorted(BIDI_CONTROLS | LINE_SEPARATORS)) + "]")
+
+
+def _takes_variation(base: str, selector: str) -> bool:
+    """Whether `selector` right after `base` makes a variation sequence (a base that
+    takes one), rather than an invisible character after a letter."""
+    if not base:
+        return False
+    category = unicodedata.category(base)
+    if selector in EMOJI_VARIATION:
+        return base in KEYCAP_BASES or category == "So" or base in EMOJI_BASES_NOT_SO
+    if ord(selector) in IDEOGRAPHIC_VARIATION:
+        return unicodedata.name(base, "").startswith("CJK ")
+    return category in ("Sm", "So", "Nd", "Lo")
+
+
+def _refused_kind(text: str, at: int, flag_tags: set[int] | None) -> str | None:
+    """Why the character at `at` of `text` may not be there, or None."""
+    char = text[at]
+    if char in BIDI_CONTROLS:
+        return "a bidirectional control"
+    if char in LINE_SEPARATORS:
+        return "a line separator"
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return "a control character"
+    point = ord(char)
+    if category == "Cn":
+        if 0xFDD0 <= point <= 0xFDEF or point & 0xFFFE == 0xFFFE:
+            return "a noncharacter"
+        return "an unassigned code point"
+    if category == "Co":
+        return "a private-use character"
+    if category == "Cs":
+        return "a lone surrogate"
+    if category == "Cf":
+        if char in JOINERS or (point in TAGS and flag_tags is not None and at in flag_tags):
+            return None
+        return "an invisible format character"
+    selector = (
+        char in EMOJI_VARIATION or point in STANDARD_VARIATION or point in IDEOGRAPHIC_VARIATION
+    )
+    if selector and not _takes_variation(text[at - 1] if at else "", char):
+        return "a variation selector after a character that takes none"
+    return None
+
+
+def _flag_tags(text: str) -> set[int] | None:
+    """The positions of the tag characters that belong to a flag's tag sequence."""
+    if not any(ord(char) in TAGS for char in text):
+        return None
+    return {
+        at
+        for found in FLAG_TAG_SEQUENCE.finditer(text)
+        for at in range(found.start() + 1, found.end())
+    }
+
+
+def _is_clean(text: str) -> bool:
+    if text.isascii():
+        return _HIDDEN.search(text) is None
+    return hidden_character(text) is None
 
 
 def hidden_character(text: str) -> str | None:
     """The first character ``text`` may not carry, described; None when it is clean."""
-    if _HIDDEN.search(text) is None:
+    if text.isascii() and _HIDDEN.search(text) is None:
         return None
-    for char in text:
-        if char in BIDI_CONTROLS or char in LINE_SEPARATORS:
-            kind = "a bidirectional control" if char in BIDI_CONTROLS else "a line separator"
-        elif unicodedata.category(char) == "Cc":
-            kind = "a control character"
-        else:
+    flag_tags = _flag_tags(text)
+    for at, char in enumerate(text):
+        if char.isascii() and " " <= char <= "~":
+            continue
+        kind = _refused_kind(text, at, flag_tags)
+        if kind is None:
             continue
         named = unicodedata.name(char, "")
         return f"U+{ord(char):04X}" + (f" {named}" if named else "") + f" ({kind})"
     return None
+
+
+OLD_KINDS = ("(a control character)", "(a bidirectional control)", "(a line separator)")
+
+
+def why_refused(described: str) -> str:
+    """The rule a described character breaks, as the answer states it."""
+    if described.endswith(
+        ("(a control character)", "(a bidirectional control)", "(a line separator)")
+    ):
+        return "control and bidirectional characters are not allowed"
+    return "characters that are invisible or pass for others are not allowed"
 
 
 _NO_TEXT = frozenset({int, float, bool, type(None)})
@@ -94,13 +192,13 @@ def _plainly_clean(value: object) -> bool:
     (a hidden character, another Mapping or sequence, a key that is not a string) is
     left to that walk, which decides and names."""
     if type(value) is str:
-        return _HIDDEN.search(value) is None
+        return _is_clean(value)
     if type(value) is dict:
         for key, item in value.items():
-            if type(key) is not str or _HIDDEN.search(key) is not None:
+            if type(key) is not str or not _is_clean(key):
                 return False
             if type(item) is str:
-                if _HIDDEN.search(item) is not None:
+                if not _is_clean(item):
                     return False
             elif type(item) not in _NO_TEXT and not _plainly_clean(item):
                 return False
@@ -111,7 +209,7 @@ def _plainly_clean(value: object) -> bool:
 
 
 def refuse_hidden_characters(data: object, where: str = "") -> None:
-    """Refuse control and bidirectional characters in every string of ``data`` (keys too),
+    """Refuse hidden characters (hidden_character) in every string of ``data`` (keys too),
     naming each field that carries one; nothing is written after this refusal."""
     if _plainly_clean(data):
         return
@@ -123,12 +221,7 @@ def refuse_hidden_characters(data: object, where: str = "") -> None:
         if isinstance(value, str):
             found = hidden_character(value)
             if found is not None:
-                problems.append(
-                    Problem(
-                        path or "body",
-                        f"contains {found}; control and bidirectional characters are not allowed",
-                    )
-                )
+                problems.append(Problem(path or "body", f"contains {found}; {why_refused(found)}"))
         elif isinstance(value, Mapping):
             for key, item in value.items():
                 child = f"{path}.{key}" if path else str(key)

@@ -74,3 +74,52 @@ def test_every_name_label_and_reason_refuses_hidden_characters(
     assert event_count(client) == before
     keys = client.get(f"/campaigns/{fight['cid']}/keys").json()
     assert [k["label"] for k in keys] == ["GM"]
+
+
+@pytest.mark.parametrize(
+    ("name", "named"),
+    [
+        ("\U000e0041Bran", "U+E0041 TAG LATIN CAPITAL LETTER A"),
+        ("Bra\u2064n", "U+2064 INVISIBLE PLUS"),
+        ("Bra\u180en", "U+180E MONGOLIAN VOWEL SEPARATOR"),
+        ("Bra\ufeffn", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+        ("Bran\uffff", "U+FFFF"),
+        ("Bran\ufe0f", "U+FE0F VARIATION SELECTOR-16"),
+        ("Bran\ue000", "U+E000"),
+    ],
+)
+def test_a_name_that_looks_like_another_is_refused_naming_the_code_point(
+    client: TestClient, name: str, named: str
+) -> None:
+    cid = new_campaign(client, "stamina-body")
+    before = event_count(client)
+    refused = client.post(f"/campaigns/{cid}/characters", json={"name": name, "sheet": SHEET})
+    assert refused.status_code == 422, refused.text
+    answer = refused.json()
+    assert [p["field"] for p in answer["problems"]] == ["name"]
+    assert answer["problems"][0]["problem"].startswith(f"contains {named} (")
+    assert answer["problems"][0]["problem"].endswith(
+        "; characters that are invisible or pass for others are not allowed"
+    )
+    assert event_count(client) == before
+
+
+def test_two_characters_named_alike_after_nfc_are_refused_as_a_duplicate(
+    client: TestClient,
+) -> None:
+    cid = new_campaign(client, "stamina-body")
+    enrol(client, cid, "Zo\u00eb", SHEET)  # composed: e with diaeresis
+    flag = "\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f"
+    enrol(client, cid, f"Gwen {flag}", SHEET)  # a flag's tag sequence is fine
+    before = event_count(client)
+    for alike in ("Zoe\u0308", "Zo\u00eb", " Zo\u00eb "):  # decomposed, exact, padded
+        refused = client.post(f"/campaigns/{cid}/characters", json={"name": alike, "sheet": SHEET})
+        assert refused.status_code == 409, (alike, refused.text)
+        assert refused.json() == {
+            "error": "action_refused",
+            "message": "the campaign already has a character named Zo\u00eb",
+        }
+    assert event_count(client) == before
+    enrol(client, cid, "Zoe", SHEET)  # another name: no diaeresis
+    other = new_campaign(client, "stamina-body")
+    enrol(client, other, "Zoe\u0308", SHEET)  # another campaign

@@ -1,4 +1,5 @@
-"""The one validator that refuses text hiding what it says: controls and bidi marks."""
+"""The one validator that refuses text hiding what it says: controls and bidi marks, and
+what renders invisibly or passes for another character."""
 
 from __future__ import annotations
 
@@ -37,6 +38,32 @@ REFUSED = [
     ("\u061c", "U+061C ARABIC LETTER MARK (a bidirectional control)"),
     ("\u2028", "U+2028 LINE SEPARATOR (a line separator)"),
     ("\u2029", "U+2029 PARAGRAPH SEPARATOR (a line separator)"),
+    ("\U000e0041", "U+E0041 TAG LATIN CAPITAL LETTER A (an invisible format character)"),
+    ("\u2064", "U+2064 INVISIBLE PLUS (an invisible format character)"),
+    ("\u180e", "U+180E MONGOLIAN VOWEL SEPARATOR (an invisible format character)"),
+    ("\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE (an invisible format character)"),
+    ("\u200b", "U+200B ZERO WIDTH SPACE (an invisible format character)"),
+    ("\u00ad", "U+00AD SOFT HYPHEN (an invisible format character)"),
+    ("\uffff", "U+FFFF (a noncharacter)"),
+    ("\ufdd0", "U+FDD0 (a noncharacter)"),
+    ("\U0010fffe", "U+10FFFE (a noncharacter)"),
+    ("\u0378", "U+0378 (an unassigned code point)"),
+    ("\ue000", "U+E000 (a private-use character)"),
+    ("\U000f0000", "U+F0000 (a private-use character)"),
+    ("\ud800", "U+D800 (a lone surrogate)"),
+    # after the "n" of Bran: a letter takes no variation selector
+    (
+        "\ufe0f",
+        "U+FE0F VARIATION SELECTOR-16 (a variation selector after a character that takes none)",
+    ),
+    (
+        "\ufe00",
+        "U+FE00 VARIATION SELECTOR-1 (a variation selector after a character that takes none)",
+    ),
+    (
+        "\U000e0100",
+        "U+E0100 VARIATION SELECTOR-17 (a variation selector after a character that takes none)",
+    ),
 ]
 
 
@@ -47,7 +74,23 @@ def test_each_hidden_character_is_found_and_named(char: str, described: str) -> 
 
 @pytest.mark.parametrize(
     "text",
-    ["Bran", "Ulf Ǫrnólfsson", "שלום", "مرحبا", "Zoë 🧙🏽‍♀️", "tab-free\u00a0nbsp", ""],
+    [
+        "Bran",
+        "Ulf Ǫrnólfsson",
+        "שלום",
+        "مرحبا",
+        "Zoë 🧙🏽‍♀️",
+        "tab-free\u00a0nbsp",
+        "",
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Scotland",
+        "Red \u2764\ufe0f, keycap 1\ufe0f\u20e3 #\ufe0f\u20e3 *\ufe0f\u20e3",
+        "\U0001f3f3\ufe0f\u200d\U0001f308 pride",
+        "\u263a\ufe0e text smile, \u2194\ufe0f \u203c\ufe0f",
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian: a ZWNJ
+        "\u0915\u094d\u200d\u0937",  # Devanagari: a ZWJ
+        "\u845b\U000e0100",  # an ideographic variation sequence
+        "\u2229\ufe00",  # a standardized variation sequence (a math symbol)
+    ],
 )
 def test_ordinary_names_in_any_script_pass(text: str) -> None:
     assert hidden_character(text) is None
@@ -84,13 +127,51 @@ def test_the_domain_checks_names_and_reasons_itself() -> None:
 
 
 def test_every_code_point_is_judged_as_its_category_and_the_listed_marks_say() -> None:
-    # hidden_character passes clean text by one regex search before its per-character
-    # loop: the search must let through no character the loop would refuse.
+    # hidden_character passes clean ASCII text by one regex search before its
+    # per-character loop: the search must let through no character the loop would refuse.
     marks = BIDI_CONTROLS | LINE_SEPARATORS
+    refused_categories = {"Cc", "Cf", "Cn", "Co", "Cs"}
     for point in range(0x110000):
         char = chr(point)
-        hidden = unicodedata.category(char) == "Cc" or char in marks
+        selector = 0xFE00 <= point <= 0xFE0F or 0xE0100 <= point <= 0xE01EF  # after "a"
+        hidden = (
+            (unicodedata.category(char) in refused_categories and char not in "\u200c\u200d")
+            or char in marks
+            or selector
+        )
         assert (hidden_character(f"a{char}b") is not None) == hidden, hex(point)
+
+
+@pytest.mark.parametrize(
+    ("text", "described"),
+    [
+        # tags outside a flag's tag sequence: alone, after another emoji, unterminated
+        ("\U000e0067\U000e0062\U000e007f", "U+E0067 TAG LATIN SMALL LETTER G"),
+        ("\U0001f600\U000e0067\U000e007f", "U+E0067 TAG LATIN SMALL LETTER G"),
+        ("\U0001f3f4\U000e0067\U000e0062", "U+E0067 TAG LATIN SMALL LETTER G"),
+        ("\U0001f3f4\U000e007f", "U+E007F CANCEL TAG"),
+        # a variation selector first, after a space, after another selector
+        ("\ufe0fBran", "U+FE0F VARIATION SELECTOR-16"),
+        ("Bran \ufe0f", "U+FE0F VARIATION SELECTOR-16"),
+        ("\u2764\ufe0f\ufe0f", "U+FE0F VARIATION SELECTOR-16"),
+        # an ideographic variation selector after a symbol, not an ideograph
+        ("\u2764\U000e0100", "U+E0100 VARIATION SELECTOR-17"),
+        # a zero width joiner is fine, a zero width space beside it is not
+        ("Bra\u200d\u200bn", "U+200B ZERO WIDTH SPACE"),
+    ],
+)
+def test_tags_and_variation_selectors_only_in_their_sequences(text: str, described: str) -> None:
+    found = hidden_character(text)
+    assert found is not None and found.startswith(described + " ("), found
+
+
+def test_the_new_refusals_say_their_own_rule() -> None:
+    with pytest.raises(InvalidFields) as refused:
+        refuse_hidden_characters({"name": "Bra\u2064n"})
+    assert refused.value.problems[0].problem == (
+        "contains U+2064 INVISIBLE PLUS (an invisible format character); "
+        "characters that are invisible or pass for others are not allowed"
+    )
 
 
 class Text(str):
