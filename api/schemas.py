@@ -213,6 +213,12 @@ class RulesetOut(BaseModel):
     options: dict[str, Any]
     sheet_schema: dict[str, Any]
     actions: dict[str, dict[str, Any]]
+    day_plan_schema: dict[str, Any] | None = Field(
+        default=None,
+        description="how a character may spend a day between fights (the plan that "
+        "`POST .../days` takes in `default` and per character); null: the ruleset's days "
+        "take no plan",
+    )
 
 
 class VoidBody(Body):

@@ -200,6 +200,9 @@ def ruleset_out(ruleset: Ruleset) -> RulesetOut:
             }
             for kind, a in ruleset.actions.items()
         },
+        day_plan_schema=(
+            ruleset.day_plan_model.model_json_schema() if ruleset.day_plan_model else None
+        ),
     )
 
 

@@ -5,6 +5,7 @@ import { $, bar, chips, el } from "/static/skald.js";
 import { label } from "/static/rulesets.js";
 import { askReason, correct, showResult } from "/static/gmlog.js";
 import { renderOrder } from "/static/gmorder.js";
+import { renderDays } from "/static/gmdays.js";
 import { clearMessage, live, page, pendingOf, refresh, select, showError }
   from "/static/gmpage.js";
 
@@ -55,8 +56,7 @@ export function renderRoster() {
     el("input", { "data-side": c.id, value: "party", "aria-label": `${c.name}'s side` }),
     el("input", { "data-rank": c.id, type: "number", min: 1, max: 9, value: 1,
       "aria-label": `${c.name}'s rank` }))));
-  $("days-plans").replaceChildren(...campaign.characters.map((c) => el("label", {},
-    `${c.name}'s plan (JSON)`, el("input", { "data-plan": c.id, value: "{}" }))));
+  renderDays(page);
 }
 
 export function renderBoard() {

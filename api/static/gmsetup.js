@@ -3,6 +3,7 @@
 import { $, el, remember, session, signIn } from "/static/skald.js";
 import { linkFor, onceCard, publicOrigin } from "/static/keys.js";
 import { INITIATIVE_ADD } from "/static/rulesets.js";
+import { daysRequest } from "/static/gmdays.js";
 import { clearMessage, page, refresh, showError } from "/static/gmpage.js";
 
 export async function startEncounter(event) {
@@ -23,17 +24,12 @@ export async function startEncounter(event) {
 export async function advanceDays(event) {
   event.preventDefault();
   try {
-    // A plan that is not JSON is said so (showError), like the server's refusals.
-    const plans = {};
-    for (const input of document.querySelectorAll("#days-plans [data-plan]")) {
-      const plan = JSON.parse(input.value || "{}");
-      if (Object.keys(plan).length) plans[input.dataset.plan] = plan;
-    }
-    await page.api.post("days", { days: parseInt($("days-count").value, 10),
-      default: JSON.parse($("days-default").value || "{}"), plans });
+    const done = await page.api.post("days", daysRequest());
+    $("days-message").replaceChildren(el("p", { class: "caption", "data-day": done.day },
+      `Day ${done.day}: ${done.days_advanced} day(s) passed.`));
     clearMessage();
     await refresh();
-  } catch (error) { showError(error); }
+  } catch (error) { showError(error, "days-message"); }
 }
 
 // A table with no campaign yet starts here: name, ruleset and initiative, and the GM key
