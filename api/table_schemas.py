@@ -13,6 +13,22 @@ MAX_END_REASON = 500
 EXAMPLE_ID = "3f0c1d2e-0000-4000-8000-000000000001"
 
 
+class RoundDiceBody(Body):
+    """``POST .../round`` and ``POST .../turn``: the table's dice for the new round's
+    initiative (option ``initiative`` with ``each_round``), so a table rolling its own
+    dice starts a round in one request."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"dice": {EXAMPLE_ID: [14]}}]}
+    )
+    dice: Dice | None = Field(
+        default=None,
+        description="the table's initiative dice by combatant id for the round this starts "
+        "(each_round initiative only; refused with 422 when it rolls none); combatants not "
+        "given are rolled by the server",
+    )
+
+
 class InitiativeBody(Body):
     model_config = ConfigDict(
         extra="forbid", json_schema_extra={"examples": [{"dice": {EXAMPLE_ID: [14]}}]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
 
@@ -62,6 +63,8 @@ class NextRound:
     campaign_id: UUID
     encounter_id: UUID
     by: str = "gm"
+    # The table's dice for the new round's each-round initiative (T1), by combatant id.
+    dice: Mapping[str, list[int]] | None = None
 
 
 @dataclass(frozen=True)

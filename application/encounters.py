@@ -102,7 +102,7 @@ class EncounterCommands(Commands):
         return self.change_encounter(
             command.campaign_id,
             command.encounter_id,
-            lambda e: e.next_round(command.by, self.store.roller),
+            lambda e: e.next_round(command.by, self.store.roller, command.dice),
         )
 
     def end_encounter(self, command: EndEncounter) -> Encounter:

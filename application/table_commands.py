@@ -5,6 +5,7 @@ One of the groups of commands the application is composed of (application/applic
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -30,6 +31,8 @@ class NextTurn:
     campaign_id: UUID
     encounter_id: UUID
     by: str = "gm"
+    # The table's dice for the each-round initiative of a round this turn starts (T1).
+    dice: Mapping[str, list[int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ class TableCommands(Commands):
         return self.change_encounter(
             command.campaign_id,
             command.encounter_id,
-            lambda e: e.next_turn(command.by, self.store.roller),
+            lambda e: e.next_turn(command.by, self.store.roller, command.dice),
         )
 
     def roll_initiative(self, command: RollInitiative) -> Encounter:

@@ -217,6 +217,4 @@ def adjust_tracks(
         campaign._tracks_adjusted(character_id, changes, reason, by, summary, breakdown, tracks)
         return
     state = {character_id: dict(changed.vitals.state)}
-    campaign._tracks_adjusted(
-        character_id, changes, reason, by, summary, breakdown, tracks, state
-    )
+    campaign._tracks_adjusted(character_id, changes, reason, by, summary, breakdown, tracks, state)

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from domain import exchanges, turns
+from domain import exchanges, table_commands, turns
 from domain.access import Access, Forbidden
 from domain.actions import ActionRecord, Override, actions_as_json
 from domain.corrections import ACTIVE, VOID, Plan, Reroll, correction_plan, gm_record, replay
 from domain.corrections import rewind_plan as plan_rewind
 from domain.dice import Roller, seeded_roller
 from domain.encounter_state import tracks_and_state
-from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
 from domain.gm_calls import refuse_gm_calls
 from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_record
 from domain.records import JSON, Combatant, JSONObject, as_object, combatants_as_json
@@ -142,8 +142,15 @@ def turn_check(
     return None if refusal is None or reason is None else (refusal, reason)
 
 
-def next_round(e: Encounter, by: str, roller: Roller | None = None) -> None:
+def next_round(
+    e: Encounter, by: str, roller: Roller | None = None, dice: Dice | None = None
+) -> None:
+    """The next round: its start records, then (``each_round``) initiative again, with
+    the table's ``dice`` by combatant id where given. Dice for a round that rolls no
+    initiative are refused before anything is recorded, never dropped."""
     refuse_if_ended(e)
+    if dice:
+        refuse_round_dice(e, dice, roller)
     e._round_started(e.round + 1, by)
     # What the rules do by themselves at a round's start (bleeding, S10) is
     # recorded as actions, so that corrections replay it like any other; no dice.
@@ -151,9 +158,28 @@ def next_round(e: Encounter, by: str, roller: Roller | None = None) -> None:
         act(e, kind, None, {}, None, None, by)
     # T1: initiative rolled again every round (the server's dice; a table re-rolls
     # with its own through "roll initiative").
+    if roller is not None and rolls_each_round(e, roller):
+        e.roll_initiative(dice, roller, by)
+
+
+def rolls_each_round(e: Encounter, roller: Roller | None) -> bool:
     options = table_options(e.options)
-    if options.roll and options.each_round and e.order and roller is not None:
-        e.roll_initiative(None, roller, by)
+    return options.roll and options.each_round and bool(e.order) and roller is not None
+
+
+def refuse_round_dice(e: Encounter, dice: Dice, roller: Roller | None) -> None:
+    """Refuse the table's dice for a new round that rolls no initiative, naming them."""
+    if rolls_each_round(e, roller):
+        return
+    options = table_options(e.options)
+    if not options.roll:
+        why = "this campaign's initiative is manual (option initiative)"
+    elif not options.each_round:
+        why = "initiative is rolled once, not every round (option initiative.each_round)"
+    else:
+        why = "no turn order is set, so there is no initiative to roll again"
+    names = table_commands.initiative_roll_names(dice)
+    raise DiceError(f"dice were supplied for {names}, which this new round never rolls: {why}")
 
 
 def set_order(e: Encounter, order: list[str], by: str) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from domain.actions import ActionRecord, RollRecord
 from domain.dice import DiceTray, Roller
-from domain.errors import ActionRefused, InvalidInput, NotFound
+from domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
 from domain.markers import expire_markers
 from domain.records import JSON, Combatant
 from domain.rulesets.base import Ruleset
@@ -33,6 +33,11 @@ ROLL_PREFIX = "initiative."
 
 
 # -- initiative --------------------------------------------------------------------
+
+
+def initiative_roll_names(dice: Dice) -> str:
+    """The initiative rolls ``dice`` name, as the roll records name them, for a refusal."""
+    return ", ".join(sorted(k if k.startswith(ROLL_PREFIX) else ROLL_PREFIX + k for k in dice))
 
 
 def sheet_bonus(rules: Ruleset, combatant: Combatant, field: str) -> int:
@@ -146,8 +151,11 @@ def unable(rules: Ruleset, combatant: Combatant) -> str | None:
     return f"{combatant.name} {words}" if words is not None else None
 
 
-def next_turn(e: Encounter, by: str, roller: Roller | None = None) -> ActionRecord:
-    """Move down the order, passing over who cannot act; past the last, a new round."""
+def next_turn(
+    e: Encounter, by: str, roller: Roller | None = None, dice: Dice | None = None
+) -> ActionRecord:
+    """Move down the order, passing over who cannot act; past the last, a new round
+    (with ``dice``: the table's for its each-round initiative; refused if none rolls)."""
     refuse_without_order(e)
     before = position(e)
     current = before.current
@@ -160,7 +168,8 @@ def next_turn(e: Encounter, by: str, roller: Roller | None = None) -> ActionReco
     for steps in range(len(e.order) + 1):
         if index >= len(e.order):
             first = len(e.actions) + 1
-            e.next_round(by, roller)
+            e.next_round(by, roller, dice)
+            dice = None  # taken by the new round's initiative
             made += range(first, len(e.actions) + 1)
             index = 0
         cid = e.order[index]
@@ -170,6 +179,12 @@ def next_turn(e: Encounter, by: str, roller: Roller | None = None) -> ActionReco
         skipped.append({"id": cid, "name": e.combatants[cid].name, "why": why})
         passed += [[cid, "start"], [cid, "end"]]
         index += 1
+    if dice:  # this turn starts no round, so there is no initiative to take them
+        names = initiative_roll_names(dice)
+        raise DiceError(
+            f"dice were supplied for {names}, which this turn never rolls: it starts no "
+            "new round (the table's initiative dice go with the turn that starts one)"
+        )
     after = Position(e.round, tuple(e.order), index)
     return _turn_moved(e, "next", before, after, passed, skipped, made, by)
 

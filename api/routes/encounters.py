@@ -12,7 +12,7 @@ from fastapi.concurrency import run_in_threadpool
 from api.deps import GM, App, Idempotency, Reader
 from api.loop_futures import on_this_loop
 from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
-from api.table_schemas import EndBody
+from api.table_schemas import EndBody, RoundDiceBody
 from api.views import encounter_out, outcome_out
 from application.application import SkaldApplication
 from application.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
@@ -137,10 +137,19 @@ def action_answer(encounter: Encounter) -> tuple[int, ActionOut]:
 
 @router.post("/{encounter_id}/round")
 def next_round(
-    idempotency: Idempotency, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+    idempotency: Idempotency,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    app: App,
+    access: GM,
+    body: RoundDiceBody | None = None,
 ) -> EncounterOut:
-    command = NextRound(campaign_id, encounter_id, access.who)
-    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.next_round(command))
+    """The next round at the top of the order (its start records first). With
+    `each_round` initiative it rolls again, taking the table's `dice` by combatant id;
+    dice for a round that rolls no initiative are refused with 422."""
+    dice = dict(body.dice or {}) or None if body is not None else None
+    command = NextRound(campaign_id, encounter_id, access.who, dice)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.next_round(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 

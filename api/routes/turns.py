@@ -18,7 +18,7 @@ from api.schemas import (
     RollPreviewOut,
     WithdrawBody,
 )
-from api.table_schemas import DelayBody, InitiativeBody, OrderMoveBody
+from api.table_schemas import DelayBody, InitiativeBody, OrderMoveBody, RoundDiceBody
 from api.views import encounter_out, outcome_out
 from application.table_commands import (
     DeclareDefense,
@@ -50,11 +50,19 @@ def set_order(
 
 @router.post("/turn")
 def next_turn(
-    idempotency: Idempotency, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+    idempotency: Idempotency,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    app: App,
+    access: GM,
+    body: RoundDiceBody | None = None,
 ) -> EncounterOut:
-    """Next in the order; after the last, the next round begins at the top."""
-    command = NextTurn(campaign_id, encounter_id, access.who)
-    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.next_turn(command))
+    """Next in the order; after the last, the next round begins at the top (with
+    `each_round` initiative, rolled again with the table's `dice` where given; dice
+    for a turn that starts no round are refused with 422)."""
+    dice = dict(body.dice or {}) or None if body is not None else None
+    command = NextTurn(campaign_id, encounter_id, access.who, dice)
+    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.next_turn(command))
     return encounter_out(settled(app, campaign_id, outcome))
 
 

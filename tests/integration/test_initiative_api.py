@@ -300,3 +300,51 @@ def test_at_exactly_0_body_is_passed_over_stunned_above_0_is_not_stamina_body(
     top = f.post("/turn")
     assert (top["round"], f.current(top), top["turn"]["skipped"]) == (2, "Ash", [])
     assert f.current(f.post("/turn")) == "Bran"
+
+
+def test_a_new_round_takes_the_tables_dice_for_each_round_initiative_in_one_request(
+    client: TestClient,
+) -> None:
+    each = {**ROLL, "each_round": True}
+    f = Fight(client, "stamina-body", {"initiative": each}, Ash=SB, Bran={**SB, "dodge": 12})
+    a, b = f.ids["Ash"], f.ids["Bran"]
+    f.post("/initiative", {"dice": {a: [20], b: [1]}})  # Ash 30, Bran 13
+    # POST .../round with the table's dice: the new round's initiative is theirs.
+    new_round = f.post("/round", {"dice": {a: [1], b: [20]}})
+    assert (new_round["round"], f.order(new_round)) == (2, ["Bran", "Ash"])
+    assert new_round["turn"]["initiative"] == {a: 11, b: 32}
+    rolled = new_round["actions"][-1]
+    assert [(r["name"], r["faces"], r["supplied"]) for r in rolled["rolls"]] == [
+        (f"initiative.{a}", [1], True),
+        (f"initiative.{b}", [20], True),
+    ]
+    # So does the turn that starts a round (Bran, Ash, then round 3).
+    f.post("/turn")
+    top = f.post("/turn", {"dice": {a: [15]}})  # Bran's die is the server's
+    assert (top["round"], top["turn"]["initiative"][a]) == (3, 25)
+    assert [r["supplied"] for r in top["actions"][-2]["rolls"]] == [True, False]
+    # Dice nothing would take are refused, naming them, and nothing is written.
+    assert f.refused("/turn", {"dice": {a: [3]}}, 422) == (
+        f"dice were supplied for initiative.{a}, which this turn never rolls: it starts no "
+        "new round (the table's initiative dice go with the turn that starts one)"
+    )
+    assert f.refused("/round", {"dice": {a: [21]}}, 422) == (
+        f"roll 'initiative.{a}': a face of 21 is not on a d20 (faces run 1 to 20)"
+    )
+
+
+def test_a_new_round_refuses_dice_when_initiative_is_not_rolled_each_round(
+    client: TestClient,
+) -> None:
+    for options, why in (
+        ({"initiative": ROLL}, "initiative is rolled once, not every round"),
+        ({}, "this campaign's initiative is manual (option initiative)"),
+    ):
+        f = Fight(client, "stamina-body", options, Ash=SB, Bran=SB)
+        a = f.ids["Ash"]
+        ok(client.put(f.base + "/order", json={"order": list(f.ids.values())}, headers=GM))
+        message = f.refused("/round", {"dice": {a: [7]}}, 422)
+        assert message.startswith(
+            f"dice were supplied for initiative.{a}, which this new round never rolls: {why}"
+        ), message
+        assert f.post("/round", {})["round"] == 2  # an empty body is no dice
