@@ -63,6 +63,7 @@ ERRORS: dict[int, tuple[str, dict[str, Any]]] = {
     404: ("an id that names nothing", {}),
     409: ("the current state forbids it, or a write kept losing a race", {}),
     413: ("a request body over 256 KiB", {}),
+    415: ("a request body with a Content-Encoding (gzip...): send it unencoded", {}),
     422: ("invalid input: malformed JSON, a bad field, parameter or dice", {}),
     429: ("too many requests from this key or address", RETRY_AFTER),
     503: ("the views are unavailable (Redis does not answer); writes go on", RETRY_AFTER),
@@ -194,7 +195,7 @@ def statuses(route: Any, method: str, operation: dict[str, Any]) -> set[int]:
     if operation.get("parameters") or "requestBody" in operation:
         found.add(422)
     if "requestBody" in operation:
-        found.add(413)
+        found |= {413, 415}
     if reader in calls:
         # A campaign's routes: its key, its ids, its roles; and its state, which may
         # refuse even a read (the odds of a fight that has ended).
