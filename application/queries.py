@@ -3,13 +3,14 @@ read from the event store. Route handlers only call these (api/routes/history.py
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TypedDict
 from uuid import UUID
 
 from application.audit_pages import AuditPages, Page
 from application.history import event_record, version_at
-from application.redaction import Redaction, redaction_for
+from application.redaction import Redaction, redaction_for, written_records
 from application.store import Commands, Store
 from domain import records
 from domain.access import Role
@@ -41,7 +42,13 @@ class Queries(Commands):
         campaign as it stands."""
         if role == "gm":
             return None
-        return redaction_for(self.store.campaign(campaign_id), role)
+        campaign = self.store.campaign(campaign_id)
+
+        def written() -> dict[str, Mapping[str, JSON]]:
+            fights = [UUID(eid) for eid in campaign.encounters]
+            return written_records([event for fight in fights for event in self.history(fight)])
+
+        return redaction_for(campaign, role, written)
 
     def history(self, aggregate_id: UUID) -> list[dict[str, JSON]]:
         """Every event of one aggregate, oldest first, as the audit trail shows it."""

@@ -28,26 +28,29 @@ The policy works on the JSON itself, by the shapes every read shares, not route 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from domain.access import Role
 from domain.campaign import Campaign
+from domain.narrative import Sheeted
 from domain.records import JSON
+from domain.texts import Reader
+from domain.told import told_for
 from domain.visibility import MARGIN_WOUNDED_AT, descriptor
 
 # An NPC's numbers: replaced by {} (never removed, so each answer keeps its shape).
 SECRET_FIELDS = ("sheet", "tracks", "maxima", "state", "derived", "equipment")
+# Maps by character id of what SECRET_FIELDS hold: an NPC's entry becomes {}.
+SECRET_MAPS = frozenset({"sheets"})
 # Numbers an NPC's object may keep: where it is, not what it is.
 PLACE_FIELDS = frozenset(
     {"id", "version", "number", "round", "day", "seq", "rank", "position", "changes"}
 )
-DIGITS = re.compile(r"\d")
-NUMBER = re.compile(r"\d+")
 HIDDEN_LINE = "(rolled hidden)"
-EXCHANGE = re.compile(r"^exchange \d+: ")
+# The parameters that name an action's target.
+TARGETS = frozenset({"target", "defender", "holder"})
 # Where an action (record, audit entry) keeps its changes, by character id.
 CHANGE_FIELDS = frozenset({"effects", "data", "tracks", "state", "conditions_before"})
 
@@ -67,6 +70,22 @@ class Redaction:
     npcs: Mapping[str, Npc]
     names: Mapping[str, str]  # every character's name, for the outcomes' summaries
     wounded_at: Fraction = MARGIN_WOUNDED_AT
+    # Every character (its name and sheet), for the texts built from parts (domain/told.py).
+    roster: Mapping[str, Sheeted] = field(default_factory=dict)
+    # Every action record the campaign's fights ever held (the records corrections
+    # replaced too), by its summary: the record a correction report's line was written
+    # from, read once a report is met (application/queries.py).
+    written: Callable[[], Mapping[str, Mapping[str, JSON]]] = field(default=lambda: {})
+
+    @property
+    def reader(self) -> Reader:
+        """How this reader reads a text's parts: no NPC's numbers, its descriptor."""
+        return Reader(frozenset(self.npcs), self._describe)
+
+    def _describe(self, owner: str, tracks: Mapping[str, int]) -> str:
+        npc = self.npcs.get(owner)
+        maxima = npc.maxima if npc is not None else {}
+        return descriptor(self.ruleset_id, tracks, maxima, self.wounded_at)
 
     def document(self, value: JSON) -> JSON:
         """``value`` as a player or viewer may see it (a new value; ``value`` is kept)."""
@@ -83,17 +102,27 @@ class Redaction:
         return value, False
 
     def _mapping(self, value: Mapping[str, JSON], owner: str | None) -> tuple[JSON, bool]:
-        if _is_action(value) and (_hidden(value) or self._touches_npc(value)):
+        if _is_action(value) and (_hidden(value) or self._involved(value)):
             return self._outcome(value), True
         if value.get("hidden") is True:  # a correction's report line on a hidden roll
             return {k: HIDDEN_LINE if k in ("before", "after") and v else v
                     for k, v in value.items()}, True  # fmt: skip
+        if _is_report_line(value):
+            return self._report_line(value)
         who = value.get("id", value.get("character_id"))
         if owner is None and isinstance(who, str) and who in self.npcs:
             owner = who
         out: dict[str, JSON] = {}
         changed = False
         for key, item in value.items():
+            if key in SECRET_MAPS and isinstance(item, Mapping):  # every sheet, by id
+                out[key] = {cid: {} if cid in self.npcs else v for cid, v in item.items()}
+                changed = changed or any(cid in self.npcs for cid in item)
+                continue
+            if key in self.npcs and _has_number(item) and not isinstance(item, Mapping):
+                out[key] = _numberless(item)  # a number under an NPC's id: its initiative
+                changed = True
+                continue
             inner_owner = key if key in self.npcs else None
             new, c = self._walk(item, inner_owner)
             out[key] = new
@@ -103,7 +132,7 @@ class Redaction:
         if _is_action(value):
             changed = self._hide_npc_defenses(out) or changed
         elif "summary" in out:
-            summary = self._entry_summary(out, changed)
+            summary = self._entry_summary(value)
             changed = changed or summary != out["summary"]
             out["summary"] = summary
         return out, changed
@@ -138,15 +167,47 @@ class Redaction:
             )
         return changed
 
-    def _touches_npc(self, action: Mapping[str, JSON]) -> bool:
-        return any(
-            isinstance(part, Mapping) and any(cid in self.npcs for cid in part)
-            for changes in _changes(action)
-            for part in (changes.get("tracks"), changes.get("state"))
-        )
+    def _report_line(self, line: Mapping[str, JSON]) -> tuple[JSON, bool]:
+        """A correction report's line: its before and after are the summaries of two
+        records, each told as this reader reads that record (a summary no record of this
+        campaign wrote is said only as its action's kind)."""
+        out = dict(line)
+        for key in ("before", "after"):
+            text = line.get(key)
+            if not isinstance(text, str):
+                continue
+            record = self.written().get(text)
+            if record is None:
+                out[key] = str(line.get("kind", "action"))
+            elif _hidden(record) or self._involved(record):
+                out[key] = self.told(record)[0]
+        return out, out != line
+
+    def _involved(self, action: Mapping[str, JSON]) -> set[str]:
+        """The NPCs whose numbers the action's texts and breakdown may state: its actor,
+        its target, whoever's tracks or state it changed, whoever rolled initiative."""
+        found: set[str] = set()
+        actor = action.get("actor")
+        if isinstance(actor, str):
+            found.add(actor)
+        params = action.get("params")
+        if isinstance(params, Mapping):
+            found.update(v for k, v in params.items() if k in TARGETS and isinstance(v, str))
+        for changes in _changes(action):
+            for part in (changes.get("tracks"), changes.get("state")):
+                if isinstance(part, Mapping):
+                    found.update(part)
+        breakdown = action.get("breakdown")
+        if action.get("kind") == "initiative" and isinstance(breakdown, Mapping):
+            entries = breakdown.get("entries")
+            for entry in entries if isinstance(entries, list) else []:
+                if isinstance(entry, Mapping) and isinstance(entry.get("id"), str):
+                    found.add(str(entry["id"]))
+        return found & set(self.npcs)
 
     def _outcome(self, action: Mapping[str, JSON]) -> JSON:
-        """The action (or pending exchange) as its outcome only."""
+        """The action (or pending exchange) as this reader may read it: its breakdown
+        (the GM's working, step by step) left out, its texts built from parts."""
         hidden = _hidden(action)
         out: dict[str, JSON] = {}
         for key, item in action.items():
@@ -160,12 +221,25 @@ class Redaction:
                 out[key] = {}
             else:
                 out[key] = self._walk(item, None)[0]
-        line = self.outcome_line(action)
+        summary, narrative = self.told(action)
         if "summary" in out:
-            out["summary"] = line
+            out["summary"] = summary
         if "narrative" in out:
-            out["narrative"] = [line]
+            out["narrative"] = list[JSON](narrative)
         return out
+
+    def told(self, action: Mapping[str, JSON]) -> tuple[str, list[str]]:
+        """The action's summary and narrative as this reader reads them: built from
+        parts (domain/told.py); a hidden roll only as its outcome (T3)."""
+        line = self.outcome_line(action)
+        if _hidden(action) or not isinstance(action.get("summary"), str):
+            return line, [line]
+        said = action.get("narrative")
+        lines = [str(n) for n in said] if isinstance(said, list) else []
+        stored = dict(action)
+        return told_for(
+            self.ruleset_id, stored, self.roster, self.reader, self._involved(action), line, lines
+        )
 
     def _without_npcs(self, changes: JSON) -> JSON:
         """An action's changes without the NPCs' entries (their tracks and state)."""
@@ -215,21 +289,59 @@ class Redaction:
                         )
         return "; ".join(parts)
 
-    def _entry_summary(self, entry: Mapping[str, JSON], changed: bool) -> JSON:
-        """An entry's summary that names an NPC and states a number: the outcome of the
-        action it holds if one was redacted, else the same words with each number '#'
-        (an exchange's number excepted)."""
+    def _entry_summary(self, entry: Mapping[str, JSON]) -> JSON:
+        """An entry's summary (an audit entry's, a history's, a log event's) is told as
+        this reader reads the record that wrote it: the action the entry holds, or the
+        campaign's record of that summary. A summary no record wrote (an enrolment, a
+        day) states nothing of an NPC's numbers and stands."""
         summary = entry.get("summary")
-        if not isinstance(summary, str) or not DIGITS.search(summary):
+        if not isinstance(summary, str):
             return summary
-        if not any(npc.name in summary for npc in self.npcs.values()):
-            return summary
-        found = _first_action(entry) if changed else None
-        if found is not None and (_hidden(found) or self._touches_npc(found)):
-            return self.outcome_line(found)
-        kept = EXCHANGE.match(summary)
-        head = kept.group(0) if kept else ""
-        return head + NUMBER.sub("#", summary[len(head) :])
+        found = _first_action(entry)
+        if found is None or found.get("summary") != summary:
+            named = any(npc.name in summary for npc in self.npcs.values())
+            found = self.written().get(summary) if named else None
+        if found is not None and (_hidden(found) or self._involved(found)):
+            return self.told(found)[0]
+        return summary
+
+
+class ReadOnce:
+    """A read made the first time it is needed, then kept (one answer's redaction)."""
+
+    def __init__(self, read: Callable[[], Mapping[str, Mapping[str, JSON]]]) -> None:
+        self._read = read
+        self._value: Mapping[str, Mapping[str, JSON]] | None = None
+
+    def __call__(self) -> Mapping[str, Mapping[str, JSON]]:
+        if self._value is None:
+            self._value = self._read()
+        return self._value
+
+
+def _is_report_line(value: Mapping[str, JSON]) -> bool:
+    """A correction report's line (domain/corrections.py ``_entry``)."""
+    return "before" in value and "after" in value and "status" in value and "kind" in value
+
+
+def written_records(events: Sequence[Mapping[str, JSON]]) -> dict[str, Mapping[str, JSON]]:
+    """Every action record in these events (as the audit shows them), by its summary."""
+    found: dict[str, Mapping[str, JSON]] = {}
+
+    def walk(value: JSON) -> None:
+        if isinstance(value, Mapping):
+            summary = value.get("summary")
+            if _is_action(value) and isinstance(summary, str):
+                found.setdefault(summary, value)
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+
+    for event in events:
+        walk(event)
+    return found
 
 
 def _hidden(action: Mapping[str, JSON]) -> bool:
@@ -315,7 +427,11 @@ def _descriptor_tracks(
     return current, maxima
 
 
-def redaction_for(campaign: Campaign, role: Role) -> Redaction | None:
+def redaction_for(
+    campaign: Campaign,
+    role: Role,
+    written: Callable[[], Mapping[str, Mapping[str, JSON]]] = dict,
+) -> Redaction | None:
     """The policy for a key of this role on this campaign: None for the GM (everything)."""
     if role == "gm":
         return None
@@ -326,7 +442,8 @@ def redaction_for(campaign: Campaign, role: Role) -> Redaction | None:
             character = campaign.character(cid)
             if character.npc:
                 npcs[cid] = Npc(character.name, rules.track_maxima(character.sheet))
-    names = {cid: campaign.character(cid).name for cid in campaign.characters}
+    roster = {cid: campaign.character(cid) for cid in campaign.characters}
+    names = {cid: character.name for cid, character in roster.items()}
     stored = campaign.options.get("wounded_at")
     wounded_at = MARGIN_WOUNDED_AT if stored is None else Fraction(str(stored))
-    return Redaction(campaign.ruleset_id, npcs, names, wounded_at)
+    return Redaction(campaign.ruleset_id, npcs, names, wounded_at, roster, ReadOnce(written))

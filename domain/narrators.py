@@ -23,99 +23,19 @@ from domain.narrative import (
     unused_lines,
 )
 from domain.records import JSON, JSONObject
+from domain.rulesets.stamina_body import texts as sb_texts
+from domain.texts import render
 
 Roster = Mapping[str, Sheeted]
 
-# -- stamina-body ---------------------------------------------------------------------
-
-
-def sb_check(who: str, what: str, check: bd.SbCheck, against: str) -> str:
-    verdict = "success" if check.success else "failure"
-    line = f"{who}'s {what}: 3d6 rolled {check.roll} against {against} {check.target}"
-    line += f": {verdict}, {what} score {check.margin}"
-    if "natural" in str(check.note):
-        line += f" ({check.note})"
-    return line
-
-
-def sb_damage(damage: bd.SbDamage, target: str) -> list[str]:
-    dice = damage.damage_dice
-    options = ""
-    if dice.options:
-        options = f" + {given(dice.added)} for {', '.join(dice.options)}"
-    lines = [
-        f"Damage dice: class {dice.damage_class}{options} = {dice.count}d6, "
-        f"rolled {faces(dice.faces)}"
-    ]
-    reading = damage.reading
-    for r in reading.readings:
-        lines.append(
-            f"Die {r.die} on the {reading.table} table: {r.stamina} Stamina, {r.body} Body"
-        )
-    stamina = " + ".join(str(r.stamina) for r in reading.readings)
-    body = " + ".join(str(r.body) for r in reading.readings)
-    raw = reading.raw
-    lines.append(f"Raw damage: {stamina} = {raw.stamina} Stamina and {body} = {raw.body} Body")
-    lines.append(f"Shield: {damage.shield.why}")
-    res = damage.resilience
-    lines.append(f"Resilience: armour {res.armour} + shield {res.shield} = {res.total}")
-    lines += [f"{note[0].upper()}{note[1:]}" for note in res.notes]
-    before = {"stamina": raw.stamina, "body": raw.body}
-    for step in damage.absorption.steps:
-        lines.append(
-            f"Step {step.step} ({step.pool.title()}): {before[step.pool]} -> {step.after}; "
-            f"resilience left {step.resilience_left}"
-        )
-        before[step.pool] = step.after
-    net = damage.absorption.net
-    lines.append(f"Net damage: {net.stamina} Stamina, {net.body} Body")
-    stamina_now, body_now = damage.tracks.stamina, damage.tracks.body
-    lines.append(
-        f"{target}: Stamina {stamina_now.before} -> {stamina_now.after}, "
-        f"Body {body_now.before} -> {body_now.after}"
-    )
-    if damage.piercing_wound:
-        lines.append(f"A piercing hit reached Body: {target} has a piercing wound")
-    return lines
+# -- stamina-body (its parts: domain/rulesets/stamina_body/texts.py) ------------------
 
 
 def stamina_body(record: JSONObject, combatants: Roster) -> list[str]:
-    told = read(record, bd.SbTold)
-    if told.kind == "take_hit":
-        target = name_of(combatants, target_of(told.params))
-        return sb_damage(read(told.breakdown, bd.SbDamage), target)
-    if told.kind != "attack":
+    lines = sb_texts.narrative(record, combatants)
+    if lines is None:
         return generic(record, combatants)
-    actor = given(told.actor)
-    b = read(told.breakdown, bd.SbAttack)
-    attacker = name_of(combatants, actor)
-    defender = name_of(combatants, target_of(told.params))
-    weapon = b.weapon
-    lines = []
-    if weapon.name == "unarmed":
-        st = read(combatants[str(actor)].sheet, bd.Strength).st
-        damage_class = given(weapon.damage_class)
-        lines.append(
-            f"Unarmed: ST {st} // 4 = {damage_class} "
-            f"{'die' if damage_class == 1 else 'dice'} (at least 1), impact"
-        )
-    lines.append(sb_check(attacker, "hit", b.hit, f"{weapon.name} skill"))
-    if b.result == "missed":
-        return [*lines, f"{attacker} misses {defender}: no defense and no damage"]
-    defense = present(b.defense)
-    why = defense.why
-    if defense.kind == "none" and why != "no defense declared":
-        lines.append(why)  # "Bare is stunned and cannot answer (S9)"
-    elif defense.kind == "none":
-        lines.append(f"{defender} answers with nothing")
-    elif not defense.rolled:
-        lines.append(f"{defender} cannot {defense.kind}: {why}")
-    else:
-        lines.append(sb_check(defender, defense.kind, present(defense.check), defense.kind))
-        lines.append(f"{why[0].upper()}{why[1:]}")
-    if b.result != "landed":
-        return lines
-    return lines + sb_damage(read(present(b.damage), bd.SbDamage), defender)
+    return [render(line) for line in lines]
 
 
 # -- margin ---------------------------------------------------------------------------

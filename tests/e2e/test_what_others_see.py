@@ -93,9 +93,9 @@ def test_the_players_page_on_a_phone(
         expect(bran.locator('[data-condition="piercing_wound"]')).to_have_count(1)
         expect(bran.locator('[data-marker="prone"]')).to_have_text("prone (2 rounds left)")
         # The fight's log as a player may read it, newest first: the marker, Mira's blow
-        # as its outcome only, the hit Bran took.
+        # with the Ogre's descriptor for its numbers (T3a), the hit Bran took.
         expect(page.locator("#log li")).to_have_count(3)
-        expect(page.locator("#log li").nth(1)).to_have_text("Mira attack: Ogre; Ogre is hurt")
+        expect(page.locator("#log li").nth(1)).to_have_text("Mira hits: Ogre is hurt")
         # Asked to declare: the hit score, and each answer's odds as the odds API has them.
         expect(page.locator('[data-exchange="1"] .hit-score')).to_have_text("Hit score 5")
         for choice, odds in fight["odds"]["answers"].items():

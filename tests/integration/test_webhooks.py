@@ -295,8 +295,9 @@ def test_a_viewers_and_a_players_webhook_deliver_what_their_keys_read(hooked: Te
     (gm_blow, seen_blow), (gm_hidden, seen_hidden) = actions[1], actions[2]
     assert gm_blow["summary"] == "Bran hits: Ogre takes 15 Stamina and 3 Body (15/3 raw)"
     assert gm_blow["tracks"] == {ogre: {"stamina": 172, "body": 170}}
+    # T3a: the summary is built from parts; the outcome word "hits" stays.
     assert (seen_blow["summary"], seen_blow["breakdown"], seen_blow["tracks"]) == (
-        "Bran attack: Ogre; Ogre is hurt", {}, {},
+        "Bran hits: Ogre is hurt", {}, {},
     )  # fmt: skip
     assert [r["faces"] for r in seen_blow["rolls"]] == [[1, 1, 1], [6, 6, 6]]  # rolled openly
     assert [r["faces"] for r in gm_hidden["rolls"]] == [[1, 2, 2], [3, 3, 3]]
@@ -306,7 +307,7 @@ def test_a_viewers_and_a_players_webhook_deliver_what_their_keys_read(hooked: Te
     )  # fmt: skip
     assert seen_hidden["tracks"] == {bran: {"stamina": 6, "body": 10}}
     assert discord[-2:] == [
-        "Bran attack: Ogre; Ogre is hurt",
+        "Bran hits: Ogre is hurt",
         "Ogre attack: Bran; Bran: stamina 6, body 10",
     ]
 

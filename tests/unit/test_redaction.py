@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from application.redaction import Npc, Redaction
+from application.redaction import Npc, ReadOnce, Redaction
 
 BRAN, OGRE = "pc-bran", "npc-ogre"
+
+
+@dataclass(frozen=True)
+class Named:
+    name: str
+    sheet: dict[str, Any]
+
+
+ROSTER = {BRAN: Named("Bran", {}), OGRE: Named("Ogre", {})}
 POLICY = Redaction(
     "stamina-body",
     {OGRE: Npc("Ogre", {"stamina": 30, "body": 20})},
     {BRAN: "Bran", OGRE: "Ogre"},
+    roster=ROSTER,
 )
 HIDDEN_ONLY = Redaction("stamina-body", {}, {BRAN: "Bran", OGRE: "Ogre"})
 
@@ -68,17 +79,30 @@ def attack(by: str, on: str, hidden: bool = False) -> dict[str, Any]:
 
 
 def test_an_action_on_an_npc_is_its_outcome() -> None:
+    """A record whose breakdown its ruleset's parts cannot read (this one's is made up):
+    its own lines go to nobody but the GM; the open dice and the outcome to the others."""
     seen: Any = POLICY.document(attack(BRAN, OGRE))
     line = "Bran attack: Ogre; Ogre is hurt; Ogre gains: piercing wound"
-    assert seen["summary"] == line and seen["narrative"] == [line]
+    assert seen["summary"] == line
+    assert seen["narrative"] == ["hit: 3d6 rolled 1, 2, 3 = 6", line, "Ogre gains: piercing wound"]
     assert seen["breakdown"] == {}
     assert seen["effects"] == {"tracks": {}, "state": {}}
     assert seen["rolls"] == attack(BRAN, OGRE)["rolls"]  # rolled in the open
     assert HIDDEN_ONLY.document(attack(BRAN, OGRE)) == attack(BRAN, OGRE)
 
 
-def test_an_open_npc_attack_on_a_pc_is_shown_whole() -> None:
-    assert POLICY.document(attack(OGRE, BRAN)) == attack(OGRE, BRAN)
+def test_an_open_npc_attack_on_a_pc_states_none_of_the_npcs_working() -> None:
+    """T3a: the NPC's attack on a PC is shown but for its breakdown (the NPC's skill and
+    hit score are in it) and lines no parts were built for; the PC's tracks stay."""
+    seen: Any = POLICY.document(attack(OGRE, BRAN))
+    line = "Ogre attack: Bran; Bran: stamina 19, body 17; Bran gains: piercing wound"
+    assert seen["breakdown"] == {} and seen["summary"] == line
+    assert seen["narrative"] == ["hit: 3d6 rolled 1, 2, 3 = 6", line, "Bran gains: piercing wound"]
+    assert (
+        seen["effects"] == attack(OGRE, BRAN)["effects"]
+        and seen["rolls"] == attack(OGRE, BRAN)["rolls"]
+    )
+    assert HIDDEN_ONLY.document(attack(OGRE, BRAN)) == attack(OGRE, BRAN)
 
 
 def test_a_hidden_action_shows_its_outcome_whatever_the_option() -> None:
@@ -103,12 +127,19 @@ def test_a_pending_attack_on_an_npc_hides_its_defenses_and_a_hidden_one_its_hit(
     assert seen["shown"] == {} and seen["rolls"] == []
 
 
-def test_an_entry_naming_an_npc_states_no_number() -> None:
-    entry = {"id": 7, "summary": "Bran hits: Ogre takes 8 Stamina (9/4 raw)", "number": 3}
-    assert POLICY.document(entry) == {
-        **entry,
-        "summary": "Bran hits: Ogre takes # Stamina (#/# raw)",
-    }
+def test_an_entry_naming_an_npc_is_told_as_the_record_that_wrote_it() -> None:
+    """T3a: no digit is scrubbed; the summary is the one of the record that wrote it, as
+    this reader reads it (here its outcome), and a summary no record wrote stands."""
+    record = {**attack(BRAN, OGRE), "summary": "Bran hits: Ogre takes 8 Stamina (9/4 raw)"}
+    policy = Redaction(
+        POLICY.ruleset_id, POLICY.npcs, POLICY.names, roster=ROSTER,
+        written=ReadOnce(lambda: {record["summary"]: record}),
+    )  # fmt: skip
+    entry = {"id": 7, "summary": record["summary"], "number": 3}
+    line = "Bran attack: Ogre; Ogre is hurt; Ogre gains: piercing wound"
+    assert policy.document(entry) == {**entry, "summary": line}
+    turn = {"id": 8, "summary": "Goblin 2's turn (round 3)", "number": 4}
+    assert policy.document(turn) == turn
     exchange = {"summary": "exchange 1: Ogre declares defense parry"}
     assert POLICY.document(exchange) == exchange
     enrolment = {"character_id": OGRE, "name": "Ogre", "sheet": {"st": 30}, "by": "gm:GM",

@@ -1,0 +1,174 @@
+"""An action record's texts for one reader (RULINGS T3a): its summary and narrative as
+parts, built at read time from the stored record by its ruleset's package, rendered for
+the reader. The stored record keeps its bytes; the GM reads them as they always were.
+
+Where a ruleset builds no parts for a record (a kind it has no builder for, or a record
+its builder cannot read), the record's own lines are said only to readers who may see
+the numbers of every NPC the action involves; the others read the open dice and the
+summary the caller gives (its outcome, built from the record's typed changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+
+from domain import breakdowns as bd
+from domain.actions import conditions_from_json
+from domain.breakdowns import read
+from domain.narrative import (
+    Plain,
+    Sheeted,
+    conditions_lines,
+    faces,
+    new_conditions_note,
+    unids_lines,
+    unused_lines,
+)
+from domain.records import JSONObject
+from domain.rulesets.stamina_body import texts as sb_texts
+from domain.texts import Reader, Text, joined, render, render_lines, secret
+
+Roster = Mapping[str, Sheeted]
+Builder = Callable[[JSONObject, Roster], Text | None]
+LinesBuilder = Callable[[JSONObject, Roster], list[Text] | None]
+
+SUMMARIES: dict[str, Builder] = {"stamina-body": sb_texts.summary}
+NARRATIVES: dict[str, LinesBuilder] = {"stamina-body": sb_texts.narrative}
+# What a builder's reading of a record shaped otherwise raises (domain/breakdowns.py).
+UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def secret_of(owners: Collection[str], text: Text) -> Text:
+    """``text`` for a reader who may see every one of ``owners``' numbers; else nothing."""
+    for owner in sorted(owners):
+        text = secret(owner, *text)
+    return text
+
+
+class InitiativeEntry(bd.Part, frozen=True):
+    id: str
+    name: str
+    total: int
+    add: str | None = None
+
+
+class Initiative(bd.Part, frozen=True):
+    entries: list[InitiativeEntry]
+
+
+class InitiativeRoll(bd.Part, frozen=True):
+    dice: str
+
+
+def initiative(record: JSONObject, combatants: Roster) -> Text | None:
+    """'Initiative (1d20 + dodge): Bran 15, Ogre 19': each total its combatant's (it holds
+    the added sheet value); the dice and the field added are the table's option."""
+    if record.get("kind") != "initiative":
+        return None
+    entries = read(record.get("breakdown"), Initiative).entries
+    rolls = read(record.get("rolls"), list[InitiativeRoll])
+    if not rolls or not entries:
+        return None
+    add = entries[0].add
+    listed = joined(((e.name, *secret(e.id, f" {e.total}")) for e in entries), ", ")
+    return (f"Initiative ({rolls[0].dice}{' + ' + add if add else ''}): ", *listed)
+
+
+def summary_parts(ruleset: str, stored: JSONObject, combatants: Roster) -> Text | None:
+    """The record's summary as parts, or None when none are built for it. Parts that do
+    not render, for the GM, to the stored summary are not used (the summary is said as
+    it was written, or not at all)."""
+    builder = SUMMARIES.get(ruleset)
+    try:
+        built = initiative(stored, combatants)
+        if built is None and builder is not None:
+            built = builder(stored, combatants)
+    except UNREADABLE:
+        return None
+    if built is None:
+        return None
+    summary = stored.get("summary")
+    if not isinstance(summary, str):
+        return None
+    said = render(built)
+    if summary == said:
+        return built
+    # The conditions the action brought on close the stored summary (domain/resolution.py
+    # with_new_conditions: "; Bran gains: stunned"), words every reader reads; a record
+    # that carries them (an answer's, not an event's) is checked against them.
+    note = summary[len(said) :]
+    if not summary.startswith(said) or not note.startswith("; "):
+        return None
+    conditions = stored.get("conditions")
+    if conditions is not None:
+        try:
+            changes = conditions_from_json(conditions)
+        except UNREADABLE:
+            return None
+        if new_conditions_note(changes, combatants, said) != note:
+            return None
+    elif " gains: " not in note:
+        return None
+    return (*built, note)
+
+
+def roll_lines(stored: JSONObject, combatants: Roster) -> list[Text]:
+    """The open dice: 'hit: 3d6 rolled 1, 2, 2 = 5' (the table saw them)."""
+    plain = read(stored, Plain)
+    return [
+        (f"{roll.name}: {roll.dice} rolled {faces(roll.faces)} = {roll.total}",)
+        for roll in plain.rolls
+    ]
+
+
+def narrative_parts(
+    ruleset: str,
+    stored: JSONObject,
+    combatants: Roster,
+    involved: Collection[str],
+    summary: Text,
+    said: list[str],
+) -> list[Text]:
+    """The narrative as parts. ``said`` is the narrative as the GM reads it, ``summary``
+    the summary as this reader may read it, ``involved`` the NPCs the action involves."""
+    builder = NARRATIVES.get(ruleset)
+    lines: list[Text] | None
+    try:
+        lines = builder(stored, combatants) if builder is not None else None
+    except UNREADABLE:
+        lines = None
+    extra = [(line,) for line in unused_lines(stored) + conditions_lines(stored, combatants)]
+    if lines is not None and render_lines([*lines, *extra]) == said:
+        return [*lines, *extra]
+    # No parts: the lines the GM reads go to those who see every NPC's numbers here.
+    told: list[Text] = [secret_of(involved, (line,)) for line in said]
+    hidden = [*roll_lines(stored, combatants), summary]
+    return [*told, *(secret_of_none(involved, line) for line in hidden), *extra]
+
+
+def secret_of_none(owners: Collection[str], text: Text) -> Text:
+    """``text`` for a reader who may not see some of ``owners``' numbers; else nothing."""
+    inner: Text = ()
+    for owner in sorted(owners):
+        inner = secret(owner, *inner, instead=text)
+    return inner
+
+
+def told_for(
+    ruleset: str,
+    stored: JSONObject,
+    combatants: Roster,
+    reader: Reader,
+    involved: Collection[str],
+    outcome: str,
+    said: list[str],
+) -> tuple[str, list[str]]:
+    """The record's summary and narrative as ``reader`` reads them. ``outcome`` is the
+    summary to say where no parts are built for the stored one; ``said`` the narrative
+    the GM reads."""
+    parts = summary_parts(ruleset, stored, combatants)
+    summary: Text = (outcome,) if parts is None else parts
+    summary_told = unids_lines([render(summary, reader)], combatants)
+    lines = narrative_parts(ruleset, stored, combatants, involved, summary, said)
+    narrative = unids_lines(render_lines(lines, reader), combatants)
+    return (summary_told[0] if summary_told else outcome), narrative or summary_told
