@@ -29,7 +29,7 @@ PC = {"st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_ma
 OGRE = {**PC, "stamina_max": 187, "body_max": 173}
 GOBLIN = {**PC, "stamina_max": 163, "body_max": 151}
 NO_WEBHOOK = "00000000-0000-4000-8000-000000000000"
-NOT_CAMPAIGN_READS = {"/health", "/rulesets", "/rulesets/{ruleset_id}", "/schema/events"}
+NOT_CAMPAIGN_READS = {"/health", "/rulesets", "/rulesets/{ruleset_id}", "/schema/events", "/server"}
 # Strings whose digits say where, not what: ids, instants, key ids.
 PLACES = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"

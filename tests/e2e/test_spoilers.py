@@ -41,7 +41,7 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 INSTANT = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(?:\+00:00|Z)?")
 KEY_ID = re.compile(r"\b[0-9a-f]{16,}\b")  # key ids, signatures, digests
 SECRET_KEY = re.compile(r"sk_[A-Za-z0-9_\-]+")
-NOT_CAMPAIGN_READS = {"/health", "/rulesets", "/rulesets/{ruleset_id}", "/schema/events"}
+NOT_CAMPAIGN_READS = {"/health", "/rulesets", "/rulesets/{ruleset_id}", "/schema/events", "/server"}
 NO_WEBHOOK = "00000000-0000-4000-8000-000000000000"
 
 # -- the three evenings: sheets (the NPCs' in two versions), initiative, blows ----------
