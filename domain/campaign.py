@@ -26,9 +26,12 @@ from domain.records import (
     EncounterEntry,
     JSONObject,
     KeyGrant,
+    KeyId,
+    Sha256Hex,
     Sheet,
     State,
     Tracks,
+    UUIDText,
     Vitals,
     replace,
 )
@@ -59,8 +62,8 @@ class Campaign(Aggregate):
         ruleset: str
         options: JSONObject
         by: str
-        gm_key_id: str
-        gm_key_hash: str
+        gm_key_id: KeyId
+        gm_key_hash: Sha256Hex
 
     @event(Created)
     def __init__(
@@ -117,10 +120,10 @@ class Campaign(Aggregate):
     # -- keys ----------------------------------------------------------------------
 
     class KeyIssued(Aggregate.Event):
-        key_id: str
-        key_hash: str
+        key_id: KeyId
+        key_hash: Sha256Hex
         role: Role
-        characters: Sequence[str]
+        characters: Sequence[UUIDText]
         label: str
         by: str
 
@@ -131,7 +134,7 @@ class Campaign(Aggregate):
         self.keys[key_id] = KeyGrant(key_id, role, tuple(characters), label, key_hash)
 
     class KeyRevoked(Aggregate.Event):
-        key_id: str
+        key_id: KeyId
         by: str
 
     @event(KeyRevoked)
@@ -141,7 +144,7 @@ class Campaign(Aggregate):
     # -- the roster --------------------------------------------------------------------
 
     class CharacterEnrolled(Aggregate.Event):
-        character_id: str
+        character_id: UUIDText
         name: str
         sheet: Sheet
         tracks: Tracks
@@ -172,9 +175,9 @@ class Campaign(Aggregate):
     # -- encounters --------------------------------------------------------------------
 
     class EncounterOpened(Aggregate.Event):
-        encounter_id: str
+        encounter_id: UUIDText
         name: str
-        character_ids: Sequence[str]
+        character_ids: Sequence[UUIDText]
 
     @event(EncounterOpened)
     def _encounter_opened(self, encounter_id: str, name: str, character_ids: Sequence[str]) -> None:
@@ -183,8 +186,8 @@ class Campaign(Aggregate):
             self._hold(character_id, encounter_id)
 
     class CharacterJoined(Aggregate.Event):
-        encounter_id: str
-        character_id: str
+        encounter_id: UUIDText
+        character_id: UUIDText
         by: str
 
     @event(CharacterJoined)
@@ -196,7 +199,7 @@ class Campaign(Aggregate):
         self.characters[character_id] = held
 
     class EncounterClosed(Aggregate.Event):
-        encounter_id: str
+        encounter_id: UUIDText
         tracks: TracksOf
         state: StateOf
         by: str
@@ -227,7 +230,7 @@ class Campaign(Aggregate):
         self.calendar[day] = Day(day, plans)
 
     class CharacterHealed(Aggregate.Event):
-        character_id: str
+        character_id: UUIDText
         day: int
         breakdown: JSONObject
         tracks: TracksOf
@@ -245,7 +248,7 @@ class Campaign(Aggregate):
         )
 
     class WoundMarked(Aggregate.Event):
-        character_id: str
+        character_id: UUIDText
         wound: str
         present: bool
         reason: str
@@ -262,7 +265,7 @@ class Campaign(Aggregate):
     # -- the GM's changes between fights (domain/gm_changes.py) -----------------------
 
     class SheetAmended(Aggregate.Event):
-        character_id: str
+        character_id: UUIDText
         sheet: Sheet
         reason: str
         by: str
@@ -287,7 +290,7 @@ class Campaign(Aggregate):
         self.characters[character_id] = self.characters[character_id].with_vitals(vitals)
 
     class TracksAdjusted(Aggregate.Event):
-        character_id: str
+        character_id: UUIDText
         changes: Mapping[str, Mapping[str, int]]
         reason: str
         by: str

@@ -16,7 +16,7 @@ from uuid import uuid4
 from domain import roster
 from domain.calendar import check_advance, daily_heals
 from domain.gm_changes import adjust, amend, amended_sheet
-from domain.records import JSON, JSONObject, Sheet, State, Tracks
+from domain.records import JSON, JSONObject, Sheet, State, Tracks, UUIDText
 from domain.roster import check_name
 from domain.rulesets import get_ruleset
 
@@ -24,9 +24,9 @@ if TYPE_CHECKING:
     from domain.campaign import Campaign
 
 # Per character id, as the events carry them.
-TracksOf = Mapping[str, Tracks]
-StateOf = Mapping[str, State]
-SheetsOf = Mapping[str, Sheet]
+TracksOf = Mapping[UUIDText, Tracks]
+StateOf = Mapping[UUIDText, State]
+SheetsOf = Mapping[UUIDText, Sheet]
 
 
 def create(

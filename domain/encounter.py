@@ -22,7 +22,15 @@ from domain.actions import ActionRecord
 from domain.encounter_records import Correction, Exchange, TurnOverride
 from domain.encounter_state import JSON_STATE, copy_sharing, read_state, write_state
 from domain.errors import NotFound
-from domain.records import JSON, JSONObject, Sheet, State, Tracks, combatants_from_json
+from domain.records import (
+    JSON,
+    JSONObject,
+    Sheet,
+    State,
+    Tracks,
+    UUIDText,
+    combatants_from_json,
+)
 from domain.resolution import build_view
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import EncounterView, Ruleset
@@ -54,7 +62,7 @@ class Encounter(Aggregate):
         name: str
         ruleset: str
         options: JSONObject
-        combatants: Mapping[str, JSON]
+        combatants: Mapping[UUIDText, JSON]
         by: str
         day: int = 0
 
@@ -62,14 +70,14 @@ class Encounter(Aggregate):
         number: int
         round: int
         kind: str
-        actor: str | None
+        actor: UUIDText | None
         params: JSONObject
         rolls: Sequence[JSON]
         summary: str
         breakdown: JSONObject
-        tracks: Mapping[str, Tracks]
-        state: Mapping[str, State]
-        conditions_before: Mapping[str, Sequence[str]]
+        tracks: Mapping[UUIDText, Tracks]
+        state: Mapping[UUIDText, State]
+        conditions_before: Mapping[UUIDText, Sequence[str]]
         by: str
         # The GM's override that let this action through (refusal, reason, by): on the
         # record, so a correction replays it as allowed. Older events have none.
@@ -82,7 +90,7 @@ class Encounter(Aggregate):
         by: str
 
     class OrderSet(Aggregate.Event):
-        order: Sequence[str]
+        order: Sequence[UUIDText]
         summary: str
         by: str
 
@@ -92,7 +100,7 @@ class Encounter(Aggregate):
         by: str
 
     class TurnOverridden(Aggregate.Event):
-        actor: str | None
+        actor: UUIDText | None
         round: int
         refusal: str
         reason: str
@@ -124,8 +132,8 @@ class Encounter(Aggregate):
     class Corrected(Aggregate.Event):
         correction: JSONObject
         actions: Sequence[JSON]
-        tracks: Mapping[str, Tracks]
-        state: Mapping[str, State]
+        tracks: Mapping[UUIDText, Tracks]
+        state: Mapping[UUIDText, State]
         round: int
         # Where the turn stands after it (a rewind's, a voided turn change's) and what
         # the table's records add up to; corrections recorded before them have neither.
@@ -135,9 +143,9 @@ class Encounter(Aggregate):
     class GMChanged(Aggregate.Event):
         record: JSONObject
         summary: str
-        tracks: Mapping[str, Tracks]
-        state: Mapping[str, State]
-        sheets: Mapping[str, Sheet]
+        tracks: Mapping[UUIDText, Tracks]
+        state: Mapping[UUIDText, State]
+        sheets: Mapping[UUIDText, Sheet]
 
     class TableRecorded(Aggregate.Event):
         """Initiative, a turn change or a marker (domain/table.py): a record among the
@@ -150,11 +158,11 @@ class Encounter(Aggregate):
 
     class Recomputed(Aggregate.Event):
         correction: JSONObject
-        initial: Mapping[str, JSON]
+        initial: Mapping[UUIDText, JSON]
         actions: Sequence[JSON]
-        combatants: Mapping[str, JSON]
-        tracks: Mapping[str, Tracks]
-        state: Mapping[str, State]
+        combatants: Mapping[UUIDText, JSON]
+        tracks: Mapping[UUIDText, Tracks]
+        state: Mapping[UUIDText, State]
 
     @event(Started)
     def __init__(

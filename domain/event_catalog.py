@@ -16,7 +16,7 @@ import functools
 import types
 import typing
 from collections.abc import Sequence
-from typing import Final, Literal, Union, get_args, get_origin
+from typing import Annotated, Final, Literal, Union, get_args, get_origin
 
 import msgspec
 
@@ -70,15 +70,19 @@ def _is_json(hint: object, origin: object, args: tuple[object, ...]) -> bool:
     return is_union and len(args) == len(get_args(JSON)) and set(args) >= _SCALARS
 
 
-def _concrete(hint: object) -> object:
-    """The hint with the recursive JSON alias replaced by AnyJson (any JSON value)."""
+def concrete(hint: object, json: object = AnyJson) -> object:
+    """The hint with the recursive JSON alias replaced by ``json``: AnyJson (any JSON
+    value) for the schema, ``typing.Any`` for the import's check (skald/payload_types.py).
+    An ``Annotated`` hint (a pattern on a string) keeps its metadata."""
     args = get_args(hint)
     origin = get_origin(hint)
     if _is_json(hint, origin, args):
-        return AnyJson
+        return json
     if origin is None or not args or origin is Literal:
         return hint
-    inner = tuple(_concrete(a) for a in args)
+    if origin is Annotated:
+        return Annotated[(concrete(args[0], json), *args[1:])]
+    inner = tuple(concrete(a, json) for a in args)
     if origin is Union or origin is types.UnionType:
         return Union[inner]  # noqa: UP007 (built from a tuple of hints)
     return origin[inner[0] if len(inner) == 1 else inner]
@@ -91,7 +95,7 @@ def payload_struct(cls: EventClass) -> type[msgspec.Struct]:
     for field in dataclasses.fields(cls):
         if not is_public_field(field.name):
             continue
-        hint = _concrete(hints[field.name])
+        hint = concrete(hints[field.name])
         if field.default is not dataclasses.MISSING:
             fields.append((field.name, hint, field.default))
         else:

@@ -15,6 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.errors import DomainError, InvalidInput
+from domain.records import Sha256Hex
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://skald.invalid/idempotency")
 
@@ -46,7 +47,7 @@ class IdempotentRequest(Aggregate):
 
     @event("Recorded")
     def __init__(
-        self, scope: str, request_hash: str, subject_id: UUID, subject_version: int
+        self, scope: str, request_hash: Sha256Hex, subject_id: UUID, subject_version: int
     ) -> None:
         self.scope = scope
         self.request_hash = request_hash

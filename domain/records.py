@@ -18,7 +18,7 @@ state) is JSON here, typed as such: the rulesets validate it at the edge.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias, cast
+from typing import Annotated, TypeAlias, cast
 
 import msgspec
 
@@ -30,6 +30,20 @@ JSONObject: TypeAlias = Mapping[str, JSON]
 Sheet: TypeAlias = Mapping[str, JSON]  # a ruleset's validated sheet
 Tracks: TypeAlias = Mapping[str, int]  # track name -> current value (stamina, body, hp...)
 State: TypeAlias = Mapping[str, JSON]  # a ruleset's per-character state (wounds, postures)
+
+# Text of a fixed form, as the server writes it into events: an import checks each
+# event's fields against their declared types (skald/payload_types.py), and these say
+# what `str` alone cannot. A type checker sees plain `str`.
+UUID_TEXT = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+UUIDText: TypeAlias = Annotated[  # a character's or an encounter's id: str(uuid4())
+    str, msgspec.Meta(pattern=UUID_TEXT, min_length=36, max_length=36)
+]
+KeyId: TypeAlias = Annotated[  # a key's id: secrets.token_hex(8) (api/keys.py)
+    str, msgspec.Meta(pattern="^[0-9a-f]+$", min_length=16, max_length=16)
+]
+Sha256Hex: TypeAlias = Annotated[  # a key's or a request body's SHA-256, hex
+    str, msgspec.Meta(pattern="^[0-9a-f]+$", min_length=64, max_length=64)
+]
 
 
 class Record(msgspec.Struct, frozen=True):

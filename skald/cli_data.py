@@ -75,10 +75,11 @@ def import_(
 ) -> None:
     """Add the events of an exported file to this store, then rebuild the views.
 
-    All or nothing: every event is decoded and every aggregate replayed before
-    anything is written (a damaged file is refused, naming its first bad event),
-    then one transaction; refused if the store already holds any of the file's
-    aggregates. Events keep their ids, versions and timestamps.
+    All or nothing: every line's digest is checked, every event decoded with its
+    fields' declared types and every aggregate replayed before anything is written
+    (a damaged file is refused, naming its first bad line), then one transaction;
+    refused if the store already holds any of the file's aggregates. Events keep
+    their ids, versions and timestamps.
     """
     with fails_cleanly():
         if not file.is_file():
@@ -95,6 +96,7 @@ def import_(
                     application.mapper,
                     file,
                     lambda done, total: bar.update(task, completed=done, total=total),
+                    warn,
                 )
         finally:
             application.close()
@@ -113,6 +115,10 @@ def import_(
                 "a running projection worker takes the new events in as it follows the store, "
                 "or run `skald projections rebuild`"
             ) from None
+
+
+def warn(message: str) -> None:
+    typer.echo(f"skald: warning: {message}", err=True)
 
 
 def rebuild_views(settings: Settings) -> None:

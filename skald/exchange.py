@@ -2,7 +2,14 @@
 
 The file is JSON Lines: a header line, one line per stored event in the order the
 store recorded them, and a closing line with the count (a file without it was cut
-short and is refused). Each event keeps its aggregate id, version, topic and state;
+short and is refused). Since format version 2 the header and every event line carry
+the SHA-256 of their own canonical JSON (``sha256``: the line without that key, keys
+sorted, as orjson writes it), and the closing line the SHA-256 of those digests in
+order (``file_sha256``), so a line damaged on a disk or in a transfer is refused by
+its number, and a line lost, added or moved by the file's. A digest proves no origin:
+whoever edits a line on purpose can compute its digest again (docs/operations.md).
+Version 1 files, written before, are still read, with a warning that they cannot be
+checked so. Each event keeps its aggregate id, version, topic and state;
 the state is the transcoded event (its timestamp included) as stored before any
 compression or encryption the store applies, kept byte for byte as a string, so
 time travel, the audit trail and idempotency records read the same after a move.
@@ -18,6 +25,7 @@ an aggregate already in the store refuses the whole file.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -43,9 +51,13 @@ from domain.idempotency import IdempotentRequest
 from skald.replay_check import ReplayError, check_replays
 
 FORMAT = "skald-events"
-VERSION = 1
+VERSION = 2  # 2: digests (sha256 per line, file_sha256 at the end); 1 had none
+READABLE = (1, VERSION)
+DIGEST = "sha256"  # a line's own digest
+FILE_DIGEST = "file_sha256"  # the closing line's: of every line's digest, in order
 BATCH = 1000
 Progress = Callable[[int, int], None]  # (done, total)
+Warn = Callable[[str], None]
 ENCOUNTER_STARTED = get_topic(Encounter.Started)
 REQUEST_RECORDED = get_topic(IdempotentRequest.Recorded)  # type: ignore[attr-defined]
 
@@ -129,9 +141,10 @@ def export_events(
     }
     partial = path.with_name(f".{path.name}.partial")
     count, aggregates = 0, set()
+    lines = FileDigest()
     try:
         with partial.open("wb") as out:
-            out.write(orjson.dumps(header) + b"\n")
+            out.write(lines.signed(header))
             position = 0
             while position < stop:
                 batch = recorder.select_notifications(
@@ -142,13 +155,14 @@ def export_events(
                 for notification in batch:
                     if scope is not None and not scope.wants(notification):
                         continue
-                    out.write(orjson.dumps(line_of(notification, mapper)) + b"\n")
+                    out.write(lines.signed(line_of(notification, mapper)))
                     aggregates.add(notification.originator_id)
                     count += 1
                 position = batch[-1].id
                 if progress:
                     progress(position, stop)
-            out.write(orjson.dumps({"end": True, "events": count}) + b"\n")
+            closing = {"end": True, "events": count, FILE_DIGEST: lines.hexdigest()}
+            out.write(orjson.dumps(closing) + b"\n")
             out.flush()
             os.fsync(out.fileno())
         partial.replace(path)
@@ -157,7 +171,42 @@ def export_events(
     return Report(count, len(aggregates), time.perf_counter() - started)
 
 
-def line_of(notification: Notification, mapper: Mapper[UUID]) -> dict[str, str | int]:
+def line_digest(line: dict[str, object]) -> str:
+    """The SHA-256 of a line's canonical JSON: its keys sorted, its digest left out."""
+    canonical = orjson.dumps(
+        {k: v for k, v in line.items() if k != DIGEST}, option=orjson.OPT_SORT_KEYS
+    )
+    return hashlib.sha256(canonical).hexdigest()
+
+
+class FileDigest:
+    """The digest of a file's lines: of each line's digest, in the file's order."""
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256()
+
+    def signed(self, line: dict[str, object]) -> bytes:
+        """The line as written, its digest added (and counted into the file's)."""
+        digest = line_digest(line)
+        self._hash.update(digest.encode())
+        return orjson.dumps({**line, DIGEST: digest}) + b"\n"
+
+    def check(self, line: dict[str, object], number: int) -> None:
+        """Refuse a line read back whose digest is not its own; count it in."""
+        digest = line_digest(line)
+        if line.get(DIGEST) != digest:
+            what = "does not match its digest" if DIGEST in line else "carries no digest"
+            raise ExchangeError(
+                f"line {number} {what} ({DIGEST}): the file was damaged after it was "
+                "exported; nothing was imported"
+            )
+        self._hash.update(digest.encode())
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()
+
+
+def line_of(notification: Notification, mapper: Mapper[UUID]) -> dict[str, object]:
     state = plain_state(mapper, notification.state)
     return {
         "originator_id": str(notification.originator_id),
@@ -167,19 +216,36 @@ def line_of(notification: Notification, mapper: Mapper[UUID]) -> dict[str, str |
     }
 
 
+UNCHECKED = (
+    "this export is format version 1, written before exports carried digests: damage "
+    "to it cannot be detected, only events that cannot be read or applied are refused"
+)
+
+
 def read_events(
-    file: IO[bytes], mapper: Mapper[UUID], progress: Progress | None = None, size: int = 0
+    file: IO[bytes],
+    mapper: Mapper[UUID],
+    progress: Progress | None = None,
+    size: int = 0,
+    warn: Warn | None = None,
 ) -> Iterator[StoredEvent]:
     """The file's events as the target store will hold them, checked line by line: a
-    known format, each aggregate's versions 1, 2, 3... in order, and the closing count."""
+    known format, every line's digest, each aggregate's versions 1, 2, 3... in order,
+    and the closing count and file digest. A version 1 file (no digests) is read with
+    a warning (``warn``) that it cannot be checked so."""
     header = parse(file.readline(), 1)
     if header.get("format") != FORMAT:
         raise ExchangeError("this is not a Skald export (its first line names no skald-events)")
-    if header.get("version") != VERSION:
+    if header.get("version") not in READABLE:
         raise ExchangeError(
-            f"this export is format version {header.get('version')}; "
-            f"this Skald reads version {VERSION}: import it with a newer Skald"
+            f"this export is format version {header.get('version')}; this Skald reads "
+            f"versions {' and '.join(map(str, READABLE))}: import it with a newer Skald"
         )
+    digests = FileDigest() if header["version"] != 1 else None
+    if digests is not None:
+        digests.check(header, 1)
+    elif warn is not None:
+        warn(UNCHECKED)
     versions: dict[UUID | str, int] = {}
     count, done = 0, 0
     for number, raw in enumerate(file, start=2):
@@ -190,9 +256,17 @@ def read_events(
                 raise ExchangeError(
                     f"the file says it holds {line.get('events')} events but has {count}"
                 )
+            if digests is not None and line.get(FILE_DIGEST) != digests.hexdigest():
+                raise ExchangeError(
+                    f"line {number}: the file's digest ({FILE_DIGEST}) does not match its "
+                    "lines: lines were lost, added or moved after it was exported; "
+                    "nothing was imported"
+                )
             if file.readline():
                 raise ExchangeError(f"line {number + 1}: nothing may follow the closing line")
             return
+        if digests is not None:
+            digests.check(line, number)
         event = stored_event(line, number, mapper)
         expected = versions.get(event.originator_id, 0) + 1
         if event.originator_version != expected:
@@ -241,11 +315,12 @@ def import_events(
     mapper: Mapper[UUID],
     path: Path,
     progress: Progress | None = None,
+    warn: Warn | None = None,
 ) -> Report:
     started = time.perf_counter()
     size = path.stat().st_size
     with path.open("rb") as file:
-        events = list(read_events(file, mapper, progress, size))
+        events = list(read_events(file, mapper, progress, size, warn))
     if progress:
         progress(size, size)
     try:

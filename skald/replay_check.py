@@ -4,9 +4,10 @@ every aggregate rebuilds from them, as the server will read and rebuild them.
 A file is text anyone can edit or a disk can damage, and the store keeps what it is
 given forever: one bad event stored is an aggregate that can no longer be loaded
 and views that stop at it. So each event is decoded as the server decodes it (its
-type known, its payload readable, every field its type declares present), applied
-to its aggregate in the file's order, and the aggregate's ruleset must be one this
-Skald plays. The first event that fails is named with its line in the file.
+type known, its payload readable, every field its type declares present and of its
+declared type: skald/payload_types.py), applied to its aggregate in the file's
+order, and the aggregate's ruleset must be one this Skald plays. The first event
+that fails is named with its line in the file.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import TopicError, resolve_topic
 
 from domain.errors import DomainError
+from domain.event_catalog import METADATA
 from domain.rulesets import get_ruleset
+from skald.payload_types import PayloadTypeError, check_payload
 
 FIRST_EVENT_LINE = 2  # the header is line 1; every later line up to the closing one is an event
 
@@ -67,6 +70,11 @@ def decoded(stored: StoredEvent, number: int, mapper: Mapper[UUID]) -> CanMutate
     missing = [name for name in required_fields(cls) if name not in event.__dict__]
     if missing:
         raise refusal(stored, number, f"its payload lacks {', '.join(missing)}")
+    payload = {k: v for k, v in event.__dict__.items() if k not in METADATA}
+    try:
+        check_payload(cls, payload)
+    except PayloadTypeError as error:
+        raise refusal(stored, number, f"a field is not of its declared type: {error}") from None
     return event
 
 

@@ -3,6 +3,7 @@ PostgreSQL answers every read the same, byte for byte, and its keys still work."
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -187,8 +188,16 @@ def export(data_dir: Path, file: Path, *args: str) -> list[bytes]:
     assert exported.returncode == 0, exported.stderr
     lines = file.read_bytes().splitlines()
     header, end = orjson.loads(lines[0]), orjson.loads(lines[-1])
-    assert (header["format"], header["version"]) == ("skald-events", 1)
-    assert end == {"end": True, "events": len(lines) - 2}
+    assert (header["format"], header["version"]) == ("skald-events", 2)
+    # Every line but the closing one carries the SHA-256 of its canonical JSON, and the
+    # closing line that of those digests in order (skald/exchange.py).
+    digests = [orjson.loads(line).pop("sha256") for line in lines[:-1]]
+    for line, digest in zip(lines[:-1], digests, strict=True):
+        content = {k: v for k, v in orjson.loads(line).items() if k != "sha256"}
+        canonical = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+        assert hashlib.sha256(canonical).hexdigest() == digest
+    file_digest = hashlib.sha256("".join(digests).encode()).hexdigest()
+    assert end == {"end": True, "events": len(lines) - 2, "file_sha256": file_digest}
     assert f"exported {len(lines) - 2} events" in exported.stdout
     return lines
 
@@ -362,8 +371,8 @@ def test_a_cut_short_or_foreign_file_is_refused_and_writes_nothing(tmp_path: Pat
         "count.jsonl": ([*good, b'{"end":true,"events":2}'], "says it holds 2 events but has 1"),
         "foreign.jsonl": ([b'{"hello":1}'], "this is not a Skald export"),
         "newer.jsonl": (
-            [b'{"format":"skald-events","version":2}'],
-            "format version 2; this Skald reads version 1",
+            [b'{"format":"skald-events","version":3}'],
+            "format version 3; this Skald reads versions 1 and 2",
         ),
         "gap.jsonl": (
             [good[0], good[1].replace(b'"originator_version":1', b'"originator_version":2')],

@@ -3,10 +3,14 @@
 A real store is exported through `skald export`, one event of the file is changed, and
 the real `skald import` must refuse the whole file with one line naming the event (its
 line, aggregate, version, type, and what is wrong), exit non-zero and leave the target
-store without a single event; the good file then imports whole."""
+store without a single event; the good file then imports whole. The changed file's
+digests are computed again (``signed_again``), as whoever changed it on purpose would:
+what refuses it here is the check of its meaning, not of its digests
+(tests/integration/test_import_integrity.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from pathlib import Path
 
@@ -65,6 +69,24 @@ def corrupt(lines: list[bytes], topic_ends: str, old: bytes, new: bytes) -> tupl
     raise AssertionError(f"no {topic_ends} event holds {old!r}")
 
 
+def line_digest(content: dict[str, object]) -> str:
+    """A line's digest as docs/operations.md defines it: the SHA-256 of its JSON with
+    its keys sorted, its own digest left out."""
+    return hashlib.sha256(orjson.dumps(content, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def signed_again(lines: list[bytes]) -> list[bytes]:
+    """An export's lines with every line's digest and the file's computed again."""
+    signed, digests = [], []
+    for line in lines[:-1]:
+        content = {k: v for k, v in orjson.loads(line).items() if k != "sha256"}
+        digests.append(line_digest(content))
+        signed.append(orjson.dumps({**content, "sha256": digests[-1]}))
+    end = orjson.loads(lines[-1])
+    end["file_sha256"] = hashlib.sha256("".join(digests).encode()).hexdigest()
+    return [*signed, orjson.dumps(end)]
+
+
 # (the event to change, the bytes changed, what the refusal must say)
 CORRUPTIONS = {
     "a ruleset in the campaign": (
@@ -97,11 +119,14 @@ CORRUPTIONS = {
         b'{\\"\\"\\"',
         "its payload cannot be read: JSONDecodeError: unexpected character",
     ),
+    # A key id of the right form (16 hex digits: one of another form is refused by its
+    # type first, tests/integration/test_import_integrity.py) that no key has: written
+    # after the real one, whose value the JSON's last key_id overrides.
     "an event its aggregate cannot apply": (
         "Campaign.KeyRevoked",
-        b'\\"key_id\\":\\"',
-        b'\\"key_id\\":\\"no-such-',
-        "it cannot be applied: KeyError: 'no-such-",
+        b'\\",\\"by\\":\\"',
+        b'\\",\\"key_id\\":\\"0000000000000000\\",\\"by\\":\\"',
+        "it cannot be applied: KeyError: '0000000000000000'",
     ),
 }
 
@@ -116,7 +141,7 @@ def test_a_corrupted_export_is_refused_whole_and_the_good_file_then_imports(
     topic, old, new, why = CORRUPTIONS[case]
     changed, number = corrupt(lines, topic, old, new)
     bad = tmp_path / "bad.jsonl"
-    bad.write_bytes(b"\n".join(changed) + b"\n")
+    bad.write_bytes(b"\n".join(signed_again(changed)) + b"\n")
     line = orjson.loads(changed[number - 1])
     aggregate, version = line["originator_id"], line["originator_version"]
     kind = line["topic"].rpartition(":")[2]  # as the file now names it
