@@ -18,17 +18,21 @@ from domain.records import JSON, JSONObject, Record, as_object
 from domain.walk import Walk
 
 Preview = dict[str, JSON]  # what the API answers (PreviewOut): JSON, as CorrectionCarried keeps it
+NOTHING_CHANGES = "this correction changes nothing: no track, condition or later outcome moves"
 
 
 class CarriedRecord(Record, frozen=True):
     """A correction as Campaign.CorrectionCarried recorded it: its own fields, and what it
-    carried (CarryPreview.carried_as_json), so a retried commit answers what the first did."""
+    carried (CarryPreview.recorded_as_json), so a retried commit answers what the first did."""
 
     correction: JSONObject  # kind, day, character_id, plan, reason, by...
     steps: Sequence[JSON]
     actions: Sequence[JSON]
     characters: JSONObject
     encounters: Sequence[JSON]  # none recorded before issue 26
+    # Recorded (true) since issue 37 when it was so: a day's plan corrected before the
+    # day was healed moves nothing then. Older records of such a commit have none.
+    changes_nothing: bool = False
 
     @classmethod
     def from_json(cls, stored: JSONObject) -> CarriedRecord:
@@ -39,12 +43,25 @@ class CarriedRecord(Record, frozen=True):
             actions=as_list(carried["actions"]),
             characters=as_object(carried["characters"]),
             encounters=as_list(carried.get("encounters", [])),
+            changes_nothing=carried.get("changes_nothing") is True,
         )
+
+    def as_preview(self) -> Preview:
+        """The preview the commit that recorded it answered, as it answered it."""
+        return {
+            "correction": self.correction,
+            "changes_nothing": self.changes_nothing,
+            "message": message(self.changes_nothing, self.steps, self.actions),
+            "steps": self.steps,
+            "actions": self.actions,
+            "characters": self.characters,
+            "encounters": self.encounters,
+        }
 
 
 class CarryPreview(Record, frozen=True):
     """What a correction carried through the campaign changes (summarise): read by the
-    commit, answered as JSON (as_json) and kept in CorrectionCarried (carried_as_json)."""
+    commit, answered as JSON (as_json) and kept in CorrectionCarried (recorded_as_json)."""
 
     correction: JSONObject
     changes_nothing: bool
@@ -70,6 +87,16 @@ class CarryPreview(Record, frozen=True):
             "characters": self.characters,
             "encounters": self.encounters,
         }
+
+    def recorded_as_json(self) -> dict[str, JSON]:
+        """What CorrectionCarried keeps of it: what it carried and, when nothing moves
+        (a day's plan corrected before the healing worker applied the day: the commit
+        goes on, the worker heals with the new plan), that it said so; so a retried
+        commit answers exactly what the first did (CarriedRecord.as_preview)."""
+        carried = self.carried_as_json()
+        if self.changes_nothing:
+            carried["changes_nothing"] = True
+        return carried
 
 
 def summarise(
@@ -98,16 +125,16 @@ def summarise(
     return CarryPreview(
         correction=correction,
         changes_nothing=nothing,
-        message=(
-            "this correction changes nothing: no track, condition or later outcome moves"
-            if nothing
-            else changes_message(found.steps, found.actions)
-        ),
+        message=message(nothing, found.steps, found.actions),
         steps=found.steps,
         actions=found.actions,
         characters=now,
         encounters=sorted(found.encounters),
     )
+
+
+def message(nothing: bool, steps: Sequence[object], actions: Sequence[object]) -> str:
+    return NOTHING_CHANGES if nothing else changes_message(steps, actions)
 
 
 def changes_message(steps: Sequence[object], actions: Sequence[object]) -> str:

@@ -128,7 +128,7 @@ class Carrying(Commands):
         _, touched, found, preview = self._work_out(campaign, seed, _salt(command), correction)
         if preview.changes_nothing:
             raise ActionRefused(preview.message)
-        carried = {**correction, "carried": preview.carried_as_json()}
+        carried = {**correction, "carried": preview.recorded_as_json()}
         eid = str(corrected.id)
         result = found.encounters[eid]
         corrected.correct_after_end(
@@ -219,7 +219,7 @@ class Carrying(Commands):
                 raise ActionRefused(
                     f"day {command.day}'s plan is already that: this correction changes nothing"
                 )
-            carried = {**correction, "carried": preview.carried_as_json()}
+            carried = {**correction, "carried": preview.recorded_as_json()}
             for other in touched:
                 mine = found.encounters[str(other.id)]
                 other.recompute(

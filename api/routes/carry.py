@@ -16,7 +16,6 @@ from api.deps import GM, App, Idempotency
 from api.schemas import MAX_VERSION, Body, CampaignOut, Dice
 from api.views import campaign_out
 from application.application import SkaldApplication
-from application.carry_preview import changes_message
 from application.commands import CorrectDayPlan, CorrectEncounter
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["corrections"])
@@ -125,18 +124,10 @@ def correct_day_plan(
     if isinstance(outcome, tuple):
         return PlanCorrectedOut(preview=PreviewOut(**outcome[1]), campaign=campaign_out(outcome[0]))
     # A retry: the first answer again, from the version it produced and the record of
-    # the correction saved with it.
+    # the correction saved with it (whether it changed anything included: a day not yet
+    # healed, the healing worker may have applied it since).
     campaign = app.campaign(campaign_id, outcome.subject_version)
     recorded = app.last_correction_carried(campaign_id, outcome.subject_version)
     return PlanCorrectedOut(
-        preview=PreviewOut(
-            correction=recorded.correction,
-            changes_nothing=False,  # a commit that changes nothing is refused
-            message=changes_message(recorded.steps, recorded.actions),
-            steps=recorded.steps,
-            actions=recorded.actions,
-            characters=recorded.characters,
-            encounters=recorded.encounters,
-        ),
-        campaign=campaign_out(campaign),
+        preview=PreviewOut(**recorded.as_preview()), campaign=campaign_out(campaign)
     )
