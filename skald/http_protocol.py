@@ -15,7 +15,8 @@ byte is known to be of a head or of a body before the parser sees it:
   refuses bare LFs), counted against the bound first; a head over it is refused before
   the parser has it whole, so before any route could run;
 - a body of Content-Length n in exactly its n bytes;
-- a chunked body up to each line's end (its last line ends the request).
+- a chunked body up to each line's end (its last line ends the request); its size
+  lines and trailer fields are bounded as a head is, between two runs of data.
 So a request always ends where a piece ends, and what follows is the next head,
 counted from its first byte: a request, its body, a pipelined one behind it, may all
 come in one read. (Once, the whole read was counted as head when a request ended
@@ -103,6 +104,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     _body_left = 0  # bytes of a sized body still to come
     _head_ended = False  # the parser completed a head in the piece it was just given
     _request_ended = False  # ... or a whole request
+    _piece_body = 0  # body bytes the parser found in that piece
+    _framing_run = 0  # bytes of a chunked body's framing since its last data byte
     _refusal_waiting: bytes | None = None  # a 431 to send once the answers before it are
     _started = False  # a byte of the current request has arrived
     _deadline: asyncio.TimerHandle | None = None
@@ -115,6 +118,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 return  # the head is over the bound: refused, and the rest dropped
             piece, data = data[:size], data[size:]
             self._head_ended = self._request_ended = False
+            self._piece_body = 0
             super().data_received(piece)
             self._after(piece)
 
@@ -152,8 +156,15 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         """What the parser made of a piece: where the bytes after it belong."""
         if self._reading is SIZED_BODY:
             self._body_left -= len(piece)
+        elif self._reading is CHUNKED_BODY:
+            framing = len(piece) - self._piece_body
+            self._framing_run = framing if self._piece_body else self._framing_run + framing
+            if self._framing_run > self.max_head_bytes and not self._request_ended:
+                self._refuse_framing()
+                return
         if self._request_ended:
             self._reading, self._head_bytes, self._head_tail = HEAD, 0, b""
+            self._framing_run = 0
         elif self._reading is HEAD:
             if self._head_ended:  # else blank lines before a request line, which llhttp skips
                 self._reading, self._body_left = self._body_framing()
@@ -183,6 +194,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._started = True
         if self._deadline is None:  # a kept-alive connection: the clock starts now
             self._arm()
+
+    def on_body(self, body: bytes) -> None:
+        self._piece_body += len(body)
+        super().on_body(body)
 
     def on_headers_complete(self) -> None:
         self._head_ended = True
@@ -220,9 +235,37 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         else:  # pipelined behind a request still being answered: after its answer
             self._refusal_waiting = refusal
 
+    def _refuse_framing(self) -> None:
+        """A chunked body's size lines and trailer fields are bounded as a head is: at
+        most max_head_bytes between two runs of data (so any number of chunks, each with
+        its size line, passes). Refused before the body's end reached the parser, so the
+        request, its body unfinished, is not carried out: its cycle is told the client
+        left, and the 431 is its only answer (after the answers before it), unless it
+        was answered without its body (then the connection is only closed)."""
+        self._disarm()
+        self._closing = True  # what the client still sends is read and dropped
+        cycle = self.cycle
+        cycle.disconnected = True
+        cycle.message_event.set()
+        if cycle.response_started:  # answered without its body (a 429): only closed
+            self.transport.close()
+            return
+        message = (
+            "the chunked body's size lines and trailer fields are over the limit of "
+            f"{self.max_head_bytes} bytes"
+        )
+        refusal = _response(b"431 Request Header Fields Too Large", "headers_too_large", message)
+        if self.pipeline:  # queued behind a request still being answered: after its answer
+            self._refusal_waiting = refusal
+        else:
+            self._answer_and_close(refusal)
+
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if self._refusal_waiting is not None and self.cycle.response_complete:
+        # self.cycle is the last request received: answered, or (refused in its body)
+        # told the client left, as it starts now
+        done = self.cycle.response_complete or self.cycle.disconnected
+        if self._refusal_waiting is not None and done:
             refusal, self._refusal_waiting = self._refusal_waiting, None
             self._answer_and_close(refusal)
 

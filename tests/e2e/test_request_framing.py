@@ -238,3 +238,36 @@ def test_expect_100_continue_is_answered_as_carried_out(server: Server, per_camp
     found = exchange(server, head)
     assert statuses(found) == [413]
     assert events(server) == before + 2 * per_campaign
+
+
+def test_a_chunked_bodys_size_lines_and_trailers_are_bounded_as_a_head(
+    server: Server, per_campaign: int
+) -> None:
+    head = (
+        b"POST /campaigns HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+        b"transfer-encoding: chunked\r\n\r\n"
+    )
+    before = events(server)
+    # Any number of chunks: 1,250 size lines, over 16 KiB of them in all, pass.
+    many = head + chunked(campaign_body("Many chunks", 20_000), 16)
+    assert statuses(exchange(server, many)) == [201]
+    assert events(server) == before + per_campaign
+
+    body = campaign_body("Framed")
+    last_chunk = b"%x\r\n%s\r\n0\r\n" % (len(body), body)
+    trailer = b"x-trailer: " + b"t" * MAX_HEAD + b"\r\n\r\n"
+    extension = b"%x;ext=%s\r\n%s\r\n0\r\n\r\n" % (len(body), b"e" * MAX_HEAD, body)
+    for framed in (head + last_chunk + trailer, head + extension):
+        [answer] = exchange(server, framed)
+        assert (answer[0], orjson.loads(answer[1])) == (
+            431,
+            {
+                "error": "headers_too_large",
+                "message": "the chunked body's size lines and trailer fields are over the "
+                "limit of 16384 bytes",
+            },
+        )
+    # Trailers within the bound are fine.
+    fitting = head + last_chunk + b"x-trailer: " + b"t" * 1000 + b"\r\n\r\n"
+    assert statuses(exchange(server, fitting)) == [201]
+    assert events(server) == before + 2 * per_campaign
