@@ -27,8 +27,14 @@ from domain.records import JSON, Combatant, JSONObject, Record, as_object, repla
 from domain.resolution import apply_outcome, build_view, resolve
 from domain.roll_preview import technical_dice
 from domain.rulesets.base import Ruleset
-from domain.table import TABLE_KINDS
-from domain.table_corrections import table_step_refusal
+from domain.table import INITIATIVE, POSITION_KINDS, TABLE_KINDS, Moved, Position
+from domain.table_corrections import (
+    is_next_turn,
+    made_with,
+    no_longer_begun,
+    rederive_next_turn,
+    table_step_refusal,
+)
 
 ACTIVE = "active"
 # What a replay does with one record.
@@ -68,6 +74,9 @@ class Replay:
     combatants: dict[str, Combatant]
     records: list[ActionRecord]
     report: list[JSONObject] = field(default_factory=list)
+    # The last turn change standing, when the replay moved where it landed (a lifted
+    # skip, domain/table_corrections.py): where it stood, and where it stands now.
+    turn_moved: tuple[Position, Position] | None = None
 
     @property
     def changed(self) -> list[JSONObject]:
@@ -116,31 +125,139 @@ def replay(
 ) -> Replay:
     """Rebuild the encounter from ``initial``, doing to each record what ``plan`` says."""
     state = Replay(dict(initial), [])
+    # A turn change re-derived walks into its new round itself: the round's start
+    # records wait for it, so what it passes over is judged before them, as it was.
+    waits_for = _new_round_records(records, plan)
+    waiting: dict[int, list[ActionRecord]] = {}
+    last_turn = _last_turn_standing(records, plan)
     for record in records:
         step = plan(record)
-        if step == KEEP:
-            if record.status == ACTIVE:
-                _apply_effects(state.combatants, record.effects)
-            state.records.append(record)
-        elif step in (VOID, SUPERSEDE):
-            status = "voided" if step == VOID else "superseded"
-            state.records.append(replace(record, status=status))
-            if step == SUPERSEDE:
-                state.report.append(_entry(record, None, "superseded"))
-        elif record.kind in GM_KINDS:
-            state.records.append(_reapply_gm_record(rules, record, state))
-        elif record.kind in TABLE_KINDS:
-            state.records.append(_recheck_table_record(record, state))
-        elif isinstance(step, Reroll):
-            tray = DiceTray(roller, _rule_names(rules, options, record, state, step.dice))
-            state.records.append(_resolve_record(rules, options, record, state, tray, True))
-        else:
-            recorded = {r.name: list(r.faces) for r in record.rolls}
-            tray = DiceTray(roller, recorded, refitting=True)
-            state.records.append(_resolve_record(rules, options, record, state, tray, False))
-        if record.kind == JOIN:
-            _out_if_struck(state, state.records[-1])
+        if record.number in waits_for:
+            waiting.setdefault(waits_for[record.number], []).append(record)
+            continue
+        if step == RESOLVE and is_next_turn(record):
+            made = waiting.pop(record.number, [])
+            _replay_turn(rules, options, record, made, state, roller, last_turn)
+            continue
+        _replay_one(rules, options, record, step, state, roller)
     return state
+
+
+def _replay_one(
+    rules: Ruleset,
+    options: JSONObject,
+    record: ActionRecord,
+    step: Step,
+    state: Replay,
+    roller: Roller,
+) -> None:
+    """One record's step of the replay."""
+    if step == KEEP:
+        if record.status == ACTIVE:
+            _apply_effects(state.combatants, record.effects)
+        state.records.append(record)
+    elif step in (VOID, SUPERSEDE):
+        status = "voided" if step == VOID else "superseded"
+        state.records.append(replace(record, status=status))
+        if step == SUPERSEDE:
+            state.report.append(_entry(record, None, "superseded"))
+    elif record.kind in GM_KINDS:
+        state.records.append(_reapply_gm_record(rules, record, state))
+    elif record.kind in TABLE_KINDS:
+        state.records.append(_recheck_table_record(record, state))
+    elif isinstance(step, Reroll):
+        tray = DiceTray(roller, _rule_names(rules, options, record, state, step.dice))
+        state.records.append(_resolve_record(rules, options, record, state, tray, True))
+    else:
+        recorded = {r.name: list(r.faces) for r in record.rolls}
+        tray = DiceTray(roller, recorded, refitting=True)
+        state.records.append(_resolve_record(rules, options, record, state, tray, False))
+    if record.kind == JOIN:
+        _out_if_struck(state, state.records[-1])
+
+
+def _new_round_records(records: Sequence[ActionRecord], plan: Plan) -> dict[int, int]:
+    """The records a "next turn" made as it began a new round (bleeding, initiative
+    again), each to that turn change's number, where all are resolved again with it."""
+    by_number = {r.number: r for r in records}
+    waits: dict[int, int] = {}
+    for record in records:
+        if record.status != ACTIVE or not is_next_turn(record) or plan(record) != RESOLVE:
+            continue
+        made = sorted(made_with(record))
+        if not made or made != list(range(made[0], record.number)):
+            continue
+        found = [by_number.get(n) for n in made]
+        if all(r is not None and r.status == ACTIVE and plan(r) == RESOLVE for r in found):
+            waits.update({n: record.number for n in made})
+    return waits
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """The last "next turn" a correction leaves standing (no record that moves the turn
+    stands after it): the turn stands where it lands, so a lifted skip may move it.
+    ``may_undo_round``: nothing but the table's records stands in the round it began
+    after it, so landing before that round's start undoes no one's action."""
+
+    number: int
+    may_undo_round: bool
+
+
+def _last_turn_standing(records: Sequence[ActionRecord], plan: Plan) -> LastTurn | None:
+    standing = [r for r in records if r.status == ACTIVE and plan(r) not in (VOID, SUPERSEDE)]
+    moves = [r for r in standing if r.kind in POSITION_KINDS]
+    if not moves or not is_next_turn(moves[-1]):
+        return None
+    last = moves[-1]
+    begun = Moved.from_json(last.params).before.round + 1
+    acted = any(
+        r.number > last.number and r.kind not in TABLE_KINDS and r.round >= begun for r in standing
+    )
+    return LastTurn(last.number, not acted)
+
+
+def _replay_turn(
+    rules: Ruleset,
+    options: JSONObject,
+    record: ActionRecord,
+    made: list[ActionRecord],
+    state: Replay,
+    roller: Roller,
+    last_turn: LastTurn | None,
+) -> None:
+    """A "next turn" re-derived on the corrected state (domain/table_corrections.py)."""
+
+    def run_new_round() -> tuple[str, ...] | None:
+        order = None
+        for start_record in made:
+            _replay_one(rules, options, start_record, RESOLVE, state, roller)
+            replayed = state.records[-1]
+            if replayed.kind == INITIATIVE and replayed.status == ACTIVE:
+                order = Position.from_json(replayed.params["to"]).order
+        return order
+
+    may_move = last_turn is not None and record.number == last_turn.number
+    if may_move and last_turn is not None and not last_turn.may_undo_round:
+        before = Moved.from_json(record.params).before
+        may_move = Position.from_json(record.params["to"]).round == before.round
+    again, began = rederive_next_turn(
+        rules, options, record, state.combatants, run_new_round, may_move
+    )
+    if made and not began:
+        names = {cid: c.name for cid, c in state.combatants.items()}
+        for start_record in made:
+            why = no_longer_begun(again, start_record, names)
+            state.report.append({**_entry(start_record, None, "voided"), "why": why})
+            state.records.append(replace(start_record, status="voided", voided_because=why))
+    state.records.append(again)
+    same = again is record
+    state.report.append(_entry(record, again.summary, "unchanged" if same else "changed"))
+    if not same and may_move:
+        was = Position.from_json(record.params["to"])
+        now = Position.from_json(again.params["to"])
+        if was != now:
+            state.turn_moved = (was, now)
 
 
 def _out_if_struck(state: Replay, record: ActionRecord) -> None:

@@ -25,7 +25,7 @@ from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_rec
 from domain.records import JSON, Combatant, JSONObject, as_object, combatants_as_json
 from domain.resolution import Resolved
 from domain.roll_preview import technical_dice
-from domain.table import POSITION_KINDS, TABLE_KINDS, Position, table_of
+from domain.table import POSITION_KINDS, TABLE_KINDS, Position, position, table_of
 from domain.table_corrections import position_void
 from domain.table_options import table_options
 
@@ -282,6 +282,11 @@ def replayed(
     moved: Position | None = None,
 ) -> list[JSONObject]:
     result = replay(e.rules, e.options, e.initial_combatants, e.actions, plan, roller)
+    if moved is None and result.turn_moved is not None:
+        # A lifted skip moved the last turn change: the turn goes with it, unless the GM
+        # has set the order since (the turn no longer stands where that change left it).
+        was, now = result.turn_moved
+        moved = now if position(e) == was else None
     correction: dict[str, JSON] = {
         "kind": kind,
         "number": number,

@@ -236,13 +236,7 @@ def _turn_moved(
 ) -> ActionRecord:
     if after.current is not None:
         passed = [*passed, [after.current, "start"]] if move == "next" else passed
-    name = e.combatants[after.current].name if after.current else "nobody"
-    words = {"next": "'s turn", "previous": "'s turn again (previous turn)", "delay": "'s turn"}
-    summary = f"{name}{words[move]} (round {after.round})"
-    if delayed is not None:
-        summary = f"{e.combatants[delayed].name} delays; {summary}"
-    if skipped:
-        summary += "; passed over: " + "; ".join(PassedOver.from_json(s).why for s in skipped)
+    summary = turn_summary(e.names, move, after, skipped, delayed)
     params: dict[str, JSON] = {"move": move, "from": before.as_json(), "to": after.as_json()}
     if made:
         params["with"] = list(made)
@@ -252,6 +246,24 @@ def _turn_moved(
     record = table_record(e, TURN, params, summary, breakdown, by, moved_to=after)
     expire_markers(e, record.number, by)
     return record
+
+
+def turn_summary(
+    names: Mapping[str, str],
+    move: str,
+    after: Position,
+    skipped: Sequence[JSON],
+    delayed: str | None = None,
+) -> str:
+    """A turn change's line: whose turn, the round, who delayed, who was passed over."""
+    name = names.get(after.current, after.current) if after.current else "nobody"
+    words = {"next": "'s turn", "previous": "'s turn again (previous turn)", "delay": "'s turn"}
+    summary = f"{name}{words[move]} (round {after.round})"
+    if delayed is not None:
+        summary = f"{names.get(delayed, delayed)} delays; {summary}"
+    if skipped:
+        summary += "; passed over: " + "; ".join(PassedOver.from_json(s).why for s in skipped)
+    return summary
 
 
 def refuse_without_order(e: Encounter) -> None:

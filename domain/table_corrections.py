@@ -1,11 +1,21 @@
 """How the one correction path treats the table's records (domain/table.py).
 
-A replay keeps initiative rolls and turn changes as recorded (who was passed over is
-decided when the turn moves, not again), and checks again each record that takes a
-marker off: an expiry whose turn change no longer stands, or a removal or expiry of
-a marker that no longer stands, is voided as a consequence, with the reason. So a
-rewind to before an expiry, or a void of the turn change that caused it, brings the
-marker back; a void of the marker's own record takes it off.
+A replay keeps initiative rolls, previous turns and delays as recorded. A "next turn"
+it re-derives (RULINGS T1 amended: a correction lifts what it undoes): each one it
+passed over is checked again on the corrected state, so a combatant the corrected
+history leaves able to act is no longer "passed over" with a reason that is gone.
+The last turn change standing (the one the turn stands on now) lands on the first
+of them: the turn is theirs again, and a new round it began only by passing them is
+not begun (its bleeding and re-rolled initiative are voided with the reason), unless
+something other than the table already happened in that round. An earlier turn
+change keeps where it landed, since the turns after it were played from there; it
+only stops naming them. Conditions are never stored, so they follow the tracks.
+
+It also checks again each record that takes a marker off: an expiry whose turn
+change no longer stands, or a removal or expiry of a marker that no longer stands,
+is voided as a consequence, with the reason. So a rewind to before an expiry, or a
+void of the turn change that caused it, brings the marker back; a void of the
+marker's own record takes it off.
 
 A turn change (or an initiative roll) is voided while it is the last one standing:
 the turn goes back to where it stood before it, and the records it made on its way
@@ -15,11 +25,26 @@ happened in a round it began, other than those, must be undone first (or rewind)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from domain.actions import ActionRecord, as_ints
+from domain.actions import ActionRecord, as_ints, as_list
 from domain.errors import ActionRefused
-from domain.table import EXPIRE, MARK, POSITION_KINDS, TABLE_KINDS, UNMARK, Moved, Position
+from domain.records import JSON, Combatant, JSONObject, as_object, replace
+from domain.rulesets.base import Ruleset
+from domain.table import (
+    END,
+    EXPIRE,
+    MARK,
+    POSITION_KINDS,
+    START,
+    TABLE_KINDS,
+    TURN,
+    UNMARK,
+    Moved,
+    Position,
+)
+from domain.table_commands import turn_summary, unable
+from domain.table_options import table_options
 from domain.table_params import MarkPlaced, TakenOff
 
 ACTIVE = "active"
@@ -83,3 +108,90 @@ def table_step_refusal(record: ActionRecord, replayed: Sequence[ActionRecord]) -
     if record.kind == EXPIRE and cause not in standing:
         return f"the turn change (action {cause}) that expired it was struck out"
     return None
+
+
+def is_next_turn(record: ActionRecord) -> bool:
+    return record.kind == TURN and record.params.get("move") == "next"
+
+
+def rederive_next_turn(
+    rules: Ruleset,
+    options: JSONObject,
+    record: ActionRecord,
+    combatants: Mapping[str, Combatant],
+    run_new_round: Callable[[], tuple[str, ...] | None],
+    may_land_earlier: bool,
+) -> tuple[ActionRecord, bool]:
+    """A "next turn" walked again along the path it took, on ``combatants`` as the
+    replay has them: the record as the corrected history makes it, and whether the new
+    round it crossed into was begun (``run_new_round`` replays that round's start
+    records when the walk reaches the round's end, and gives the order they leave).
+    With ``may_land_earlier`` it stops at the first one it passed over who may act
+    now; otherwise it lands where it did, naming only those still unable."""
+    moved = Moved.from_json(record.params)
+    before, landed = moved.before, Position.from_json(record.params["to"])
+    recorded = [as_object(s) for s in as_list(record.breakdown.get("skipped", []))]
+    skip = table_options(options).skip_unable
+    order, index, round = list(before.order), before.turn + 1, before.round
+    began = False
+    skipped: list[JSON] = []
+    passed: list[JSON] = [[before.current, END]] if before.current is not None else []
+    for entry in [*recorded, None]:  # those it passed over, then where it landed
+        if index >= len(order):
+            began, round, index = True, round + 1, 0
+            order = list(run_new_round() or order)
+        if not order:
+            break
+        cid = order[index]
+        if entry is None:
+            break
+        if entry.get("id") != cid or cid not in combatants:  # not the path it took
+            return _as_recorded(record, began, run_new_round, landed.round > before.round)
+        why = unable(rules, combatants[cid]) if skip else None
+        if why is None and may_land_earlier:
+            break
+        if why is not None:
+            skipped.append({"id": cid, "name": combatants[cid].name, "why": why})
+        passed += [[cid, START], [cid, END]]
+        index += 1
+    after = Position(round, tuple(order), index)
+    if entry is None and (after.round, after.current) != (landed.round, landed.current):
+        return _as_recorded(record, began, run_new_round, landed.round > before.round)
+    if after.current is not None:
+        passed.append([after.current, START])
+    names = {cid: c.name for cid, c in combatants.items()}
+    params = {**record.params, "to": after.as_json()}
+    if not began:
+        params.pop("with", None)
+    breakdown = {**record.breakdown, "skipped": skipped, "boundaries": passed}
+    summary = turn_summary(names, "next", after, skipped)
+    again = replace(record, round=after.round, params=params, breakdown=breakdown, summary=summary)
+    same = (again.params, again.breakdown, again.summary) == (
+        record.params,
+        record.breakdown,
+        record.summary,
+    )
+    return (record if same else again), began
+
+
+def _as_recorded(
+    record: ActionRecord,
+    began: bool,
+    run_new_round: Callable[[], tuple[str, ...] | None],
+    crossed: bool,
+) -> tuple[ActionRecord, bool]:
+    """A turn change the walk cannot follow (the order changed under it): as recorded,
+    its new round begun as it was."""
+    if crossed and not began:
+        run_new_round()
+    return record, crossed
+
+
+def no_longer_begun(turn: ActionRecord, made: ActionRecord, names: Mapping[str, str]) -> str:
+    """Why a new round's start record goes with the lifted skip that began the round."""
+    after = Position.from_json(turn.params["to"])
+    who = names.get(after.current, after.current) if after.current else "nobody"
+    return (
+        f"the turn change (action {turn.number}) no longer begins round {made.round}: "
+        f"it is {who}'s turn in round {after.round}"
+    )
