@@ -25,6 +25,8 @@ from domain.narrative import (
     unused_lines,
 )
 from domain.records import JSONObject
+from domain.rulesets.d20 import texts as d20_texts
+from domain.rulesets.margin import texts as margin_texts
 from domain.rulesets.stamina_body import texts as sb_texts
 from domain.texts import Reader, Text, joined, render, render_lines, secret
 
@@ -32,8 +34,17 @@ Roster = Mapping[str, Sheeted]
 Builder = Callable[[JSONObject, Roster], Text | None]
 LinesBuilder = Callable[[JSONObject, Roster], list[Text] | None]
 
-SUMMARIES: dict[str, Builder] = {"stamina-body": sb_texts.summary}
-NARRATIVES: dict[str, LinesBuilder] = {"stamina-body": sb_texts.narrative}
+# Each ruleset's parts, in its package.
+SUMMARIES: dict[str, Builder] = {
+    "stamina-body": sb_texts.summary,
+    "margin": margin_texts.summary,
+    "d20": d20_texts.summary,
+}
+NARRATIVES: dict[str, LinesBuilder] = {
+    "stamina-body": sb_texts.narrative,
+    "margin": margin_texts.narrative,
+    "d20": d20_texts.narrative,
+}
 # What a builder's reading of a record shaped otherwise raises (domain/breakdowns.py).
 UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
