@@ -15,7 +15,7 @@ from domain.access import Access, Role, Unauthenticated, check_characters
 from domain.errors import ActionRefused, InvalidInput, NotFound
 from domain.records import Character, JSONObject, KeyGrant, Sheet, State
 from domain.rulesets.base import Ruleset
-from domain.validation import refuse_hidden_characters
+from domain.validation import KEPT_INVISIBLE, refuse_hidden_characters
 
 MAX_NAME = 120
 MAX_CHARACTERS = 200
@@ -31,12 +31,22 @@ def check_name(name: str, what: str) -> str:
     return cleaned
 
 
+_DROP_KEPT_INVISIBLE = dict.fromkeys(map(ord, KEPT_INVISIBLE))
+
+
+def as_it_looks(name: str) -> str:
+    """A name as a reader sees it: in NFC, without the invisible characters text may
+    keep (joiners, direction marks), so "Bran" and "Bran" + U+200E are one name."""
+    return unicodedata.normalize("NFC", name).translate(_DROP_KEPT_INVISIBLE)
+
+
 def refuse_duplicate_name(characters: Mapping[str, Character], name: str) -> None:
     """One name, one character in a campaign, names compared as they look: in NFC, so
-    "Zoë" typed with a combining diaeresis is the "Zoë" already there."""
-    wanted = unicodedata.normalize("NFC", name)
+    "Zoë" typed with a combining diaeresis is the "Zoë" already there, and without the
+    invisible characters text may keep."""
+    wanted = as_it_looks(name)
     for other in characters.values():
-        if unicodedata.normalize("NFC", other.name) == wanted:
+        if as_it_looks(other.name) == wanted:
             raise ActionRefused(f"the campaign already has a character named {other.name}")
 
 

@@ -55,11 +55,13 @@ def validate(model: type[M], data: object, what: str) -> M:
 
 
 # Characters that make text lie about itself: controls (NUL, escapes, newlines)
-# and the bidirectional marks, embeddings, overrides and isolates that can make a
-# name display differently from what is stored (U+202E turns "cod.exe" around).
-BIDI_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
+# and the bidirectional embeddings, overrides and isolates that can make a name
+# display differently from what is stored (U+202E turns "cod.exe" around), and the
+# Arabic letter mark. The left-to-right and right-to-left marks (U+200E, U+200F) are
+# kept (issue 37): mixed-direction writing needs them ("שלום 2" with its number on
+# the right side), and they reorder nothing but the neutral characters beside them.
+BIDI_CONTROLS = frozenset("\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+DIRECTION_MARKS = frozenset("\u200e\u200f")
 LINE_SEPARATORS = frozenset("\u2028\u2029")
 
 # And what renders as nothing, or as another character, so that "Bran" and "Bra\u2064n"
@@ -68,10 +70,13 @@ LINE_SEPARATORS = frozenset("\u2028\u2029")
 # surrogates, format characters (category Cf: U+2064 INVISIBLE PLUS, U+FEFF, U+180E,
 # U+200B ZERO WIDTH SPACE...) and variation selectors outside a variation sequence.
 # Kept, since real writing needs them: the zero width joiner and non-joiner (emoji
-# sequences, Persian, Indic scripts), tag characters inside a flag's tag sequence
-# (U+1F3F4, tags, U+E007F: the flags of England, Scotland, Wales), and variation
-# selectors right after a character that takes one.
+# sequences, Persian, Indic scripts), the direction marks (above), tag characters
+# inside a flag's tag sequence (U+1F3F4, tags, U+E007F: the flags of England,
+# Scotland, Wales), and variation selectors right after a character that takes one.
 JOINERS = frozenset("\u200c\u200d")
+# What is kept although it renders as nothing: two names that differ only by these
+# look the same, so names are compared without them (domain/roster.py).
+KEPT_INVISIBLE = JOINERS | DIRECTION_MARKS
 FLAG_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 TAGS = range(0xE0000, 0xE0080)
 EMOJI_VARIATION = frozenset("\ufe0e\ufe0f")  # text and emoji presentation
@@ -126,7 +131,7 @@ def _refused_kind(text: str, at: int, flag_tags: set[int] | None) -> str | None:
     if category == "Cs":
         return "a lone surrogate"
     if category == "Cf":
-        if char in JOINERS or (point in TAGS and flag_tags is not None and at in flag_tags):
+        if char in KEPT_INVISIBLE or (point in TAGS and flag_tags is not None and at in flag_tags):
             return None
         return "an invisible format character"
     selector = (

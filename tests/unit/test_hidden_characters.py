@@ -33,8 +33,6 @@ REFUSED = [
     ("\u2067", "U+2067 RIGHT-TO-LEFT ISOLATE (a bidirectional control)"),
     ("\u2068", "U+2068 FIRST STRONG ISOLATE (a bidirectional control)"),
     ("\u2069", "U+2069 POP DIRECTIONAL ISOLATE (a bidirectional control)"),
-    ("\u200e", "U+200E LEFT-TO-RIGHT MARK (a bidirectional control)"),
-    ("\u200f", "U+200F RIGHT-TO-LEFT MARK (a bidirectional control)"),
     ("\u061c", "U+061C ARABIC LETTER MARK (a bidirectional control)"),
     ("\u2028", "U+2028 LINE SEPARATOR (a line separator)"),
     ("\u2029", "U+2029 PARAGRAPH SEPARATOR (a line separator)"),
@@ -88,6 +86,8 @@ def test_each_hidden_character_is_found_and_named(char: str, described: str) -> 
         "\u263a\ufe0e text smile, \u2194\ufe0f \u203c\ufe0f",
         "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian: a ZWNJ
         "\u0915\u094d\u200d\u0937",  # Devanagari: a ZWJ
+        "\u05e9\u05dc\u05d5\u05dd\u200f 2",  # Hebrew, a right-to-left mark before its number
+        "Bran\u200e (\u05e9\u05dc\u05d5\u05dd)",  # a left-to-right mark
         "\u845b\U000e0100",  # an ideographic variation sequence
         "\u2229\ufe00",  # a standardized variation sequence (a math symbol)
     ],
@@ -135,7 +135,10 @@ def test_every_code_point_is_judged_as_its_category_and_the_listed_marks_say() -
         char = chr(point)
         selector = 0xFE00 <= point <= 0xFE0F or 0xE0100 <= point <= 0xE01EF  # after "a"
         hidden = (
-            (unicodedata.category(char) in refused_categories and char not in "\u200c\u200d")
+            (
+                unicodedata.category(char) in refused_categories
+                and char not in "\u200c\u200d\u200e\u200f"
+            )
             or char in marks
             or selector
         )
