@@ -22,6 +22,7 @@ import msgspec
 from domain.actions import ActionRecord, ConditionChange, Effects, RollRecord
 from domain.dice import DiceTray, Roller
 from domain.errors import DomainError
+from domain.exchanges import lenient_resolve
 from domain.gm_changes import GM_KINDS, JOIN, CastChanged, GMParams, apply_gm_record
 from domain.records import JSON, Combatant, JSONObject, Record, as_object, replace
 from domain.resolution import apply_outcome, build_view, resolve
@@ -309,9 +310,12 @@ def _resolve_record(
     overridden = record.override is not None
     view = build_view(rules, record.round, options, state.combatants, turn_overridden=overridden)
     try:
-        resolved = resolve(
-            rules, view, record.kind, record.actor, record.params, tray, strict_dice=rerolled
-        )
+        if rerolled:  # the one rule for supplied dice (docs/corrections.md), as an action's
+            resolved = lenient_resolve(rules, view, record.kind, record.actor, record.params, tray)
+        else:
+            resolved = resolve(
+                rules, view, record.kind, record.actor, record.params, tray, strict_dice=False
+            )
     except DomainError as error:
         if rerolled:  # the GM's new dice do not fit: refuse the reroll itself
             raise

@@ -9,7 +9,7 @@ rolls twice: a recorded face is fed back, never rolled again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import msgspec
 
@@ -44,17 +44,23 @@ def lenient_resolve(
     already: Sequence[RollRecord] = (),
     aliases: Mapping[str, str] | None = None,
     valid: Frozen | None = None,
+    judged: Collection[str] | None = None,
 ) -> Resolved:
     """Resolve; dice supplied for rolls that turned out not to be needed are noted, not refused.
 
     ``already`` are roll records made earlier (the hit of a waiting attack), whose
     faces ``tray`` carries: their records keep how they were first made. ``valid``:
-    ``params`` already validated (domain/resolution.py ``resolve``).
+    ``params`` already validated (domain/resolution.py ``resolve``). ``judged``: the
+    names whose dice arrived with this request (a declaration's own), the only ones
+    refused when the action never rolls them; default all. Dice the attacker supplied
+    for a defense the declaration then did not roll were for a roll that might have
+    followed: they are noted as unused, never refused after the fact.
     """
     aliases = aliases or {}
     resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False, valid=valid)
     left = tray.unused()
-    refuse_unknown_rolls(rules, view, kind, actor, params, left, aliases)
+    names = [n for n in left if judged is None or n in judged]
+    refuse_unknown_rolls(rules, view, kind, actor, params, names, aliases)
     if not left and not already:
         return resolved  # no dice to note, no earlier records to keep: as it resolved
     first = {r.name: r for r in already}
@@ -151,7 +157,10 @@ def resolve_declared(
     }
     params = {**exchange.params, exchange.param: choice}
     tray = DiceTray(roller, supplied)
-    return lenient_resolve(rules, view, exchange.kind, exchange.actor, params, tray, lead, aliases)
+    own = set(dice or {})
+    return lenient_resolve(
+        rules, view, exchange.kind, exchange.actor, params, tray, lead, aliases, judged=own
+    )
 
 
 def pending(exchanges: Sequence[Exchange]) -> list[Exchange]:

@@ -261,8 +261,11 @@ def refuse_unknown_rolls(
     rolls = [*shown.rolls, *shown.may_follow]
     # The roll named after the action (d20's moves: grapple, trip, shove...) is its own
     # even where the rules refuse it before any die (a grapple with a shield in hand):
-    # the table may have rolled it, and it is noted as unused rather than refused.
-    known = {r.roll for r in rolls} | {r.name for r in rolls} | {kind}
+    # the table may have rolled it, and it is noted as unused rather than refused. An
+    # action that does roll knows its rolls by their names: dice for "attack" on a d20
+    # attack (its roll is "hit") are refused, not left unused while the server rolls.
+    own = set() if rolls else {kind}
+    known = {r.roll for r in rolls} | {r.name for r in rolls} | own
     unknown = [name for name in unused if name not in known]
     if not unknown:
         return
