@@ -51,7 +51,8 @@ def export(
     """Write the stored events (all, or one campaign's) to a portable file.
 
     Safe while the server runs: it reads the store up to the last event recorded when
-    it began. Import the file with `skald import` into SQLite or PostgreSQL.
+    it began. Every line carries its SHA-256, so `skald import` (into SQLite or
+    PostgreSQL) refuses a copy damaged since, naming the line.
     """
     with fails_cleanly():
         settings = load_settings(data_dir=data_dir, database=database)

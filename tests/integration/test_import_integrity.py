@@ -134,6 +134,21 @@ def test_lines_lost_or_moved_are_refused_by_the_files_digest(
     assert events_in(tmp_path / "target") == 0
 
 
+def test_a_header_whose_version_was_damaged_to_1_is_refused_not_read_unchecked(
+    client: TestClient, settings: Settings, tmp_path: Path
+) -> None:
+    a_store(client)
+    lines = export(settings.data_dir, tmp_path / "good.jsonl")
+    header = lines[0].replace(b'"version":2', b'"version":1', 1)
+    assert header != lines[0]
+    (tmp_path / "older.jsonl").write_bytes(b"\n".join([header, *lines[1:]]) + b"\n")
+    refused = skald("import", str(tmp_path / "older.jsonl"), env=target_env(tmp_path))
+    assert refused.returncode == 1, refused.stdout
+    assert refused.stderr.splitlines()[-1] == f"skald: line 1 {DAMAGED}; nothing was imported"
+    assert "warning" not in refused.stderr
+    assert events_in(tmp_path / "target") == 0
+
+
 def as_version_1(lines: list[bytes]) -> list[bytes]:
     """The file as `skald export` wrote it before exports carried digests."""
     header = {k: v for k, v in orjson.loads(lines[0]).items() if k != "sha256"}
