@@ -4,16 +4,18 @@ The file is JSON Lines: a header line, one line per stored event in the order th
 store recorded them, and a closing line with the count (a file without it was cut
 short and is refused). Since format version 2 the header and every event line carry
 the SHA-256 of their own canonical JSON (``sha256``: the line without that key, keys
-sorted, as orjson writes it), and the closing line the SHA-256 of those digests in
-order (``file_sha256``), so a line damaged on a disk or in a transfer is refused by
-its number, and a line lost, added or moved by the file's. A digest proves no origin:
-whoever edits a line on purpose can compute its digest again (docs/operations.md).
-Version 1 files, written before, are still read, with a warning that they cannot be
-checked so. Each event keeps its aggregate id, version, topic and state;
-the state is the transcoded event (its timestamp included) as stored before any
-compression or encryption the store applies, kept byte for byte as a string, so
-time travel, the audit trail and idempotency records read the same after a move.
-Snapshots are not exported: aggregates replay from their events.
+sorted, as orjson writes it), and the closing line the SHA-256 of the event lines'
+digests in order (``file_sha256``: two exports of the same events close alike), so
+a line damaged on a disk or in a transfer is refused by its number, and a line lost,
+added or moved by the file's. A digest proves no origin: whoever edits a line on
+purpose can compute its digest again (docs/operations.md). Version 1 files, written
+before, are still read, with a warning that they cannot be checked so.
+
+Each event keeps its aggregate id, version, topic and state; the state is the
+transcoded event (its timestamp included) as stored before any compression or
+encryption the store applies, kept byte for byte as a string, so time travel, the
+audit trail and idempotency records read the same after a move. Snapshots are not
+exported: aggregates replay from their events.
 
 Export reads the store through its recorder in batches up to the last event
 recorded when it began, so it can run beside a live server and writes a
@@ -54,7 +56,7 @@ FORMAT = "skald-events"
 VERSION = 2  # 2: digests (sha256 per line, file_sha256 at the end); 1 had none
 READABLE = (1, VERSION)
 DIGEST = "sha256"  # a line's own digest
-FILE_DIGEST = "file_sha256"  # the closing line's: of every line's digest, in order
+FILE_DIGEST = "file_sha256"  # the closing line's: of every event line's digest, in order
 BATCH = 1000
 Progress = Callable[[int, int], None]  # (done, total)
 Warn = Callable[[str], None]
@@ -144,7 +146,7 @@ def export_events(
     lines = FileDigest()
     try:
         with partial.open("wb") as out:
-            out.write(lines.signed(header))
+            out.write(lines.signed(header, counted=False))
             position = 0
             while position < stop:
                 batch = recorder.select_notifications(
@@ -180,18 +182,21 @@ def line_digest(line: dict[str, object]) -> str:
 
 
 class FileDigest:
-    """The digest of a file's lines: of each line's digest, in the file's order."""
+    """The digest of a file's event lines: of each one's digest, in the file's order.
+    The header has a digest of its own and is not counted: it says when the file was
+    written, and the same events exported twice close with the same line."""
 
     def __init__(self) -> None:
         self._hash = hashlib.sha256()
 
-    def signed(self, line: dict[str, object]) -> bytes:
+    def signed(self, line: dict[str, object], counted: bool = True) -> bytes:
         """The line as written, its digest added (and counted into the file's)."""
         digest = line_digest(line)
-        self._hash.update(digest.encode())
+        if counted:
+            self._hash.update(digest.encode())
         return orjson.dumps({**line, DIGEST: digest}) + b"\n"
 
-    def check(self, line: dict[str, object], number: int) -> None:
+    def check(self, line: dict[str, object], number: int, counted: bool = True) -> None:
         """Refuse a line read back whose digest is not its own; count it in."""
         digest = line_digest(line)
         if line.get(DIGEST) != digest:
@@ -200,7 +205,8 @@ class FileDigest:
                 f"line {number} {what} ({DIGEST}): the file was damaged after it was "
                 "exported; nothing was imported"
             )
-        self._hash.update(digest.encode())
+        if counted:
+            self._hash.update(digest.encode())
 
     def hexdigest(self) -> str:
         return self._hash.hexdigest()
@@ -245,7 +251,7 @@ def read_events(
     # damaged since (its version changed): checked, it says so, not read unchecked.
     digests = FileDigest() if header["version"] != 1 or DIGEST in header else None
     if digests is not None:
-        digests.check(header, 1)
+        digests.check(header, 1, counted=False)
     elif warn is not None:
         warn(UNCHECKED)
     versions: dict[UUID | str, int] = {}

@@ -190,13 +190,13 @@ def export(data_dir: Path, file: Path, *args: str) -> list[bytes]:
     header, end = orjson.loads(lines[0]), orjson.loads(lines[-1])
     assert (header["format"], header["version"]) == ("skald-events", 2)
     # Every line but the closing one carries the SHA-256 of its canonical JSON, and the
-    # closing line that of those digests in order (skald/exchange.py).
+    # closing line that of the event lines' digests in order (skald/exchange.py).
     digests = [orjson.loads(line).pop("sha256") for line in lines[:-1]]
     for line, digest in zip(lines[:-1], digests, strict=True):
         content = {k: v for k, v in orjson.loads(line).items() if k != "sha256"}
         canonical = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
         assert hashlib.sha256(canonical).hexdigest() == digest
-    file_digest = hashlib.sha256("".join(digests).encode()).hexdigest()
+    file_digest = hashlib.sha256("".join(digests[1:]).encode()).hexdigest()
     assert end == {"end": True, "events": len(lines) - 2, "file_sha256": file_digest}
     assert f"exported {len(lines) - 2} events" in exported.stdout
     return lines

@@ -83,7 +83,7 @@ def signed_again(lines: list[bytes]) -> list[bytes]:
         digests.append(line_digest(content))
         signed.append(orjson.dumps({**content, "sha256": digests[-1]}))
     end = orjson.loads(lines[-1])
-    end["file_sha256"] = hashlib.sha256("".join(digests).encode()).hexdigest()
+    end["file_sha256"] = hashlib.sha256("".join(digests[1:]).encode()).hexdigest()
     return [*signed, orjson.dumps(end)]
 
 
