@@ -33,6 +33,7 @@ from api.routes import (
     markers,
     me,
     odds,
+    saved_encounters,
     server,
     turns,
     views,
@@ -95,6 +96,7 @@ def create_app(
     app.include_router(log.router)
     app.include_router(webhooks.router)
     app.include_router(bestiary.router)
+    app.include_router(saved_encounters.router)
     app.include_router(server.router)
     app.include_router(dashboard.router)
     app.include_router(docs.router)

@@ -65,7 +65,15 @@ class EnrolCharacterBody(Body):
 
 class CombatantBody(Body):
     character_id: str = Field(max_length=64)
-    side: str = Field(min_length=1, max_length=40, description="e.g. party, foes")
+    # Left out of the body's dump (an Idempotency-Key's hash) when not given, as before
+    # it could be left out.
+    side: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        exclude_if=lambda side: side is None,
+        description="e.g. party, foes; default: foes for an NPC, party for a PC",
+    )
     rank: StrictInt = Field(default=1, ge=1, le=20, description="1 is the front rank")
 
 

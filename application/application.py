@@ -20,7 +20,13 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 
 from application.amending import Amendments, Changed
-from application.bestiary import BestiaryCommands, EnrolFromBestiary, SaveToBestiary
+from application.bestiary import (
+    BestiaryCommands,
+    EnrolFromBestiary,
+    SaveEncounter,
+    SaveToBestiary,
+    SetUpSavedEncounter,
+)
 from application.campaigns import CampaignCommands
 from application.carry_preview import CarriedRecord
 from application.carrying import Carrying
@@ -66,7 +72,7 @@ from application.table_commands import (
 )
 from application.webhooks import RegisterWebhook, WebhookCommands
 from domain.access import Access, Role
-from domain.bestiary import BestiaryEntry
+from domain.bestiary import BestiaryEntry, CampaignBestiary, SavedEncounter
 from domain.campaign import Campaign
 from domain.dice import Roller
 from domain.encounter import Encounter
@@ -324,3 +330,18 @@ class SkaldApplication(Store):
 
     def enrol_from_bestiary(self, command: EnrolFromBestiary) -> tuple[Campaign, list[str]]:
         return self.bestiary.enrol_from_bestiary(command)
+
+    def campaign_bestiary(self, campaign_id: UUID) -> CampaignBestiary | None:
+        return self.bestiary.campaign_bestiary(campaign_id)
+
+    def saved_encounters(self, campaign_id: UUID) -> list[SavedEncounter]:
+        return self.bestiary.saved_encounters(campaign_id)
+
+    def save_encounter(self, command: SaveEncounter) -> SavedEncounter:
+        return self.bestiary.save_encounter(command)
+
+    def unsave_encounter(self, campaign_id: UUID, saved_id: str, by: str) -> None:
+        return self.bestiary.unsave_encounter(campaign_id, saved_id, by)
+
+    def set_up_saved_encounter(self, command: SetUpSavedEncounter) -> Encounter:
+        return self.bestiary.set_up_saved_encounter(command)

@@ -5,6 +5,10 @@ Every sheet is validated by the campaign's ruleset (its options included) before
 saved, as an enrolment's is: a bad field is refused with a 422 naming it, and nothing
 is written. An enrolment from the bestiary is one write of the campaign: all of the
 pack or none of it.
+
+A saved encounter (issue 36) is set up in one write too: each of its lines enrolled as
+a numbered pack, and a new encounter opened with them (and whoever else the GM brings,
+the party), or nothing at all.
 """
 
 from __future__ import annotations
@@ -15,9 +19,12 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
+from application.commands import Combatant
+from application.encounters import check_combatants, open_encounter
 from application.store import Commands
-from domain.bestiary import BestiaryEntry, CampaignBestiary, numbered
+from domain.bestiary import BestiaryEntry, CampaignBestiary, SavedEncounter, SavedFoes, numbered
 from domain.campaign import Campaign
+from domain.encounter import Encounter
 from domain.errors import NotFound
 from domain.records import JSONObject
 from domain.roster import check_name
@@ -39,6 +46,23 @@ class EnrolFromBestiary:
     count: int
     by: str
     name: str | None = None  # the characters' base name; None: the entry's
+
+
+@dataclass(frozen=True)
+class SaveEncounter:
+    campaign_id: UUID
+    name: str
+    foes: tuple[SavedFoes, ...]
+    by: str
+
+
+@dataclass(frozen=True)
+class SetUpSavedEncounter:
+    campaign_id: UUID
+    saved_id: str
+    by: str
+    name: str | None = None  # the encounter's; None: the saved encounter's
+    party: tuple[Combatant, ...] = ()  # who else takes part (the PCs)
 
 
 class BestiaryCommands(Commands):
@@ -103,5 +127,67 @@ class BestiaryCommands(Commands):
             ids = [campaign.enrol(name, entry.sheet, c.by, True, None) for name in names]
             self.store.save(campaign)
             return campaign, ids
+
+        return self.store.run_command(attempt)
+
+    # -- saved encounters ---------------------------------------------------------------
+
+    def saved_encounters(self, campaign_id: UUID) -> list[SavedEncounter]:
+        """The saved encounters by name (any case), as the GM's list shows them."""
+        bestiary = self.campaign_bestiary(campaign_id)
+        found = list(bestiary.encounters.values()) if bestiary is not None else []
+        return sorted(found, key=lambda saved: (saved.name.casefold(), saved.id))
+
+    def save_encounter(self, command: SaveEncounter) -> SavedEncounter:
+        c = command
+        new_id = str(uuid.uuid4())
+
+        def attempt() -> SavedEncounter:
+            self.store.campaign(c.campaign_id)  # a campaign that is not: 404, as elsewhere
+            bestiary = self.campaign_bestiary(c.campaign_id) or CampaignBestiary(c.campaign_id)
+            saved = bestiary.save_encounter(new_id, c.name, c.foes, c.by)
+            self.store.save(bestiary)
+            return saved
+
+        return self.store.run_command(attempt)
+
+    def unsave_encounter(self, campaign_id: UUID, saved_id: str, by: str) -> None:
+        def attempt() -> None:
+            bestiary = self.campaign_bestiary(campaign_id)
+            if bestiary is None:
+                raise NotFound(f"no saved encounter {saved_id} in campaign {campaign_id}")
+            bestiary.unsave_encounter(saved_id, by)
+            self.store.save(bestiary)
+
+        self.store.run_command(attempt)
+
+    def set_up_saved_encounter(self, command: SetUpSavedEncounter) -> Encounter:
+        """Enrol each line of the saved encounter as a numbered pack of NPCs (Goblin 4-6
+        when the campaign has Goblin 1-3) and open a new encounter with them and the
+        party: one write, the encounter first (it answers the request)."""
+        c = command
+        if c.party:  # checked before anything is read (the foes are checked with them below)
+            check_combatants(c.party)
+        name = check_name(c.name, "encounter name") if c.name is not None else None
+
+        def attempt() -> Encounter:
+            bestiary = self.campaign_bestiary(c.campaign_id)
+            if bestiary is None:
+                raise NotFound(f"no saved encounter {c.saved_id} in campaign {c.campaign_id}")
+            saved = bestiary.saved_encounter(c.saved_id)
+            campaign = self.store.campaign(c.campaign_id)
+            taken = [character.name for character in campaign.characters.values()]
+            foes: list[Combatant] = []
+            for line in saved.foes:
+                entry = bestiary.entry(line.entry_id)
+                for foe in numbered(entry.name, line.count, taken):
+                    taken.append(foe)
+                    foe_id = campaign.enrol(foe, entry.sheet, c.by, True, None)
+                    foes.append(Combatant(foe_id, line.side, line.rank))
+            combatants = [*c.party, *foes]
+            check_combatants(combatants)
+            encounter = open_encounter(campaign, name or saved.name, combatants, c.by)
+            self.store.save(encounter, campaign)
+            return encounter
 
         return self.store.run_command(attempt)

@@ -32,7 +32,7 @@ class EnrolCharacter:
 @dataclass(frozen=True)
 class Combatant:
     character_id: str
-    side: str
+    side: str | None  # None: the character's default, foes for an NPC (issue 36)
     rank: int = 1
 
 

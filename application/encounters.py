@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import TypeVar
 
+from application.commands import Combatant as CommandCombatant
 from application.commands import EndEncounter, NextRound, PerformAction, StartEncounter
 from application.store import Commands
-from domain.campaign import check_name
+from domain.campaign import Campaign, check_name
 from domain.encounter import Encounter
 from domain.errors import InvalidInput
 from domain.records import Combatant, JSONObject
@@ -18,46 +19,69 @@ MAX_COMBATANTS = 50
 R = TypeVar("R")
 
 
+def check_combatants(combatants: Sequence[CommandCombatant]) -> None:
+    """What an encounter's combatants must be, checked before anything is read."""
+    if not combatants:
+        raise InvalidInput("an encounter needs at least one combatant")
+    if len(combatants) > MAX_COMBATANTS:
+        raise InvalidInput(f"at most {MAX_COMBATANTS} combatants may take part")
+    ids = [c.character_id for c in combatants]
+    if len(set(ids)) != len(ids):
+        raise InvalidInput("a character may appear only once among the combatants")
+    for c in combatants:
+        if c.side is not None:
+            check_name(c.side, "side")
+        if not 1 <= c.rank <= 20:
+            raise InvalidInput(f"rank must be between 1 (the front) and 20, not {c.rank}")
+
+
+def default_side(npc: bool) -> str:
+    """A combatant's side when none is given: an NPC is a foe, as other trackers have it
+    (issue 36: the bestiary's foes came on the party's side), a PC is of the party."""
+    return "foes" if npc else "party"
+
+
+def open_encounter(
+    campaign: Campaign, name: str, combatants: Sequence[CommandCombatant], by: str
+) -> Encounter:
+    """A new encounter of these combatants, opened on the campaign (both to be saved
+    together, the encounter first: it answers the request)."""
+    ids = [c.character_id for c in combatants]
+    # Owed heals first, saved with the opening: the encounter starts from them.
+    campaign.heal_before_joining(ids)
+    fighting = {}
+    for c in combatants:
+        character = campaign.character(c.character_id)
+        side = c.side.strip() if c.side is not None else default_side(character.npc)
+        fighting[c.character_id] = Combatant(
+            character.name,
+            side,
+            c.rank,
+            character.sheet,
+            dict(character.tracks),
+            dict(character.state),
+        ).as_json()
+    encounter = Encounter(
+        campaign.id,
+        name,
+        campaign.ruleset_id,
+        campaign.options,
+        fighting,
+        by,
+        campaign.day,
+    )
+    campaign.open_encounter(str(encounter.id), name, ids)
+    return encounter
+
+
 class EncounterCommands(Commands):
     def start_encounter(self, command: StartEncounter) -> Encounter:
-        if not command.combatants:
-            raise InvalidInput("an encounter needs at least one combatant")
-        if len(command.combatants) > MAX_COMBATANTS:
-            raise InvalidInput(f"at most {MAX_COMBATANTS} combatants may take part")
-        ids = [c.character_id for c in command.combatants]
-        if len(set(ids)) != len(ids):
-            raise InvalidInput("a character may appear only once among the combatants")
-        for c in command.combatants:
-            check_name(c.side, "side")
-            if not 1 <= c.rank <= 20:
-                raise InvalidInput(f"rank must be between 1 (the front) and 20, not {c.rank}")
+        check_combatants(command.combatants)
         name = check_name(command.name, "encounter name")
 
         def attempt() -> Encounter:
             campaign = self.store.campaign(command.campaign_id)
-            # Owed heals first, saved with the opening: the encounter starts from them.
-            campaign.heal_before_joining(ids)
-            combatants = {}
-            for c in command.combatants:
-                character = campaign.character(c.character_id)
-                combatants[c.character_id] = Combatant(
-                    character.name,
-                    c.side.strip(),
-                    c.rank,
-                    character.sheet,
-                    dict(character.tracks),
-                    dict(character.state),
-                ).as_json()
-            encounter = Encounter(
-                campaign.id,
-                name,
-                campaign.ruleset_id,
-                campaign.options,
-                combatants,
-                command.by,
-                campaign.day,
-            )
-            campaign.open_encounter(str(encounter.id), name, ids)
+            encounter = open_encounter(campaign, name, command.combatants, command.by)
             self.store.save(encounter, campaign)
             return encounter
 

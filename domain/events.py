@@ -108,7 +108,17 @@ BestiaryOpened: Final[EventClass] = CampaignBestiary.Opened
 BestiaryAdded: Final[EventClass] = CampaignBestiary.Added
 BestiaryUpdated: Final[EventClass] = CampaignBestiary.Updated
 BestiaryRemoved: Final[EventClass] = CampaignBestiary.Removed
-BESTIARY_EVENTS: Final = (BestiaryOpened, BestiaryAdded, BestiaryUpdated, BestiaryRemoved)
+# Its saved encounters (issue 36): groups of its foes, set up again in one action.
+EncounterSaved: Final[EventClass] = CampaignBestiary.EncounterSaved
+EncounterUnsaved: Final[EventClass] = CampaignBestiary.EncounterUnsaved
+BESTIARY_EVENTS: Final = (
+    BestiaryOpened,
+    BestiaryAdded,
+    BestiaryUpdated,
+    BestiaryRemoved,
+    EncounterSaved,
+    EncounterUnsaved,
+)
 # What the views, the log and the timeline leave aside: no campaign's story.
 NOT_A_CAMPAIGNS: Final = REQUEST_EVENTS + WEBHOOK_EVENTS + BESTIARY_EVENTS
 # The library gives every aggregate a "Created" class; an encounter is created by its

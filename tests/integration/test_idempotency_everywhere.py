@@ -173,6 +173,27 @@ def _enrol_from_bestiary(w: World) -> tuple[str, Any, Any]:
     return f"{w.campaign}/bestiary/{_beast(w)}/enrol", {"count": 3}, {"count": 2}
 
 
+def _saved(w: World) -> str:
+    den = {"name": "Den", "foes": [{"entry_id": _beast(w), "count": 2}]}
+    return str(w.post(f"{w.campaign}/saved-encounters", den, 201)["id"])
+
+
+@case("POST", C + "/saved-encounters")
+def _save_encounter(w: World) -> tuple[str, Any, Any]:
+    body = {"name": "Den", "foes": [{"entry_id": _beast(w), "count": 2}]}
+    return f"{w.campaign}/saved-encounters", body, {**body, "name": "Lair"}
+
+
+@case("DELETE", C + "/saved-encounters/{saved_id}")
+def _remove_saved_encounter(w: World) -> tuple[str, Any, Any]:
+    return f"{w.campaign}/saved-encounters/{_saved(w)}", None, None
+
+
+@case("POST", C + "/saved-encounters/{saved_id}/setup")
+def _set_up_saved_encounter(w: World) -> tuple[str, Any, Any]:
+    return f"{w.campaign}/saved-encounters/{_saved(w)}/setup", {}, {"name": "Second wave"}
+
+
 @case("POST", C + "/days")
 def _days(w: World) -> tuple[str, Any, Any]:
     w.post(f"{w.fight}/end")

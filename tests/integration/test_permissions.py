@@ -214,6 +214,17 @@ ROUTES = [
     Route("PUT", "/campaigns/{cid}/bestiary/{beast}", "gm", 200, {"name": "Gob", "sheet": SHEET}),
     Route("DELETE", "/campaigns/{cid}/bestiary/{beast}", "gm"),
     Route("POST", "/campaigns/{cid}/bestiary/{beast}/enrol", "gm", 201, {"count": 3}),
+    # Its saved encounters (issue 36): the GM's preparation too.
+    Route("GET", "/campaigns/{cid}/saved-encounters", "gm"),
+    Route(
+        "POST",
+        "/campaigns/{cid}/saved-encounters",
+        "gm",
+        201,
+        {"name": "Pack", "foes": [{"entry_id": "{beast}", "count": 2}]},
+    ),
+    Route("DELETE", "/campaigns/{cid}/saved-encounters/{saved}", "gm"),
+    Route("POST", "/campaigns/{cid}/saved-encounters/{saved}/setup", "gm", 201, {}),
     Route(
         "POST",
         "/campaigns/{cid}/encounters/{eid}/odds",
@@ -311,6 +322,10 @@ def build_table(client: TestClient, calm: bool) -> tuple[dict[str, str], dict[st
     ok(client.post(f"/campaigns/{cid}/webhooks/{ids['quiet']}/disable", json={"reason": "q"}))
     goblin = {"name": "Goblin", "sheet": SHEET}
     ids["beast"] = ok(client.post(f"/campaigns/{cid}/bestiary", json=goblin), 201)["id"]
+    wolf = {"name": "Wolf", "sheet": SHEET}  # not the Goblin: a saved encounter holds its entry
+    wolves = [{"entry_id": ok(client.post(f"/campaigns/{cid}/bestiary", json=wolf), 201)["id"]}]
+    den = {"name": "Den", "foes": wolves}
+    ids["saved"] = ok(client.post(f"/campaigns/{cid}/saved-encounters", json=den), 201)["id"]
     viewer = issue("viewer", [])
     ids["viewer_id"] = viewer["id"]
     keys = {
@@ -383,6 +398,7 @@ def test_the_matrix_covers_every_route(client: TestClient) -> None:
             .replace("{webhook}", "{webhook_id}")
             .replace("{quiet}", "{webhook_id}")
             .replace("{beast}", "{entry_id}")
+            .replace("{saved}", "{saved_id}")
             .replace("/1/", "/{number}/")
             .replace("/days/{number}/", "/days/{day}/"),
         )
