@@ -7,6 +7,7 @@ import { gmTools } from "/static/gmtools.js";
 import { campaignMenu, keysBox } from "/static/keys.js";
 import { enrolForm } from "/static/enrol.js";
 import { bestiaryBox } from "/static/bestiary.js";
+import { savedEncountersBox } from "/static/saved.js";
 import { shortcuts, themeToggle } from "/static/gmkeys.js";
 import { askReason } from "/static/gmlog.js";
 import { renderBoard, renderRoster, undoLast } from "/static/gmboard.js";
@@ -65,6 +66,7 @@ async function start() {
   const keys = keysBox({ page, show: showError });
   $("keys-slot").replaceChildren(keys.box);
   bestiary = bestiaryBox({ page, refresh, show: showError });
+  savedEncountersBox({ page, bestiary, refresh, show: showError });
   enrolForm({ page, refresh, show: showError, keys, bestiary });
   shortcuts({
     n: () => turnStep("turn"),

@@ -53,7 +53,9 @@ export function renderRoster() {
   $("setup-rows").replaceChildren(...free.map((c) => el("div", { class: "setup-row" },
     el("input", { type: "checkbox", "data-character": c.id, "aria-label": `bring ${c.name}` }),
     el("span", {}, c.name),
-    el("input", { "data-side": c.id, value: "party", "aria-label": `${c.name}'s side` }),
+    // An NPC (the bestiary's foes) comes as a foe, a PC with the party, as other trackers do.
+    el("input", { "data-side": c.id, value: c.npc ? "foes" : "party",
+      "aria-label": `${c.name}'s side` }),
     el("input", { "data-rank": c.id, type: "number", min: 1, max: 9, value: 1,
       "aria-label": `${c.name}'s rank` }))));
   renderDays(page);

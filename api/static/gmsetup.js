@@ -10,7 +10,9 @@ export async function startEncounter(event) {
   event.preventDefault();
   const combatants = [...document.querySelectorAll("#setup-rows [data-character]:checked")]
     .map((box) => ({ character_id: box.dataset.character,
-      side: document.querySelector(`[data-side="${box.dataset.character}"]`).value || "party",
+      // Left empty: the server's default (foes for an NPC, the party for a PC).
+      side: document.querySelector(`[data-side="${box.dataset.character}"]`).value.trim() ||
+        undefined,
       rank: parseInt(document.querySelector(`[data-rank="${box.dataset.character}"]`).value, 10) || 1 }));
   try {
     const started = await page.api.post("encounters", { name: $("setup-name").value, combatants });

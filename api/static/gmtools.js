@@ -115,7 +115,8 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
     cast.push(move, leave);
   } else if (enc && character && !character.in_encounter) {
     const join = el("form", { class: "row wrap", id: "gm-join" },
-      el("label", {}, "Side", el("input", { name: "side", required: true, value: "party" })),
+      el("label", {}, "Side", el("input", { name: "side", required: true,
+        value: character.npc ? "foes" : "party" })),
       reason("join"), el("button", { type: "submit", class: "secondary" }, "Joins the fight"));
     join.addEventListener("submit", (event) => {
       event.preventDefault();

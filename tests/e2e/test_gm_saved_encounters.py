@@ -1,0 +1,60 @@
+"""What GMs of other trackers expect, on the GM screen (issue 36): the bestiary's foes
+come to the roster's set-up as foes (the side filled in), and a saved encounter is saved
+from the bestiary box and set up again with one press (a double-click is one intent: one
+encounter, one pack enrolled), its foes and every free PC on the board. The API only sets
+up and asserts. Debian's Chromium, `skald serve`."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.server import Server
+from tests.e2e.test_gm_bestiary import DESKTOP, KNIGHT, Campaign, card_names
+
+GOBLIN = {"st": 9, "con": 10, "parry": 9, "dodge": 9, "stamina_max": 10, "body_max": 8}
+OGRE = {**GOBLIN, "st": 16, "stamina_max": 30, "body_max": 24}
+
+
+def test_a_saved_encounter_is_set_up_again_with_one_press(server: Server, browser: Browser) -> None:
+    table = Campaign(server, Bran=KNIGHT)
+    goblin = table.post("/bestiary", {"name": "Goblin", "sheet": GOBLIN}, 201)["id"]
+    ogre = table.post("/bestiary", {"name": "Ogre", "sheet": OGRE}, 201)["id"]
+    pack = table.post(f"/bestiary/{goblin}/enrol", {"count": 1}, 201)
+    with browser.new_context(viewport=DESKTOP) as context:
+        gm = table.open(context)
+        # The bestiary's goblin comes to the set-up as a foe, Bran with the party.
+        gm.locator("#setup-box summary").click()
+        expect(gm.locator(f'#setup-rows [data-side="{pack[0]["id"]}"]')).to_have_value("foes")
+        expect(gm.locator(f'#setup-rows [data-side="{table.ids["Bran"]}"]')).to_have_value("party")
+        gm.locator("#setup-box summary").click()
+
+        gm.locator("#bestiary-box summary").click()
+        expect(gm.locator("#saved-empty")).to_be_visible()
+        gm.get_by_label("how many Goblin").fill("2")
+        gm.get_by_label("how many Ogre").fill("1")
+        gm.get_by_label("Ogre's rank").fill("2")
+        gm.locator("#saved-name").fill("Ambush")
+        gm.get_by_role("button", name="Save these foes").click()
+        expect(gm.locator("#saved-message")).to_have_text("Ambush saved.")
+        (saved,) = table.get("/saved-encounters")
+        assert saved["name"] == "Ambush"
+        assert [(f["entry_id"], f["count"], f["rank"]) for f in saved["foes"]] == [
+            (goblin, 2, 1),
+            (ogre, 1, 2),
+        ]
+        times = "\u00d7"  # the page's "x" of "2 x Goblin"
+        listed = [f"Ambush: 2 {times} Goblin, 1 {times} Ogre"]
+        expect(gm.locator("#saved-encounter option")).to_have_text(listed)
+
+        gm.get_by_role("button", name="Set up the fight").dblclick()
+        expect(gm.locator("#saved-message")).to_have_text(
+            "Ambush set up: Bran, Goblin 1, Goblin 2, Ogre."
+        )
+        expect(gm.locator("#sides .card")).to_have_count(4)
+        assert card_names(gm, "party") == ["Bran"]
+        assert card_names(gm, "foes") == ["Goblin 1", "Goblin 2", "Ogre"]
+        campaign = table.get("")
+        assert [e["name"] for e in campaign["encounters"]] == ["Ambush"]
+        assert [c["name"] for c in campaign["characters"]] == [
+            "Bran", "Goblin", "Goblin 1", "Goblin 2", "Ogre",
+        ]  # fmt: skip
