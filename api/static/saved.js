@@ -24,14 +24,17 @@ export function savedEncountersBox({ page, bestiary, refresh, show }) {
     return answer;
   }
 
-  // One row per bestiary entry: how many of it (0: none) and their rank.
+  // One row per bestiary entry: how many of it (0: none) and their rank. Redrawn whenever
+  // the bestiary is (re)loaded, keeping what the GM typed for the entries still there.
   function renderLines() {
+    const typed = (kind, id, otherwise) =>
+      document.querySelector(`#saved-lines [data-${kind}="${id}"]`)?.value ?? otherwise;
     $("saved-lines").replaceChildren(el("legend", {}, "Foes to save: how many, and their rank"),
       ...bestiary.entries().map((e) => el("div", { class: "row wrap", "data-saved-line": e.id },
-        el("label", {}, `${e.name} ×`, el("input", { type: "number", min: 0, max: 20, value: 0,
-          "data-count": e.id, "aria-label": `how many ${e.name}` })),
-        el("label", {}, "rank", el("input", { type: "number", min: 1, max: 20, value: 1,
-          "data-rank": e.id, "aria-label": `${e.name}'s rank` })))));
+        el("label", {}, `${e.name} ×`, el("input", { type: "number", min: 0, max: 20,
+          value: typed("count", e.id, 0), "data-count": e.id, "aria-label": `how many ${e.name}` })),
+        el("label", {}, "rank", el("input", { type: "number", min: 1, max: 20,
+          value: typed("rank", e.id, 1), "data-rank": e.id, "aria-label": `${e.name}'s rank` })))));
   }
 
   function render() {
@@ -49,8 +52,8 @@ export function savedEncountersBox({ page, bestiary, refresh, show }) {
 
   async function save() {
     const foes = bestiary.entries().map((e) => ({ entry_id: e.id,
-      count: parseInt(document.querySelector(`[data-count="${e.id}"]`).value, 10) || 0,
-      rank: parseInt(document.querySelector(`[data-rank="${e.id}"]`).value, 10) || 1 }))
+      count: parseInt(document.querySelector(`#saved-lines [data-count="${e.id}"]`).value, 10) || 0,
+      rank: parseInt(document.querySelector(`#saved-lines [data-rank="${e.id}"]`).value, 10) || 1 }))
       .filter((line) => line.count > 0);
     const button = $("saved-save");
     button.disabled = true;

@@ -33,6 +33,12 @@ def test_a_saved_encounter_is_set_up_again_with_one_press(server: Server, browse
         gm.get_by_label("how many Goblin").fill("2")
         gm.get_by_label("how many Ogre").fill("1")
         gm.get_by_label("Ogre's rank").fill("2")
+        # Closed and opened again, the box reloads the bestiary: what was typed stays.
+        for _ in range(2):
+            gm.locator("#bestiary-box summary").click()
+        gm.wait_for_function("document.querySelectorAll('#saved-lines [data-count]').length")
+        expect(gm.get_by_label("how many Goblin")).to_have_value("2")
+        expect(gm.get_by_label("Ogre's rank")).to_have_value("2")
         gm.locator("#saved-name").fill("Ambush")
         gm.get_by_role("button", name="Save these foes").click()
         expect(gm.locator("#saved-message")).to_have_text("Ambush saved.")
