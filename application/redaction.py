@@ -13,17 +13,19 @@ The policy works on the JSON itself, by the shapes every read shares, not route 
   ``equipment`` become ``{}``, and any other number in it ``null``, lists of numbers
   ``[]``; a ``descriptor`` (domain/visibility.py) stands for its tracks. Unless the
   campaign's ``show_npc_numbers`` is on.
-- **An action that changed an NPC's tracks or state** is shown as its outcome: kind, actor,
-  parameters, the open dice, status, conditions gained and lost, the PCs' own tracks; its
-  breakdown (which walks through the NPC's tracks step by step) is ``{}``, and its summary
-  and narrative one line, number-free for NPCs ("Bran attacks Ogre: Ogre is hurt").
-  Unless ``show_npc_numbers`` is on.
+- **An action that involves an NPC** (its actor, its target, one whose tracks or state
+  it changed, one who rolled initiative) keeps its kind, actor, parameters, open dice,
+  status, conditions and the PCs' own tracks; its breakdown (the GM's working, step by
+  step) is ``{}``, and its summary and narrative are built from parts for this reader
+  (RULINGS T3a, domain/told.py): each NPC number left out or its descriptor instead,
+  everything public as the GM reads it. Unless ``show_npc_numbers`` is on.
 - **A hidden action** (``"hidden": true``, the GM's hidden roll) or a pending exchange of
   one: as above, and its dice (``rolls``) and what it showed before the answer
-  (``shown``: the hit score) are removed too, whatever ``show_npc_numbers`` says.
-- **An audit or history entry** whose numbers were taken out and whose summary names an
-  NPC and states a number gets a number-free summary: the redacted action's, or
-  "<what happened>: <the NPCs it names>".
+  (``shown``: the hit score) are removed too, whatever ``show_npc_numbers`` says; its
+  summary is its outcome line.
+- **A text another object holds** (an audit or history entry's summary, a correction
+  report's before and after) is told as the record that wrote it reads for this
+  reader. No character of any line is scrubbed.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from api.deps import App, Reader
 from api.schemas import OddsBody
 from domain.odds.encounter import answer_odds, attack_odds, encounter_odds
+from domain.odds.reading import odds_for
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["odds"])
 
@@ -78,6 +79,11 @@ class OddsOut(BaseModel):
         0, description="the cost units they were charged (about 1 us of CPU each; docs/odds.md)"
     )
     results: list[ResultChance]
+    withheld: str | None = Field(
+        default=None,
+        description="why results this key may not read are left out (RULINGS T3a: a "
+        "chance that would tell an NPC's hidden numbers is the GM's)",
+    )
     damage: list[TrackOdds]
     conditions: list[ConditionOdds]
     luck: list[LuckOdds]
@@ -109,7 +115,17 @@ def action_odds(
     access.require_writer_for(body.actor, f"see the odds of '{body.kind}'")
     encounter = app.encounter(campaign_id, encounter_id)
     odds = encounter_odds(encounter, body.kind, body.actor, body.params, role=access.role)
-    return OddsOut.model_validate(odds)
+    target = body.params.get("target")
+    hidden = hidden_npcs(app, campaign_id, access)
+    return OddsOut.model_validate(
+        odds_for(odds, encounter.ruleset_id, target if isinstance(target, str) else None, hidden)
+    )
+
+
+def hidden_npcs(app: App, campaign_id: UUID, access: Reader) -> frozenset[str]:
+    """The NPCs whose numbers this key may not read (RULINGS T3): none for the GM."""
+    policy = app.redaction(campaign_id, access.role)
+    return frozenset(policy.npcs) if policy is not None else frozenset()
 
 
 @router.get("/combatants/{character_id}/odds")
@@ -125,7 +141,13 @@ def combatant_attack_odds(
     """For a chosen opponent, the odds of each of this combatant's attacks."""
     access.require_writer_for(character_id, "see the odds of this combatant's attacks")
     encounter = app.encounter(campaign_id, encounter_id)
-    return AttacksOut.model_validate(attack_odds(encounter, character_id, against, effort=effort))
+    found = attack_odds(encounter, character_id, against, effort=effort)
+    hidden = hidden_npcs(app, campaign_id, access)
+    for attack in found["attacks"] if isinstance(found["attacks"], list) else []:
+        odds = attack.get("odds") if isinstance(attack, dict) else None
+        if isinstance(attack, dict) and isinstance(odds, dict):
+            attack["odds"] = odds_for(odds, encounter.ruleset_id, against, hidden)
+    return AttacksOut.model_validate(found)
 
 
 class AnswersOut(BaseModel):
@@ -149,4 +171,12 @@ def exchange_answer_odds(
     """A pending attack's answers and their exact odds, for the defender's player or the
     GM: what the player's page shows beside its Parry, Dodge and No defence buttons."""
     encounter = app.encounter(campaign_id, encounter_id)
-    return AnswersOut.model_validate(answer_odds(encounter, number, access))
+    found = answer_odds(encounter, number, access)
+    # The player's own answer's odds stand (T3a); an NPC's entries in them do not.
+    hidden = hidden_npcs(app, campaign_id, access)
+    answers = found["answers"]
+    if isinstance(answers, dict):
+        for choice, odds in answers.items():
+            if isinstance(odds, dict):
+                answers[choice] = odds_for(odds, encounter.ruleset_id, None, hidden)
+    return AnswersOut.model_validate(found)

@@ -1,0 +1,65 @@
+"""The odds a player reads of a blow on an NPC (RULINGS T3a): only what depends on public
+numbers and the player's own; never a chance that would tell the NPC's hidden numbers
+(its Parry, its AC, a chance to stun it), unless the campaign shows NPCs' numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.helpers import ok
+from tests.integration.test_told_api import OGRE_D20, OGRE_SB, PC_D20, PC_SB
+
+
+def odds(client: TestClient, ruleset: str, pc: Any, ogre: Any, show: bool) -> dict[str, Any]:
+    """Bran's attacks on the Ogre as the GM and as Bran's player read their odds."""
+    body = {"name": "Odds", "ruleset": ruleset, "options": {"show_npc_numbers": show}}
+    created = ok(client.post("/campaigns", json=body), 201)
+    base = f"/campaigns/{created['id']}"
+    gm = {"authorization": f"Bearer {created['gm_key']}"}
+
+    def post(path: str, json: Any) -> Any:
+        return ok(client.post(base + path, json=json, headers=gm), 201)
+
+    bran = post("/characters", {"name": "Bran", "sheet": pc})["id"]
+    ogre = post("/characters", {"name": "Ogre", "sheet": ogre, "npc": True})["id"]
+    key = post("/keys", {"role": "player", "characters": [bran]})["key"]
+    sides = [{"character_id": bran, "side": "party"}, {"character_id": ogre, "side": "foes"}]
+    fight = post("/encounters", {"name": "Ford", "combatants": sides})["id"]
+    path = f"{base}/encounters/{fight}/combatants/{bran}/odds?against={ogre}"
+    read = {
+        role: {a["label"]: a["odds"] for a in ok(client.get(path, headers=headers))["attacks"]}
+        for role, headers in (("gm", gm), ("player", {"authorization": f"Bearer {key}"}))
+    }
+    return {**read, "ogre": ogre}
+
+
+def results(found: dict[str, Any]) -> dict[str, str]:
+    return {r["result"]: r["probability"] for r in found["results"]}
+
+
+def test_stamina_body_a_player_reads_the_chance_to_hit_from_the_own_skill(
+    client: TestClient,
+) -> None:
+    read = odds(client, "stamina-body", PC_SB, OGRE_SB, show=False)
+    gm, player = read["gm"]["sword (parry)"], read["player"]["sword (parry)"]
+    assert set(results(gm)) >= {"hit", "miss", "parried"}
+    assert any(c["combatant"] == read["ogre"] for c in gm["damage"])
+    # 3d6 <= 12 (Bran's sword skill): 160 of 216 throws; whatever the Ogre then parries.
+    assert results(player) == {"hit": "20/27", "miss": "7/27"}
+    assert player["damage"] == player["conditions"] == [] and player["extras"] == {}
+    assert player["withheld"].startswith("RULINGS T3a")
+    assert "withheld" not in gm or gm["withheld"] is None
+
+
+def test_d20_a_player_reads_no_chance_to_beat_an_npcs_ac(client: TestClient) -> None:
+    read = odds(client, "d20", PC_D20, OGRE_D20, show=False)
+    gm, player = read["gm"]["Sword"], read["player"]["Sword"]
+    assert set(results(gm)) == {"hit", "miss"}
+    assert player["results"] == [] and player["damage"] == [] and player["conditions"] == []
+
+
+def test_with_npcs_numbers_shown_a_player_reads_the_odds_whole(client: TestClient) -> None:
+    read = odds(client, "stamina-body", PC_SB, OGRE_SB, show=True)
+    assert read["player"] == read["gm"]
