@@ -10,8 +10,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.helpers import GM, ok
+from tests.integration.test_d20_api import d20_sheet
 from tests.integration.test_initiative_api import Fight
-from tests.integration.test_table_api import SB
+from tests.integration.test_table_api import MARGIN, SB
 
 CLUB = {"name": "club", "damage_class": 3, "damage_type": "impact", "skill": 11}
 OGRE = {**SB, "st": 16, "weapons": [CLUB]}
@@ -109,3 +110,24 @@ def test_an_earlier_turn_change_stops_naming_her_but_keeps_its_place(client: Tes
     assert (encounter["round"], f.current(encounter)) == (1, "Cora")
     assert encounter["actions"][1]["summary"] == "Bran's turn (round 1)"
     assert encounter["actions"][1]["breakdown"]["skipped"] == []
+
+
+def test_voiding_the_change_that_put_her_down_lifts_the_skip_in_margin_and_d20(
+    client: TestClient,
+) -> None:
+    for ruleset, sheet, track, full in (
+        ("margin", MARGIN, "health", 14),
+        ("d20", d20_sheet(), "hp", 20),
+    ):
+        f = Fight(client, ruleset, {}, Ogre=sheet, Kara=sheet, Bran=sheet)
+        ok(client.put(f.base + "/order", json={"order": list(f.ids.values())}, headers=GM))
+        f.tracks("Kara", {track: 0})  # down (M7, D5): a GM record among the actions
+        moved = f.post("/turn")
+        assert (f.current(moved), moved["turn"]["skipped"][0]["why"]) == ("Bran", "Kara is down")
+        voided = f.post("/actions/1/void", {"reason": "wrong character"})["encounter"]
+        assert (voided["round"], f.current(voided), voided["turn"]["skipped"]) == (
+            1,
+            "Kara",
+            [],
+        ), ruleset
+        assert (kara(f, voided)["tracks"], kara(f, voided)["conditions"]) == ({track: full}, [])
