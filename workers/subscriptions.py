@@ -38,6 +38,7 @@ from eventsourcing.sqlite import (
     SQLiteApplicationRecorder,
     SQLiteDatastore,
 )
+from psycopg.sql import SQL, Identifier
 
 from workers.sqlite_position import PositionReader
 
@@ -166,8 +167,9 @@ class PollingSubscription(BatchingSubscription[SQLiteApplicationRecorder]):
 class BatchingPostgresSubscription(
     BatchingSubscription[PostgresApplicationRecorder], PostgresSubscription
 ):
-    """LISTEN/NOTIFY as the library does it, with batches. A killed LISTEN connection
-    stops the subscription with the error, which ``next_batch`` raises."""
+    """LISTEN/NOTIFY as the library does it, with batches, and no write missed while
+    the LISTEN starts (see `_listen`). A killed LISTEN connection stops the
+    subscription with the error, which ``next_batch`` raises."""
 
     def __init__(
         self,
@@ -178,6 +180,31 @@ class BatchingPostgresSubscription(
     ) -> None:
         self.batch_limit = batch_limit
         super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+    def _listen(self) -> None:
+        """The library's listener (eventsourcing 9.5's PostgresSubscription._listen),
+        which also wakes the puller once its LISTEN is in effect.
+
+        The library starts the puller, whose first read takes what is stored, and the
+        listener together, on two threads: a write committed after that read but before
+        the LISTEN sends a NOTIFY that no one hears, and the views stay short of it until
+        another write comes. Each runner (re)start opens that window, and a restart after
+        a lost connection, with writes going on, is when it was hit: views frozen while
+        /health said ok. A read made after the LISTEN sees every write committed before
+        it, and a NOTIFY announces every one committed after it."""
+        try:
+            with self._recorder.datastore.get_connection() as conn:
+                conn.execute(SQL("LISTEN {0}").format(Identifier(self._recorder.channel_name)))
+                self._has_been_notified.set()
+                while not self._has_been_stopped and not self._thread_error:
+                    # At most 0.1 s per wait, so the loop sees a stop; one NOTIFY is
+                    # enough to wake the puller, which reads whatever has come.
+                    for _ in conn.notifies(timeout=0.1, stop_after=1):
+                        self._has_been_notified.set()
+        except BaseException as error:
+            if self._thread_error is None:
+                self._thread_error = error
+            self.stop()
 
 
 class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
