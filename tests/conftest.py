@@ -50,5 +50,7 @@ def live_client(settings: Settings) -> Iterator[TestClient]:
         yield test_client
 
 
-# The session's end fails the run if a skald or redis-server it started is left.
+# The session's end fails the run if a skald or redis-server it started is left, or if
+# the work tree changed (a test wrote outside its temporary directories).
 from tests.leftovers import pytest_sessionfinish  # noqa: E402, F401
+from tests.worktree import pytest_configure  # noqa: E402, F401

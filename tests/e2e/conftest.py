@@ -33,3 +33,9 @@ def browser() -> Iterator[Browser]:
             yield launched
         finally:
             launched.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's folder for the browser tests' screenshots (tests/e2e/pictures.py)."""
+    return Path(tmp_path_factory.mktemp("screenshots", numbered=False))

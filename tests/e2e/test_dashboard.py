@@ -16,11 +16,11 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
+from tests.e2e.pictures import take
 from tests.e2e.server import Server
 from tests.patience import HANG_MS, HANG_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 SHEET = {
     "st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10,
     "armour_resilience": 4,
@@ -58,7 +58,7 @@ def chips(page: Page, character: str) -> Any:
 
 
 def test_a_hit_changes_the_targets_bar_and_chips_within_a_second_without_reload(
-    server: Server,
+    server: Server, screenshots: Path
 ) -> None:
     require_browser()
     http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
@@ -107,7 +107,6 @@ def test_a_hit_changes_the_targets_bar_and_chips_within_a_second_without_reload(
             expect(page.locator("#log-entries li").first).to_contain_text("Bran takes")
 
             assert page.evaluate("window.sameDocument") is True  # no reload happened
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
+            take(page, screenshots, "dashboard.png", full_page=True)
         finally:
             browser.close()

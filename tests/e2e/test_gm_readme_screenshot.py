@@ -1,7 +1,8 @@
 """The README's picture of the GM screen mid-fight, made here rather than by hand: a
 stamina-body fight (a wounded goblin in the yellow, its attack waiting for the
-defender's answer), taken at 1280x800 into docs/gm-screen.png; the table's dice, so
-the same fight each run."""
+defender's answer), taken at 1280x800; the table's dice, so the same fight each run.
+The screenshot goes under the run's temporary directory, and over docs/gm-screen.png
+only with SKALD_WRITE_SCREENSHOTS=docs (tests/e2e/pictures.py)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,18 @@ import httpx
 from playwright.sync_api import expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
+from tests.e2e.pictures import for_the_readme, take
 from tests.e2e.server import Server
 from tests.e2e.test_gm_screen import KNIGHT, campaign
 from tests.patience import HANG_SECONDS
 
-PICTURE = Path(__file__).resolve().parents[2] / "docs" / "gm-screen.png"
 GOBLIN = {
     "st": 9, "con": 10, "parry": 10, "dodge": 10, "stamina_max": 10, "body_max": 8,
     "weapons": [{"name": "club", "damage_class": 2, "damage_type": "impact", "skill": 11}],
 }  # fmt: skip
 
 
-def test_the_readme_shows_the_gm_screen_mid_fight(tmp_path: Path) -> None:
+def test_the_readme_shows_the_gm_screen_mid_fight(tmp_path: Path, screenshots: Path) -> None:
     require_browser()
     server = Server(tmp_path / "data").start()
     try:
@@ -67,10 +68,10 @@ def test_the_readme_shows_the_gm_screen_mid_fight(tmp_path: Path) -> None:
                 expect(gm.locator("#result [data-result-declare]").first).to_be_visible()
                 expect(gm.locator('#sides [data-condition="piercing_wound"]')).to_be_visible()
                 gm.evaluate("window.scrollTo(0, 0)")
-                PICTURE.parent.mkdir(exist_ok=True)
-                gm.screenshot(path=str(PICTURE), animations="disabled")
+                picture = take(gm, screenshots, "readme-gm-screen.png", animations="disabled")
             finally:
                 browser.close()
     finally:
         server.stop()
-    assert PICTURE.stat().st_size > 20_000
+    assert picture.stat().st_size > 20_000
+    for_the_readme(picture, "docs/gm-screen.png")

@@ -16,10 +16,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
+from tests.e2e.pictures import take
 from tests.e2e.server import Server
 from tests.patience import HANG_SECONDS
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 KNIGHT = {
     "st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10,
@@ -93,9 +93,8 @@ def eid(gm: Page) -> str:
     return str(gm.locator("#encounter-picker").input_value())
 
 
-def shoot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+def shoot(page: Page, folder: Path, name: str) -> None:
+    take(page, folder, name, full_page=True)
 
 
 def fill_roll(page: Page, part: str, faces: str) -> None:
@@ -105,7 +104,7 @@ def fill_roll(page: Page, part: str, faces: str) -> None:
     field.fill(faces)
 
 
-def test_stamina_body_fight_through_the_pages(server: Server) -> None:
+def test_stamina_body_fight_through_the_pages(server: Server, screenshots: Path) -> None:
     require_browser()
     setup = campaign(server, "stamina-body", {"Bran": KNIGHT, "Ulf": KNIGHT})
     bran, ulf = setup["ids"]["Bran"], setup["ids"]["Ulf"]
@@ -160,8 +159,8 @@ def test_stamina_body_fight_through_the_pages(server: Server) -> None:
             for page in (gm, player):
                 expect(stamina(page, bran)).to_have_attribute("data-current", "7")
                 expect(page.locator("#pending [data-exchange]")).to_have_count(0)
-            shoot(gm, "gm-screen.png")
-            shoot(player, "player-phone.png")
+            shoot(gm, screenshots, "gm-screen.png")
+            shoot(player, screenshots, "player-phone.png")
 
             number = latest.get_attribute("data-action-number")
             gm.locator(f"[data-void='{number}']").click()
@@ -229,7 +228,12 @@ BANDIT = {
     [("margin", ORC, "defend", "axe"), ("d20", BANDIT, "defensive_stance", "short sword")],
 )
 def test_a_fight_through_the_pages(
-    server: Server, ruleset: str, sheet: dict[str, Any], own_move: str, weapon: str
+    server: Server,
+    screenshots: Path,
+    ruleset: str,
+    sheet: dict[str, Any],
+    own_move: str,
+    weapon: str,
 ) -> None:
     """margin and d20: the player acts on their own turn from the phone, the GM's foe
     strikes back with the table's dice under the preview's names, both pages follow,
@@ -272,8 +276,8 @@ def test_a_fight_through_the_pages(
             for page in (gm, player):
                 expect(first_track(page, hero)).not_to_have_attribute("data-current", str(before))
                 assert page.evaluate("window.sameDocument") is True
-            shoot(gm, f"gm-screen-{ruleset}.png")
-            shoot(player, f"player-phone-{ruleset}.png")
+            shoot(gm, screenshots, f"gm-screen-{ruleset}.png")
+            shoot(player, screenshots, f"player-phone-{ruleset}.png")
 
             number = latest.get_attribute("data-action-number")
             gm.locator(f"[data-void='{number}']").click()

@@ -32,7 +32,9 @@ def server(tmp_path: Path) -> Any:
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
-def test_the_gm_adds_tests_disables_and_deletes_a_webhook(server: Server, viewport: str) -> None:
+def test_the_gm_adds_tests_disables_and_deletes_a_webhook(
+    server: Server, screenshots: Path, viewport: str
+) -> None:
     require_browser()
     created = httpx.post(
         f"{server.url}/campaigns", json={"name": "Hooks", "ruleset": "stamina-body"},
@@ -64,7 +66,7 @@ def test_the_gm_adds_tests_disables_and_deletes_a_webhook(server: Server, viewpo
             assert message["embeds"][0]["title"] == "test"
             hook.locator("[data-webhook-action=log]").click()
             expect(hook.locator(".deliveries tbody tr[data-outcome=delivered]")).to_have_count(1)
-            shoot(page, f"gm-webhooks-{viewport}.png")
+            shoot(page, screenshots, f"gm-webhooks-{viewport}.png")
 
             hook.locator("[data-webhook-action=disable]").click()
             expect(page.locator("#webhook-list li")).to_have_attribute("data-enabled", "false")

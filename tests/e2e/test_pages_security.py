@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Request, Route, expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
+from tests.e2e.pictures import take
 from tests.e2e.server import Server
 from tests.patience import HANG_MS, HANG_SECONDS
 
@@ -92,7 +93,9 @@ def offline(server: Server) -> Any:
     return route, aborted
 
 
-def test_the_docs_render_offline_and_authorize_sends_the_key(server: Server) -> None:
+def test_the_docs_render_offline_and_authorize_sends_the_key(
+    server: Server, screenshots: Path
+) -> None:
     require_browser()
     http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
     created = http.post("/campaigns", json={"name": "Docs", "ruleset": "margin"}).json()
@@ -123,8 +126,7 @@ def test_the_docs_render_offline_and_authorize_sends_the_key(server: Server) -> 
             expect(
                 operation.locator(".live-responses-table tbody .response-col_status").first
             ).to_contain_text("200")
-            Path("test-artifacts").mkdir(exist_ok=True)
-            page.screenshot(path="test-artifacts/docs.png")
+            take(page, screenshots, "docs.png")
         finally:
             browser.close()
     assert aborted == []  # nothing tried to leave this host

@@ -12,11 +12,11 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.e2e.browser import CHROMIUM, FLAGS, require_browser
+from tests.e2e.pictures import take
 from tests.e2e.server import Server
 from tests.e2e.test_gm_screen import KNIGHT, PHONE, campaign, set_up_encounter, stamina
 from tests.patience import HANG_SECONDS
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"width": 1400, "height": 1000}
 
 
@@ -69,7 +69,7 @@ def test_the_gm_changes_tracks_and_the_cast_from_the_screen(server: Server) -> N
     assert not any("a typo" in str(entry) for entry in history)
 
 
-def test_every_page_on_a_desktop_and_a_phone(server: Server) -> None:
+def test_every_page_on_a_desktop_and_a_phone(server: Server, screenshots: Path) -> None:
     require_browser()
     setup = campaign(server, "stamina-body", {"Bran": KNIGHT, "Ulf": KNIGHT})
     http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
@@ -94,7 +94,6 @@ def test_every_page_on_a_desktop_and_a_phone(server: Server) -> None:
         "overlay": f"/overlay#campaign={cid}&key={viewer}",
         "dashboard": f"/campaigns/{cid}/dashboard#key={setup['gm']}",
     }
-    ARTIFACTS.mkdir(exist_ok=True)
     seen: list[Any] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -114,7 +113,7 @@ def test_every_page_on_a_desktop_and_a_phone(server: Server) -> None:
                     assert page.evaluate(
                         "document.documentElement.scrollWidth <= window.innerWidth + 1"
                     ), (name, size)
-                    page.screenshot(path=str(ARTIFACTS / f"page-{name}-{size}.png"), full_page=True)
+                    take(page, screenshots, f"page-{name}-{size}.png", full_page=True)
                     page.close()
                 context.close()
             # The overlay is for a stream: it takes a viewer key and nothing stronger.

@@ -1,7 +1,8 @@
 """The player's page on a phone, the table display on a 1920x1080 TV and the stream
 overlay with a transparent background (issue 24), in Debian's Chromium on a real
 `skald serve`: each shows what its key may see, the foes by descriptor, and axe-core
-finds no serious or critical violation. The screenshots go into docs/screenshots/."""
+finds no serious or critical violation. The screenshots go under the run's temporary
+directory, and into docs/screenshots/ with SKALD_WRITE_SCREENSHOTS=docs (tests/e2e/pictures.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.pictures import for_the_readme, take
 from tests.e2e.server import Server
 from tests.e2e.test_accessibility import blocking
 from tests.patience import HANG_SECONDS
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 PC = {"st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
@@ -67,13 +68,14 @@ def fight(server: Server) -> dict[str, Any]:
             "ids": {"Bran": bran, "Mira": mira, "Ogre": ogre}, "odds": odds.json()}  # fmt: skip
 
 
-def shoot(page: Page, name: str, **options: Any) -> None:
-    DOCS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(DOCS / name), **options)
+def shoot(page: Page, folder: Path, name: str, **options: Any) -> None:
+    """A screenshot into the run's folder, and over the README's picture of the page
+    when SKALD_WRITE_SCREENSHOTS=docs asks for it."""
+    for_the_readme(take(page, folder, name, **options), f"docs/screenshots/{name}")
 
 
 def test_the_players_page_on_a_phone(
-    server: Server, fight: dict[str, Any], browser: Browser
+    server: Server, fight: dict[str, Any], browser: Browser, screenshots: Path
 ) -> None:
     ids = fight["ids"]
     with browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) as context:
@@ -114,11 +116,13 @@ def test_the_players_page_on_a_phone(
         }
         assert parry == {"parried": "5/54", "hit": "49/54"}
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-        shoot(page, "play-phone.png", full_page=True)
+        shoot(page, screenshots, "play-phone.png", full_page=True)
         assert blocking(page) == []
 
 
-def test_the_table_display_on_a_tv(server: Server, fight: dict[str, Any], browser: Browser) -> None:
+def test_the_table_display_on_a_tv(
+    server: Server, fight: dict[str, Any], browser: Browser, screenshots: Path
+) -> None:
     ids = fight["ids"]
     with browser.new_context(viewport=TV) as context:
         page = context.new_page()
@@ -136,12 +140,12 @@ def test_the_table_display_on_a_tv(server: Server, fight: dict[str, Any], browse
         )
         expect(page.locator('#last-roll [data-roll="hit"]')).to_have_text("hit: 1 1 1 = 3")
         expect(page.locator("main button, main input, main select, main textarea")).to_have_count(0)
-        shoot(page, "table-1920x1080.png")
+        shoot(page, screenshots, "table-1920x1080.png")
         assert blocking(page) == []
 
 
 def test_the_overlay_as_an_obs_browser_source(
-    server: Server, fight: dict[str, Any], browser: Browser
+    server: Server, fight: dict[str, Any], browser: Browser, screenshots: Path
 ) -> None:
     ids = fight["ids"]
     flags = "transparent=1&layout=turn,party,foes"
@@ -158,7 +162,7 @@ def test_the_overlay_as_an_obs_browser_source(
         ogre = page.locator(f'#overlay-foes [data-character-id="{ids["Ogre"]}"]')
         expect(ogre.locator(".descriptor")).to_have_text("hurt")
         assert page.url.endswith("/overlay")  # the key left the address bar
-        shoot(page, "overlay-transparent.png", omit_background=True)
+        shoot(page, screenshots, "overlay-transparent.png", omit_background=True)
         assert blocking(page) == []
         # OBS reloads the source: the flags stay with the tab, as the key does.
         page.reload()
