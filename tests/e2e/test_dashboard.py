@@ -4,7 +4,7 @@ Open the dashboard of a real `skald serve`, post hits through the API, and the
 target's Stamina bar (yellow when low) and condition chips change within a second,
 without a reload. Debian's Chromium, driven by Playwright; skipped unless
 SKALD_TEST_BROWSER is set (CI sets it, and then a missing browser is a failure).
-The screenshot goes to test-artifacts/."""
+The screenshot goes to the run's screenshots folder (tests/e2e/pictures.py)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ in two browser contexts, on a real `skald serve`, in Debian's Chromium.
 
 The GM sets the encounter up from the roster, enters the table's dice, reads the
 narrative, and voids the blow with a reason; both pages follow without a reload.
-Screenshots of each page (desktop and phone) go to test-artifacts/."""
+Screenshots of each page (desktop and phone) go to the run's screenshots folder
+(tests/e2e/pictures.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Every page on a desktop and on a phone, the GM's changes from the GM screen, and the
 overlay's viewer-only rule, in Debian's Chromium on a real `skald serve`. Screenshots
-of each page at both sizes go to test-artifacts/."""
+of each page at both sizes go to the run's screenshots folder (tests/e2e/pictures.py)."""
 
 from __future__ import annotations
 
