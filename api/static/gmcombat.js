@@ -5,6 +5,7 @@ import { $, el } from "/static/skald.js";
 import { label, panelEntries } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
 import { showResult } from "/static/gmlog.js";
+import { whoseTurn } from "/static/fight.js";
 import { declare } from "/static/gmboard.js";
 import { clearMessage, live, page, pendingOf, refresh, select, showError } from "/static/gmpage.js";
 
@@ -35,15 +36,18 @@ function panelButton(entry, id) {
 export function renderPanel() {
   const enc = live();
   const who = enc && enc.combatants.find((c) => c.id === page.selected);
+  // Whose turn it is leads the caption, whoever the GM picked to act.
+  const turn = enc ? whoseTurn(enc) : "";
   if (!who) {
     panel.close();
-    $("panel-caption").textContent = page.encounter && page.encounter.ended
+    const hint = page.encounter && page.encounter.ended
       ? "The encounter has ended." : page.selected ? "Between fights: the GM's changes below."
         : "Pick a combatant on the board.";
+    $("panel-caption").textContent = turn ? `${turn}. ${hint}` : hint;
     $("action-buttons").replaceChildren();
     return;
   }
-  $("panel-caption").textContent = `${who.name} acts`;
+  $("panel-caption").textContent = `${turn} · ${who.name} acts`;
   $("action-buttons").replaceChildren(...panelEntries(page.campaign.ruleset, page.ruleset.actions)
     .map((entry) => panelButton(entry, who.id)));
 }

@@ -1,12 +1,26 @@
 // The stream overlay (/overlay), an OBS browser source: whose turn, the party's bars, the
 // foes by descriptor and the live log, read with a viewer key. Flags after '#' beside the
 // key: transparent=1 (no background, for laying over video) and layout=party,foes,log,turn
-// (the parts to show; all by default). Stable ids and classes for custom CSS: README.
+// (the parts to show; all by default). Stable ids and classes for custom CSS: README and
+// docs/table.md.
 import { $, client, el, follow, session, signInForm } from "/static/skald.js";
 import { describe } from "/static/log.js";
 import { card, fightOf, sides, turnStrip, whoseTurn } from "/static/fight.js";
 
-const LOG_LENGTH = 8;
+const LOG_LENGTH = 5;
+// The GM's bookkeeping is not the story a stream follows: keys issued or revoked, the
+// turn order set or moved by hand (the turn strip shows the order), a marker taken off
+// (its chip goes). Blows, turns, markers placed and expiring, track changes and
+// corrections stay.
+const BOOKKEEPING_TYPES = new Set(["Campaign.KeyIssued", "Campaign.KeyRevoked", "Encounter.OrderSet"]);
+const BOOKKEEPING_KINDS = new Set(["unmark"]);
+// How far back the first page reads, so that LOG_LENGTH lines of story are likely there.
+const LOOK_BACK = 40;
+
+export function isBookkeeping(entry) {
+  const kind = ((entry.data || {}).record || {}).kind; // a table record's (Encounter.TableRecorded)
+  return BOOKKEEPING_TYPES.has(entry.type) || BOOKKEEPING_KINDS.has(kind);
+}
 const FLAGS = "skald.overlay";
 const PARTS = ["turn", "party", "foes", "log"];
 let api = null;
@@ -46,7 +60,7 @@ async function refresh() {
 
 function add(entry) {
   const log = $("log-entries");
-  if (log.querySelector(`[data-entry-id="${entry.id}"]`)) return;
+  if (isBookkeeping(entry) || log.querySelector(`[data-entry-id="${entry.id}"]`)) return;
   log.prepend(el("li", { "data-entry-id": entry.id }, describe(entry, names)));
   while (log.children.length > LOG_LENGTH) log.lastChild.remove();
 }
@@ -67,7 +81,7 @@ async function start() {
   }
   await refresh();
   const head = await api.get("audit?limit=1");
-  const page = await api.get(`audit?offset=${Math.max(0, head.total - LOG_LENGTH)}&limit=${LOG_LENGTH}`);
+  const page = await api.get(`audit?offset=${Math.max(0, head.total - LOOK_BACK)}&limit=${LOOK_BACK}`);
   page.entries.forEach(add);
   follow(api, page.projection.position, {
     entry: (entry) => { add(entry); clearTimeout(refreshTimer); refreshTimer = setTimeout(refresh, 40); },

@@ -194,10 +194,11 @@ export function bar(name, current, max, edit) {
   const top = max || 1;
   const fraction = Math.max(0, Math.min(1, current / top));
   const state = current <= 0 ? "out" : current <= top * LOW_FRACTION ? "low" : "ok";
-  // Below zero the bar is drawn full in red and says how far below it is.
+  // Below zero the bar is empty (red, as at zero) and its number says how far below: a
+  // full bar read as full health from across the table.
   // (Set through the CSSOM: the policy refuses style attributes, not script-set styles.)
   const fill = el("div", { class: "fill" });
-  fill.style.width = `${(current < 0 ? 100 : fraction * 100).toFixed(1)}%`;
+  fill.style.width = `${(fraction * 100).toFixed(1)}%`;
   return el("div", { class: "track" },
     el("span", { class: "track-name" }, name.replaceAll("_", " ")),
     el("div", { class: `bar ${state}`, "data-track": name, "data-current": current }, fill),

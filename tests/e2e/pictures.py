@@ -8,7 +8,8 @@ so that refreshing them is a deliberate act with a diff to review, not a side ef
 running the suite:
 
     SKALD_TEST_BROWSER=1 SKALD_WRITE_SCREENSHOTS=docs .venv-test/bin/pytest \\
-        tests/e2e/test_gm_readme_screenshot.py tests/e2e/test_what_others_see.py
+        tests/e2e/test_gm_readme_screenshot.py tests/e2e/test_what_others_see.py \\
+        tests/e2e/test_table_look.py
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ README_PICTURES = frozenset(
         "docs/screenshots/play-phone.png",
         "docs/screenshots/table-1920x1080.png",
         "docs/screenshots/overlay-transparent.png",
+        "docs/screenshots/table-1280x720.png",
+        "docs/screenshots/table-360.png",
     }
 )
 

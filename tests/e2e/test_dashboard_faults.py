@@ -78,10 +78,11 @@ def test_the_dashboard_faults_are_gone(server: Server) -> None:
             for character_id in ids.values():
                 expect(page.locator(f'[data-character-id="{character_id}"]')).to_have_count(1)
             expect(page.locator("#vitals .card")).to_have_count(0)
-            # Below zero: a full red bar that says how far below.
+            # Below zero: an empty bar, red as at zero, its number says how far below
+            # (issue 36: a full bar read as full health).
             bar = page.locator(f'[data-character-id="{ids["Goblin"]}"] .bar[data-track="stamina"]')
             expect(bar).to_have_class("bar out")
-            assert bar.locator(".fill").evaluate("e => e.style.width") == "100%"
+            assert bar.locator(".fill").evaluate("e => e.style.width") == "0%"
             expect(page.locator(".state")).to_have_count(0)  # conditions once, as chips
 
             voided = http.post(
