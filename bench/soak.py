@@ -756,7 +756,7 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
             quiet_tail = max(60.0, 0.2 * args.minutes * 60)
             before = rss_and_files(processes.server_pid)
             redis_before = rss_and_files(redis_socket(data_dir)[0])
-            tally.last_server_start = before
+            tally.last_server_start = now = before
             clients = [Client(url, tally, random.Random(rng.getrandbits(64))) for _ in campaigns]
             threads = [
                 threading.Thread(target=table, args=(clients[n], c, stop, tally), name=f"table-{n}")
@@ -796,9 +796,14 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
                 while time.monotonic() < end and not stop.is_set():
                     stop.wait(min(30.0, max(0.0, end - time.monotonic())))
                     done = len(tally.writes)
+                    refused = sum(1 for w in tally.writes if w.status >= 400)
+                    with contextlib.suppress(OSError, AssertionError):  # mid-restart
+                        now = rss_and_files(processes.server_pid)
                     print(
-                        f"  {time.monotonic() - began:7.1f} s: {done} writes answered, "
-                        f"{len(tally.kills)} kills",
+                        f"  {time.monotonic() - began:7.1f} s: {done} writes answered "
+                        f"({refused} refused), {sum(tally.reads.values())} reads, "
+                        f"{len(tally.kills)} kills; server RSS {mib(now[0])}, "
+                        f"{now[1]} open files; load average {os.getloadavg()[0]:.1f}",
                         flush=True,
                     )
                 stop.set()
