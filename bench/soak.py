@@ -63,6 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import random
@@ -84,7 +85,7 @@ import standardwebhooks
 
 from bench.processes import everything_stopped
 from tests.e2e.server import Server
-from tests.integration.projection_support import current_root, snapshot
+from tests.integration.projection_support import current_root
 from tests.receiver import Receiver
 
 SHEET = {
@@ -125,11 +126,23 @@ COUNTED = {name for adds in ADDS.values() for _, name in adds}
 RECORDED = "IdempotentRequest.Recorded"  # an idempotency record's event (domain/idempotency.py)
 
 
+def compact(answer: Any) -> dict[str, Any]:
+    """What the run reads of an answer: an action's answer holds the whole encounter,
+    and kept whole for 10^5 writes they took this process to 21 GB in 26 minutes."""
+    if not isinstance(answer, dict):
+        return {}
+    kept = {k: answer[k] for k in ("id", "gm_key", "key", "secret", "error") if k in answer}
+    for part in ("action", "exchange"):
+        if isinstance(answer.get(part), dict) and "number" in answer[part]:
+            kept[part] = {"number": answer[part]["number"]}
+    return kept
+
+
 class Unanswered(RuntimeError):
     """A write the server did not answer within ANSWER_BOUND."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Write:
     kind: str
     method: str
@@ -147,6 +160,37 @@ class Write:
 
 
 @dataclass
+class Deliveries:
+    """The receiver's deliveries, taken from it as they come (each one verified, only
+    its webhook-id kept): held whole, 10^5 bodies and headers would grow without bound."""
+
+    receiver: Receiver
+    verifiers: list[standardwebhooks.Webhook] = field(default_factory=list)
+    ids: Counter[str] = field(default_factory=Counter)
+    bad: int = 0
+
+    def drain(self) -> None:
+        with self.receiver.lock:
+            batch, self.receiver.received = self.receiver.received, []
+        for delivery in batch:
+            self.ids[delivery.headers["webhook-id"]] += 1
+            self.bad += not any(self.verified(v, delivery) for v in self.verifiers)
+
+    @staticmethod
+    def verified(verifier: standardwebhooks.Webhook, delivery: Any) -> bool:
+        try:
+            verifier.verify(delivery.body.decode(), delivery.headers)
+        except standardwebhooks.WebhookVerificationError:
+            return False
+        return True
+
+    def follow(self, stop: threading.Event) -> None:
+        while not stop.wait(1.0):
+            self.drain()
+        self.drain()
+
+
+@dataclass
 class Tally:
     """Everything the load saw, shared by the threads (appends are atomic)."""
 
@@ -160,6 +204,7 @@ class Tally:
     abort: threading.Event = field(default_factory=threading.Event)  # writes stop retrying
     last_server_start: tuple[int, int] = (0, 0)  # the last server's RSS and files at its start
     last_server_since: float = 0.0  # seconds into the load when it started
+    own_memory: list[int] = field(default_factory=list)  # soak.py's RSS: load start, end
 
 
 def rss_and_files(pid: int) -> tuple[int, int]:
@@ -169,6 +214,15 @@ def rss_and_files(pid: int) -> tuple[int, int]:
         if line.startswith("VmRSS:"):
             rss = int(line.split()[1])
     return rss, len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def own_memory() -> tuple[int, int]:
+    """This process's resident memory and its peak (VmRSS, VmHWM), in KiB."""
+    found = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(("VmRSS:", "VmHWM:")):
+            found[line.split(":")[0]] = int(line.split()[1])
+    return found["VmRSS"], found["VmHWM"]
 
 
 def redis_socket(data_dir: Path) -> tuple[int, str]:
@@ -284,7 +338,8 @@ class Client:
                     time.sleep(float(answer.headers.get("retry-after", "1")))
                 elif answer.status_code < 500:
                     write.status = answer.status_code
-                    write.answer = answer.json()
+                    write.answer = compact(answer.json())
+                    write.body = None  # a long run keeps ~10^5 writes: only what the checks read
                     self.tally.writes.append(write)
                     return write
                 else:
@@ -546,31 +601,62 @@ def without_projection(view: Any) -> Any:
     return {k: v for k, v in view.items() if k != "projection"}
 
 
-def views(client: Client, campaigns: list[Campaign]) -> dict[str, Any]:
-    """What a client reads of the views: each character's vitals, each encounter's
-    board, the campaign's and each encounter's audit, and the event log."""
-    found: dict[str, Any] = {}
+def digest(value: Any) -> str:
+    """A view's content as a SHA-256: the run holds two of every view (live, rebuilt),
+    and a campaign's audit after 30 minutes is tens of thousands of entries."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=repr).encode()).hexdigest()
+
+
+def views(client: Client, campaigns: list[Campaign]) -> dict[str, str]:
+    """What a client reads of the views, each as its digest: each character's vitals,
+    each encounter's board, the campaign's and each encounter's audit, the event log."""
+    found: dict[str, str] = {}
     for c in campaigns:
         vitals = client.read(f"/campaigns/{c.id}/vitals", c.gm)
-        found[f"{c.id} vitals"] = without_projection(vitals)
+        found[f"{c.id} vitals"] = digest(without_projection(vitals))
         for character in vitals["characters"]:
-            found[f"{c.id} character {character['id']}"] = character
-        found[f"{c.id} audit"] = paged(client, f"/campaigns/{c.id}/audit", c.gm, "entries")
-        found[f"{c.id} log"] = event_log(client, c)
+            found[f"{c.id} character {character['id']}"] = digest(character)
+        audit = paged(client, f"/campaigns/{c.id}/audit", c.gm, "entries")
+        found[f"{c.id} audit"] = digest(audit)
+        found[f"{c.id} log"] = digest(event_log(client, c))
         for e in c.encounters:
             board = client.read(f"/campaigns/{c.id}/encounters/{e}/board", c.gm)
-            found[f"{e} board"] = without_projection(board)
-            audit = f"/campaigns/{c.id}/encounters/{e}/audit"
-            found[f"{e} audit"] = paged(client, audit, c.gm, "entries")
+            found[f"{e} board"] = digest(without_projection(board))
+            path = f"/campaigns/{c.id}/encounters/{e}/audit"
+            found[f"{e} audit"] = digest(paged(client, path, c.gm, "entries"))
     return found
 
 
-def redis_views(data_dir: Path) -> dict[str, Any]:
-    """Every key of the current generation of views, by its name below the root."""
+def redis_views(data_dir: Path) -> dict[str, str]:
+    """Every key of the current generation of views, by its name below the root, as
+    the digest of its whole content: tests/integration/projection_support.py's
+    `snapshot` a key at a time (it holds every key's content at once)."""
     _, socket = redis_socket(data_dir)
     client = redis.Redis(unix_socket_path=socket)
     try:
-        return snapshot(client, current_root(client, "skald"))
+        root = current_root(client, "skald")
+        found: dict[str, str] = {}
+        for raw in client.scan_iter(match=f"{root}:*", count=1000):
+            key = raw.decode()
+            suffix = key[len(root) + 1 :]
+            if suffix == "epoch":
+                continue  # bumped by a campaign rebuild: a signal to runners, not a view
+            kind = client.type(key)
+            content: Any
+            if kind == b"string":
+                content = client.get(key)
+            elif kind == b"hash":
+                content = sorted(client.hgetall(key).items())
+            elif kind == b"list":
+                content = client.lrange(key, 0, -1)
+            elif kind == b"stream":
+                content = client.xrange(key)
+            elif kind == b"zset":
+                content = client.zrange(key, 0, -1, withscores=True)
+            else:
+                raise RuntimeError(f"unexpected {kind!r} at {key}")
+            found[suffix] = hashlib.sha256(repr(content).encode()).hexdigest()
+        return found
     finally:
         client.close()
 
@@ -751,12 +837,15 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
             url = processes.server.url
             setup_client = Client(url, tally, random.Random(rng.getrandbits(64)))
             campaigns = [setup(setup_client, receiver.url, n) for n in range(args.tables)]
+            verifiers = [standardwebhooks.Webhook(c.webhook_secret) for c in campaigns]
+            deliveries = Deliveries(receiver, verifiers)
             began = time.monotonic()
             end = began + args.minutes * 60
             quiet_tail = max(60.0, 0.2 * args.minutes * 60)
             before = rss_and_files(processes.server_pid)
             redis_before = rss_and_files(redis_socket(data_dir)[0])
             tally.last_server_start = now = before
+            tally.own_memory = [own_memory()[0]]
             clients = [Client(url, tally, random.Random(rng.getrandbits(64))) for _ in campaigns]
             threads = [
                 threading.Thread(target=table, args=(clients[n], c, stop, tally), name=f"table-{n}")
@@ -766,6 +855,7 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
                 threading.Thread(target=follow_feed, args=(url, c, feed_stop, tally), name="feed")
                 for c in campaigns
             ]
+            threads.append(threading.Thread(target=deliveries.follow, args=(feed_stop,)))
             read_client = Client(url, tally, random.Random(rng.getrandbits(64)))
             threads.append(threading.Thread(target=reader, args=(read_client, campaigns, stop)))
             kill_rng = random.Random(rng.getrandbits(64))
@@ -803,7 +893,8 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
                         f"  {time.monotonic() - began:7.1f} s: {done} writes answered "
                         f"({refused} refused), {sum(tally.reads.values())} reads, "
                         f"{len(tally.kills)} kills; server RSS {mib(now[0])}, "
-                        f"{now[1]} open files; load average {os.getloadavg()[0]:.1f}",
+                        f"{now[1]} open files; soak.py's own RSS {mib(own_memory()[0])}; "
+                        f"load average {os.getloadavg()[0]:.1f}",
                         flush=True,
                     )
                 stop.set()
@@ -811,6 +902,7 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
                 for thread in threads[: args.tables]:
                     thread.join(ANSWER_BOUND + 60)
                 load_seconds = time.monotonic() - began
+                tally.own_memory.append(own_memory()[0])
                 after = rss_and_files(processes.server_pid)
                 redis_after = rss_and_files(redis_socket(data_dir)[0])
                 check = Client(url, tally, random.Random(0))
@@ -818,9 +910,8 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
                 logs = {c.id: [e["position"] for e in event_log(check, c)] for c in campaigns}
 
                 def delivered() -> bool:
-                    ids = {r.headers["webhook-id"] for r in receiver.bodies()}
                     return all(
-                        f"msg_{p}" in ids
+                        f"msg_{p}" in deliveries.ids
                         for c in campaigns
                         for p in logs[c.id]
                         if p > c.webhook_after
@@ -849,7 +940,6 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
             stop.set()
             feed_stop.set()
             processes.stop()
-        received = receiver.bodies()
     view_differences = compare(live, rebuilt)
     key_differences = compare(live_keys, rebuilt_keys)
     return report(
@@ -858,7 +948,7 @@ def run(args: argparse.Namespace, data_dir: Path, run_id: str) -> int:
         campaigns,
         store,
         logs,
-        received,
+        deliveries,
         view_differences,
         key_differences,
         live,
@@ -889,7 +979,7 @@ def report(
     campaigns: list[Campaign],
     store: StoreCheck,
     logs: dict[str, list[int]],
-    received: list[Any],
+    deliveries: Deliveries,
     view_differences: list[str],
     key_differences: list[str],
     live: dict[str, Any],
@@ -942,6 +1032,11 @@ def report(
         f"embedded Redis: RSS {mib(redis_before[0])} -> {mib(redis_after[0])}, "
         f"open files {redis_before[1]} -> {redis_after[1]}"
     )
+    own_start, own_end = tally.own_memory
+    print(
+        f"soak.py itself: RSS {mib(own_start)} at the load's start, {mib(own_end)} at its "
+        f"end, peak {mib(own_memory()[1])} (the checks included)"
+    )
     print(f"the store: {store.events:,} events; caught up {catch_up:.1f} s after the load")
     lost = store.lost + tally.unanswered
     print(f"lost: {len(lost)}")
@@ -974,18 +1069,9 @@ def report(
     for line in key_differences[:20]:
         print(f"  {line}")
     expected = {f"msg_{p}" for c in campaigns for p in logs[c.id] if p > c.webhook_after}
-    ids = Counter(r.headers["webhook-id"] for r in received)
-    secrets = {c.id: standardwebhooks.Webhook(c.webhook_secret) for c in campaigns}
-    bad = 0
-    for r in received:
-        verified = False
-        for verifier in secrets.values():
-            with contextlib.suppress(standardwebhooks.WebhookVerificationError):
-                verifier.verify(r.body.decode(), r.headers)
-                verified = True
-        bad += not verified
+    ids, bad = deliveries.ids, deliveries.bad
     print(
-        f"webhooks: {len(expected):,} events, {len(received):,} deliveries "
+        f"webhooks: {len(expected):,} events, {sum(ids.values()):,} deliveries "
         f"({len(set(ids) & expected):,} distinct of them, "
         f"{sum(n - 1 for n in ids.values()):,} again after a kill), "
         f"{len(expected - set(ids))} missing, {bad} bad signatures; "
