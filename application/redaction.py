@@ -223,6 +223,7 @@ class Redaction:
                 out[key] = {}
             else:
                 out[key] = self._walk(item, None)[0]
+        self._hide_npc_defenses(out)
         summary, narrative = self.told(action)
         if "summary" in out:
             out["summary"] = summary

@@ -8,7 +8,8 @@ A player asking the odds of a blow on an NPC whose numbers are hidden reads:
   Parry or Dodge);
 - margin and d20: no result (a chance to beat its defenses or its AC would tell them);
 - in every ruleset: nothing of the NPC's tracks or conditions (a chance to stun it or
-  to put it down would tell its tracks), nor the extras the answer reads off it.
+  to put it down would tell its tracks), nor the extras the answer reads off it, nor
+  how many outcomes the exploration met and what it cost (they grow with its numbers).
 
 The PCs' own entries stay. The GM's key, and every key of a campaign that shows NPCs'
 numbers, reads the odds whole.
@@ -67,9 +68,11 @@ def odds_for(
     if target not in hidden:
         return out
     out["extras"] = {}
+    shown: list[JsonValue] = []
     if ruleset_id == "stamina-body" and odds.get("kind") == "attack":
-        out["results"] = _hit_or_miss(odds.get("results"))
-    else:
-        out["results"] = []
-    out["withheld"] = WITHHELD
+        shown = _hit_or_miss(odds.get("results"))
+    out["results"] = shown
+    # How many outcomes the exploration met, and what it cost, grow with the NPC's
+    # numbers (a higher Parry, more ways to parry): counted for the GM only.
+    out.update(outcomes=len(shown), resolutions=0, cost=0, withheld=WITHHELD)
     return out
