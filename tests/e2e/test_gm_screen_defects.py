@@ -321,7 +321,7 @@ def test_8_an_ended_encounter_clears_the_panel_and_disabled_looks_disabled(
         gm = table.open(context)
         pick(gm, ulf)
         gm.locator("#action-buttons [data-kind=attack]").click()
-        expect(gm.locator("#panel-caption")).to_have_text("Ulf acts")
+        expect(gm.locator("#panel-caption")).to_have_text("Round 1 · Ulf acts")
         gm.locator("#end-encounter").click()
         gm.locator("#reason-input").fill("the foes fled")
         gm.locator("#reason-ok").click()
@@ -557,7 +557,7 @@ def test_14_undo_last_a_track_from_its_number_and_the_keyboard(
         expect(gm.locator("#turn-order .current")).to_contain_text("Ulf")
         gm.keyboard.press("h")  # Ulf's turn: his Hit opens
         expect(gm.locator("#action-form")).to_have_attribute("data-kind", "attack")
-        expect(gm.locator("#panel-caption")).to_have_text("Ulf acts")
+        expect(gm.locator("#panel-caption")).to_have_text("Round 1 · Ulf's turn · Ulf acts")
         gm.keyboard.press("Escape")
         gm.locator("#param-defense").select_option("none")
         gm.locator("#action-submit").click()
