@@ -7,6 +7,8 @@ Lost with its Redis, a webhook starts again from its registration: at least once
 
 from __future__ import annotations
 
+import hashlib
+
 import orjson
 import redis
 
@@ -14,6 +16,19 @@ from domain.records import JSONObject
 from projections.narrow import json_object
 
 LOG_LENGTH = 50
+# How long a test request's Idempotency-Key is remembered: a retry comes within seconds.
+TEST_CLAIM_SECONDS = 24 * 3600
+
+# Queue the test unless this claim queued it before; the claim's request hash either way
+# (nil when it was queued now). One script, so a claim is never kept without its test.
+_QUEUE_ONCE = """
+local first = redis.call('SET', KEYS[2], ARGV[2], 'NX', 'EX', ARGV[3])
+if first then
+  redis.call('RPUSH', KEYS[1], ARGV[1])
+  return false
+end
+return redis.call('GET', KEYS[2])
+"""
 
 
 class DeliveryState:
@@ -60,6 +75,16 @@ class DeliveryState:
 
     def request_test(self, webhook_id: str) -> None:
         self.client.rpush(f"{self.root}:tests", webhook_id)
+
+    def request_test_once(self, webhook_id: str, scope: str, request_hash: str) -> str | None:
+        """Queue a test for a request with an Idempotency-Key (its scope), once: None when
+        queued now, else the hash of the request that queued it (a retry queues no more)."""
+        claimed = f"{self.root}:test-claims:{hashlib.sha256(scope.encode()).hexdigest()}"
+        found = self.client.eval(
+            _QUEUE_ONCE, 2, f"{self.root}:tests", claimed,
+            webhook_id, request_hash, TEST_CLAIM_SECONDS,
+        )  # fmt: skip
+        return found.decode() if isinstance(found, bytes) else None
 
     def next_test(self) -> str | None:
         found = self.client.lpop(f"{self.root}:tests")

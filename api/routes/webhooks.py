@@ -112,11 +112,22 @@ def delete_webhook(
 
 @router.post("/{webhook_id}/test", status_code=202)
 def test_webhook(
-    campaign_id: UUID, webhook_id: WebhookId, app: App, access: GM, request: Request
+    idempotency: Idempotency,
+    campaign_id: UUID,
+    webhook_id: WebhookId,
+    app: App,
+    access: GM,
+    request: Request,
 ) -> dict[str, str]:
-    """Queue a signed test event (type 'webhook.test'); its outcome shows in the log."""
+    """Queue a signed test event (type 'webhook.test'); its outcome shows in the log. With
+    an Idempotency-Key, a retry queues no second one."""
     app.webhook(campaign_id, webhook_id)  # 404 for one that is not there
-    backend(request).deliveries.request_test(webhook_id)
+    deliveries = backend(request).deliveries
+    claim = idempotency.claim(None, access)
+    if claim is None:
+        deliveries.request_test(webhook_id)
+    else:  # the key is in the claim's scope and the body is none: a repeat is a retry
+        deliveries.request_test_once(webhook_id, claim.scope, claim.request_hash)
     return {"queued": webhook_id}
 
 
