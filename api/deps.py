@@ -56,7 +56,7 @@ Keys = Annotated[KeyMaker, Depends(key_maker)]
 # in Referer and servers write to logs (the pages keep it in sessionStorage).
 bearer = HTTPBearer(
     auto_error=False,
-    scheme_name="campaign key",
+    scheme_name="campaign_key",
     description="A campaign key (GM, player or viewer): skald_<id>_<secret>",
 )
 CampaignCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -104,7 +104,7 @@ GM = Annotated[Access, Depends(gm)]
 # Declared as its own bearer scheme, so the docs say which key POST /campaigns takes.
 operator_bearer = HTTPBearer(
     auto_error=False,
-    scheme_name="operator key",
+    scheme_name="operator_key",
     description="SKALD_OPERATOR_KEY: needed to create campaigns when the operator set one",
 )
 OperatorCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(operator_bearer)]

@@ -392,7 +392,7 @@ class RollPreviewOut(BaseModel):
 # -- webhooks (api/routes/webhooks.py) ---------------------------------------------------
 
 
-class WebhookBody(BaseModel):
+class WebhookBody(Body):
     url: str = Field(min_length=1, max_length=2000, description="an http(s) URL to POST to")
     events: list[str] = Field(
         default_factory=list, max_length=100, description="event types (none: every type)"
@@ -419,7 +419,7 @@ class RegisteredWebhookOut(WebhookOut):
     secret: str = Field(description="'whsec_...': verifies each delivery; shown only now")
 
 
-class DisableWebhookBody(BaseModel):
+class DisableWebhookBody(Body):
     reason: str = Field(default="disabled by the GM", max_length=500)
 
 

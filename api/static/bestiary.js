@@ -3,7 +3,8 @@
 // server on from the campaign's highest). A sheet is saved from the enrolment form or from
 // a character's amendment form (save); the server validates it with the ruleset's sheet
 // model and names a bad field.
-import { $, ApiError, el } from "/static/skald.js";
+import { $, el } from "/static/skald.js";
+import { enable, onSubmit, press, write } from "/static/writes.js";
 
 export function bestiaryBox({ page, refresh, show }) {
   let entries = [];
@@ -12,68 +13,65 @@ export function bestiaryBox({ page, refresh, show }) {
   const say = (text) => $("bestiary-message").replaceChildren(el("p", { class: "caption" }, text));
   const fail = (error) => show(error, "bestiary-message");
 
-  async function send(method, path, body) {
-    const init = { method, headers: { ...page.api.headers } };
-    if (body !== undefined) {
-      init.headers["content-type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(`${page.api.base}/bestiary${path}`, init);
-    const answer = await response.json();
-    if (!response.ok) throw new ApiError(response.status, answer);
-    return answer;
-  }
+  const send = (method, path, body) => write(page.api, method, `bestiary${path}`, body);
 
   function render() {
     const chosen = pick.value;
     pick.replaceChildren(...entries.map((e) =>
       el("option", { value: e.id, selected: e.id === chosen }, e.name)));
-    $("bestiary-enrol").disabled = $("bestiary-remove").disabled = !entries.length;
+    enable($("bestiary-enrol"), entries.length > 0);
+    enable($("bestiary-remove"), entries.length > 0);
     $("bestiary-empty").hidden = entries.length > 0;
     for (const listener of listeners) listener();
   }
 
   async function load() {
-    entries = await send("GET", "");
+    entries = await page.api.get(`${page.api.base}/bestiary`);
     render();
   }
 
-  // Saved under its name: a new entry, or the entry of that name (any case) changed.
+  // Saved under its name: a new entry, or the entry of that name (any case) changed. The
+  // caller presses it (writes.js): a failure is said next to its button.
+  // A save whose answer was lost is sent again as it was (the same key): the entry it may
+  // have made must not turn the retry into an update.
+  let lost = null;
   async function save(name, sheet) {
     $("bestiary-box").open = true;
+    const same = entries.find((e) => e.name.toLowerCase() === name.trim().toLowerCase());
+    const asked = same ? ["PUT", `/${same.id}`, { name: same.name, sheet }]
+      : ["POST", "", { name, sheet }];
+    const request = lost && lost[3] === JSON.stringify([name, sheet]) ? lost : asked;
+    let saved;
     try {
-      const same = entries.find((e) => e.name.toLowerCase() === name.trim().toLowerCase());
-      const saved = same ? await send("PUT", `/${same.id}`, { name: same.name, sheet })
-        : await send("POST", "", { name, sheet });
-      await load();
-      pick.value = saved.id;
-      say(`${saved.name} ${same ? "updated in" : "saved to"} the bestiary.`);
-    } catch (error) { fail(error); }
+      saved = await send(request[0], request[1], request[2]);
+      lost = null;
+    } catch (error) {
+      lost = error.lost ? [...request.slice(0, 3), JSON.stringify([name, sheet])] : null;
+      throw error;
+    }
+    await load();
+    pick.value = saved.id;
+    say(`${saved.name} ${request[0] === "PUT" ? "updated in" : "saved to"} the bestiary.`);
   }
 
-  async function enrol(event) {
-    event.preventDefault();
-    try {
-      const made = await page.api.post(`bestiary/${pick.value}/enrol`,
-        { count: parseInt($("bestiary-count").value, 10) || 1 });
-      say(`Enrolled ${made.map((c) => c.name).join(", ")}.`);
-      $("result").replaceChildren();
-      await refresh();
-    } catch (error) { fail(error); }
+  async function enrol() {
+    const made = await send("POST", `/${pick.value}/enrol`,
+      { count: parseInt($("bestiary-count").value, 10) || 1 });
+    say(`Enrolled ${made.map((c) => c.name).join(", ")}.`);
+    $("result").replaceChildren();
+    await refresh();
   }
 
   async function remove() {
     const entry = entries.find((e) => e.id === pick.value);
     if (!entry) return;
-    try {
-      await send("DELETE", `/${entry.id}`);
-      await load();
-      say(`${entry.name} removed from the bestiary.`);
-    } catch (error) { fail(error); }
+    await send("DELETE", `/${entry.id}`);
+    await load();
+    say(`${entry.name} removed from the bestiary.`);
   }
 
-  $("bestiary-form").addEventListener("submit", enrol);
-  $("bestiary-remove").addEventListener("click", remove);
+  onSubmit($("bestiary-form"), enrol);
+  $("bestiary-remove").addEventListener("click", () => press($("bestiary-remove"), remove));
   $("bestiary-box").addEventListener("toggle", () => {
     if ($("bestiary-box").open) load().catch(fail);
   });

@@ -3,6 +3,7 @@
 // key at once); "3 x Goblin" enrols Goblin 1, Goblin 2 and Goblin 3. The form's sheet can
 // be saved to the bestiary (bestiary.js) under its name.
 import { $ } from "/static/skald.js";
+import { batchKeys, onSubmit, press, write } from "/static/writes.js";
 import { TEMPLATES } from "/static/rulesets.js";
 import { names, sheetForm } from "/static/sheetform.js";
 
@@ -32,37 +33,35 @@ export function enrolForm({ page, refresh, show, keys, bestiary }) {
     $("enrol-sheet").replaceChildren(form.node);
   }
 
-  async function enrol(event) {
-    event.preventDefault();
+  // One press enrols them all ("3 x Goblin"), each its own request (and key).
+  async function enrol() {
     const count = Math.max(1, parseInt($("enrol-count").value, 10) || 1);
     const pc = document.querySelector("input[name=enrol-kind]:checked").value === "pc";
     const player = $("enrol-player").value.trim();
-    try {
-      const sheet = form.read();
-      for (const name of names($("enrol-name").value.trim(), count)) {
+    const sheet = form.read();
+    await batchKeys($("enrol-form"), async (key) => {
+      for (const [n, name] of names($("enrol-name").value.trim(), count).entries()) {
         // T3: an NPC's numbers are hidden from players; a PC carries its player's name.
-        const made = await page.api.post("characters", { name, sheet, npc: !pc,
-          ...(pc && player ? { player } : {}) });
+        const made = await write(page.api, "POST", "characters", { name, sheet, npc: !pc,
+          ...(pc && player ? { player } : {}) }, { key: key(n) });
         await refresh();
-        if (pc && player) await keys.issue("player", made.id, player);
+        if (pc && player) await keys.issue("player", made.id, player, key(`${n}-key`));
       }
-      $("enrol-count").value = 1;
-      $("result").replaceChildren();
-      options();
-    } catch (error) { show(error); }
+    });
+    $("enrol-count").value = 1;
+    $("result").replaceChildren();
+    options();
   }
 
   function saveToBestiary() {
-    let sheet;
-    try { sheet = form.read(); } catch (error) { show(error, "bestiary-message"); return; }
-    bestiary.save($("enrol-name").value.trim(), sheet);
+    press($("enrol-save"), () => bestiary.save($("enrol-name").value.trim(), form.read()));
   }
 
   options();
   fill();
   bestiary.changed(options);
   from.addEventListener("change", fill);
-  $("enrol-form").addEventListener("submit", enrol);
+  onSubmit($("enrol-form"), enrol);
   $("enrol-save").addEventListener("click", saveToBestiary);
   $("ruleset-docs").href = `/rulesets/${page.campaign.ruleset}`;
 }

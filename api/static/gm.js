@@ -14,6 +14,7 @@ import { renderBoard, renderRoster, undoLast } from "/static/gmboard.js";
 import { openFor, panel, renderPanel } from "/static/gmcombat.js";
 import { advanceDays, newCampaignForm, startEncounter } from "/static/gmsetup.js";
 import { page, refresh, refreshSoon, showError, turnStep, wire } from "/static/gmpage.js";
+import { onSubmit } from "/static/writes.js";
 
 let bestiary = null;
 
@@ -47,18 +48,20 @@ async function start() {
   page.api = client(current);
   $("campaign-menu").replaceChildren(campaignMenu(current));
   $("encounter-picker").addEventListener("change", (e) => { page.chosen = e.target.value; refreshSoon(); });
-  $("setup-form").addEventListener("submit", startEncounter);
-  $("days-form").addEventListener("submit", advanceDays);
-  $("next-turn").addEventListener("click", () => turnStep("turn"));
-  $("prev-turn").addEventListener("click", () => turnStep("turn/previous"));
-  $("delay-turn").addEventListener("click", () => turnStep("turn/delay"));
-  $("roll-initiative").addEventListener("click", () => turnStep("initiative"));
-  $("next-round").addEventListener("click", () => turnStep("round"));
+  onSubmit($("setup-form"), startEncounter);
+  onSubmit($("days-form"), advanceDays);
+  // Steps without a body (next turn, previous, next round) send none; the others `{}`.
+  const step = (path, id, body) => () => turnStep(path, body, $(id));
+  $("next-turn").addEventListener("click", step("turn", "next-turn"));
+  $("prev-turn").addEventListener("click", step("turn/previous", "prev-turn"));
+  $("delay-turn").addEventListener("click", step("turn/delay", "delay-turn", {}));
+  $("roll-initiative").addEventListener("click", step("initiative", "roll-initiative", {}));
+  $("next-round").addEventListener("click", step("round", "next-round"));
   $("undo-last").addEventListener("click", undoLast);
   $("end-encounter").addEventListener("click", async () => {
     const reason = await askReason("End the encounter? (say why, e.g. 'foes fled')");
     if (reason === null) return;
-    await turnStep("end", { reason });
+    await turnStep("end", { reason }, $("end-encounter"));
   });
   await refresh();
   remember(current.campaign, current.key, page.campaign.name);
@@ -69,8 +72,8 @@ async function start() {
   savedEncountersBox({ page, bestiary, refresh, show: showError });
   enrolForm({ page, refresh, show: showError, keys, bestiary });
   shortcuts({
-    n: () => turnStep("turn"),
-    p: () => turnStep("turn/previous"),
+    n: step("turn", "next-turn"),
+    p: step("turn/previous", "prev-turn"),
     h: () => openFor("attack", (page.encounter.turn || {}).current || page.selected),
     d: () => openFor("take_hit", page.selected || (page.encounter.turn || {}).current),
     u: undoLast,

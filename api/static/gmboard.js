@@ -6,8 +6,8 @@ import { label } from "/static/rulesets.js";
 import { askReason, correct, showResult } from "/static/gmlog.js";
 import { renderOrder } from "/static/gmorder.js";
 import { renderDays } from "/static/gmdays.js";
-import { clearMessage, live, page, pendingOf, refresh, select, showError }
-  from "/static/gmpage.js";
+import { clearMessage, live, page, pendingOf, refresh, select } from "/static/gmpage.js";
+import { enable, press, write } from "/static/writes.js";
 
 // The table's own records (docs/table.md): voided or rewound, never rerolled.
 const TABLE_RECORDS = new Set(["initiative", "turn", "mark", "unmark", "expire"]);
@@ -15,7 +15,8 @@ const TURN_BUTTONS = ["roll-initiative", "prev-turn", "next-turn", "delay-turn",
   "end-encounter", "undo-last"];
 
 function editTrack(c) {
-  return (track, current) => trackDialog(c, track, current);
+  return { open: (track, current, control) => trackDialog(c, track, current, control),
+    step: (track, current, by, control) => stepTrack(c, track, current, by, control) };
 }
 
 function combatantCard(c, maxima, extra = {}) {
@@ -66,7 +67,7 @@ export function renderBoard() {
   const picker = $("encounter-picker");
   picker.replaceChildren(...page.campaign.encounters.slice().reverse().map((e) =>
     el("option", { value: e.id, selected: enc && e.id === enc.id }, `${e.name}${e.open ? "" : " (ended)"}`)));
-  for (const id of TURN_BUTTONS) $(id).disabled = !live();
+  for (const id of TURN_BUTTONS) enable($(id), Boolean(live()));
   const initiative = (page.campaign.options || {}).initiative || {};
   $("roll-initiative").hidden = initiative.mode !== "roll";
   if (!enc) {
@@ -92,7 +93,7 @@ export function renderBoard() {
     }))));
   renderPending(enc, names);
   renderActions(enc);
-  $("undo-last").disabled = !live() || !lastActive(enc);
+  enable($("undo-last"), Boolean(live() && lastActive(enc)));
 }
 
 function renderPending(enc, names) {
@@ -102,10 +103,10 @@ function renderPending(enc, names) {
     el("div", { class: "caption" }, `waiting for ${x.awaiting || "the defender"}`),
     el("div", { class: "row wrap" },
       (x.choices || []).map((choice) => el("button", { type: "button", class: "secondary",
-        "data-declare": choice, onclick: () => declare(x, choice) },
+        "data-declare": choice, onclick: (event) => declare(x, choice, event.currentTarget) },
         `${names[x.defender] || "Defender"}: ${label(page.campaign.ruleset, choice)}`)),
       el("button", { type: "button", class: "danger", "data-withdraw": x.number,
-        onclick: () => withdraw(x) }, "Withdraw")))));
+        onclick: (event) => withdraw(x, event.currentTarget) }, "Withdraw")))));
   // A "waiting for" message whose exchange has been answered (here or on a phone) gives
   // way to what the answer did.
   const waiting = document.querySelector("#result [data-pending]");
@@ -118,29 +119,30 @@ function renderPending(enc, names) {
   }
 }
 
-export async function declare(exchange, choice) {
-  try {
-    const done = await page.api.post(
+export function declare(exchange, choice, control) {
+  return press(control, async () => {
+    const done = await write(page.api, "POST",
       `encounters/${page.encounter.id}/exchanges/${exchange.number}/declare`, { choice });
     showResult(done);
     await refresh();
-  } catch (error) { showError(error); }
+  });
 }
 
-async function withdraw(exchange) {
+async function withdraw(exchange, control) {
   const reason = await askReason("Withdraw this attack?");
   if (reason === null) return;
-  try {
-    await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.number}/withdraw`,
-      { reason });
+  await press(control, async () => {
+    await write(page.api, "POST",
+      `encounters/${page.encounter.id}/exchanges/${exchange.number}/withdraw`, { reason });
     clearMessage();
     await refresh();
-  } catch (error) { showError(error); }
+  });
 }
 
 function renderActions(enc) {
   const fix = (kind, a, text) => el("button", { type: "button", class: "secondary",
-    [`data-${kind}`]: a.number, onclick: () => runCorrection(kind, a) }, text);
+    [`data-${kind}`]: a.number, onclick: (event) => runCorrection(kind, a, event.currentTarget) },
+  text);
   $("actions").replaceChildren(...enc.actions.slice().reverse().map((a) => el("li",
     { class: a.status, "data-action-number": a.number, value: a.number },
     el("details", { open: a.number === enc.actions.length && a.status === "active" },
@@ -153,25 +155,52 @@ function renderActions(enc) {
       : null)));
 }
 
-async function runCorrection(kind, action, reason) {
-  try {
+async function runCorrection(kind, action, control, given) {
+  const reason = given || await askReason(`${kind} action #${action.number}: ${action.summary}`);
+  if (reason === null) return;
+  await press(control, async () => {
     await correct(page, kind, action, reason);
     await refresh();
-  } catch (error) { showError(error); }
+  });
 }
 
 const lastActive = (enc) => enc.actions.slice().reverse().find((a) => a.status === "active");
 
 // One click: the last action voided, the reason written for the GM (still on record).
-export async function undoLast() {
-  await refresh(); // the last action as the server has it, not as this page last drew it
-  const enc = live();
-  const action = enc && lastActive(enc);
-  if (!action) return;
-  await runCorrection("void", action, `undo: #${action.number} entered by mistake (GM screen)`);
+// An undo whose answer was lost is asked again for the same action (the same request, so
+// the same key): the server may have voided it, and the last standing one is another.
+export function undoLast() {
+  const control = $("undo-last");
+  return press(control, async () => {
+    await refresh(); // the last action as the server has it, not as this page last drew it
+    const enc = live();
+    const unanswered = enc && enc.actions.find((a) => String(a.number) === control.dataset.undoing);
+    const action = unanswered || (enc && lastActive(enc));
+    if (!action) return;
+    control.dataset.undoing = action.number;
+    try {
+      await correct(page, "void", action, `undo: #${action.number} entered by mistake (GM screen)`);
+    } catch (error) {
+      if (!error.lost) delete control.dataset.undoing;
+      throw error;
+    }
+    delete control.dataset.undoing;
+    await refresh();
+  });
 }
 
-async function trackDialog(c, track, current) {
+// A track's -1/+1: one press, one change, sent as "set to" the value the GM saw moved by
+// one, so a request sent twice cannot move it twice.
+function stepTrack(c, track, current, by, control) {
+  return press(control, async () => {
+    await write(page.api, "POST", `characters/${c.id}/tracks`, { set: { [track]: current + by },
+      reason: `GM's call: ${c.name}'s ${track.replaceAll("_", " ")} ${current} → ${current + by}` });
+    clearMessage();
+    await refresh();
+  });
+}
+
+async function trackDialog(c, track, current, control) {
   const dialog = $("track-dialog");
   $("track-title").textContent = `${c.name}: ${track.replaceAll("_", " ")} (now ${current})`;
   $("track-mode").value = "adjust";
@@ -184,10 +213,10 @@ async function trackDialog(c, track, current) {
   const amount = parseInt($("track-amount").value, 10);
   const reason = $("track-reason").value.trim();
   if (!ok || Number.isNaN(amount) || !reason) return;
-  try {
-    await page.api.post(`characters/${c.id}/tracks`,
+  await press(control, async () => {
+    await write(page.api, "POST", `characters/${c.id}/tracks`,
       { [$("track-mode").value]: { [track]: amount }, reason });
     clearMessage();
     await refresh();
-  } catch (error) { showError(error); }
+  });
 }

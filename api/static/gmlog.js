@@ -1,6 +1,7 @@
 // The GM screen's record: the reason dialog, corrections (void, reroll, rewind) with the
 // diff they made, and what an action or a waiting attack says in the result box.
 import { $, el } from "/static/skald.js";
+import { write } from "/static/writes.js";
 
 export function askReason(title, prefilled = "") {
   const dialog = $("reason-dialog");
@@ -15,14 +16,12 @@ export function askReason(title, prefilled = "") {
   });
 }
 
-// A correction with its reason (asked for unless given), then its diff in the result box.
-export async function correct(page, kind, action, given) {
-  const reason = given || await askReason(`${kind} action #${action.number}: ${action.summary}`);
-  if (reason === null) return;
+// A correction with its reason, then its diff in the result box.
+export async function correct(page, kind, action, reason) {
   const path = `encounters/${page.encounter.id}`;
   const done = kind === "rewind"
-    ? await page.api.post(`${path}/rewind`, { reason, to_version: action.version - 1 })
-    : await page.api.post(`${path}/actions/${action.number}/${kind}`, { reason });
+    ? await write(page.api, "POST", `${path}/rewind`, { reason, to_version: action.version - 1 })
+    : await write(page.api, "POST", `${path}/actions/${action.number}/${kind}`, { reason });
   showDiff(kind, action, reason, done.report || []);
 }
 

@@ -1,8 +1,9 @@
 // The turn order: whose turn it is, and the GM's order (set from the board, changed by
 // dragging a chip onto another's place or with the arrows, which the keyboard reaches;
 // saved as a recorded event).
-import { $, ApiError, el } from "/static/skald.js";
-import { clearMessage, page, refresh, showError, turnStep } from "/static/gmpage.js";
+import { $, el } from "/static/skald.js";
+import { clearMessage, page, refresh, turnStep } from "/static/gmpage.js";
+import { press, write } from "/static/writes.js";
 
 // What the chips show now: a refresh that changes none of it leaves them in place, so a
 // drag under way is not cut short by a live update replacing the chip being dragged.
@@ -15,22 +16,23 @@ export function renderOrder(enc, names, turn) {
     turn.initiative || {}, draft.map((id) => names[id])]);
   if (now === shown && $("turn-order").childElementCount) return;
   shown = now;
-  const move = (i, by) => {
+  const move = (i, by, control) => {
     if (!order.length) {
       const next = draft.slice();
       [next[i], next[i + by]] = [next[i + by], next[i]];
-      saveOrder(next);
+      saveOrder(next, control);
       return;
     }
-    turnStep("order/move", { combatant: draft[i], direction: by < 0 ? "up" : "down" });
+    turnStep("order/move", { combatant: draft[i], direction: by < 0 ? "up" : "down" }, control);
   };
   const rolled = turn.initiative || {};
   const arrows = (id, i) => enc.ended ? [] : [
     i > 0 ? el("button", { type: "button", class: "secondary", title: `${names[id]} earlier`,
-      "aria-label": `${names[id]} earlier`, "data-earlier": id, onclick: () => move(i, -1) }, "↑") : null,
+      "aria-label": `${names[id]} earlier`, "data-earlier": id, onclick: (event) => move(i, -1, event.currentTarget) }, "↑")
+      : null,
     i < draft.length - 1 ? el("button", { type: "button", class: "secondary",
       title: `${names[id]} later`, "aria-label": `${names[id]} later`, "data-later": id,
-      onclick: () => move(i, 1) }, "↓") : null];
+      onclick: (event) => move(i, 1, event.currentTarget) }, "↓") : null];
   const chip = (id, i) => {
     const node = el("span", { class: id === turn.current ? "current" : "", "data-turn": id },
       names[id] || id, rolled[id] !== undefined ? el("small", { "data-initiative": id },
@@ -40,7 +42,8 @@ export function renderOrder(enc, names, turn) {
   };
   $("turn-order").replaceChildren(...draft.map(chip),
     ...(!order.length && !enc.ended ? [el("button", { type: "button", id: "set-order",
-      onclick: () => saveOrder(draft) }, "Start turns in this order")] : []));
+      onclick: (event) => saveOrder(draft, event.currentTarget) }, "Start turns in this order")]
+      : []));
 }
 
 // A chip dropped on another takes its place, the chips between move along one; the new
@@ -60,7 +63,7 @@ function droppable(node, id, draft) {
     event.preventDefault();
     node.classList.remove("drop-target");
     const moved = event.dataTransfer.getData("text/plain");
-    if (moved && moved !== id && draft.includes(moved)) saveOrder(placed(draft, moved, id));
+    if (moved && moved !== id && draft.includes(moved)) saveOrder(placed(draft, moved, id), node);
   });
 }
 
@@ -70,14 +73,10 @@ function placed(order, moved, onto) {
   return next;
 }
 
-async function saveOrder(order) {
-  try {
-    const response = await fetch(`${page.api.base}/encounters/${page.encounter.id}/order`, {
-      method: "PUT", headers: { ...page.api.headers, "content-type": "application/json" },
-      body: JSON.stringify({ order }) });
-    const body = await response.json();
-    if (!response.ok) throw new ApiError(response.status, body);
+function saveOrder(order, control) {
+  return press(control, async () => {
+    await write(page.api, "PUT", `encounters/${page.encounter.id}/order`, { order });
     clearMessage();
     await refresh();
-  } catch (error) { showError(error); }
+  });
 }

@@ -2,7 +2,8 @@
 // selection), its messages, and the reads and turn steps every part of the screen asks
 // for. The parts draw themselves; gm.js wires them here once (wire), so a part can ask
 // for a fresh read or a selection without importing the others.
-import { $, ApiError, el } from "/static/skald.js";
+import { $ } from "/static/skald.js";
+import { press, problem, write } from "/static/writes.js";
 
 export const page = { api: null, campaign: null, ruleset: null, encounter: null, chosen: null,
   selected: null };
@@ -17,8 +18,8 @@ export function wire({ draw, select }) {
 export const select = (id) => parts.select(id);
 
 export function showError(error, where = "result") {
-  $(where).replaceChildren(el("p", { class: "error", role: "alert" },
-    error instanceof ApiError ? `${error.status}: ${error.message}` : String(error.message || error)));
+  $(where).replaceChildren(problem(error, "p"));
+  $(where).scrollIntoView({ block: "nearest" });
 }
 
 // A success leaves no stale message behind (an old error, a settled "waiting for").
@@ -50,11 +51,12 @@ export function refreshSoon() {
   refreshTimer = setTimeout(() => refresh().catch((e) => showError(e)), 40);
 }
 
-export async function turnStep(path, body = {}) {
-  if (!live()) return;
-  try {
-    await page.api.post(`encounters/${page.encounter.id}/${path}`, body);
+// A step of the table (next turn, a round, the order, the end) pressed on `control`.
+export function turnStep(path, body, control) {
+  if (!live()) return Promise.resolve();
+  return press(control, async () => {
+    await write(page.api, "POST", `encounters/${page.encounter.id}/${path}`, body);
     clearMessage();
     await refresh();
-  } catch (error) { showError(error); }
+  });
 }

@@ -4,34 +4,32 @@ import { $, el, remember, session, signIn } from "/static/skald.js";
 import { linkFor, onceCard, publicOrigin } from "/static/keys.js";
 import { INITIATIVE_ADD } from "/static/rulesets.js";
 import { daysRequest } from "/static/gmdays.js";
-import { clearMessage, page, refresh, showError } from "/static/gmpage.js";
+import { clearMessage, page, refresh } from "/static/gmpage.js";
+import { onSubmit, write } from "/static/writes.js";
 
-export async function startEncounter(event) {
-  event.preventDefault();
+// Both are a form's submit, pressed through writes.js (onSubmit): a failure is said there.
+export async function startEncounter() {
   const combatants = [...document.querySelectorAll("#setup-rows [data-character]:checked")]
     .map((box) => ({ character_id: box.dataset.character,
       // Left empty: the server's default (foes for an NPC, the party for a PC).
       side: document.querySelector(`[data-side="${box.dataset.character}"]`).value.trim() ||
         undefined,
       rank: parseInt(document.querySelector(`[data-rank="${box.dataset.character}"]`).value, 10) || 1 }));
-  try {
-    const started = await page.api.post("encounters", { name: $("setup-name").value, combatants });
-    page.chosen = started.id;
-    $("setup-box").open = false;
-    clearMessage();
-    await refresh();
-  } catch (error) { showError(error); }
+  const started = await write(page.api, "POST", "encounters",
+    { name: $("setup-name").value, combatants });
+  page.chosen = started.id;
+  $("setup-box").open = false;
+  clearMessage();
+  await refresh();
 }
 
-export async function advanceDays(event) {
-  event.preventDefault();
-  try {
-    const done = await page.api.post("days", daysRequest());
-    $("days-message").replaceChildren(el("p", { class: "caption", "data-day": done.day },
-      `Day ${done.day}: ${done.days_advanced} day(s) passed.`));
-    clearMessage();
-    await refresh();
-  } catch (error) { showError(error, "days-message"); }
+export async function advanceDays() {
+  $("days-message").replaceChildren();
+  const done = await write(page.api, "POST", "days", daysRequest());
+  $("days-message").replaceChildren(el("p", { class: "caption", "data-day": done.day },
+    `Day ${done.day}: ${done.days_advanced} day(s) passed.`));
+  clearMessage();
+  await refresh();
 }
 
 // A table with no campaign yet starts here: name, ruleset and initiative, and the GM key
@@ -66,26 +64,18 @@ export function newCampaignForm(slot) {
       el("label", {}, "Name ", name), el("label", {}, "Ruleset ", ruleset),
       el("label", {}, "Initiative ", initiative), addLabel,
       el("button", { type: "submit", id: "new-campaign-create" }, "Create"));
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
+    onSubmit(form, async () => {
       try {
         await loaded;
       } catch {
-        form.append(el("p", { class: "error", role: "alert" },
-          "the rulesets could not be loaded: reload the page"));
-        return;
+        throw new Error("the rulesets could not be loaded: reload the page");
       }
       const options = initiative.value === "roll"
         ? { initiative: { mode: "roll", dice: "1d20", ...(add.value ? { add: add.value } : {}) } }
         : {};
-      const response = await fetch("/campaigns", { method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: name.value, ruleset: ruleset.value, options }) });
-      const created = await response.json();
-      if (!response.ok) {
-        form.append(el("p", { class: "error", role: "alert" }, created.message || response.statusText));
-        return;
-      }
+      // No key yet: a campaign is created without one.
+      const created = await write({ base: "", headers: {} }, "POST", "/campaigns",
+        { name: name.value, ruleset: ruleset.value, options });
       signIn(created.id, created.gm_key);
       remember(created.id, created.gm_key, created.name);
       // Shown once: the server keeps only the key's hash.

@@ -2,7 +2,8 @@
 // (the sheet's own form: only the fields changed are sent) or save it to the bestiary,
 // and the encounter's cast (leave, move rank, reinforcements). Each needs a reason,
 // which stays on record; the server refuses what the ruleset would not accept.
-import { ApiError, el } from "/static/skald.js";
+import { el } from "/static/skald.js";
+import { onSubmit, press, write } from "/static/writes.js";
 import { changes, sheetForm } from "/static/sheetform.js";
 import { entryName } from "/static/bestiary.js";
 
@@ -13,14 +14,11 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
   const tracks = Object.keys(character ? character.maxima : {});
   const reason = (key) => el("label", {}, "Reason (kept on record)",
     el("input", { "data-reason": key, required: true, maxlength: 500 }));
-  const post = async (path, body) => {
-    try {
-      await page.api.post(path, body);
-      document.getElementById("result").replaceChildren();
-      await refresh();
-    } catch (error) {
-      show(error instanceof ApiError ? error : new Error(String(error)));
-    }
+  // Each form's submit is one press (writes.js): its failure is said under its button.
+  const post = async (path, body, method = "POST") => {
+    await write(page.api, method, path, body);
+    document.getElementById("result").replaceChildren();
+    await refresh();
   };
   const value = (form, name) => form.querySelector(`[name="${name}"]`).value;
 
@@ -32,10 +30,9 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
         el("option", { value: "adjust" }, "adjust by"), el("option", { value: "set" }, "set to"))),
       el("label", {}, "Amount", el("input", { name: "amount", type: "number", required: true }))),
     reason("adjust"), el("button", { type: "submit" }, "Change the track"));
-  adjust.addEventListener("submit", (event) => {
-    event.preventDefault();
+  onSubmit(adjust, () => {
     const amount = parseInt(value(adjust, "amount"), 10);
-    post(`characters/${id}/tracks`, { [value(adjust, "mode")]: { [value(adjust, "track")]: amount },
+    return post(`characters/${id}/tracks`, { [value(adjust, "mode")]: { [value(adjust, "track")]: amount },
       reason: adjust.querySelector("[data-reason]").value });
   });
 
@@ -46,19 +43,17 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
   const kept = character ? entryName(character.name) : "";
   const known = bestiary && bestiary.entries().some((e) => e.name.toLowerCase() === kept.toLowerCase());
   const save = sheet && bestiary ? el("button", { type: "button", class: "secondary",
-    id: "gm-bestiary-save", onclick: () => {
-      try { bestiary.save(kept, sheet.read()); } catch (error) { show(error); }
+    id: "gm-bestiary-save", onclick: (event) => {
+      const button = event.currentTarget;
+      press(button, () => bestiary.save(kept, sheet.read()));
     } }, known ? `Update ${kept} in the bestiary` : `Save to the bestiary as ${kept}`) : null;
   const amend = el("form", { class: "stack", id: "gm-amend", novalidate: true },
     el("h3", {}, "Amend the sheet"), sheet ? sheet.node : null,
     reason("amend"), el("div", { class: "row wrap" },
       el("button", { type: "submit" }, "Amend the sheet"), save));
-  amend.addEventListener("submit", (event) => {
-    event.preventDefault();
-    let changed;
-    try { changed = changes(character.sheet, sheet.read()); } catch (error) { show(error); return; }
-    post(`characters/${id}/sheet`, { changes: changed, reason: amend.querySelector("[data-reason]").value });
-  });
+  onSubmit(amend, () => post(`characters/${id}/sheet`,
+    { changes: changes(character.sheet, sheet.read()),
+      reason: amend.querySelector("[data-reason]").value }));
 
   const cast = [];
   if (inFight) {
@@ -68,7 +63,7 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
       el("ul", { class: "keys" }, standing.map((m) => el("li", { "data-marker-number": m.number },
         `${m.name}${m.rounds_left === null ? "" : ` (${m.rounds_left} left)`}`,
         el("button", { type: "button", class: "secondary", "data-unmark": m.number,
-          onclick: () => remove(m) }, "Remove")))),
+          onclick: (event) => remove(m, event.currentTarget) }, "Remove")))),
       el("div", { class: "row wrap" },
         el("label", {}, "Marker", el("input", { name: "marker", required: true, maxlength: 40,
           list: "marker-names" })),
@@ -81,18 +76,11 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
           enc.combatants.map((c) => el("option", { value: c.id, selected: c.id === id }, c.name))))),
       el("label", {}, "Note", el("input", { name: "note", maxlength: 200 })),
       el("button", { type: "submit", class: "secondary" }, "Add marker"));
-    const remove = async (m) => {
-      try {
-        const response = await fetch(`${page.api.base}/encounters/${enc.id}/markers/${m.number}`,
-          { method: "DELETE", headers: page.api.headers });
-        if (!response.ok) throw new ApiError(response.status, await response.json());
-        await refresh();
-      } catch (error) { show(error); }
-    };
-    mark.addEventListener("submit", (event) => {
-      event.preventDefault();
+    const remove = (m, button) => press(button,
+      () => post(`encounters/${enc.id}/markers/${m.number}`, undefined, "DELETE"));
+    onSubmit(mark, () => {
       const rounds = parseInt(value(mark, "rounds"), 10);
-      post(`encounters/${enc.id}/markers`, { target: id, name: value(mark, "marker"),
+      return post(`encounters/${enc.id}/markers`, { target: id, name: value(mark, "marker"),
         ...(value(mark, "note") ? { note: value(mark, "note") } : {}),
         ...(Number.isNaN(rounds) ? {} : { rounds, watch: value(mark, "watch"), at: value(mark, "at") }) });
     });
@@ -100,29 +88,22 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
     const move = el("form", { class: "row wrap", id: "gm-move" },
       el("label", {}, "Rank", el("input", { name: "rank", type: "number", min: 1, max: 20, required: true })),
       reason("move"), el("button", { type: "submit", class: "secondary" }, "Move to rank"));
-    move.addEventListener("submit", (event) => {
-      event.preventDefault();
+    onSubmit(move, () =>
       post(`encounters/${enc.id}/combatants/${id}/move`,
-        { rank: parseInt(value(move, "rank"), 10), reason: move.querySelector("[data-reason]").value });
-    });
+        { rank: parseInt(value(move, "rank"), 10), reason: move.querySelector("[data-reason]").value }));
     const leave = el("form", { class: "row wrap", id: "gm-leave" }, reason("leave"),
       el("button", { type: "submit", class: "danger" }, "Leaves the fight"));
-    leave.addEventListener("submit", (event) => {
-      event.preventDefault();
-      post(`encounters/${enc.id}/combatants/${id}/leave`,
-        { reason: leave.querySelector("[data-reason]").value });
-    });
+    onSubmit(leave, () => post(`encounters/${enc.id}/combatants/${id}/leave`,
+      { reason: leave.querySelector("[data-reason]").value }));
     cast.push(move, leave);
   } else if (enc && character && !character.in_encounter) {
     const join = el("form", { class: "row wrap", id: "gm-join" },
       el("label", {}, "Side", el("input", { name: "side", required: true,
         value: character.npc ? "foes" : "party" })),
       reason("join"), el("button", { type: "submit", class: "secondary" }, "Joins the fight"));
-    join.addEventListener("submit", (event) => {
-      event.preventDefault();
-      post(`encounters/${enc.id}/combatants`, { character_id: id, side: value(join, "side"),
-        reason: join.querySelector("[data-reason]").value });
-    });
+    onSubmit(join, () => post(`encounters/${enc.id}/combatants`,
+      { character_id: id, side: value(join, "side"),
+        reason: join.querySelector("[data-reason]").value }));
     cast.push(join);
   }
   return el("details", { class: "box", id: "gm-tools" },

@@ -4,6 +4,7 @@
 // table display and one to the stream overlay with its flags). And the campaigns this browser
 // holds keys for: switch, sign out, open another with a key.
 import { $, ApiError, el, keyring, signIn, signOut } from "/static/skald.js";
+import { press, write } from "/static/writes.js";
 
 // The address every link and QR code carries: the one the server advertises to the
 // table's network (skald serve --lan), whatever address this page was opened at (a GM
@@ -135,35 +136,31 @@ export function keysBox({ page, show }) {
       `${k.role}${k.characters.length ? `: ${k.characters.map((c) => names[c] || c).join(", ")}` : ""}` +
         `${k.label ? ` (${k.label})` : ""}${k.revoked ? " — revoked" : ""}`,
       k.revoked ? null : el("button", { type: "button", class: "danger", "data-revoke": k.id,
-        onclick: () => revoke(k) }, "Revoke"))));
+        onclick: (event) => press(event.currentTarget, () => revoke(k)) }, "Revoke"))));
   }
 
-  async function issue(role) {
-    try {
-      const body = { role, label: labelInput.value.trim() };
-      if (role === "player") body.characters = [who.value];
-      const made = await page.api.post("keys", body);
-      const origin = await publicOrigin();
-      if (role === "viewer") {
-        issued.replaceChildren(viewerCard(page.api, page.campaign.id, made.key, origin));
-      } else {
-        const whom = names[who.value];
-        issued.replaceChildren(onceCard({ id: "key-once", api: page.api,
-          secret: linkFor(origin, "/play", page.campaign.id, made.key),
-          title: `A player key for ${whom}`, alt: `QR code of ${whom}'s link`,
-          note: "Shown this once: send the link or let them scan the code. The key is after " +
-            "'#', so it never reaches a server log." }));
-      }
-      await load();
-    } catch (error) { show(error); }
+  // `key`: the Idempotency-Key of a key issued as part of another press (enrolling a PC).
+  async function issue(role, key) {
+    const body = { role, label: labelInput.value.trim() };
+    if (role === "player") body.characters = [who.value];
+    const made = await write(page.api, "POST", "keys", body, { key });
+    const origin = await publicOrigin();
+    if (role === "viewer") {
+      issued.replaceChildren(viewerCard(page.api, page.campaign.id, made.key, origin));
+    } else {
+      const whom = names[who.value];
+      issued.replaceChildren(onceCard({ id: "key-once", api: page.api,
+        secret: linkFor(origin, "/play", page.campaign.id, made.key),
+        title: `A player key for ${whom}`, alt: `QR code of ${whom}'s link`,
+        note: "Shown this once: send the link or let them scan the code. The key is after " +
+          "'#', so it never reaches a server log." }));
+    }
+    await load();
   }
 
   async function revoke(key) {
-    try {
-      await fetch(`${page.api.base}/keys/${key.id}`, { method: "DELETE", headers: page.api.headers })
-        .then(async (r) => { if (!r.ok) throw new ApiError(r.status, await r.json()); });
-      await load();
-    } catch (error) { show(error); }
+    await write(page.api, "DELETE", `keys/${key.id}`);
+    await load();
   }
 
   const box = el("details", { id: "keys-box", class: "box" },
@@ -172,18 +169,19 @@ export function keysBox({ page, show }) {
       el("label", {}, "Character", who),
       el("label", {}, "Label (the player's name)", labelInput),
       el("div", { class: "row wrap" },
-        el("button", { type: "button", id: "issue-player", onclick: () => issue("player") },
-          "Player key"),
+        el("button", { type: "button", id: "issue-player",
+          onclick: (event) => press(event.currentTarget, () => issue("player")) }, "Player key"),
         el("button", { type: "button", class: "secondary", id: "issue-viewer",
-          onclick: () => issue("viewer") }, "Viewer key (table, overlay)"))),
+          onclick: (event) => press(event.currentTarget, () => issue("viewer")) },
+        "Viewer key (table, overlay)"))),
     issued, list);
   box.addEventListener("toggle", () => { if (box.open) load().catch(show); });
-  return { box, issue: async (role, characterId, label) => {
+  return { box, issue: async (role, characterId, label, key) => {
     await load();
     box.open = true;
     who.value = characterId;
     labelInput.value = label || "";
-    return issue(role);
+    return issue(role, key);
   } };
 }
 

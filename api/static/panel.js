@@ -4,6 +4,7 @@
 // the odds beside it before anything is rolled.
 import { $, ApiError, el, readFields, schemaFields } from "/static/skald.js";
 import { label, PANEL_TITLES, PARAM_TITLES, SELF_TARGETED } from "/static/rulesets.js";
+import { onSubmit, press, write } from "/static/writes.js";
 
 // What the actor's sheet offers for a parameter that names a piece of it: weapons
 // first (the first is chosen), then the schema's default (e.g. unarmed) last.
@@ -101,7 +102,9 @@ export function actionPanel({ context, done, fail, gm = false }) {
 
   function refreshAside() {
     clearTimeout(previewTimer);
-    previewTimer = setTimeout(() => { preview(); odds(); }, 120);
+    // Not once the form has closed: there is no action to ask about (a request with no
+    // kind is not one the API takes).
+    previewTimer = setTimeout(() => { if (kind) { preview(); odds(); } }, 120);
   }
 
   function tableDice() {
@@ -120,34 +123,35 @@ export function actionPanel({ context, done, fail, gm = false }) {
     return dice;
   }
 
-  async function submit(event) {
-    event.preventDefault();
+  // One press of Roll it (writes.js): a double-click records once, a lost answer is asked
+  // again with the same key. A refusal is said under the button.
+  async function submit() {
     const { api, encounter } = context();
     const request = { ...body() };
     const dice = tableDice();
     if (dice && Object.keys(dice).length) request.dice = dice;
     try {
-      done(await api.post(`encounters/${encounter.id}/actions`, request));
+      await done(await write(api, "POST", `encounters/${encounter.id}/actions`, request));
     } catch (error) {
+      // Said in the result box, right under the form (a lost answer too: press again).
       fail(error);
       // Out of turn, or a second action this round: the GM may allow it, with a reason.
       if (gm && error instanceof ApiError && error.status === 409) {
-        $("result").append(el("div", { class: "row" },
-          el("input", { id: "override-reason", placeholder: "why the GM allows it" }),
-          el("button", { type: "button", id: "override", onclick: async () => {
+        const allow = el("button", { type: "button", id: "override", onclick: () => press(allow,
+          async () => {
             const reason = $("override-reason").value.trim();
-            if (!reason) return;
-            try {
-              done(await api.post(`encounters/${encounter.id}/actions`,
-                { ...request, override_reason: reason }));
-            } catch (again) { fail(again); }
-          } }, "Allow it (GM)")));
+            if (!reason) throw new Error("say why the GM allows it");
+            await done(await write(api, "POST", `encounters/${encounter.id}/actions`,
+              { ...request, override_reason: reason }));
+          }) }, "Allow it (GM)");
+        $("result").append(el("div", { class: "row" },
+          el("input", { id: "override-reason", placeholder: "why the GM allows it" }), allow));
       }
     }
   }
 
   const form = $("action-form");
-  form.addEventListener("submit", submit);
+  onSubmit(form, submit);
   // The parameters and the dice mode decide the rolls and the odds; typing the dice
   // themselves must not rebuild the dice inputs under the GM's fingers.
   const decides = (event) => !$("dice-fields").contains(event.target) && refreshAside();
@@ -157,6 +161,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
   return {
     // The encounter ended or the actor left: no stale form stays open.
     close() {
+      clearTimeout(previewTimer);
       kind = null;
       actor = null;
       form.hidden = true;

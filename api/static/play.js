@@ -5,6 +5,7 @@ import { $, ApiError, bar, chips, client, el, follow, session, signInForm } from
 import { label } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
 import { card, logItems, markerChips, sides, turnStrip } from "/static/fight.js";
+import { press, problem, write } from "/static/writes.js";
 
 const LOG_LENGTH = 12;
 const CHOSEN = "skald.play.character";
@@ -13,8 +14,8 @@ const page = { api: null, me: null, campaign: null, ruleset: null, encounter: nu
 let refreshTimer = null;
 
 function showError(error) {
-  $("result").replaceChildren(el("p", { class: "error", role: "alert" },
-    error instanceof ApiError ? `${error.status}: ${error.message}` : String(error.message || error)));
+  $("result").replaceChildren(problem(error, "p"));
+  $("result").scrollIntoView({ block: "nearest" });
 }
 
 // The key's characters, in the campaign's order of enrolment (the key holds them as a set).
@@ -84,7 +85,8 @@ function render() {
     el("label", { class: "field" }, el("span", {}, "My dice (leave empty: the server rolls)"),
       el("input", { "data-declare-dice": x.number, inputmode: "numeric", placeholder: "3 3 3" })),
     el("div", { class: "stack" }, (x.choices || []).map((choice) => el("div", { class: "row wrap" },
-      el("button", { type: "button", "data-declare": choice, onclick: () => declare(x, choice) },
+      el("button", { type: "button", "data-declare": choice,
+        onclick: (event) => declare(x, choice, event.currentTarget) },
         choice === "none" ? "No defence" : choice[0].toUpperCase() + choice.slice(1)),
       el("span", { class: "answer-odds", "data-answer-odds": choice })))))));
   waiting.forEach((x) => answerOdds(x).catch(() => {})); // odds are a help, not a must
@@ -150,7 +152,7 @@ async function answerOdds(exchange) {
   }
 }
 
-async function declare(exchange, choice) {
+function declare(exchange, choice, control) {
   const typed = document.querySelector(`[data-declare-dice="${exchange.number}"]`);
   const faces = typed ? typed.value.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10)) : [];
   const body = { choice };
@@ -159,12 +161,12 @@ async function declare(exchange, choice) {
     const who = page.encounter.combatants.find((c) => c.id === exchange.defender);
     body.dice = { [`${who ? who.name : "defender"}'s ${choice}`]: faces };
   }
-  try {
-    const done = await page.api.post(`encounters/${page.encounter.id}/exchanges/${exchange.number}/declare`,
-      body);
+  return press(control, async () => {
+    const done = await write(page.api, "POST",
+      `encounters/${page.encounter.id}/exchanges/${exchange.number}/declare`, body);
     showResult(done.action || done);
     await refresh();
-  } catch (error) { showError(error); }
+  });
 }
 
 // My attack's "waiting for" gives way to what it did once the defender has answered.

@@ -189,7 +189,9 @@ export function follow(api, after, handlers) {
 
 export const LOW_FRACTION = 1 / 3; // a bar "slips into the yellow" at a third of its maximum
 
-// `edit`, when given, makes the number a button (the GM screen edits a track from it).
+// `edit`, when given, makes the number a button and puts -1/+1 beside it (the GM screen
+// edits a track from them: edit.open(name, current, button), edit.step(name, current, by,
+// button)).
 export function bar(name, current, max, edit) {
   const top = max || 1;
   const fraction = Math.max(0, Math.min(1, current / top));
@@ -202,10 +204,19 @@ export function bar(name, current, max, edit) {
   return el("div", { class: "track" },
     el("span", { class: "track-name" }, name.replaceAll("_", " ")),
     el("div", { class: `bar ${state}`, "data-track": name, "data-current": current }, fill),
-    edit ? el("button", { type: "button", class: "value link", "data-edit-track": name,
-      title: `change ${name.replaceAll("_", " ")}`, onclick: (event) => {
-        event.stopPropagation(); edit(name, current);
-      } }, `${current} / ${max ?? "?"}`)
+    edit ? el("span", { class: "value edit" },
+      el("button", { type: "button", class: "step", "data-step-track": name, "data-by": -1,
+        "aria-label": `${name.replaceAll("_", " ")} minus one`, onclick: (event) => {
+          event.stopPropagation(); edit.step(name, current, -1, event.currentTarget);
+        } }, "−"),
+      el("button", { type: "button", class: "link", "data-edit-track": name,
+        title: `set ${name.replaceAll("_", " ")} to…`, onclick: (event) => {
+          event.stopPropagation(); edit.open(name, current, event.currentTarget);
+        } }, `${current} / ${max ?? "?"}`),
+      el("button", { type: "button", class: "step", "data-step-track": name, "data-by": 1,
+        "aria-label": `${name.replaceAll("_", " ")} plus one`, onclick: (event) => {
+          event.stopPropagation(); edit.step(name, current, 1, event.currentTarget);
+        } }, "+"))
       : el("span", { class: "value" }, `${current} / ${max ?? "?"}`));
 }
 

@@ -2,6 +2,7 @@
 // disable or enable, delete, and each webhook's delivery log. A module of its own: the
 // GM screen only gives it a slot (#webhooks-slot) and the session it signed in with.
 import { $, ApiError, client, el, session } from "/static/skald.js";
+import { onSubmit, press, write } from "/static/writes.js";
 
 const EVENT_TYPES_HINT = "all events (or e.g. Encounter.ActionResolved, Encounter.TurnAdvanced)";
 
@@ -37,12 +38,10 @@ function deliveryLog(log) {
 
 function row(api, hook, render) {
   const logBox = el("div", { class: "delivery-log" });
-  const act = (method, path, body) => async () => {
-    try {
-      await call(api, method, path, body);
-      await render();
-    } catch (error) { logBox.replaceChildren(problem(error)); }
-  };
+  const act = (method, path, body) => (event) => press(event.currentTarget, async () => {
+    await write(api, method, `webhooks${path}`, body);
+    await render();
+  });
   const showLog = async () => {
     try { logBox.replaceChildren(deliveryLog(await call(api, "GET", `/${hook.id}/deliveries`))); }
     catch (error) { logBox.replaceChildren(problem(error)); }
@@ -92,17 +91,15 @@ function mount(api) {
       list.replaceChildren(...hooks.map((hook) => row(api, hook, render)));
     } catch (error) { list.replaceChildren(problem(error)); }
   }
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     const body = { url: url.value, format: format.value, role: role.value,
       events: events.value.split(",").map((t) => t.trim()).filter(Boolean) };
-    try {
-      const made = await call(api, "POST", "", body);
-      secret.replaceChildren(el("p", {}, "Secret (shown once; the receiver verifies with it): ",
-        el("code", { "data-secret": made.id }, made.secret)));
-      url.value = "";
-      await render();
-    } catch (error) { secret.replaceChildren(problem(error)); }
+    secret.replaceChildren();
+    const made = await write(api, "POST", "webhooks", body);
+    secret.replaceChildren(el("p", {}, "Secret (shown once; the receiver verifies with it): ",
+      el("code", { "data-secret": made.id }, made.secret)));
+    url.value = "";
+    await render();
   });
   $("webhooks-slot").replaceChildren(form, secret, list);
   return render();

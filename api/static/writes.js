@@ -1,0 +1,166 @@
+// One way for the pages to write (issue 36). Every write a page makes goes through here:
+//
+// - `press(control, task)` runs what one press of a control means (a button, or a form
+//   and its submit buttons): the control is disabled until it is done, a second press
+//   meanwhile (a double-click, Enter twice) joins the first instead of doing it again,
+//   and whatever goes wrong is said next to the control, in view, for a screen reader
+//   too (role=alert), in the API's own words (its RFC 9457-style `message`).
+// - `write(api, method, path, body)` sends one request with an `Idempotency-Key`, one key
+//   per intent: the same request (method, address, body) sent again before an answer came
+//   back is the same intent and carries the same key, so the server answers it from its
+//   record instead of doing it twice; once an answer has come (done or refused), the next
+//   press is a new intent with a new key. A change of a track by -1/+1 is sent as "set to"
+//   the value the GM saw minus or plus one: each press its own intent, never applied twice.
+import { ApiError, el } from "/static/skald.js";
+
+// Intents sent but not answered, by request: a lost answer keeps its key for the retry.
+const unanswered = new Map();
+
+export class LostAnswer extends Error {
+  constructor() {
+    super("no answer came back (the connection dropped): press again to ask again; " +
+      "it is sent as the same request, so it is done once");
+    this.lost = true;
+  }
+}
+
+// `key`: a press that makes several requests (enrol "3 x Goblin") keys each itself, so a
+// retry of the whole press after a lost answer repeats none of them (see `batchKeys`).
+export async function write(api, method, path, body, { key } = {}) {
+  const url = path.startsWith("/") ? path : `${api.base}/${path}`;
+  const request = `${method} ${url} ${body === undefined ? "" : JSON.stringify(body)}`;
+  let intent = key ? { key } : unanswered.get(request);
+  if (!intent) {
+    intent = { key: crypto.randomUUID() };
+    unanswered.set(request, intent);
+  }
+  const headers = { ...api.headers, "idempotency-key": intent.key };
+  const init = { method, headers };
+  if (body !== undefined) {
+    headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw new LostAnswer(); // the intent stays unanswered: a retry reuses its key
+  }
+  unanswered.delete(request);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// The keys of a press of several requests: the nth request's key is the batch's and n.
+// The batch is kept on the control while an answer is missing (a retry reuses it) and
+// dropped once the press is done or refused (the next press is a new intent).
+export async function batchKeys(control, run) {
+  control.dataset.batch ||= crypto.randomUUID();
+  const batch = control.dataset.batch;
+  try {
+    const result = await run((n) => `${batch}-${n}`);
+    delete control.dataset.batch;
+    return result;
+  } catch (error) {
+    if (!(error instanceof LostAnswer)) delete control.dataset.batch;
+    throw error;
+  }
+}
+
+// What a control's press runs now (a second press joins it) and the controls it disables.
+const running = new WeakMap();
+
+function buttonsOf(control) {
+  if (control instanceof HTMLFormElement) {
+    return [...control.querySelectorAll("button, input[type=submit]")];
+  }
+  return [control];
+}
+
+// The message next to a control: after a form's last button, else right after the control.
+function messageSlot(control) {
+  const anchor = control instanceof HTMLFormElement
+    ? buttonsOf(control).at(-1) || control.lastElementChild : control;
+  let slot = anchor && anchor.nextElementSibling;
+  if (slot && slot.dataset.writeMessage !== undefined) return slot;
+  slot = el("span", { class: "write-message", "data-write-message": "", "aria-live": "polite" });
+  if (anchor) anchor.after(slot); else control.append(slot);
+  return slot;
+}
+
+export function clearProblem(control) {
+  const anchor = control instanceof HTMLFormElement ? buttonsOf(control).at(-1) : control;
+  const slot = anchor && anchor.nextElementSibling;
+  if (slot && slot.dataset.writeMessage !== undefined) slot.replaceChildren();
+}
+
+// What went wrong, in the API's words: "409: ..." (data-problem: the status, or "lost").
+export function problem(error, tag = "span") {
+  const text = error instanceof ApiError ? `${error.status}: ${error.message}`
+    : String((error && error.message) || error);
+  return el(tag, { class: "error", role: "alert",
+    "data-problem": error instanceof ApiError ? String(error.status) : error && error.lost ? "lost" : "" },
+  text);
+}
+
+export function sayProblem(control, error) {
+  const slot = messageSlot(control);
+  slot.replaceChildren(problem(error));
+  slot.scrollIntoView({ block: "nearest" });
+}
+
+// A button a page enables or disables by its state (the encounter ended, nothing to
+// undo): said here, so a press under way keeps it disabled and leaves it as said after.
+const pressing = new WeakSet();
+export function enable(button, on) {
+  button.dataset.off = on ? "" : "off";
+  if (!pressing.has(button)) button.disabled = !on;
+}
+
+// How many presses are under way, on the page's root (data-writing): what a test (or a
+// style) may wait on.
+let underWay = 0;
+function presses(by) {
+  underWay += by;
+  if (underWay) document.documentElement.dataset.writing = String(underWay);
+  else delete document.documentElement.dataset.writing;
+}
+
+// Run one press of `control`. Resolves to the task's result, or to undefined when it failed
+// (the failure is then said next to the control) or when it joined a press under way.
+export function press(control, task) {
+  if (!control) return Promise.resolve(task()).catch((error) => { console.error(error); });
+  const under = running.get(control);
+  if (under) return under.then(() => undefined);
+  const buttons = buttonsOf(control);
+  const before = buttons.map((b) => b.disabled);
+  buttons.forEach((b) => { b.disabled = true; pressing.add(b); });
+  clearProblem(control);
+  const done = (async () => {
+    try {
+      return await task();
+    } catch (error) {
+      sayProblem(control, error);
+      return undefined;
+    } finally {
+      running.delete(control);
+      buttons.forEach((b, n) => {
+        pressing.delete(b);
+        b.disabled = b.dataset.off !== undefined ? b.dataset.off === "off" : before[n];
+      });
+    }
+  })();
+  running.set(control, done);
+  presses(+1);
+  done.finally(() => presses(-1));
+  return done;
+}
+
+// A form's submit, as one press of the form.
+export function onSubmit(form, task) {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    press(form, () => task(event));
+  });
+}
