@@ -174,7 +174,7 @@ class Run:
         self.wait_for_change(page, before)
         after = self.records()
         changed = {k: after[k] - before[k] for k in after if after[k] != before[k]}
-        assert changed == made, control
+        assert changed == made, (control, self.sent[sent_before:])
         reads = ("/preview", "/odds", "/qr")  # POSTs that write nothing
         keys = [key for url, key in self.sent[sent_before:] if not url.endswith(reads)]
         assert None not in keys and len(set(keys)) == intents, (control, self.sent[sent_before:])
@@ -322,7 +322,7 @@ def test_every_write_control_records_once(server: Server, browser: Browser, mode
             # The table's dice: a hit (2+2+2 against skill 13), so the blow waits for the
             # defender's answer whatever the server would have rolled.
             page.locator("input[name=dice-mode][value=table]").check()
-            page.locator("#dice-fields [data-roll-name$=\"'s hit\"] input").fill("2 2 2")
+            page.locator('#dice-fields [data-roll-name$="\'s hit"] input').fill("2 2 2")
 
         return ready
 
