@@ -14,7 +14,10 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
   const tracks = Object.keys(character ? character.maxima : {});
   const reason = (key) => el("label", {}, "Reason (kept on record)",
     el("input", { "data-reason": key, required: true, maxlength: 500 }));
-  // Each form's submit is one press (writes.js): its failure is said under its button.
+  // Each form's submit is one press (writes.js).
+  // Said in the result box right above the tools (where the screen says what went wrong).
+  const said = { where: document.getElementById("result") };
+  const submit = (form, task) => onSubmit(form, task, said);
   const post = async (path, body, method = "POST") => {
     await write(page.api, method, path, body);
     document.getElementById("result").replaceChildren();
@@ -30,7 +33,7 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
         el("option", { value: "adjust" }, "adjust by"), el("option", { value: "set" }, "set to"))),
       el("label", {}, "Amount", el("input", { name: "amount", type: "number", required: true }))),
     reason("adjust"), el("button", { type: "submit" }, "Change the track"));
-  onSubmit(adjust, () => {
+  submit(adjust, () => {
     const amount = parseInt(value(adjust, "amount"), 10);
     return post(`characters/${id}/tracks`, { [value(adjust, "mode")]: { [value(adjust, "track")]: amount },
       reason: adjust.querySelector("[data-reason]").value });
@@ -45,13 +48,13 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
   const save = sheet && bestiary ? el("button", { type: "button", class: "secondary",
     id: "gm-bestiary-save", onclick: (event) => {
       const button = event.currentTarget;
-      press(button, () => bestiary.save(kept, sheet.read()));
+      press(button, () => bestiary.save(kept, sheet.read()), said);
     } }, known ? `Update ${kept} in the bestiary` : `Save to the bestiary as ${kept}`) : null;
   const amend = el("form", { class: "stack", id: "gm-amend", novalidate: true },
     el("h3", {}, "Amend the sheet"), sheet ? sheet.node : null,
     reason("amend"), el("div", { class: "row wrap" },
       el("button", { type: "submit" }, "Amend the sheet"), save));
-  onSubmit(amend, () => post(`characters/${id}/sheet`,
+  submit(amend, () => post(`characters/${id}/sheet`,
     { changes: changes(character.sheet, sheet.read()),
       reason: amend.querySelector("[data-reason]").value }));
 
@@ -77,8 +80,8 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
       el("label", {}, "Note", el("input", { name: "note", maxlength: 200 })),
       el("button", { type: "submit", class: "secondary" }, "Add marker"));
     const remove = (m, button) => press(button,
-      () => post(`encounters/${enc.id}/markers/${m.number}`, undefined, "DELETE"));
-    onSubmit(mark, () => {
+      () => post(`encounters/${enc.id}/markers/${m.number}`, undefined, "DELETE"), said);
+    submit(mark, () => {
       const rounds = parseInt(value(mark, "rounds"), 10);
       return post(`encounters/${enc.id}/markers`, { target: id, name: value(mark, "marker"),
         ...(value(mark, "note") ? { note: value(mark, "note") } : {}),
@@ -88,12 +91,12 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
     const move = el("form", { class: "row wrap", id: "gm-move" },
       el("label", {}, "Rank", el("input", { name: "rank", type: "number", min: 1, max: 20, required: true })),
       reason("move"), el("button", { type: "submit", class: "secondary" }, "Move to rank"));
-    onSubmit(move, () =>
+    submit(move, () =>
       post(`encounters/${enc.id}/combatants/${id}/move`,
         { rank: parseInt(value(move, "rank"), 10), reason: move.querySelector("[data-reason]").value }));
     const leave = el("form", { class: "row wrap", id: "gm-leave" }, reason("leave"),
       el("button", { type: "submit", class: "danger" }, "Leaves the fight"));
-    onSubmit(leave, () => post(`encounters/${enc.id}/combatants/${id}/leave`,
+    submit(leave, () => post(`encounters/${enc.id}/combatants/${id}/leave`,
       { reason: leave.querySelector("[data-reason]").value }));
     cast.push(move, leave);
   } else if (enc && character && !character.in_encounter) {
@@ -101,7 +104,7 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
       el("label", {}, "Side", el("input", { name: "side", required: true,
         value: character.npc ? "foes" : "party" })),
       reason("join"), el("button", { type: "submit", class: "secondary" }, "Joins the fight"));
-    onSubmit(join, () => post(`encounters/${enc.id}/combatants`,
+    submit(join, () => post(`encounters/${enc.id}/combatants`,
       { character_id: id, side: value(join, "side"),
         reason: join.querySelector("[data-reason]").value }));
     cast.push(join);

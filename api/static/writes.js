@@ -129,7 +129,9 @@ function presses(by) {
 
 // Run one press of `control`. Resolves to the task's result, or to undefined when it failed
 // (the failure is then said next to the control) or when it joined a press under way.
-export function press(control, task) {
+// `where`: an element that says this control's problems (the GM tools' result box, right
+// above them) instead of a message slot beside the control.
+export function press(control, task, { where } = {}) {
   if (!control) return Promise.resolve(task()).catch((error) => { console.error(error); });
   const under = running.get(control);
   if (under) return under.then(() => undefined);
@@ -141,7 +143,7 @@ export function press(control, task) {
     try {
       return await task();
     } catch (error) {
-      sayProblem(control, error);
+      if (where) where.replaceChildren(problem(error, "p")); else sayProblem(control, error);
       return undefined;
     } finally {
       running.delete(control);
@@ -158,9 +160,9 @@ export function press(control, task) {
 }
 
 // A form's submit, as one press of the form.
-export function onSubmit(form, task) {
+export function onSubmit(form, task, options) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    press(form, () => task(event));
+    press(form, () => task(event), options);
   });
 }
