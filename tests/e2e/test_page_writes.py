@@ -260,6 +260,10 @@ def test_every_write_control_records_once(server: Server, browser: Browser, mode
     fight = f"/encounters/{gm.locator('#encounter-picker').input_value()}"
     one = {"audit": 1}
     run.press(gm, "#roll-initiative", "POST", f"{fight}/initiative", one)
+    # The chips are drawn again in the rolled order when the page hears of the roll, which
+    # may come after the press has settled: read the first chip of that drawing (each
+    # shows its roll), not of the one before, whose first may now be last, with no "later".
+    expect(gm.locator("#turn-order [data-initiative]")).to_have_count(2)
     first = gm.locator("#turn-order [data-turn]").first.get_attribute("data-turn")
     run.press(gm, f'[data-later="{first}"]', "POST", f"{fight}/order/move", one)
     run.press(gm, "#next-turn", "POST", f"{fight}/turn", one)
