@@ -51,6 +51,7 @@ export function renderRoster() {
     return card;
   }));
   const free = campaign.characters.filter((c) => !c.in_encounter);
+  const typed = setupTyped();
   $("setup-rows").replaceChildren(...free.map((c) => el("div", { class: "setup-row" },
     el("input", { type: "checkbox", "data-character": c.id, "aria-label": `bring ${c.name}` }),
     el("span", {}, c.name),
@@ -59,7 +60,32 @@ export function renderRoster() {
       "aria-label": `${c.name}'s side` }),
     el("input", { "data-rank": c.id, type: "number", min: 1, max: 9, value: 1,
       "aria-label": `${c.name}'s rank` }))));
+  keepTyped(typed);
   renderDays(page);
+}
+
+// What the GM has ticked and typed in the set-up rows. A live update (a character
+// enrolled, a day passed, anything the feed brings) draws the rows again, and must not
+// undo a tick or a side typed a moment before: a fight was started with one combatant
+// that way, the other's tick wiped by an update that came between tick and Start.
+function setupTyped() {
+  const typed = new Map();
+  for (const row of document.querySelectorAll("#setup-rows .setup-row")) {
+    const [box, , side, rank] = row.children;
+    typed.set(box.dataset.character, { checked: box.checked, side: side.value, rank: rank.value });
+  }
+  return typed;
+}
+
+function keepTyped(typed) {
+  for (const row of document.querySelectorAll("#setup-rows .setup-row")) {
+    const [box, , side, rank] = row.children;
+    const was = typed.get(box.dataset.character);
+    if (!was) continue; // a character new to the rows: as drawn
+    box.checked = was.checked;
+    side.value = was.side;
+    rank.value = was.rank;
+  }
 }
 
 export function renderBoard() {
