@@ -1,16 +1,23 @@
 // The board: the roster's cards and the encounter's (tracks editable from their number,
 // conditions and the GM's markers as chips), the attacks waiting for a defence, and the
-// actions with their corrections (void, reroll, rewind; undo last).
+// actions with their corrections (void, reroll, rewind; undo last), in an open fight and
+// in an ended one (there after the API's preview of what the correction carries).
 import { $, bar, chips, el } from "/static/skald.js";
 import { label } from "/static/rulesets.js";
-import { askReason, correct, showResult } from "/static/gmlog.js";
+import { askReason, confirmPreview, correct, previewCorrection, showResult } from "/static/gmlog.js";
 import { renderOrder } from "/static/gmorder.js";
 import { renderDays } from "/static/gmdays.js";
-import { clearMessage, live, page, pendingOf, refresh, select } from "/static/gmpage.js";
+import { clearMessage, live, page, pendingOf, refresh, select, showError } from "/static/gmpage.js";
 import { enable, press, write } from "/static/writes.js";
 
-// The table's own records (docs/table.md): voided or rewound, never rerolled.
-const TABLE_RECORDS = new Set(["initiative", "turn", "mark", "unmark", "expire"]);
+// What a correction is called on its button and in its preview's title.
+const CORRECTIONS = { void: "Void", reroll: "Reroll", rewind: "Rewind to before" };
+
+// A record has something to reroll when it is one of the ruleset's actions (as /rulesets
+// publishes them) that rolled dice: the table's records (initiative, turns, markers) and
+// the GM's changes (tracks, sheets, joins) are voided or rewound, never rerolled, and an
+// action that rolled nothing (a posture) has nothing to roll again.
+const rerollable = (a) => Boolean(page.ruleset.actions[a.kind]) && (a.rolls || []).length > 0;
 const TURN_BUTTONS = ["roll-initiative", "prev-turn", "next-turn", "delay-turn", "next-round",
   "end-encounter", "undo-last"];
 
@@ -166,28 +173,43 @@ async function withdraw(exchange, control) {
 }
 
 function renderActions(enc) {
-  const fix = (kind, a, text) => el("button", { type: "button", class: "secondary",
+  const fix = (kind, a) => el("button", { type: "button", class: "secondary",
     [`data-${kind}`]: a.number, onclick: (event) => runCorrection(kind, a, event.currentTarget) },
-  text);
+  CORRECTIONS[kind]);
   $("actions").replaceChildren(...enc.actions.slice().reverse().map((a) => el("li",
     { class: a.status, "data-action-number": a.number, value: a.number },
     el("details", { open: a.number === enc.actions.length && a.status === "active" },
       el("summary", {}, `round ${a.round}: ${a.summary}`,
         a.status !== "active" ? el("em", {}, ` (${a.status})`) : null),
       el("ol", { class: "narrative" }, (a.narrative || []).map((line) => el("li", {}, line)))),
-    !enc.ended && a.status === "active" ? el("div", { class: "row" },
-      fix("void", a, "Void"), TABLE_RECORDS.has(a.kind) ? null : fix("reroll", a, "Reroll"),
-      fix("rewind", a, "Rewind to before"))
+    a.status === "active" ? el("div", { class: "row" },
+      fix("void", a), rerollable(a) ? fix("reroll", a) : null, fix("rewind", a))
       : null)));
 }
 
-async function runCorrection(kind, action, control, given) {
-  const reason = given || await askReason(`${kind} action #${action.number}: ${action.summary}`);
+// A correction with its reason. In an open fight it is recorded at once (the fight is
+// put right in itself). In an ended one it is carried through the campaign (the tracks
+// handed back, later days healed, later fights), so the GM first sees what it changes,
+// as the API's preview works it out, and records it or not. (The API previews an open
+// fight's correction too, but not as it is made: a reroll there rolls new dice when it
+// is recorded, and a void's tracks are the fight's, not the roster's the preview lists.)
+async function runCorrection(kind, action, control) {
+  const enc = page.encounter;
+  const reason = await askReason(`${kind} action #${action.number}: ${action.summary}`);
   if (reason === null) return;
-  await press(control, async () => {
-    await correct(page, kind, action, reason);
-    await refresh();
-  });
+  if (!enc.ended) {
+    await press(control, async () => {
+      await correct(page, kind, action, reason, enc.id);
+      await refresh();
+    });
+    return;
+  }
+  const preview = await press(control, () => previewCorrection(page, kind, action, reason, enc.id));
+  if (!preview) return;
+  const title = `${CORRECTIONS[kind]} #${action.number} of ${enc.name} (ended): what it changes`;
+  const recorded = await confirmPreview(title, preview,
+    () => correct(page, kind, action, reason, enc.id));
+  if (recorded) await refresh().catch((error) => showError(error));
 }
 
 const lastActive = (enc) => enc.actions.slice().reverse().find((a) => a.status === "active");

@@ -1,12 +1,15 @@
 // The GM screen's record: the reason dialog, corrections (void, reroll, rewind) with the
-// diff they made, and what an action or a waiting attack says in the result box.
+// diff they made, the preview of a correction of an ended fight before it is recorded,
+// and what an action or a waiting attack says in the result box.
 import { $, el } from "/static/skald.js";
-import { write } from "/static/writes.js";
+import { clearProblem, enable, press, write } from "/static/writes.js";
 
 export function askReason(title, prefilled = "") {
   const dialog = $("reason-dialog");
   $("reason-title").textContent = title;
   $("reason-input").value = prefilled;
+  // Escape closes a dialog without touching its returnValue: the last OK must not stand.
+  dialog.returnValue = "";
   dialog.showModal();
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => {
@@ -16,13 +19,115 @@ export function askReason(title, prefilled = "") {
   });
 }
 
+// A correction's request (void, reroll or rewind to before the action), or its preview's.
+function correctionRequest(encounterId, kind, action, reason, preview) {
+  const path = `encounters/${encounterId}`;
+  const tail = preview ? "/preview" : "";
+  return kind === "rewind"
+    ? [`${path}/rewind${tail}`, { reason, to_version: action.version - 1 }]
+    : [`${path}/actions/${action.number}/${kind}${tail}`, { reason }];
+}
+
 // A correction with its reason, then its diff in the result box.
-export async function correct(page, kind, action, reason) {
-  const path = `encounters/${page.encounter.id}`;
-  const done = kind === "rewind"
-    ? await write(page.api, "POST", `${path}/rewind`, { reason, to_version: action.version - 1 })
-    : await write(page.api, "POST", `${path}/actions/${action.number}/${kind}`, { reason });
+export async function correct(page, kind, action, reason, encounterId = page.encounter.id) {
+  const [path, body] = correctionRequest(encounterId, kind, action, reason, false);
+  const done = await write(page.api, "POST", path, body);
   showDiff(kind, action, reason, done.report || []);
+}
+
+// What a correction would change through the whole campaign, as the API works it out
+// (docs/corrections.md, "Preview first"); nothing is written.
+export function previewCorrection(page, kind, action, reason, encounterId = page.encounter.id) {
+  const [path, body] = correctionRequest(encounterId, kind, action, reason, true);
+  return page.api.post(path, body);
+}
+
+const words = (name) => String(name).replaceAll("_", " ");
+// "stamina 2, body 10 (piercing wound)": tracks, then conditions when there are any.
+const stateText = ({ tracks, conditions }) => Object.entries(tracks || {})
+  .map(([track, value]) => `${words(track)} ${value}`).join(", ") +
+  (conditions && conditions.length ? ` (${conditions.map(words).join(", ")})` : "");
+
+// Where a step of the campaign happened (the walk's steps: docs/corrections.md).
+function stepWhere(step) {
+  if (step.kind === "encounter") return `after ${step.encounter}`;
+  if (step.kind === "heal") return `day ${step.day}'s heal`;
+  if (step.kind === "wound") return `wound ${words(step.wound)}`;
+  return `${step.kind}${step.reason ? ` (${step.reason})` : ""}`;
+}
+
+// The preview's lines, as the API gives them: each action whose outcome changes (in any
+// encounter), each character's step that changes (a fight's end, a day's heal, a GM
+// change), then each character whose tracks now change; before → after.
+export function previewLines(preview) {
+  return [
+    ...(preview.actions || []).map((a) => el("li", { "data-preview-action": a.number,
+      "data-encounter-id": a.encounter_id || "" },
+    `${a.encounter ? `${a.encounter} ` : ""}#${a.number} ${a.status}: ${a.before || ""}` +
+      `${a.after ? ` → ${a.after}` : ""}${a.why ? ` (${a.why})` : ""}`)),
+    ...(preview.steps || []).map((s) => el("li", { "data-preview-step": s.kind,
+      "data-character-id": s.character_id },
+    `${stepWhere(s)}, ${s.name}: ${stateText(s.before)} → ${stateText(s.after)}`)),
+    ...Object.entries(preview.characters || {}).map(([id, c]) => el("li",
+      { "data-preview-character": id },
+      `${c.name} now: ${stateText(c.before)} → ${stateText(c.after)}`)),
+  ];
+}
+
+// What "Record it" runs for the preview on show (null: none shown), and whether it is
+// under way.
+let recording = null;
+let writing = false;
+
+function wirePreview(dialog, form, ok) {
+  if (dialog.dataset.wired) return;
+  dialog.dataset.wired = "yes";
+  // Record it: one press (writes.js). The dialog stays open while the correction is
+  // written (a second click joins the first) and closes once it is recorded; a refusal
+  // is said beside the button, the dialog still open to read it and cancel.
+  form.addEventListener("submit", (event) => {
+    if (!event.submitter || event.submitter.value !== "ok") return; // Cancel: closed, nothing sent
+    event.preventDefault();
+    const record = recording;
+    if (!record) return;
+    press(ok, async () => {
+      writing = true;
+      try {
+        await record();
+      } finally {
+        writing = false;
+      }
+      recording = null;
+      dialog.close("ok");
+    });
+  });
+  // Escape cancels, except while the correction is being written (it is on its way).
+  dialog.addEventListener("cancel", (event) => { if (writing) event.preventDefault(); });
+}
+
+// Show a correction's preview; "Record it" runs `record` (which writes the correction),
+// Cancel or Escape writes nothing. Resolves to true once recorded, false if not.
+export function confirmPreview(title, preview, record) {
+  const dialog = $("preview-dialog");
+  const ok = $("preview-ok");
+  wirePreview(dialog, $("preview-form"), ok);
+  $("preview-title").textContent = title;
+  $("preview-message").textContent = preview.message;
+  $("preview-lines").replaceChildren(...previewLines(preview));
+  clearProblem(ok);
+  // A correction that changes nothing is refused by the API (409): nothing to record.
+  enable(ok, !preview.changes_nothing);
+  recording = record;
+  dialog.returnValue = "";
+  dialog.showModal();
+  // The least destructive choice has the focus: Enter does not record unread.
+  $("preview-cancel").focus();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      recording = null;
+      resolve(dialog.returnValue === "ok");
+    }, { once: true });
+  });
 }
 
 function showDiff(kind, action, reason, report) {
