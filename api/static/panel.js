@@ -100,11 +100,31 @@ export function actionPanel({ context, done, fail, gm = false }) {
         row(`${c.name}: ${c.condition}`, c.gained, { "data-condition-odds": c.condition })));
   }
 
+  // The required parameters the GM has not filled in yet (a take-hit's damage class):
+  // no roll or odds can be worked out without them, and a request without them is one
+  // the API refuses, so none is sent until they are there.
+  function missing() {
+    const { ruleset } = context();
+    const given = body().params;
+    return (ruleset.actions[kind].params.required || []).filter((name) => !(name in given));
+  }
+
   function refreshAside() {
     clearTimeout(previewTimer);
     // Not once the form has closed: there is no action to ask about (a request with no
     // kind is not one the API takes).
-    previewTimer = setTimeout(() => { if (kind) { preview(); odds(); } }, 120);
+    previewTimer = setTimeout(() => {
+      if (!kind) return;
+      const unfilled = missing();
+      if (unfilled.length) {
+        $("dice-fields").replaceChildren();
+        $("odds").replaceChildren(el("p", { class: "caption", "data-odds": "unfilled" },
+          `Odds once ${unfilled.map((name) => name.replaceAll("_", " ")).join(", ")} filled in.`));
+        return;
+      }
+      preview();
+      odds();
+    }, 120);
   }
 
   function tableDice() {
