@@ -143,6 +143,20 @@ export function actionPanel({ context, done, fail, gm = false }) {
     return dice;
   }
 
+  // The GM's "Roll hidden" (T3: an NPC's action, its dice shown to others only as its
+  // outcome): on the GM screen's form only, offered for an NPC actor, sent only ticked.
+  function hiddenBox() {
+    const box = gm ? form.querySelector("input[name=hidden]") : null;
+    return box && box.closest("label") ? box : null;
+  }
+
+  function offerHidden(npc) {
+    const box = hiddenBox();
+    if (!box) return;
+    box.checked = false;
+    box.closest("label").hidden = !npc;
+  }
+
   // One press of Roll it (writes.js): a double-click records once, a lost answer is asked
   // again with the same key. A refusal is said under the button.
   async function submit() {
@@ -150,6 +164,8 @@ export function actionPanel({ context, done, fail, gm = false }) {
     const request = { ...body() };
     const dice = tableDice();
     if (dice && Object.keys(dice).length) request.dice = dice;
+    const hidden = hiddenBox();
+    if (hidden && hidden.checked && !hidden.closest("label").hidden) request.hidden = true;
     try {
       await done(await write(api, "POST", `encounters/${encounter.id}/actions`, request));
     } catch (error) {
@@ -174,7 +190,8 @@ export function actionPanel({ context, done, fail, gm = false }) {
   onSubmit(form, submit);
   // The parameters and the dice mode decide the rolls and the odds; typing the dice
   // themselves must not rebuild the dice inputs under the GM's fingers.
-  const decides = (event) => !$("dice-fields").contains(event.target) && refreshAside();
+  const decides = (event) => !$("dice-fields").contains(event.target) &&
+    event.target.name !== "hidden" && refreshAside();
   form.addEventListener("change", decides);
   form.addEventListener("input", decides);
 
@@ -185,6 +202,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
       kind = null;
       actor = null;
       form.hidden = true;
+      offerHidden(false); // a submit done, or the form put away: unticked for the next
       $("action-fields").replaceChildren();
       $("dice-fields").replaceChildren();
       $("odds").replaceChildren();
@@ -204,6 +222,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
           gm, choices: sheetChoices(schema, (character && character.sheet) || {}),
           titles: PARAM_TITLES[campaign.ruleset] || {} }));
       $("action-submit").textContent = `${label(campaign.ruleset, kind)}!`;
+      offerHidden(Boolean(character && character.npc));
       refreshAside();
     },
   };

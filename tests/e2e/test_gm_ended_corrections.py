@@ -1,4 +1,4 @@
-"""Corrections of an ended fight from the GM screen (issue 36, item 5),
+"""Corrections of an ended fight, and hidden rolls, from the GM screen (issue 36, item 5),
 on a real `skald serve` in Debian's Chromium (tests/e2e/conftest.py checks every request
 the page makes against the OpenAPI).
 
@@ -6,7 +6,7 @@ The GM picks the ended fight in the encounter picker; its actions offer Void, Re
 (only where there are dice to roll again) and Rewind. A correction asks the reason, then
 the API's preview of what it carries through the campaign (dialog#preview-dialog);
 Cancel or Escape writes nothing, "Record it" records it once (a double-click too) and
-the roster shows the carried tracks.
+the roster shows the carried tracks. A hidden roll is the GM's, for an NPC's action.
 
 Stamina-body, worked by hand (docs/rules/stamina-body.md):
 
@@ -436,4 +436,74 @@ def test_rewind_and_reroll_an_action_of_an_ended_fight_from_the_screen(
     for character in api["characters"].values():
         assert now[character["name"]] == character["after"]["tracks"]
     roster_shows_the_api(gm, table)
+    gm.context.close()
+
+
+def test_a_hidden_roll_from_the_screen(server: Server, browser: Browser) -> None:
+    table = Table(server)
+    eid = table.open_fight("Camp")
+    gm = open_screen(browser, server, table)
+    expect(gm.locator("#board-caption")).to_contain_text("round 1")
+    hidden = gm.locator('#action-form input[name="hidden"]')
+
+    # Not offered for a PC's action (Kara), nor sent: her blow is open.
+    sent = posts(gm, f"/encounters/{eid}/actions")
+    gm.locator(f'#sides [data-combatant-id="{table.kara}"] h3').click()
+    gm.locator("#action-buttons [data-kind=attack]").click()
+    expect(gm.locator("#action-form")).to_be_visible()
+    expect(hidden).to_be_hidden()
+    gm.locator("#param-target").select_option(table.ogre)
+    gm.locator("input[name=dice-mode][value=table]").check()
+    gm.locator('#dice-fields [data-roll-name="Kara\'s hit"] input').fill("2 2 2")
+    gm.locator("#action-submit").click()
+    expect(gm.locator("#result [data-pending]")).to_have_count(1)
+    assert len(sent) == 1
+    body = sent[0].post_data_json
+    assert isinstance(body, dict)
+    assert "hidden" not in body and body["dice"] == {"Kara's hit": [2, 2, 2]}
+    fight = f"{table.base}/encounters/{eid}"
+    settled = table.post(
+        f"{fight}/exchanges/1/declare", {"choice": "none", "dice": {"damage": [4, 4, 4]}}
+    )["action"]
+    assert settled.get("hidden", False) is False and settled["summary"] == KARA_HITS
+
+    # Offered for the Ogre's, unticked, labelled "Roll hidden".
+    gm.locator(f'#sides [data-combatant-id="{table.ogre}"] h3').click()
+    gm.locator("#action-buttons [data-kind=attack]").click()
+    expect(hidden).to_be_visible()
+    expect(hidden).not_to_be_checked()
+    expect(gm.get_by_label("Roll hidden")).to_have_count(1)
+    gm.locator("#param-target").select_option(table.kara)
+    gm.locator("input[name=dice-mode][value=table]").check()
+    gm.locator('#dice-fields [data-roll-name="Ogre\'s hit"] input').fill("2 3 3")
+    hidden.check()
+    gm.locator("#action-submit").click()
+    expect(gm.locator("#result [data-pending]")).to_have_count(1)
+    assert len(sent) == 2
+    body = sent[1].post_data_json
+    assert isinstance(body, dict)
+    assert body["hidden"] is True and body["dice"] == {"Ogre's hit": [2, 3, 3]}
+    # The form is reset: the next action of the Ogre starts unticked.
+    gm.locator("#action-buttons [data-kind=attack]").click()
+    expect(hidden).to_be_visible()
+    expect(hidden).not_to_be_checked()
+
+    # Kara answers from her phone (her player's key): the blow lands, recorded hidden.
+    player = {"authorization": f"Bearer {table.player_key}"}
+    declared = table.post(
+        f"{fight}/exchanges/2/declare",
+        {"choice": "none", "dice": {"damage": [3, 4, 5]}},
+        201,
+        headers=player,
+    )["action"]
+    as_gm = table.encounter(eid)["actions"][1]
+    assert (as_gm["hidden"], as_gm["summary"]) == (True, OGRE_HITS)
+    assert [(r["name"], r["faces"]) for r in as_gm["rolls"]] == [
+        ("hit", [2, 3, 3]), ("damage", [3, 4, 5]),
+    ]  # fmt: skip
+    # What the player reads of it: the outcome, no dice.
+    as_player = table.get(fight, headers=player)["actions"][1]
+    assert (as_player["hidden"], as_player["rolls"], as_player["breakdown"]) == (True, [], {})
+    assert declared["rolls"] == []
+    assert "2, 3, 3" not in str(as_player) and "[2, 3, 3]" not in str(as_player)
     gm.context.close()
