@@ -54,11 +54,15 @@ export function actionPanel({ context, done, fail, gm = false }) {
     if (mode() !== "table") { box.replaceChildren(); return; }
     try {
       const rolls = await api.post(`encounters/${encounter.id}/preview`, body());
+      // Faces typed meanwhile stay: a preview asked before the GM typed them (the target
+      // chosen, then "table dice") may answer after, and draws the rolls again.
+      const typed = Object.fromEntries([...box.querySelectorAll("[data-roll]")]
+        .map((input) => [input.dataset.roll, input.value]));
       box.replaceChildren(...[...(rolls.rolls || []), ...(rolls.may_follow || [])].map((roll) =>
         el("label", { class: "field", "data-roll-name": roll.name },
           el("span", {}, `${roll.name}: ${roll.count}d${roll.sides}` +
             (roll.when ? ` (only ${roll.when})` : "")),
-          el("input", { "data-roll": roll.name, inputmode: "numeric",
+          el("input", { "data-roll": roll.name, inputmode: "numeric", value: typed[roll.name] || null,
             placeholder: Array(roll.count).fill("·").join(" ") }))));
     } catch (error) {
       // No preview for this action (or not yet): name the rolls by hand.
