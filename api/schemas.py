@@ -227,6 +227,12 @@ class RulesetOut(BaseModel):
         "`POST .../days` takes in `default` and per character); null: the ruleset's days "
         "take no plan",
     )
+    counters: dict[str, str] = Field(
+        default_factory=dict,
+        description="the counters a character's `state` keeps beside its tracks (margin: "
+        "`fatigue`, `luck`), each with what it is: the pages show them on the cards, and the "
+        "GM sets or adjusts them through `POST .../characters/{chid}/tracks` as a track",
+    )
 
 
 class VoidBody(Body):

@@ -203,6 +203,7 @@ def ruleset_out(ruleset: Ruleset) -> RulesetOut:
         day_plan_schema=(
             ruleset.day_plan_model.model_json_schema() if ruleset.day_plan_model else None
         ),
+        counters=dict(ruleset.counters),
     )
 
 

@@ -2,7 +2,7 @@
 // conditions and the GM's markers as chips), the attacks waiting for a defence, and the
 // actions with their corrections (void, reroll, rewind; undo last), in an open fight and
 // in an ended one (there after the API's preview of what the correction carries).
-import { $, bar, chips, el } from "/static/skald.js";
+import { $, bar, chips, counters, el } from "/static/skald.js";
 import { label } from "/static/rulesets.js";
 import { askReason, confirmPreview, correct, previewCorrection, showResult } from "/static/gmlog.js";
 import { renderOrder } from "/static/gmorder.js";
@@ -44,6 +44,7 @@ function combatantCard(c, maxima, extra = {}) {
     el("h3", {}, c.name, el("span", { class: "where" }, extra.where || "")),
     Object.entries(c.tracks).map(([name, value]) =>
       bar(name, value, (c.maxima || maxima)[name], editTrack(c))),
+    counters(c.state, page.ruleset.counters),
     chips(c.conditions, markers));
 }
 

@@ -11,7 +11,10 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
   const character = page.campaign.characters.find((c) => c.id === id);
   const enc = page.encounter && !page.encounter.ended ? page.encounter : null;
   const inFight = enc && enc.combatants.some((c) => c.id === id && c.present !== false);
-  const tracks = Object.keys(character ? character.maxima : {});
+  // Its tracks, then the ruleset's counters (margin's fatigue and luck), which the track
+  // route sets and adjusts as tracks.
+  const tracks = [...Object.keys(character ? character.maxima : {}),
+    ...Object.keys(page.ruleset.counters || {})];
   const reason = (key) => el("label", {}, "Reason (kept on record)",
     el("input", { "data-reason": key, required: true, maxlength: 500 }));
   // Each form's submit is one press (writes.js).

@@ -1,7 +1,7 @@
 // The player's page: their character's tracks and chips, whose turn it is, the
 // declarations the table waits for from them, and their own actions on their turn. A key
 // granted several characters plays one at a time: a switcher picks which (kept in the tab).
-import { $, ApiError, bar, chips, client, el, follow, session, signInForm } from "/static/skald.js";
+import { $, ApiError, bar, chips, client, counters, el, follow, session, signInForm } from "/static/skald.js";
 import { label } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
 import { card, logItems, markerChips, sides, turnStrip } from "/static/fight.js";
@@ -63,6 +63,7 @@ function render() {
     return el("article", { class: "card", "data-character-id": c.id },
       el("h3", {}, c.name),
       Object.entries(now.tracks).map(([name, value]) => bar(name, value, (now.maxima || c.maxima)[name])),
+      counters(now.state, page.ruleset.counters),
       chips(now.conditions), markerChips(encounter, c.id));
   }));
   const names = Object.fromEntries((encounter ? encounter.combatants : []).map((c) => [c.id, c.name]));

@@ -220,6 +220,18 @@ export function bar(name, current, max, edit) {
       : el("span", { class: "value" }, `${current} / ${max ?? "?"}`));
 }
 
+// A ruleset's counters beside the tracks (margin's fatigue and luck: /rulesets publishes
+// them as `counters`, each with what it is), as the state this key may read has them:
+// nothing where it has none (an NPC's, for a player).
+export function counters(state, published) {
+  const shown = Object.keys(published || {}).filter((name) =>
+    typeof (state || {})[name] === "number");
+  if (!shown.length) return null;
+  return el("p", { class: "counters" }, shown.map((name) => el("span", { class: "counter",
+    "data-counter": name, "data-value": state[name], title: published[name] },
+  `${name.replaceAll("_", " ")} ${state[name]}`)));
+}
+
 // A chip's colour says what kind of state it is: out of the fight (red), a wound
 // (amber), anything else the ruleset or the GM marks (neutral).
 const OUT_OF_THE_FIGHT = new Set(["stunned", "unconscious", "down", "cannot_act"]);

@@ -266,6 +266,10 @@ class RulesetOf(ABC, Generic[SheetT]):
         A counter never goes below 0."""
         return {}
 
+    # The same counters as the pages show them beside the tracks (published at /rulesets
+    # as `counters`): each one's name in the state, and what it is.
+    counters: ClassVar[Mapping[str, str]] = {}
+
     def state_after_encounter(self, state: JsonMapping) -> StateObject:
         """What of a combatant's state outlasts the encounter (postures and holds do not)."""
         return dict(state)

@@ -78,9 +78,27 @@ def test_stamina_body_days_with_everyones_plan_and_each_characters(
     ]
 
 
+def counter(gm: Page, character: str, name: str) -> Any:
+    """A counter of the ruleset's (margin's fatigue, luck) on a roster card."""
+    return gm.locator(f'#roster [data-character-id="{character}"] [data-counter="{name}"]')
+
+
 def test_margin_days_with_a_rest_per_character(server: Server, browser: Browser) -> None:
     http, cid, key, ids = set_up(server, "margin")
     gm = open_days(browser, server, cid, key)
+    # A forced march: each one's fatigue set to 3 from the GM's tools, where margin's
+    # counters (/rulesets: counters) are set as tracks are; the cards show them.
+    for name in ("Kara", "Bran"):
+        expect(counter(gm, ids[name], "fatigue")).to_have_text("fatigue 0")
+        gm.locator(f'#roster [data-character-id="{ids[name]}"] h3').click()
+        gm.locator("#gm-tools > summary").click()
+        gm.locator("#gm-adjust [name=track]").select_option("fatigue")
+        gm.locator("#gm-adjust [name=mode]").select_option("set")
+        gm.locator("#gm-adjust [name=amount]").fill("3")
+        gm.locator("#gm-adjust [data-reason]").fill("a forced march")
+        gm.locator("#gm-adjust button[type=submit]").click()
+        expect(counter(gm, ids[name], "fatigue")).to_have_text("fatigue 3")
+        expect(counter(gm, ids[name], "luck")).to_have_text("luck 0")
     expect(gm.locator("#days-default-rest")).to_have_value("full")  # the ruleset's default
     expect(gm.locator("#days-default [data-plan-field]")).to_have_count(1)
     gm.locator(f"#days-plan-{ids['Kara']}-rest").select_option("light")
@@ -89,6 +107,13 @@ def test_margin_days_with_a_rest_per_character(server: Server, browser: Browser)
     assert recorded_days(http, cid) == [
         {"day": 1, "plans": {ids["Kara"]: {"rest": "light"}, ids["Bran"]: {"rest": "full"}}}
     ]
+    # What the day did, on the cards once it is healed (M6): a light day halves fatigue
+    # (3 // 2), a full rest clears it.
+    expect(counter(gm, ids["Kara"], "fatigue")).to_have_text("fatigue 1")
+    expect(counter(gm, ids["Bran"], "fatigue")).to_have_text("fatigue 0")
+    for name, fatigue in (("Kara", 1), ("Bran", 0)):
+        state = http.get(f"/campaigns/{cid}/characters/{ids[name]}").json()["state"]
+        assert (state["fatigue"], state["luck"]) == (fatigue, 0), name
 
 
 def test_d20_days_take_no_plan(server: Server, browser: Browser) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from domain.rulesets import RULESETS
 from tests.helpers import act, act_response, encounter, enrol, new_campaign, ok, start
 
 SWORD = {
@@ -102,6 +103,23 @@ def test_the_margin_ruleset_is_listed_with_its_options_and_actions(client: TestC
     assert ruleset["options"]["armor_blunting"] == "1/10"
     assert ruleset["options"]["max_effort"] == 3
     assert sorted(ruleset["actions"]) == ["attack", "cast", "defend", "riposte", "ward"]
+
+
+def test_rulesets_publish_the_counters_the_track_route_takes(client: TestClient) -> None:
+    """/rulesets names each ruleset's counters (the pages show them on the cards): exactly
+    the ones the track route sets and adjusts as tracks (margin's fatigue and luck, M6
+    and M8), none for a ruleset that keeps none."""
+    published = {r["id"]: r["counters"] for r in ok(client.get("/rulesets"))}
+    assert {ruleset: sorted(counters) for ruleset, counters in published.items()} == {
+        "margin": ["fatigue", "luck"], "stamina-body": [], "d20": [],
+    }  # fmt: skip
+    assert published["margin"]["luck"].startswith("luck points left")
+    assert ok(client.get("/rulesets/margin"))["counters"] == published["margin"]
+    # Only margin keeps counters: the others' state_counters is the kit's (none, whatever
+    # the sheet), so a margin sheet asks them all.
+    for ruleset in RULESETS.values():
+        kept = ruleset.state_counters(sheet(luck=2))
+        assert sorted(published[ruleset.id]) == sorted(kept), ruleset.id
 
 
 def test_defend_blunts_four_attackers_in_one_round(client: TestClient) -> None:

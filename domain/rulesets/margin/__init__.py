@@ -48,6 +48,14 @@ class Margin(RulesetOf[MarginSheet]):
     # M7: a character who is down cannot act; the aggregate refuses before resolving.
     incapacitating = frozenset({"down"})
     cannot_act_at_all = frozenset({"down"})  # T1 (M7)
+    # M6, M8: what the state counts beside health, and what a day between fights restores.
+    counters: ClassVar[Mapping[str, str]] = {
+        "fatigue": "effort paid: fatigue // fatigue_per_exhaustion_die exhaustion dice come "
+        "off attacks and active defenses (M6); a full-rest day clears it, a light day divides "
+        "it by light_day_fatigue_divisor",
+        "luck": "luck points left: a roll of 0 or less is rolled once more, spending one "
+        "(M8); a full-rest day refills them to the sheet's luck",
+    }
 
     def __init__(self, options: MarginOptions = DEFAULT_OPTIONS) -> None:
         # The campaign's options (M18): health default, wounded threshold, light day.
