@@ -39,7 +39,7 @@ from domain.campaign import Campaign
 from domain.narrative import Sheeted
 from domain.records import JSON
 from domain.texts import Reader
-from domain.told import told_for
+from domain.told import parties, told_for
 from domain.visibility import MARGIN_WOUNDED_AT, descriptor
 
 # An NPC's numbers: replaced by {} (never removed, so each answer keeps its shape).
@@ -187,7 +187,8 @@ class Redaction:
 
     def _involved(self, action: Mapping[str, JSON]) -> set[str]:
         """The NPCs whose numbers the action's texts and breakdown may state: its actor,
-        its target, whoever's tracks or state it changed, whoever rolled initiative."""
+        its target, whoever's tracks or state it changed, whoever rolled initiative, and
+        whoever else its texts speak of (a Ward's dwarf, a hold's other party)."""
         found: set[str] = set()
         actor = action.get("actor")
         if isinstance(actor, str):
@@ -205,6 +206,8 @@ class Redaction:
             for entry in entries if isinstance(entries, list) else []:
                 if isinstance(entry, Mapping) and isinstance(entry.get("id"), str):
                     found.add(str(entry["id"]))
+        if self.npcs:
+            found |= parties(self.ruleset_id, action, self.roster)
         return found & set(self.npcs)
 
     def _outcome(self, action: Mapping[str, JSON]) -> JSON:

@@ -1,18 +1,23 @@
 """An action record's texts for one reader (RULINGS T3a): its summary and narrative as
-parts, built at read time from the stored record by its ruleset's package, rendered for
-the reader. The stored record keeps its bytes; the GM reads them as they always were.
+parts, built at read time from the stored record by its ruleset's package (the table's
+and the GM's records by domain/table_texts.py), rendered for the reader. The stored
+record keeps its bytes; the GM reads them as they always were.
 
-Where a ruleset builds no parts for a record (a kind it has no builder for, or a record
-its builder cannot read), the record's own lines are said only to readers who may see
-the numbers of every NPC the action involves; the others read the open dice and the
-summary the caller gives (its outcome, built from the record's typed changes).
+Where the GM's narrator writes a record's plain lines (a kind with no narrator of its
+own, or a record its narrator cannot read), so do the parts: the open dice, then the
+summary's parts. Where no parts are built for a record (or what they render for the GM
+is not exactly what the GM reads), the record's own lines are said only to readers who
+may see the numbers of every NPC the action involves; the others read the open dice and
+the summary the caller gives (its outcome, built from the record's typed changes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from typing import TypeVar
 
 from domain import breakdowns as bd
+from domain import table_texts
 from domain.actions import conditions_from_json
 from domain.breakdowns import read
 from domain.narrative import (
@@ -25,28 +30,65 @@ from domain.narrative import (
     unused_lines,
 )
 from domain.records import JSONObject
+from domain.rulesets.d20 import move_texts as d20_moves
 from domain.rulesets.d20 import texts as d20_texts
 from domain.rulesets.margin import texts as margin_texts
 from domain.rulesets.stamina_body import texts as sb_texts
 from domain.texts import Reader, Text, joined, render, render_lines, secret
 
+T = TypeVar("T")
 Roster = Mapping[str, Sheeted]
 Builder = Callable[[JSONObject, Roster], Text | None]
 LinesBuilder = Callable[[JSONObject, Roster], list[Text] | None]
+Parties = Callable[[JSONObject, Roster], set[str]]
 
-# Each ruleset's parts, in its package.
-SUMMARIES: dict[str, Builder] = {
-    "stamina-body": sb_texts.summary,
-    "margin": margin_texts.summary,
-    "d20": d20_texts.summary,
+# Each ruleset's parts, in its package; the first that builds a record's wins.
+SUMMARIES: dict[str, tuple[Builder, ...]] = {
+    "stamina-body": (sb_texts.summary,),
+    "margin": (margin_texts.summary,),
+    "d20": (d20_texts.summary, d20_moves.summary),
 }
-NARRATIVES: dict[str, LinesBuilder] = {
-    "stamina-body": sb_texts.narrative,
-    "margin": margin_texts.narrative,
-    "d20": d20_texts.narrative,
+NARRATIVES: dict[str, tuple[LinesBuilder, ...]] = {
+    "stamina-body": (sb_texts.narrative,),
+    "margin": (margin_texts.narrative,),
+    "d20": (d20_texts.narrative, d20_moves.narrative),
+}
+# Who a record involves that neither its actor, its parameters nor its changes name.
+PARTIES: dict[str, tuple[Parties, ...]] = {
+    "margin": (margin_texts.parties,),
+    "d20": (d20_moves.parties,),
 }
 # What a builder's reading of a record shaped otherwise raises (domain/breakdowns.py).
 UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def first_built(
+    builders: tuple[Callable[[JSONObject, Roster], T | None], ...],
+    stored: JSONObject,
+    combatants: Roster,
+) -> T | None:
+    """What the first builder that builds the record's parts builds; None if none does
+    (a builder that cannot read the record counts as none)."""
+    for builder in builders:
+        try:
+            built = builder(stored, combatants)
+        except UNREADABLE:
+            continue
+        if built is not None:
+            return built
+    return None
+
+
+def parties(ruleset: str, stored: JSONObject, combatants: Roster) -> set[str]:
+    """The characters a record's texts speak of beyond its actor, its parameters and its
+    changes (a Ward's dwarf, a hold's other party): their numbers are in its lines."""
+    found: set[str] = set()
+    for builder in PARTIES.get(ruleset, ()):
+        try:
+            found |= builder(stored, combatants)
+        except UNREADABLE:
+            continue
+    return found
 
 
 def secret_of(owners: Collection[str], text: Text) -> Text:
@@ -89,13 +131,8 @@ def summary_parts(ruleset: str, stored: JSONObject, combatants: Roster) -> Text 
     """The record's summary as parts, or None when none are built for it. Parts that do
     not render, for the GM, to the stored summary are not used (the summary is said as
     it was written, or not at all)."""
-    builder = SUMMARIES.get(ruleset)
-    try:
-        built = initiative(stored, combatants)
-        if built is None and builder is not None:
-            built = builder(stored, combatants)
-    except UNREADABLE:
-        return None
+    builders = (table_texts.summary, initiative, *SUMMARIES.get(ruleset, ()))
+    built = first_built(builders, stored, combatants)
     if built is None:
         return None
     summary = stored.get("summary")
@@ -132,6 +169,18 @@ def roll_lines(stored: JSONObject, combatants: Roster) -> list[Text]:
     ]
 
 
+def plain_lines(stored: JSONObject, combatants: Roster, summary: Text | None) -> list[Text] | None:
+    """The plain lines (domain/narrative.py generic) as parts: the open dice, then the
+    summary's parts. None without those parts, or when a roll's dice add a number to
+    its faces (a weapon's '1d6+1': whose the 1 is, the line does not say)."""
+    if summary is None:
+        return None
+    plain = read(stored, Plain)
+    if any("+" in roll.dice or "-" in roll.dice for roll in plain.rolls):
+        return None
+    return [*roll_lines(stored, combatants), summary]
+
+
 def narrative_parts(
     ruleset: str,
     stored: JSONObject,
@@ -139,18 +188,17 @@ def narrative_parts(
     involved: Collection[str],
     summary: Text,
     said: list[str],
+    parts: Text | None = None,
 ) -> list[Text]:
     """The narrative as parts. ``said`` is the narrative as the GM reads it, ``summary``
-    the summary as this reader may read it, ``involved`` the NPCs the action involves."""
-    builder = NARRATIVES.get(ruleset)
-    lines: list[Text] | None
-    try:
-        lines = builder(stored, combatants) if builder is not None else None
-    except UNREADABLE:
-        lines = None
+    the summary as this reader may read it (``parts``: the summary's parts, when built),
+    ``involved`` the NPCs the action involves. The ruleset's lines, or the plain lines,
+    are used only where they render for the GM exactly to ``said``."""
+    lines = first_built(NARRATIVES.get(ruleset, ()), stored, combatants)
     extra = [(line,) for line in unused_lines(stored) + conditions_lines(stored, combatants)]
-    if lines is not None and render_lines([*lines, *extra]) == said:
-        return [*lines, *extra]
+    for built in (lines, plain_lines(stored, combatants, parts)):
+        if built is not None and unids_lines(render_lines([*built, *extra]), combatants) == said:
+            return [*built, *extra]
     # No parts: the lines the GM reads go to those who see every NPC's numbers here.
     told: list[Text] = [secret_of(involved, (line,)) for line in said]
     hidden = [*roll_lines(stored, combatants), summary]
@@ -180,6 +228,6 @@ def told_for(
     parts = summary_parts(ruleset, stored, combatants)
     summary: Text = (outcome,) if parts is None else parts
     summary_told = unids_lines([render(summary, reader)], combatants)
-    lines = narrative_parts(ruleset, stored, combatants, involved, summary, said)
+    lines = narrative_parts(ruleset, stored, combatants, involved, summary, said, parts)
     narrative = unids_lines(render_lines(lines, reader), combatants)
     return (summary_told[0] if summary_told else outcome), narrative or summary_told

@@ -1,12 +1,17 @@
 """Margin's texts as parts (RULINGS T3a): an attack's or a spell's narrative and summary,
-built from its breakdown, each number marked with whose it is.
+a Dwarf's Ward and an Elf's Riposte in it, and a posture's summary, built from the
+record, each number marked with whose it is.
 
 The GM reads every part, the same bytes domain/narrators.py wrote before. Others read
 neither the sheet values an NPC's pools add up (Might 2 + Melee 2) nor its weapon's
-damage, its nature, its armor or its health (its descriptor instead); the dice thrown
-(how many and their faces), the successes they show and the margin they make, the
-outcome words and the PCs' numbers stay. A Ward's interception or a Riposte's counter
-is not built from parts yet: such an attack is told by its outcome (domain/told.py).
+damage, its nature, its armor or its health (its descriptor instead), nor the effort
+an NPC puts into a posture (it spends its fatigue); the dice thrown (how many and their
+faces), the successes they show and the margin they make (a Ward's too), the outcome
+words (intercepts, stops the blow dead, turned, counters) and the PCs' numbers stay.
+
+Where the GM's narrator cannot read a record (an answered Riposte's counter, recorded
+without whom it hurt; a Ward that covered nobody) it writes the plain lines, and so do
+these parts (domain/told.py): the open dice, then the summary.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from domain import breakdowns as bd
-from domain.breakdowns import given, present, read, target_of
+from domain.breakdowns import UNSET, given, present, read, target_of
 from domain.narrative import Sheeted, exact, faces, name_of, plural
 from domain.records import JSONObject
 from domain.texts import Descriptor, Part, Text, secret
@@ -66,9 +71,11 @@ def pool_lines(who: str, owner: str, what: str, roll: bd.PoolRoll) -> list[Text]
     return lines
 
 
-def defense_lines(block: bd.Defenses, who: str, owner: str) -> list[Text]:
-    why = block.why
-    lines: list[Text] = [secret(owner, f"{why[0].upper()}{why[1:]}")]
+def defense_lines(block: bd.Defenses, who: str, owner: str, plain: bool = False) -> list[Text]:
+    """The defender's posture (it may say its effort: the owner's, unless ``plain``),
+    then each defense rolled."""
+    why = f"{block.why[0].upper()}{block.why[1:]}"
+    lines: list[Text] = [(why,) if plain else secret(owner, why)]
     for roll in block.rolls:
         lines += pool_lines(who, owner, f"{roll.defense} ({roll.mode})", roll)
         if given(roll.counts_as, None) != roll.total:
@@ -109,18 +116,20 @@ def damage_lines(damage: bd.MarginDamage, to: str, to_id: str, by: str) -> list[
     return lines
 
 
+POSTURES = frozenset({"defend", "riposte", "ward"})
+
+
 def read_attack(record: JSONObject) -> tuple[bd.MarginAttack, str, str] | None:
-    """An attack or a spell without a Ward or a Riposte in it (those are told otherwise)."""
+    """An attack or a spell, with its actor and its target."""
     told = read(record, Told)
     if told.kind not in ("attack", "cast") or told.actor is None:
         return None
-    b = read(told.breakdown, bd.MarginAttack)
-    if b.ward or b.riposte:
-        return None
-    return b, told.actor, str(target_of(told.params))
+    return read(told.breakdown, bd.MarginAttack), told.actor, str(target_of(told.params))
 
 
 def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
+    """The lines domain/narrators.py margin writes, in its order; what it cannot read
+    fails here too (domain/told.py then says the plain lines)."""
     found = read_attack(record)
     if found is None:
         return None
@@ -136,36 +145,132 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
         lines.append((f"Margin: {m.attack} - ({taken}) = {m.value}",))
         if m.value <= 0:
             lines.append(("A margin of 0 or less: nothing happens, no damage of any kind",))
+    if b.ward:
+        ward = read(b.ward, bd.Ward)
+        dwarf = name_of(combatants, ward.dwarf)
+        lines += defense_lines(ward, dwarf, ward.dwarf, plain=True)  # its words hold no number
+        end = "; the blow is stopped" if ward.stopped else f"; {dwarf} takes the blow"
+        lines.append((f"Ward: {ward.margin_before} - {ward.sum} = {ward.remaining}{end}",))
     if b.damage:
         damage = read(b.damage, bd.MarginDamage)
         lines += damage_lines(damage, name_of(combatants, damage.to), damage.to, actor)
+    if b.riposte:
+        riposte = read(b.riposte, bd.Riposte)
+        if riposte.why is UNSET:  # an early record: the whole riposte, to those who see all
+            lines.append(both(actor, target_id, f"Riposte: {b.riposte}"))
+        else:
+            lines.append((f"Riposte: {riposte.why}",))  # whether and how she answers: words
+        if riposte.damage:
+            damage = read(riposte.damage, bd.MarginDamage)
+            lines += damage_lines(damage, name_of(combatants, damage.to), damage.to, target_id)
     return lines
+
+
+class Answer(bd.Part, frozen=True):
+    """An answered Riposte: her weapon, and what it did to the attacker's health."""
+
+    answered: bool
+    why: str
+    weapon: str | None = None
+    damage: dict[str, object] | None = None
+    health: bd.BeforeAfter | None = None
+
+
+class Final(bd.Part, frozen=True):
+    final: int
+
+
+def takes(who: str, owner: str, final: int, health: bd.BeforeAfter, more: str = "") -> Text:
+    """'Ogre takes 5 (health 27 -> 22)'; to others 'Ogre is hurt'."""
+    return (
+        who,
+        *secret(
+            owner,
+            f" takes {final}{more}",
+            instead=(" is ", Descriptor(owner, {"health": health.after})),
+        ),
+    )
+
+
+def exchange(b: bd.MarginAttack, actor: str, target_id: str, combatants: Roster) -> Text | None:
+    """What the margin did (strike.py _exchange): damage, a Ward's interception, a
+    Riposte's counter, or nothing."""
+    ward = read(b.ward, bd.Ward) if b.ward and b.ward.get("dwarf") is not None else None
+    if ward is not None and ward.stopped:
+        return (f"{name_of(combatants, ward.dwarf)} intercepts and stops the blow dead",)
+    if b.damage:
+        damage = read(b.damage, bd.MarginDamage)
+        health = damage.health
+        more = f" (health {health.before} -> {health.after})"
+        if damage.to == target_id:
+            return takes(b.target.name, target_id, damage.final, health, more)
+        if ward is None or damage.to != ward.dwarf:
+            return None
+        dwarf = name_of(combatants, ward.dwarf)
+        return (f"{dwarf} intercepts, ", *takes(dwarf, ward.dwarf, damage.final, health, more))
+    if b.riposte:
+        answer = read(b.riposte, Answer)
+        if not answer.answered:
+            return (f"turned; no counter: {answer.why}",)
+        if answer.damage is None or answer.health is None or answer.weapon is None:
+            return None
+        final = read(answer.damage, Final).final
+        counter = f"turned; {b.target.name} counters with {answer.weapon}: "
+        return (counter, *takes(b.attacker.name, actor, final, answer.health))
+    return ("the blow is turned: nothing happens, no damage of any kind",)
 
 
 def summary(record: JSONObject, combatants: Roster) -> Text | None:
     """'Bran attacks with sword at Ogre: 4 against 0, margin 4; Ogre takes 5 (health 27
-    -> 22)'; to others '...; Ogre is hurt'."""
+    -> 22)'; to others '...; Ogre is hurt'. A posture: 'Thrain takes up Ward for round
+    2 with 1 effort dice'; to others '... for round 2'."""
+    if record.get("kind") in POSTURES:
+        return posture(record)
     found = read_attack(record)
     if found is None or not found[0].margin:
         return None
-    b, _, target_id = found
+    b, actor, target_id = found
     m = read(b.margin, bd.MarginValue)
     verb = "casts" if b.kind == "cast" else "attacks with"
     head = (
         f"{b.attacker.name} {verb} {b.weapon.name} at {b.target.name}: "
-        f"{m.attack} against {sum(m.defenses)}, margin {m.value}"
+        f"{m.attack} against {sum(m.defenses)}, margin {m.value}; "
     )
-    if not b.damage:
-        return (f"{head}; the blow is turned: nothing happens, no damage of any kind",)
-    damage = read(b.damage, bd.MarginDamage)
-    if damage.to != target_id:
+    said = exchange(b, actor, target_id, combatants)
+    return None if said is None else (head, *said)
+
+
+class Posture(bd.Part, frozen=True):
+    effort: int
+    round: int
+
+
+class Declared(bd.Part, frozen=True):
+    kind: str
+    actor: bd.Named
+    posture: Posture
+
+
+def posture(record: JSONObject) -> Text | None:
+    """A posture declared: its effort is the actor's (it spends the actor's fatigue)."""
+    told = read(record, Told)
+    if told.actor is None:
         return None
-    health = damage.health
+    declared = read(told.breakdown, Declared)
+    effort = declared.posture.effort
     return (
-        f"{head}; {b.target.name}",
-        *secret(
-            target_id,
-            f" takes {damage.final} (health {health.before} -> {health.after})",
-            instead=(" is ", Descriptor(target_id, {"health": health.after})),
-        ),
+        f"{declared.actor.name} takes up {declared.kind.capitalize()} "
+        f"for round {declared.posture.round}",
+        *secret(told.actor, f" with {effort} effort dice" if effort else ""),
     )
+
+
+def parties(record: JSONObject, combatants: Roster) -> set[str]:
+    """Who an attack involves beyond its actor and target: the dwarf whose Ward took
+    part (his pools and numbers are in its lines, whatever became of the blow)."""
+    if record.get("kind") not in ("attack", "cast"):
+        return set()
+    breakdown = record.get("breakdown")
+    ward = breakdown.get("ward") if isinstance(breakdown, Mapping) else None
+    dwarf = ward.get("dwarf") if isinstance(ward, Mapping) else None
+    return {dwarf} if isinstance(dwarf, str) else set()

@@ -3,9 +3,12 @@ built from its breakdown, each number marked with whose it is.
 
 The GM reads every part, the same bytes domain/narrators.py wrote before (its narrative
 tests hold them). Others read an NPC's skill, defense, hit or defense score, the damage
-it takes, its resilience and its tracks as nothing or its descriptor; the open dice
-(3d6 rolled 12, damage dice 5, 1), the outcome words (success, hit score, parried, lands)
-and the PCs' numbers stay.
+it takes (a recovery's Stamina, a round's bleeding), its resilience and its tracks as
+nothing or its descriptor; the open dice (3d6 rolled 12, damage dice 5, 1), the outcome
+words (success, hit score, parried, lands, bleeds, stabilises) and the PCs' numbers
+stay. A wound marked or treated and a stabilising are words only. The kinds besides an
+attack and a take-hit are narrated as the plain lines (domain/narrators.py): their open
+dice and their summary (domain/told.py).
 """
 
 from __future__ import annotations
@@ -208,6 +211,8 @@ def summary(record: JSONObject, combatants: Roster) -> Text | None:
             f"{name_of(combatants, actor)} recovers",
             *secret(actor, f" {gained.after - gained.before} Stamina", instead=(" Stamina",)),
         )
+    if told.kind in CARE:
+        return CARE[told.kind](told, combatants)
     if told.kind != "attack":
         return None
     actor = str(given(told.actor))
@@ -225,3 +230,49 @@ def summary(record: JSONObject, combatants: Roster) -> Text | None:
 
 class Recovered(bd.Part, frozen=True):
     stamina: bd.BeforeAfter
+
+
+class Wound(bd.Part, frozen=True):
+    wound: str
+    after: bool
+
+
+def marked(told: bd.SbTold, combatants: Roster) -> Text:
+    """'Ogre now has broken bones' (the GM's record of a wound): words."""
+    wound = read(told.breakdown, Wound)
+    verb = "now has" if wound.after else "no longer has"
+    who = name_of(combatants, target_of(told.params))
+    return (f"{who} {verb} {wound.wound.replace('_', ' ')}",)
+
+
+def treated(told: bd.SbTold, combatants: Roster) -> Text:
+    return (f"{name_of(combatants, target_of(told.params))}'s piercing wound is treated",)
+
+
+def stabilised(told: bd.SbTold, combatants: Roster) -> Text:
+    helper, target = name_of(combatants, given(told.actor)), target_of(told.params)
+    return (f"{helper} stabilises {name_of(combatants, target)}",)
+
+
+class Bled(bd.Part, frozen=True):
+    combatant: str
+
+
+class Bleeding(bd.Part, frozen=True):
+    bleed_per_round: int
+    bled: list[Bled]
+
+
+def bled(told: bd.SbTold, combatants: Roster) -> Text:
+    """'Ogre, Bran bleed 1 Body': the Body lost is each one's, said to a reader who sees
+    the numbers of every one who bled."""
+    bleeding = read(told.breakdown, Bleeding)
+    who = [b.combatant for b in bleeding.bled]
+    verb = "bleeds" if len(who) == 1 else "bleed"
+    lost: Text = (f" {bleeding.bleed_per_round} Body",)
+    for owner in sorted(set(who)):
+        lost = secret(owner, *lost)
+    return (f"{', '.join(name_of(combatants, c) for c in who)} {verb}", *lost)
+
+
+CARE = {"mark_wound": marked, "treat_wound": treated, "stabilise": stabilised, "bleed": bled}

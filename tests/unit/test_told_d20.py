@@ -1,0 +1,445 @@
+"""d20's Defensive Stance, shoves, trips, holds and standing up, as the GM, a player and a
+viewer read them (RULINGS T3a; the records: tests/unit/scenes_d20.py).
+
+The GM reads what domain/narrators.py and the rules wrote, byte for byte as before these
+kinds were built from parts (a shove towards a hazard in the plain lines, as then). A
+player and a viewer read the d20's face, the feet, the outcome words and a PC's numbers;
+an NPC's FD, FR bonus, any total or comparison that holds one, and the damage a throw
+does it (its descriptor instead) are left out. A PC's failed escape from an NPC's hold
+named the NPC nowhere in its parameters and was shown whole, FD and all: no more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.records import JSON
+from tests.unit import scenes_d20 as scenes
+from tests.unit.told_support import Read, Table
+
+
+def told(scene: Callable[[], tuple[Table, dict[str, JSON]]]) -> tuple[Read, Read]:
+    table, record = scene()
+    return table.told(record)
+
+
+def test_an_npc_takes_a_defensive_stance() -> None:
+    gm, others = told(scenes.an_npc_takes_a_defensive_stance)
+    assert gm == (
+        "Ogre takes a Defensive Stance: FD 14 -> 16 until round 1 ends",
+        [
+            "Ogre takes a Defensive Stance: FD 14 -> 16 until round 1 ends",
+        ],
+    )
+    assert others == (
+        "Ogre takes a Defensive Stance until round 1 ends",
+        [
+            "Ogre takes a Defensive Stance until round 1 ends",
+        ],
+    )
+
+
+def test_a_pc_shoves_an_npc() -> None:
+    gm, others = told(scenes.a_pc_shoves_an_npc)
+    assert gm == (
+        "Bran shoves Ogre 5 ft (17 >= FD 14)",
+        [
+            "d20 18 +3 FR bonus -4 size penalty = 17: 17 >= FD 14",
+            "FD 14: success",
+            "Forceful Defense: defender FR +5 exceeds attacker FR +3; no double success",
+            "Bran shoves Ogre 5 ft (17 >= FD 14)",
+        ],
+    )
+    assert others == (
+        "Bran shoves Ogre 5 ft",
+        [
+            "d20 18",
+            "FD: success",
+            "Forceful Defense: defender FR exceeds attacker FR +3; no double success",
+            "Bran shoves Ogre 5 ft",
+        ],
+    )
+
+
+def test_a_pc_fails_to_shove_an_npc() -> None:
+    gm, others = told(scenes.a_pc_fails_to_shove_an_npc)
+    assert gm == (
+        "Bran fails to shove Ogre (3 < FD 14)",
+        [
+            "d20 4 +3 FR bonus -4 size penalty = 3: 3 < FD 14",
+            "FD 14: failure",
+            "Forceful Defense: defender FR +5 exceeds attacker FR +3; no double success",
+            "Bran fails to shove Ogre (3 < FD 14)",
+        ],
+    )
+    assert others == (
+        "Bran fails to shove Ogre",
+        [
+            "d20 4",
+            "FD: failure",
+            "Forceful Defense: defender FR exceeds attacker FR +3; no double success",
+            "Bran fails to shove Ogre",
+        ],
+    )
+
+
+def test_an_npc_shoves_a_pc_into_a_wall() -> None:
+    gm, others = told(scenes.an_npc_shoves_a_pc_into_a_wall)
+    assert gm == (
+        "Ogre shoves Bran 2 ft and knocks them prone (24 >= FD 10, double success), into the wall",
+        [
+            "d20 19 +5 FR bonus +0 size penalty = 24: 24 >= FD 10",
+            "FD 10: success",
+            "Forceful Defense: defender FR +3 does not exceed attacker FR +5; no double success",
+            (
+                "Ogre shoves Bran 2 ft and knocks them prone (24 >= FD 10, double success), into "
+                "the wall"
+            ),
+            "Bran gains: prone",
+        ],
+    )
+    assert others == (
+        "Ogre shoves Bran 2 ft and knocks them prone (double success), into the wall",
+        [
+            "d20 19",
+            "FD 10: success",
+            "Forceful Defense: defender FR +3 does not exceed attacker FR; no double success",
+            "Ogre shoves Bran 2 ft and knocks them prone (double success), into the wall",
+            "Bran gains: prone",
+        ],
+    )
+
+
+def test_an_npc_shoves_a_pc_towards_a_pit() -> None:
+    gm, others = told(scenes.an_npc_shoves_a_pc_towards_a_pit)
+    assert gm == (
+        "Ogre shoves Bran 5 ft (17 >= FD 10); saves and stops at the edge of the pit",
+        [
+            "shove: 1d20 rolled 12 = 12",
+            "hazard_save: 1d20 rolled 15 = 15",
+            "Ogre shoves Bran 5 ft (17 >= FD 10); saves and stops at the edge of the pit",
+        ],
+    )
+    assert others == (
+        "Ogre shoves Bran 5 ft; saves and stops at the edge of the pit",
+        [
+            "shove: 1d20 rolled 12 = 12",
+            "hazard_save: 1d20 rolled 15 = 15",
+            "Ogre shoves Bran 5 ft; saves and stops at the edge of the pit",
+        ],
+    )
+
+
+def test_a_shove_breaks_an_npcs_hold() -> None:
+    gm, others = told(scenes.a_shove_breaks_an_npcs_hold)
+    assert gm == (
+        "Mira shoves Ogre 5 ft (18 >= FD 14); the hold with Bran ends",
+        [
+            "d20 20 +2 FR bonus -4 size penalty = 18: 18 >= FD 14",
+            "FD 14: success",
+            "Forceful Defense: defender FR +5 exceeds attacker FR +2; no double success",
+            "Mira shoves Ogre 5 ft (18 >= FD 14); the hold with Bran ends",
+            "Bran loses: grappled",
+            "Ogre loses: grappling",
+        ],
+    )
+    assert others == (
+        "Mira shoves Ogre 5 ft; the hold with Bran ends",
+        [
+            "d20 20",
+            "FD: success",
+            "Forceful Defense: defender FR exceeds attacker FR +2; no double success",
+            "Mira shoves Ogre 5 ft; the hold with Bran ends",
+            "Bran loses: grappled",
+            "Ogre loses: grappling",
+        ],
+    )
+
+
+def test_a_pc_trips_an_npc() -> None:
+    gm, others = told(scenes.a_pc_trips_an_npc)
+    assert gm == (
+        "Bran trips Ogre, who falls prone (17 >= FD 14)",
+        [
+            "d20 18 +3 FR bonus -4 size penalty = 17: 17 >= FD 14",
+            "FD 14: success",
+            "Bran trips Ogre, who falls prone (17 >= FD 14)",
+            "Ogre gains: prone",
+        ],
+    )
+    assert others == (
+        "Bran trips Ogre, who falls prone",
+        [
+            "d20 18",
+            "FD: success",
+            "Bran trips Ogre, who falls prone",
+            "Ogre gains: prone",
+        ],
+    )
+
+
+def test_an_npc_fails_to_trip_a_pc() -> None:
+    gm, others = told(scenes.an_npc_fails_to_trip_a_pc)
+    assert gm == (
+        "Ogre fails to trip Bran (7 < FD 10)",
+        [
+            "d20 2 +5 FR bonus +0 size penalty = 7: 7 < FD 10",
+            "FD 10: failure",
+            "Ogre fails to trip Bran (7 < FD 10)",
+        ],
+    )
+    assert others == (
+        "Ogre fails to trip Bran",
+        [
+            "d20 2",
+            "FD 10: failure",
+            "Ogre fails to trip Bran",
+        ],
+    )
+
+
+def test_an_npc_grapples_a_pc() -> None:
+    gm, others = told(scenes.an_npc_grapples_a_pc)
+    assert gm == (
+        "Ogre grapples Bran (21 >= FD 10); Bran gains: grappled; Ogre gains: grappling",
+        [
+            (
+                "d20 17 +5 FR bonus +0 size penalty -1 armor wrestling penalty (Chain Mail) = 21: "
+                "21 >= FD 10"
+            ),
+            "FD 10: success",
+            "Bran gains: grappled",
+            "Ogre gains: grappling",
+            "Ogre grapples Bran (21 >= FD 10); Bran gains: grappled; Ogre gains: grappling",
+        ],
+    )
+    assert others == (
+        "Ogre grapples Bran; Bran gains: grappled; Ogre gains: grappling",
+        [
+            "d20 17",
+            "FD 10: success",
+            "Bran gains: grappled",
+            "Ogre gains: grappling",
+            "Ogre grapples Bran; Bran gains: grappled; Ogre gains: grappling",
+        ],
+    )
+
+
+def test_a_pc_with_a_shield_cannot_grapple_an_npc() -> None:
+    gm, others = told(scenes.a_pc_with_a_shield_cannot_grapple_an_npc)
+    assert gm == (
+        "Mira cannot grapple Ogre: Small Shield: Cannot initiate Grapple while shield is equipped",
+        [
+            (
+                "Mira cannot grapple Ogre: Small Shield: Cannot initiate Grapple while shield is "
+                "equipped"
+            ),
+        ],
+    )
+    assert others == gm
+
+
+def test_a_pc_fails_to_escape_an_npc() -> None:
+    gm, others = told(scenes.a_pc_fails_to_escape_an_npc)
+    assert gm == (
+        "Bran fails to escape Ogre (6 < FD 14)",
+        [
+            (
+                "d20 5 +3 FR bonus -4 size penalty +2 Slippery: +2 to Escape rolls (No armor) = 6: "
+                "6 < FD 14"
+            ),
+            "FD 14: failure",
+            "Bran fails to escape Ogre (6 < FD 14)",
+        ],
+    )
+    assert others == (
+        "Bran fails to escape Ogre",
+        [
+            "d20 5",
+            "FD: failure",
+            "Bran fails to escape Ogre",
+        ],
+    )
+
+
+def test_a_pc_escapes_an_npc() -> None:
+    gm, others = told(scenes.a_pc_escapes_an_npc)
+    assert gm == (
+        "Bran escapes Ogre (21 >= FD 14)",
+        [
+            (
+                "d20 20 +3 FR bonus -4 size penalty +2 Slippery: +2 to Escape rolls (No armor) = "
+                "21: 21 >= FD 14"
+            ),
+            "FD 14: success",
+            "Bran escapes Ogre (21 >= FD 14)",
+            "Bran loses: grappled",
+            "Ogre loses: grappling",
+        ],
+    )
+    assert others == (
+        "Bran escapes Ogre",
+        [
+            "d20 20",
+            "FD: success",
+            "Bran escapes Ogre",
+            "Bran loses: grappled",
+            "Ogre loses: grappling",
+        ],
+    )
+
+
+def test_an_npc_keeps_its_hold() -> None:
+    gm, others = told(scenes.an_npc_keeps_its_hold)
+    assert gm == (
+        "Ogre keeps hold of Bran (17 >= FD 10)",
+        [
+            (
+                "d20 12 +5 FR bonus +0 size penalty -1 armor wrestling penalty (Chain Mail) +1 "
+                "Mesh Grip: +1 to Maintain holds (Chain Mail) = 17: 17 >= FD 10"
+            ),
+            "FD 10: success",
+            "Ogre keeps hold of Bran (17 >= FD 10)",
+        ],
+    )
+    assert others == (
+        "Ogre keeps hold of Bran",
+        [
+            "d20 12",
+            "FD 10: success",
+            "Ogre keeps hold of Bran",
+        ],
+    )
+
+
+def test_a_pc_loses_hold_of_an_npc() -> None:
+    gm, others = told(scenes.a_pc_loses_hold_of_an_npc)
+    assert gm == (
+        "Bran loses hold of Knight (5 < FD 14)",
+        [
+            (
+                "d20 2 +3 FR bonus +0 size penalty +0 armor wrestling penalty (No armor) = 5: 5 < "
+                "FD 14"
+            ),
+            "FD 14: failure",
+            "Bran loses hold of Knight (5 < FD 14)",
+            "Bran loses: grappling",
+            "Knight loses: grappled",
+        ],
+    )
+    assert others == (
+        "Bran loses hold of Knight",
+        [
+            "d20 2",
+            "FD: failure",
+            "Bran loses hold of Knight",
+            "Bran loses: grappling",
+            "Knight loses: grappled",
+        ],
+    )
+
+
+def test_an_npc_throws_a_pc() -> None:
+    gm, others = told(scenes.an_npc_throws_a_pc)
+    assert gm == (
+        "Ogre throws Bran to the ground (22 >= FD 10), 3 damage; HP 20 -> 17; Bran gains: prone",
+        [
+            (
+                "d20 18 +5 FR bonus +0 size penalty -1 armor wrestling penalty (Chain Mail) = 22: "
+                "22 >= FD 10"
+            ),
+            "FD 10: success",
+            "Bran gains: prone",
+            "Bran loses: grappled",
+            "Ogre loses: grappling",
+            (
+                "Ogre throws Bran to the ground (22 >= FD 10), 3 damage; HP 20 -> 17; Bran gains: "
+                "prone"
+            ),
+        ],
+    )
+    assert others == (
+        "Ogre throws Bran to the ground, 3 damage; HP 20 -> 17; Bran gains: prone",
+        [
+            "d20 18",
+            "FD 10: success",
+            "Bran gains: prone",
+            "Bran loses: grappled",
+            "Ogre loses: grappling",
+            "Ogre throws Bran to the ground, 3 damage; HP 20 -> 17; Bran gains: prone",
+        ],
+    )
+
+
+def test_a_pc_throws_an_npc() -> None:
+    gm, others = told(scenes.a_pc_throws_an_npc)
+    assert gm == (
+        "Bran throws Ogre to the ground (19 >= FD 14), 3 damage; HP 20 -> 17; Ogre gains: prone",
+        [
+            (
+                "d20 20 +3 FR bonus -4 size penalty +0 armor wrestling penalty (No armor) = 19: 19 "
+                ">= FD 14"
+            ),
+            "FD 14: success",
+            "Bran loses: grappling",
+            (
+                "Bran throws Ogre to the ground (19 >= FD 14), 3 damage; HP 20 -> 17; Ogre gains: "
+                "prone"
+            ),
+            "Ogre gains: prone",
+            "Ogre loses: grappled",
+        ],
+    )
+    assert others == (
+        "Bran throws Ogre to the ground; Ogre is hurt; Ogre gains: prone",
+        [
+            "d20 20",
+            "FD: success",
+            "Bran loses: grappling",
+            "Bran throws Ogre to the ground; Ogre is hurt; Ogre gains: prone",
+            "Ogre gains: prone",
+            "Ogre loses: grappled",
+        ],
+    )
+
+
+def test_a_pc_cannot_throw_an_npc_in_plate() -> None:
+    gm, others = told(scenes.a_pc_cannot_throw_an_npc_in_plate)
+    assert gm == (
+        (
+            "Bran cannot throw Knight: Immovable: Cannot be Thrown by same-size foes (Plate Mail; "
+            "both are Medium)"
+        ),
+        [
+            (
+                "Bran cannot throw Knight: Immovable: Cannot be Thrown by same-size foes (Plate "
+                "Mail; both are Medium)"
+            ),
+        ],
+    )
+    assert others == gm
+
+
+def test_an_npc_lets_go() -> None:
+    gm, others = told(scenes.an_npc_lets_go)
+    assert gm == (
+        "Ogre lets go of Bran",
+        [
+            "Ogre lets go of Bran",
+            "Bran loses: grappled",
+            "Ogre loses: grappling",
+        ],
+    )
+    assert others == gm
+
+
+def test_an_npc_stands_up() -> None:
+    gm, others = told(scenes.an_npc_stands_up)
+    assert gm == (
+        "Ogre stands up",
+        [
+            "Ogre stands up",
+            "Ogre loses: prone",
+        ],
+    )
+    assert others == gm
