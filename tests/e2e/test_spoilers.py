@@ -9,12 +9,12 @@ defense, a reroll, a rewind, the fight's end and a reroll carried past it.
 
 Then every GET route of the OpenAPI (every version of every fight and of the campaign),
 the event log, the live feed and the player's and the viewer's webhook deliveries are
-read with a player's and a viewer's key. Ids, instants and keys aside, each reader's
-bytes must be the same in both evenings: a text that states an NPC's number (its
-skill, its AC, a total that holds its bonus, the damage it takes) would differ. The
-GM's reads do differ (the probe can see), and no text a player reads has a '#' where
-the GM's had a digit, and the public numbers (names like "Goblin 2", round numbers, the
-PCs' tracks, the open dice) are read as the GM reads them.
+read with a player's and a viewer's key, once the views hold every event written. Ids,
+instants and keys aside, each reader's bytes must be the same in both evenings: a text
+that states an NPC's number (its skill, its AC, a total that holds its bonus, the damage
+it takes) would differ. The GM's reads do differ (the probe can see), and no text a
+player reads has a '#' where the GM's had a digit, and the public numbers (names like
+"Goblin 2", round numbers, the PCs' tracks, the open dice) are read as the GM reads them.
 """
 
 from __future__ import annotations
@@ -208,8 +208,8 @@ class Table:
         for role, receiver in hooks.items():
             hook = {"url": receiver.url, "role": role}
             self.ok(self.http.post(f"{self.base}/webhooks", json=hook, headers=self.gm), 201)
-        # The webhooks deliver what the log holds after their registration.
-        self.unhooked = len(self.log())
+        # The webhooks deliver the events the log holds after their registration.
+        self.unhooked = {event["position"] for event in self.log()}
         self.fight = self.start("Ford", list(self.ids))
         self.play()
         # Stamina-body: a second fight left open, where the odds of Bran's attacks are
@@ -280,8 +280,18 @@ class Table:
         return out
 
     def log(self) -> list[Any]:
+        """The campaign's event log, once the views hold every event written: the log
+        is read from them, and a read made before they caught up misses the newest."""
+        self.caught_up()
         path = f"{self.base}/events?after=0&limit=500"
         return list(self.ok(self.http.get(path, headers=self.gm))["events"])
+
+    def caught_up(self) -> None:
+        deadline = time.monotonic() + HANG_SECONDS
+        path = f"{self.base}/events?after=0&limit=1"
+        while (lag := self.ok(self.http.get(path, headers=self.gm))["projection"])["behind"]:
+            assert time.monotonic() < deadline, f"the views did not catch up: {lag}"
+            time.sleep(0.05)
 
     def reads(self) -> list[str]:
         """Every GET of the OpenAPI about a campaign, filled every way this table has."""
@@ -359,14 +369,25 @@ def sorted_keys(line: str) -> str:
         return line
 
 
-def delivered(receiver: Receiver, count: int) -> list[str]:
+def delivered(receiver: Receiver, positions: list[int]) -> list[str]:
+    """The bodies received once every event at these positions has been delivered (each
+    delivery's webhook-id is msg_<position>), in the order they came."""
+    wanted = {f"msg_{position}" for position in positions}
     deadline = time.monotonic() + HANG_SECONDS
-    while time.monotonic() < deadline:
+    while True:
         with receiver.lock:
-            if len(receiver.received) >= count:
+            got = {
+                {k.lower(): v for k, v in r.headers.items()}.get("webhook-id")
+                for r in receiver.received
+            }
+            if wanted <= got:
                 return [r.body.decode() for r in receiver.received]
+        if time.monotonic() > deadline:
+            missing = sorted(wanted - got, key=lambda m: int(m.removeprefix("msg_")))
+            raise AssertionError(
+                f"of {len(wanted)} deliveries {len(missing)} did not come: {missing}"
+            )
         time.sleep(0.05)
-    raise AssertionError(f"{count} deliveries did not arrive: {len(receiver.received)}")
 
 
 @dataclass
@@ -384,7 +405,9 @@ def evening(ruleset: str, version: int, tmp: Path) -> Seen:
         with Receiver() as player_rx, Receiver() as viewer_rx:
             table = Table(server, EVENINGS[ruleset], version,
                           {"player": player_rx, "viewer": viewer_rx})  # fmt: skip
-            hooked = len(table.log()) - table.unhooked
+            # Every write is made: what the webhooks owe is what the log holds beyond
+            # what it held when they were registered (both read once the views caught up).
+            hooked = [e["position"] for e in table.log() if e["position"] not in table.unhooked]
             seen: dict[str, dict[str, str]] = {}
             for role, key in (("gm", table.gm), *((r, {"authorization": f"Bearer {table.keys[r]}"})
                                                   for r in ROLES)):  # fmt: skip
