@@ -5,7 +5,12 @@ requests, the same table dice, the same outcomes. Only what the NPCs keep from t
 differs between the two (their skills, defenses, bonuses, armour, maxima; so their
 tracks, the damage they take, their initiative totals): numbers the players never see.
 Each evening has initiative rolled with a sheet field added, blows both ways, an NPC's
-defense, a reroll, a rewind, the fight's end and a reroll carried past it.
+defense, a reroll, a rewind, the fight's end and a reroll carried past it; then a
+second fight left open, with the moves each ruleset tells from parts of their own
+(margin: an NPC dwarf's Ward that takes a blow, an NPC elf's Riposte that answers one;
+d20: an NPC's hold a PC fails to escape, a shove that breaks it, a Defensive Stance, a
+trip and standing up; stamina-body: an NPC's recovery, a wound the GM marks, an attack
+waiting for the NPC's answer), a marker with a duration, a move and a reroll.
 
 Then every GET route of the OpenAPI (every version of every fight and of the campaign),
 the event log, the live feed and the player's and the viewer's webhook deliveries are
@@ -24,6 +29,7 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,6 +78,22 @@ def m_npc(health: int, armor: int, melee: int, might: int) -> Any:
     return {"might": might, "grace": 2, "vigor": 2, "aether": 1, "melee": melee,
             "health": health, "armor": [{"name": "hide", "rating": armor}],
             "weapons": [axe]}  # fmt: skip
+
+
+def m_dwarf(grace: int, evasion: int, vigor: int, guard: int, health: int, mail: int) -> Any:
+    # His Ward's active pools (Grace + Evasion + effort, Vigor + Guard + effort) throw 4
+    # and 6 dice in both evenings: the dice are the table's.
+    return {"race": "dwarf", "might": 2, "grace": grace, "vigor": vigor, "aether": 1,
+            "evasion": evasion, "guard": guard, "health": health,
+            "armor": [{"name": "mail", "rating": mail}], "weapons": [SWORD]}  # fmt: skip
+
+
+def m_elf(grace: int, evasion: int, health: int, leaf: int) -> Any:
+    # Her Riposte's evasion (Grace + Evasion + 1) throws 6 dice in both evenings, her guard
+    # (Vigor 1) one; her sword is the same, so what her counter deals a PC is the PC's.
+    return {"race": "elf", "might": 2, "grace": grace, "vigor": 1, "aether": 1, "melee": 1,
+            "evasion": evasion, "health": health, "armor": [{"name": "leaf", "rating": leaf}],
+            "weapons": [SWORD]}  # fmt: skip
 
 
 D_PC = {"strength": 12, "dexterity": 10, "constitution": 10, "wisdom": 10, "level": 1,
@@ -160,8 +182,18 @@ EVENINGS = {
         "grace",
         M_PC,
         (
-            {"Ogre": m_npc(27, 1, 2, 2), "Goblin 2": m_npc(19, 2, 1, 3)},
-            {"Ogre": m_npc(33, 3, 1, 3), "Goblin 2": m_npc(23, 1, 3, 1)},
+            {
+                "Ogre": m_npc(27, 1, 2, 2),
+                "Goblin 2": m_npc(19, 2, 1, 3),
+                "Thrain": m_dwarf(1, 2, 3, 2, 16, 4),
+                "Sylvan": m_elf(3, 2, 12, 1),
+            },
+            {
+                "Ogre": m_npc(33, 3, 1, 3),
+                "Goblin 2": m_npc(23, 1, 3, 1),
+                "Thrain": m_dwarf(2, 1, 2, 3, 19, 2),
+                "Sylvan": m_elf(2, 3, 15, 0),
+            },
         ),
         {"Ogre": [19], "Bran": [12], "Mira": [8], "Goblin 2": [1]},
         M_BLOWS,
@@ -210,19 +242,11 @@ class Table:
             self.ok(self.http.post(f"{self.base}/webhooks", json=hook, headers=self.gm), 201)
         # The webhooks deliver the events the log holds after their registration.
         self.unhooked = {event["position"] for event in self.log()}
-        self.fight = self.start("Ford", list(self.ids))
+        self.fight = self.start("Ford", list(FORD))
         self.play()
-        # Stamina-body: a second fight left open, where the odds of Bran's attacks are
-        # read and Bran's blow on the Ogre waits for the Ogre's answer.
-        self.open = self.fight
-        if evening.ruleset == "stamina-body":
-            self.open = self.start("Bridge", ["Bran", "Ogre"])
-            body = {"kind": "attack", "actor": self.ids["Bran"],
-                    "params": {"target": self.ids["Ogre"], "weapon": "sword"},
-                    "dice": {"hit": [2, 2, 3]}}  # fmt: skip
-            player = {"authorization": f"Bearer {self.keys['player']}"}
-            path = f"{self.base}/encounters/{self.open}/actions"
-            self.ok(self.http.post(path, json=body, headers=player), 202)
+        # A second fight left open (its odds read too), with each ruleset's own moves.
+        self.open = self.start("Bridge", list(BRIDGES[evening.ruleset][0]))
+        BRIDGES[evening.ruleset][1](self, f"/encounters/{self.open}")
 
     @staticmethod
     def ok(response: httpx.Response, status: int = 200) -> Any:
@@ -246,6 +270,26 @@ class Table:
         sides = {"Bran": "party", "Mira": "party"}
         combatants = [{"character_id": self.ids[n], "side": sides.get(n, "foes")} for n in who]
         return str(self.post("/encounters", {"name": name, "combatants": combatants}, 201)["id"])
+
+    def act(self, e: str, kind: str, actor: str | None, dice: dict[str, list[int]] | None = None,
+            key: str = "gm", status: int = 201, **params: Any) -> int | None:  # fmt: skip
+        """One action (parameters naming combatants by name); its number (None while it
+        waits for the defender's answer)."""
+        named = {k: self.ids.get(v, v) if isinstance(v, str) else v for k, v in params.items()}
+        body = {"kind": kind, "actor": None if actor is None else self.ids[actor],
+                "params": named, "dice": self.dice(dice or {})}  # fmt: skip
+        headers = self.gm if key == "gm" else {"authorization": f"Bearer {self.keys[key]}"}
+        answer = self.ok(self.http.post(self.base + e + "/actions", json=body, headers=headers),
+                         status)  # fmt: skip
+        return None if answer["action"] is None else int(answer["action"]["number"])
+
+    def mark(self, e: str, target: str, name: str, **lasting: Any) -> None:
+        watch = {"watch": self.ids[lasting.pop("watch")]} if "watch" in lasting else {}
+        self.post(f"{e}/markers", {"target": self.ids[target], "name": name, **lasting, **watch},
+                  201)  # fmt: skip
+
+    def move(self, e: str, who: str, rank: int) -> None:
+        self.post(f"{e}/combatants/{self.ids[who]}/move", {"rank": rank, "reason": "pressed"})
 
     def play(self) -> None:
         e = f"/encounters/{self.fight}"
@@ -360,13 +404,97 @@ class Table:
         return "\n".join(sorted_keys(line) for line in KEY_ID.sub("<hex>", text).split("\n"))
 
 
+# -- the second fight, left open: each ruleset's own moves, with NPCs in them ----------
+FORD = ("Bran", "Mira", "Ogre", "Goblin 2")
+
+
+def margin_bridge(t: Table, e: str) -> None:
+    """Thrain (an NPC dwarf) wards the Goblin and takes Bran's blow through his own mail;
+    Sylvan (an NPC elf) turns Mira's blow and answers it (what it deals Mira is Mira's);
+    Bran's blow is read again (the dwarf then stops it dead)."""
+    t.mark(e, "Goblin 2", "blessed", note="the priest's word", rounds=2, watch="Bran")
+    t.act(e, "ward", "Thrain", effort=1)
+    t.act(e, "riposte", "Sylvan")
+    goblin = {"defense.{Goblin 2}.evasion": [2, 3], "defense.{Goblin 2}.guard": [2, 3]}
+    blow = t.act(e, "attack", "Bran", {"attack": [6, 6, 6, 6], **goblin,
+                                       "ward.{Thrain}.evasion": [6, 2, 2, 2],
+                                       "ward.{Thrain}.guard": [6, 2, 2, 2, 2, 2]},
+                 target="Goblin 2", weapon="sword")  # fmt: skip
+    t.act(e, "attack", "Mira", {"attack": [6, 1, 1, 1],
+                                "defense.{Sylvan}.evasion": [6, 6, 6, 1, 1, 1],
+                                "defense.{Sylvan}.guard": [2]},
+          target="Sylvan", weapon="sword")  # fmt: skip
+    again = {"attack": [6, 6, 6, 6], **goblin, "ward.{Thrain}.evasion": [6, 6, 2, 2],
+             "ward.{Thrain}.guard": [6, 6, 2, 2, 2, 2]}  # fmt: skip
+    t.post(f"{e}/actions/{blow}/reroll", {"dice": t.dice(again), "reason": "misread"})
+    t.move(e, "Goblin 2", 2)
+
+
+def d20_bridge(t: Table, e: str) -> None:
+    """The Ogre grapples Bran, who fails to escape (the Ogre's FD nowhere in the escape's
+    parameters); Mira's shove moves the Ogre and breaks the hold; the Goblin takes a
+    Defensive Stance; the escape is read again. Round 2: Bran trips the Goblin, who
+    stands up."""
+    t.mark(e, "Ogre", "blessed", note="the priest's word", rounds=2, watch="Bran")
+    t.act(e, "grapple", "Ogre", {"grapple": [20]}, target="Bran")
+    escape = t.act(e, "escape", "Bran", {"escape": [3]})
+    t.act(e, "shove", "Mira", {"shove": [20]}, target="Ogre")
+    t.act(e, "defensive_stance", "Goblin 2")
+    t.post(f"{e}/actions/{escape}/reroll", {"dice": {"escape": [4]}, "reason": "misread"})
+    t.post(f"{e}/round", {})
+    t.act(e, "trip", "Bran", {"trip": [20]}, target="Goblin 2")
+    t.act(e, "stand_up", "Goblin 2")
+    t.move(e, "Ogre", 2)
+
+
+def stamina_body_bridge(t: Table, e: str) -> None:
+    """The Ogre recovers (Stamina the players never read), the GM marks its broken
+    bones; Bran's blow on the Ogre (his player's) waits for the Ogre's answer, and the
+    odds of Bran's attacks are read."""
+    t.mark(e, "Ogre", "blessed", note="the priest's word", rounds=2, watch="Bran")
+    recovered = t.act(e, "recover", "Ogre", {"recovery": [1, 2, 3]})
+    t.act(e, "mark_wound", None, target="Ogre", wound="broken_bones", reason="the fall")
+    t.post(f"{e}/actions/{recovered}/reroll", {"dice": {"recovery": [1, 1, 2]},
+                                               "reason": "misread"})  # fmt: skip
+    t.move(e, "Ogre", 2)
+    t.act(e, "attack", "Bran", {"hit": [2, 2, 3]}, key="player", status=202, target="Ogre",
+          weapon="sword")  # fmt: skip
+
+
+BRIDGES: dict[str, tuple[tuple[str, ...], Callable[[Table, str], None]]] = {
+    "margin": (("Bran", "Mira", "Goblin 2", "Thrain", "Sylvan"), margin_bridge),
+    "d20": (FORD, d20_bridge),
+    "stamina-body": (("Bran", "Ogre"), stamina_body_bridge),
+}
+
+
 def sorted_keys(line: str) -> str:
     """A JSON line with each object's keys in order (a map by id is in the ids' order,
-    which differs between the evenings); another line as it is."""
+    which differs between the evenings), and a narrative's closing lines of conditions
+    gained and lost in order (they come in the characters' ids' order too); another line
+    as it is."""
     try:
-        return json.dumps(json.loads(line), sort_keys=True)
+        return json.dumps(in_order(json.loads(line)), sort_keys=True)
     except ValueError:
         return line
+
+
+def in_order(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: conditions_in_order(v) if k == "narrative" else in_order(v)
+                for k, v in value.items()}  # fmt: skip
+    if isinstance(value, list):
+        return [in_order(v) for v in value]
+    return value
+
+
+def conditions_in_order(lines: Any) -> Any:
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        return in_order(lines)
+    start = len(lines)
+    while start and (" gains: " in lines[start - 1] or " loses: " in lines[start - 1]):
+        start -= 1
+    return [*lines[:start], *sorted(lines[start:])]
 
 
 def delivered(receiver: Receiver, positions: list[int]) -> list[str]:
@@ -461,14 +589,51 @@ def test_no_npc_number_reaches_a_player_or_a_viewer(evenings: Evenings, ruleset:
         assert not leaked, f"{role} reads NPCs' numbers:\n" + "\n".join(leaked[:20])
 
 
+# Lines built from each ruleset's parts that every reader reads as the GM does, NPCs'
+# numbers aside (the GM's: tests/unit/test_told_*.py): names, outcome words, markers and
+# their durations, ranks, the PCs' numbers. Told by their outcome instead ('Bran escape'),
+# or blanked, they would be missing.
+PUBLIC = {
+    "margin": [
+        "Bran attacks with sword at Goblin 2: 4 against 0, margin 4; Thrain intercepts, Thrain "
+        "is hurt",
+        "Bran attacks with sword at Goblin 2: 4 against 0, margin 4; Thrain intercepts and stops "
+        "the blow dead",
+        "Thrain's guard (active): 6 dice; rolled 6, 2, 2, 2, 2, 2: 1 success",
+        "Ward: 4 - 2 = 2; Thrain takes the blow",
+        "Mira attacks with sword at Sylvan: 1 against 3, margin -2; turned; Sylvan counters with "
+        "sword: Mira takes 4",
+        "Thrain takes up Ward for round 1",
+        "Sylvan takes up Riposte for round 1",
+    ],
+    "d20": [
+        "Ogre grapples Bran; Bran gains: grappled; Ogre gains: grappling",
+        "Bran fails to escape Ogre",
+        "Mira shoves Ogre 5 ft; the hold with Bran ends",
+        "Forceful Defense: defender FR does not exceed attacker FR +0; no double success",
+        "Goblin 2 takes a Defensive Stance until round 1 ends",
+        "Bran trips Goblin 2, who falls prone",
+        "Goblin 2 stands up",
+    ],
+    "stamina-body": ["Ogre recovers Stamina", "Ogre now has broken bones"],
+}
+MARKED = {"margin": "Goblin 2", "d20": "Ogre", "stamina-body": "Ogre"}
+
+
 @pytest.mark.parametrize("ruleset", sorted(EVENINGS))
 def test_no_public_number_or_name_is_blanked(evenings: Evenings, ruleset: str) -> None:
     seen = evenings[ruleset][0].by_role
+    marked = MARKED[ruleset]
+    public = [
+        *PUBLIC[ruleset],
+        f"{marked}: blessed (2 rounds, to the end of Bran's turn): the priest's word",
+        f"{marked} moves from rank 1 to rank 2",
+    ]
     for role in ROLES:
         for path, body in seen[role].items():
             assert "#" not in body, f"{role} reads a blanked number in {path}"
         everything = "\n".join(seen[role].values())
-        for public in ("Goblin 2", "(round 1)", "Bran"):
-            assert public in everything, (role, public)
+        for said in ("Goblin 2", "(round 1)", "Bran", *public):
+            assert said in everything, (role, said)
     feed = json.loads(seen["player"]["feed"].splitlines()[-1])
     assert feed  # the feed's last event read as JSON
