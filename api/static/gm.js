@@ -11,6 +11,7 @@ import { savedEncountersBox } from "/static/saved.js";
 import { shortcuts, themeToggle } from "/static/gmkeys.js";
 import { askReason } from "/static/gmlog.js";
 import { renderBoard, renderRoster, undoLast } from "/static/gmboard.js";
+import { rollInitiative } from "/static/gmorder.js";
 import { openFor, panel, renderPanel } from "/static/gmcombat.js";
 import { advanceDays, newCampaignForm, startEncounter } from "/static/gmsetup.js";
 import { page, refresh, refreshSoon, showError, turnStep, wire } from "/static/gmpage.js";
@@ -55,7 +56,7 @@ async function start() {
   $("next-turn").addEventListener("click", step("turn", "next-turn"));
   $("prev-turn").addEventListener("click", step("turn/previous", "prev-turn"));
   $("delay-turn").addEventListener("click", step("turn/delay", "delay-turn", {}));
-  $("roll-initiative").addEventListener("click", step("initiative", "roll-initiative", {}));
+  $("roll-initiative").addEventListener("click", () => rollInitiative($("roll-initiative")));
   $("next-round").addEventListener("click", step("round", "next-round"));
   $("undo-last").addEventListener("click", undoLast);
   $("end-encounter").addEventListener("click", async () => {

@@ -4,8 +4,9 @@
 // in an ended one (there after the API's preview of what the correction carries).
 import { $, bar, chips, counters, el } from "/static/skald.js";
 import { label } from "/static/rulesets.js";
-import { askReason, confirmPreview, correct, previewCorrection, showResult } from "/static/gmlog.js";
-import { renderOrder } from "/static/gmorder.js";
+import { askReason, confirmPreview, correct, previewCorrection, rerollDiceFields, showResult,
+  typedRerollDice } from "/static/gmlog.js";
+import { renderInitiativeDice, renderOrder } from "/static/gmorder.js";
 import { renderDays } from "/static/gmdays.js";
 import { clearMessage, live, page, pendingOf, refresh, select, showError } from "/static/gmpage.js";
 import { enable, press, write } from "/static/writes.js";
@@ -104,6 +105,7 @@ export function renderBoard() {
   for (const id of TURN_BUTTONS) enable($(id), Boolean(live()));
   const initiative = (page.campaign.options || {}).initiative || {};
   $("roll-initiative").hidden = initiative.mode !== "roll";
+  renderInitiativeDice(live(), initiative);
   if (!enc) {
     $("board-caption").textContent = "No encounter yet: start one from the roster.";
     return;
@@ -194,22 +196,28 @@ function renderActions(enc) {
 // as the API's preview works it out, and records it or not. (The API previews an open
 // fight's correction too, but not as it is made: a reroll there rolls new dice when it
 // is recorded, and a void's tracks are the fight's, not the roster's the preview lists.)
+//
+// A reroll's reason dialog takes the table's new dice too (left empty: the server rolls).
 async function runCorrection(kind, action, control) {
   const enc = page.encounter;
-  const reason = await askReason(`${kind} action #${action.number}: ${action.summary}`);
+  const extra = kind === "reroll" ? await rerollDiceFields(page, action) : [];
+  const reason = await askReason(`${kind} action #${action.number}: ${action.summary}`, "",
+    extra);
   if (reason === null) return;
+  const dice = kind === "reroll" ? typedRerollDice() : {};
   if (!enc.ended) {
     await press(control, async () => {
-      await correct(page, kind, action, reason, enc.id);
+      await correct(page, kind, action, reason, enc.id, dice);
       await refresh();
     });
     return;
   }
-  const preview = await press(control, () => previewCorrection(page, kind, action, reason, enc.id));
+  const preview = await press(control,
+    () => previewCorrection(page, kind, action, reason, enc.id, dice));
   if (!preview) return;
   const title = `${CORRECTIONS[kind]} #${action.number} of ${enc.name} (ended): what it changes`;
   const recorded = await confirmPreview(title, preview,
-    () => correct(page, kind, action, reason, enc.id));
+    () => correct(page, kind, action, reason, enc.id, dice));
   if (recorded) await refresh().catch((error) => showError(error));
 }
 

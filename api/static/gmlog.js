@@ -4,10 +4,12 @@
 import { $, el } from "/static/skald.js";
 import { clearProblem, enable, press, write } from "/static/writes.js";
 
-export function askReason(title, prefilled = "") {
+// `extra`: more fields the question needs (a reroll's table dice), shown under the reason.
+export function askReason(title, prefilled = "", extra = []) {
   const dialog = $("reason-dialog");
   $("reason-title").textContent = title;
   $("reason-input").value = prefilled;
+  $("reason-extra").replaceChildren(...extra);
   // Escape closes a dialog without touching its returnValue: the last OK must not stand.
   dialog.returnValue = "";
   dialog.showModal();
@@ -19,26 +21,31 @@ export function askReason(title, prefilled = "") {
   });
 }
 
-// A correction's request (void, reroll or rewind to before the action), or its preview's.
-function correctionRequest(encounterId, kind, action, reason, preview) {
+// A correction's request (void, reroll or rewind to before the action), or its preview's;
+// a reroll's with the table's new dice, by roll name, where the GM typed them (the server
+// rolls the others).
+function correctionRequest(encounterId, kind, action, reason, preview, dice = {}) {
   const path = `encounters/${encounterId}`;
   const tail = preview ? "/preview" : "";
+  const typed = kind === "reroll" && Object.keys(dice).length ? { dice } : {};
   return kind === "rewind"
     ? [`${path}/rewind${tail}`, { reason, to_version: action.version - 1 }]
-    : [`${path}/actions/${action.number}/${kind}${tail}`, { reason }];
+    : [`${path}/actions/${action.number}/${kind}${tail}`, { reason, ...typed }];
 }
 
 // A correction with its reason, then its diff in the result box.
-export async function correct(page, kind, action, reason, encounterId = page.encounter.id) {
-  const [path, body] = correctionRequest(encounterId, kind, action, reason, false);
+export async function correct(page, kind, action, reason, encounterId = page.encounter.id,
+  dice = {}) {
+  const [path, body] = correctionRequest(encounterId, kind, action, reason, false, dice);
   const done = await write(page.api, "POST", path, body);
   showDiff(kind, action, reason, done.report || []);
 }
 
 // What a correction would change through the whole campaign, as the API works it out
 // (docs/corrections.md, "Preview first"); nothing is written.
-export function previewCorrection(page, kind, action, reason, encounterId = page.encounter.id) {
-  const [path, body] = correctionRequest(encounterId, kind, action, reason, true);
+export function previewCorrection(page, kind, action, reason, encounterId = page.encounter.id,
+  dice = {}) {
+  const [path, body] = correctionRequest(encounterId, kind, action, reason, true, dice);
   return page.api.post(path, body);
 }
 
@@ -154,4 +161,41 @@ export function showResult(response, { declare, words = (c) => c } = {}) {
   $("result").replaceChildren(el("div", { "data-result": action.number || "" },
     el("p", { class: "summary" }, action.summary || ""),
     el("ol", { class: "narrative" }, (action.narrative || []).map((line) => el("li", {}, line)))));
+}
+
+// A reroll at a table that rolls its own dice: one field per roll the action makes or may
+// make, named as the roll preview names them ("Ogre's hit"), which a reroll takes; a field
+// left empty is rolled by the server. No preview (an action that has none): no fields.
+export async function rerollDiceFields(page, action) {
+  let rolls;
+  try {
+    rolls = await page.api.post(`encounters/${page.encounter.id}/preview`,
+      { kind: action.kind, actor: action.actor, params: action.params || {} });
+  } catch {
+    // No preview now (its actor is down since, the fight has ended): the rolls the record
+    // holds, under their short names, which a reroll takes too.
+    rolls = { rolls: (action.rolls || []).map((r) => {
+      const [, count, sides] = /^(\d+)d(\d+)/.exec(r.dice || "") || [];
+      return count ? { name: r.name, count: Number(count), sides: Number(sides) } : null;
+    }).filter(Boolean) };
+  }
+  const named = [...(rolls.rolls || []), ...(rolls.may_follow || [])];
+  if (!named.length) return [];
+  return [el("fieldset", { class: "stack", id: "reroll-dice" },
+    el("legend", {}, "The table's new dice (left empty: the server rolls)"),
+    named.map((roll) => el("label", { class: "field", "data-roll-name": roll.name },
+      el("span", {}, `${roll.name}: ${roll.count}d${roll.sides}` +
+        (roll.when ? ` (only ${roll.when})` : "")),
+      el("input", { "data-reroll-die": roll.name, inputmode: "numeric",
+        placeholder: Array(roll.count).fill("·").join(" ") }))))];
+}
+
+// The faces typed into those fields, by roll name.
+export function typedRerollDice() {
+  const dice = {};
+  for (const input of document.querySelectorAll("#reroll-dice [data-reroll-die]")) {
+    const faces = input.value.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10));
+    if (faces.length) dice[input.dataset.rerollDie] = faces;
+  }
+  return dice;
 }

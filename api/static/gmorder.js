@@ -1,6 +1,6 @@
 // The turn order: whose turn it is, and the GM's order (set from the board, changed by
 // dragging a chip onto another's place or with the arrows, which the keyboard reaches;
-// saved as a recorded event).
+// saved as a recorded event); a rolled initiative with the table's dice (RULINGS T1).
 import { $, el } from "/static/skald.js";
 import { clearMessage, page, refresh, turnStep } from "/static/gmpage.js";
 import { press, write } from "/static/writes.js";
@@ -76,6 +76,46 @@ function placed(order, moved, onto) {
 function saveOrder(order, control) {
   return press(control, async () => {
     await write(page.api, "PUT", `encounters/${page.encounter.id}/order`, { order });
+    clearMessage();
+    await refresh();
+  });
+}
+
+// T1: "table dice accepted". With a rolled initiative, one field per combatant present
+// for the faces the table rolled (the campaign's initiative dice, e.g. 1d20); Roll
+// initiative sends them (POST .../initiative {dice}) and the server rolls the fields left
+// empty. Drawn again only when the combatants change: a live update must not wipe the
+// faces the GM is typing.
+let diceFor = "";
+
+export function renderInitiativeDice(enc, initiative) {
+  const box = $("initiative-dice");
+  box.hidden = !(enc && initiative.mode === "roll");
+  if (box.hidden) return;
+  const present = enc.combatants.filter((c) => c.present !== false);
+  const dice = initiative.dice || "1d20";
+  const identity = JSON.stringify([enc.id, dice, present.map((c) => [c.id, c.name])]);
+  if (identity === diceFor) return;
+  diceFor = identity;
+  const typed = Object.fromEntries([...box.querySelectorAll("[data-initiative-die]")]
+    .map((input) => [input.dataset.initiativeDie, input.value]));
+  $("initiative-dice-rows").replaceChildren(...present.map((c) => el("label", {},
+    `${c.name} (${dice})`, el("input", { "data-initiative-die": c.id, inputmode: "numeric",
+      value: typed[c.id] || "", placeholder: "server rolls" }))));
+}
+
+export function rollInitiative(control) {
+  const dice = {};
+  const fields = [...document.querySelectorAll("#initiative-dice [data-initiative-die]")];
+  for (const input of fields) {
+    const faces = input.value.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10));
+    if (faces.length) dice[input.dataset.initiativeDie] = faces;
+  }
+  if (!page.encounter || page.encounter.ended) return Promise.resolve();
+  return press(control, async () => {
+    await write(page.api, "POST", `encounters/${page.encounter.id}/initiative`,
+      Object.keys(dice).length ? { dice } : {});
+    fields.forEach((input) => { input.value = ""; }); // rolled: the next roll is a new one
     clearMessage();
     await refresh();
   });
