@@ -103,13 +103,26 @@ def summarise(
     campaign: Campaign, found: Walk, encounters: dict[str, Encounter], correction: JSONObject
 ) -> CarryPreview:
     """The preview: the campaign-wide diff per character and step, the later actions whose
-    outcome changes, every character's tracks before and after, and whether anything moves."""
+    outcome changes, every character's tracks before and after (a character in an open
+    fight: the fight's), and whether anything moves."""
     now: dict[str, JSON] = {}
-    for cid, after in found.roster.items():
-        before = found.believed[cid]
-        if after.vitals != before.vitals:
+    for cid, entry in found.roster.items():
+        before, after = found.believed[cid].vitals, entry.vitals
+        held = campaign.characters[cid].in_encounter if cid in campaign.characters else None
+        if held is not None:
+            # An open fight owns its combatants' tracks from joining to its end: theirs
+            # now are the fight's, as it stands and as the correction works it out again
+            # (the roster's entry waits for the fight to hand them back). A fight the
+            # correction does not reach keeps them as they are.
+            reached = found.encounters.get(held)
+            was = encounters[held].combatants.get(cid) if held in encounters else None
+            will = reached.replayed.combatants.get(cid) if reached is not None else None
+            if was is None or will is None:
+                continue
+            before, after = was.vitals, will.vitals
+        if after != before:
             now[cid] = {
-                "name": after.name,
+                "name": entry.name,
                 "before": {"tracks": before.tracks},
                 "after": {"tracks": after.tracks},
             }
