@@ -77,6 +77,11 @@ function render() {
   $("log").replaceChildren(...(encounter ? logItems(encounter, LOG_LENGTH) : []));
   const waiting = encounter ? (encounter.exchanges || []).filter((x) => mine.has(x.defender)
     && x.status === "pending") : [];
+  // The dice a player is typing stay through a live update (the GM acting meanwhile): an
+  // answer pressed after a redraw had gone without them, rolled by the server instead.
+  const inputs = [...document.querySelectorAll("#pending [data-declare-dice]")];
+  const typed = new Map(inputs.map((input) => [input.dataset.declareDice, input.value]));
+  const focused = inputs.find((input) => input === document.activeElement);
   $("pending").replaceChildren(...waiting.map((x) => el("div", { class: "exchange",
     "data-exchange": x.number },
     `${names[x.actor] || "Someone"} attacks ${names[x.defender]}: your answer?`,
@@ -84,12 +89,16 @@ function render() {
       ? el("p", { class: "hit-score", "data-hit-score": x.shown.hit_score },
         `Hit score ${x.shown.hit_score}`) : null,
     el("label", { class: "field" }, el("span", {}, "My dice (leave empty: the server rolls)"),
-      el("input", { "data-declare-dice": x.number, inputmode: "numeric", placeholder: "3 3 3" })),
+      el("input", { "data-declare-dice": x.number, inputmode: "numeric", placeholder: "3 3 3",
+        value: typed.get(String(x.number)) || "" })),
     el("div", { class: "stack" }, (x.choices || []).map((choice) => el("div", { class: "row wrap" },
       el("button", { type: "button", "data-declare": choice,
         onclick: (event) => declare(x, choice, event.currentTarget) },
         choice === "none" ? "No defence" : choice[0].toUpperCase() + choice.slice(1)),
       el("span", { class: "answer-odds", "data-answer-odds": choice })))))));
+  if (focused) {
+    document.querySelector(`#pending [data-declare-dice="${focused.dataset.declareDice}"]`)?.focus();
+  }
   waiting.forEach((x) => answerOdds(x).catch(() => {})); // odds are a help, not a must
   settleWaiting(encounter);
   renderSwitcher(fighting ? turn : {}, waiting);
