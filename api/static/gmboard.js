@@ -133,16 +133,25 @@ export function renderBoard() {
 }
 
 function renderPending(enc, names) {
+  // The dice the GM typed for an answer stay through a live update (drawn again below).
+  const typed = typedDice("#pending [data-declare-dice]", "declareDice");
   $("pending").replaceChildren(...pendingOf(enc).map((x) => el("div", { class: "exchange",
     "data-exchange": x.number },
     x.summary || `${names[x.actor] || "?"} → ${names[x.defender] || "?"}`,
     el("div", { class: "caption" }, `waiting for ${x.awaiting || "the defender"}`),
+    // The table's dice for the answer the GM gives for the defender (an NPC's parry, as a
+    // player types theirs on /play); left empty, the server rolls.
+    el("label", { class: "field" }, el("span", {}, `${names[x.defender] || "Defender"}'s dice ` +
+      "(table dice; empty: the server rolls)"),
+    el("input", { "data-declare-dice": x.number, inputmode: "numeric", placeholder: "3 3 3",
+      value: typed.get(String(x.number)) || "" })),
     el("div", { class: "row wrap" },
       (x.choices || []).map((choice) => el("button", { type: "button", class: "secondary",
         "data-declare": choice, onclick: (event) => declare(x, choice, event.currentTarget) },
         `${names[x.defender] || "Defender"}: ${label(page.campaign.ruleset, choice)}`)),
       el("button", { type: "button", class: "danger", "data-withdraw": x.number,
         onclick: (event) => withdraw(x, event.currentTarget) }, "Withdraw")))));
+  if (typed.focused) document.querySelector(`#pending [data-declare-dice="${typed.focused}"]`)?.focus();
   // A "waiting for" message whose exchange has been answered (here or on a phone) gives
   // way to what the answer did.
   const waiting = document.querySelector("#result [data-pending]");
@@ -155,10 +164,31 @@ function renderPending(enc, names) {
   }
 }
 
+// What was typed in the inputs `selector` finds, by their data-`key` (a redraw keeps it),
+// and which of them had the focus (`focused`), to give it back.
+function typedDice(selector, key) {
+  const inputs = [...document.querySelectorAll(selector)];
+  const typed = new Map(inputs.filter((input) => input.value.trim())
+    .map((input) => [input.dataset[key], input.value]));
+  typed.focused = (inputs.find((input) => input === document.activeElement) || { dataset: {} })
+    .dataset[key];
+  return typed;
+}
+
+const faces = (text) => text.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10));
+
+// The answer, with the table's dice typed for it in the waiting attack's box (named as
+// the roll preview names them: "Goblin 1's parry"); none for "no defence".
 export function declare(exchange, choice, control) {
+  const typed = document.querySelector(`#pending [data-declare-dice="${exchange.number}"]`);
+  const body = { choice };
+  if (typed && typed.value.trim() && choice !== "none") {
+    const who = page.encounter.combatants.find((c) => c.id === exchange.defender);
+    body.dice = { [`${who ? who.name : "defender"}'s ${choice}`]: faces(typed.value) };
+  }
   return press(control, async () => {
     const done = await write(page.api, "POST",
-      `encounters/${page.encounter.id}/exchanges/${exchange.number}/declare`, { choice });
+      `encounters/${page.encounter.id}/exchanges/${exchange.number}/declare`, body);
     showResult(done);
     await refresh();
   });

@@ -86,6 +86,24 @@ class Table:
         return {r["name"]: r["faces"] for r in self.action(kind)["rolls"]}
 
 
+def test_the_gm_answers_for_an_npc_with_the_tables_dice(server: Server, browser: Browser) -> None:
+    table = Table(server)
+    gm = table.open(browser, DESKTOP, "/gm", table.gm_key)
+    # Bran hits (2 2 2 against spear skill 12: hit score 6); the goblin's answer waits.
+    blow = {"kind": "attack", "actor": table.bran, "dice": {"Bran's hit": [2, 2, 2]},
+            "params": {"target": table.goblin, "weapon": "spear"}}  # fmt: skip
+    table.send("POST", f"{table.fight}/actions", blow, 202)
+    typed = gm.locator('#pending [data-declare-dice="1"]')
+    typed.fill("1 1 2")
+    table.live_update(gm, "cornered")
+    expect(typed).to_have_value("1 1 2")
+    gm.locator("#pending [data-declare=parry]").click()
+    expect(gm.locator("#pending [data-exchange]")).to_have_count(0)
+    # 4 against parry 10: parry score 6 >= hit score 6, parried.
+    assert table.rolls("attack") == {"hit": [2, 2, 2], "defense": [1, 1, 2]}
+    assert table.action("attack")["breakdown"]["result"] == "parried"
+
+
 def test_the_phone_keeps_the_dice_typed_through_a_live_update(
     server: Server, browser: Browser
 ) -> None:
