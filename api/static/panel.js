@@ -48,12 +48,17 @@ export function actionPanel({ context, done, fail, gm = false }) {
     return { kind, actor, params: readFields($("action-fields")) };
   }
 
+  // The latest preview asked: an older answer arriving late draws nothing.
+  let previews = 0;
+
   async function preview() {
     const { api, encounter } = context();
     const box = $("dice-fields");
+    const mine = ++previews;
     if (mode() !== "table") { box.replaceChildren(); return; }
     try {
       const rolls = await api.post(`encounters/${encounter.id}/preview`, body());
+      if (mine !== previews) return;
       // Faces typed meanwhile stay: a preview asked before the GM typed them (the target
       // chosen, then "table dice") may answer after, and draws the rolls again.
       const typed = Object.fromEntries([...box.querySelectorAll("[data-roll]")]
@@ -65,6 +70,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
           el("input", { "data-roll": roll.name, inputmode: "numeric", value: typed[roll.name] || null,
             placeholder: Array(roll.count).fill("·").join(" ") }))));
     } catch (error) {
+      if (mine !== previews) return;
       // No preview for this action (or not yet): name the rolls by hand.
       box.replaceChildren(el("label", { class: "field" },
         el("span", {}, "Table dice: one roll per line, 'roll name: faces'"),
@@ -217,6 +223,11 @@ export function actionPanel({ context, done, fail, gm = false }) {
       actor = newActor;
       form.hidden = false;
       form.dataset.kind = kind;
+      // Not the last action's dice and odds: a field typed into before this action's
+      // preview came back was wiped by it (and its dice were never sent).
+      previews += 1;
+      $("dice-fields").replaceChildren();
+      $("odds").replaceChildren();
       const schema = ruleset.actions[kind].params;
       const character = campaign.characters.find((c) => c.id === actor);
       const title = (PANEL_TITLES[campaign.ruleset] || {})[kind] || label(campaign.ruleset, kind);

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
 from tests.e2e.server import Server
 from tests.patience import HANG_SECONDS
@@ -121,3 +121,56 @@ def test_the_phone_keeps_the_dice_typed_through_a_live_update(
     # 9 against club skill 11: hit score 2; 7 against parry 12: parry score 5, parried.
     assert table.rolls("attack") == {"hit": [3, 3, 3], "defense": [2, 2, 3]}
     assert table.action("attack")["breakdown"]["result"] == "parried"
+
+
+def test_a_new_action_asks_its_own_dice_not_the_last_ones(server: Server, browser: Browser) -> None:
+    """On /play (the same panel as the GM's): a second attack, a round later, opened its
+    form with the first attack's dice fields and faces still in it until its own preview
+    came back and drew empty ones over them, so the dice typed meanwhile were lost and the
+    server rolled. And a change of the form (a Charge ticked) after the hit was typed
+    drew the fields again, empty. The preview is held here to make "meanwhile" as long as
+    a slow phone's."""
+    table = Table(server)
+    table.send("PUT", f"{table.fight}/order", {"order": [table.bran, table.goblin]}, 200)
+    phone = table.open(browser, PHONE, "/play", table.player)
+    held: list[Route] = []
+    hit = phone.locator('#dice-fields [data-roll="Bran\'s hit"]')
+
+    def attack() -> None:
+        phone.locator("#action-buttons [data-kind=attack]").click()
+        phone.locator("#param-target").select_option(table.goblin)
+        phone.locator("input[name=dice-mode][value=table]").check()
+
+    attack()
+    hit.fill("2 2 2")
+    phone.locator("#action-submit").click()
+    expect(phone.locator("#result [data-pending]")).to_be_visible()
+    table.send("POST", f"{table.fight}/exchanges/1/declare", {"choice": "none"})
+    table.send("POST", f"{table.fight}/round", None, 200)
+    expect(phone.locator("#turn")).to_contain_text("round 2")
+
+    phone.route("**/preview", lambda route: held.append(route))
+    attack()
+    phone.wait_for_timeout(500)  # the preview asked and held (the panel waits 120 ms)
+    assert held, "the preview was not asked"
+    expect(phone.locator("#dice-fields [data-roll]")).to_have_count(0)  # not round 1's
+    for route in held:
+        route.continue_()
+    phone.unroute("**/preview")
+    held.clear()
+    expect(hit).to_have_value("")
+    hit.fill("4 4 4")
+    phone.route("**/preview", lambda route: held.append(route))
+    phone.locator("#param-charge").check()  # another preview, for a charge
+    phone.wait_for_timeout(500)
+    assert held, "the preview was not asked again"
+    for route in held:
+        route.continue_()
+    phone.unroute("**/preview")
+    expect(phone.locator('#dice-fields [data-roll="Bran\'s damage"]')).to_have_count(1)
+    expect(hit).to_have_value("4 4 4")
+    phone.locator("#action-submit").click()
+    expect(phone.locator("#result [data-pending]")).to_be_visible()
+    [pending] = [x for x in table.send("GET", table.fight, status=200)["exchanges"]
+                 if x["status"] == "pending"]  # fmt: skip
+    assert pending["rolls"][0]["faces"] == [4, 4, 4]
