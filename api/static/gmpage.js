@@ -31,18 +31,30 @@ export function clearMessage() {
 export const live = () => (page.encounter && !page.encounter.ended ? page.encounter : null);
 export const pendingOf = (enc) => (enc ? (enc.exchanges || []).filter((x) => x.status === "pending") : []);
 
+// Reads overlap (a press's own, the live feed's, the encounter picker's), and their
+// answers may come back in any order: each read draws only if no read asked after it has
+// drawn already, so an older answer never paints over a newer one (the GM picked the
+// second fight while a read of the first was on its way: it came back last and drew the
+// first again, the picker with it).
+let asked = 0;
+let drawn = 0;
+
 export async function refresh() {
-  page.campaign = await page.api.get(page.api.base);
-  if (!page.ruleset) page.ruleset = await page.api.get(`/rulesets/${page.campaign.ruleset}`);
-  const encounters = page.campaign.encounters;
+  const mine = ++asked;
+  const campaign = await page.api.get(page.api.base);
+  const ruleset = page.ruleset || await page.api.get(`/rulesets/${campaign.ruleset}`);
+  const encounters = campaign.encounters;
   const open = encounters.filter((e) => e.open);
   const id = page.chosen || (open.length ? open[open.length - 1].id
     : encounters.length ? encounters[encounters.length - 1].id : null);
   // The latest actions only: a long fight's whole record is a paged read.
   const head = id ? await page.api.get(`encounters/${id}?limit=1`) : null;
-  page.encounter = head && head.actions_total > 1
+  const encounter = head && head.actions_total > 1
     ? await page.api.get(`encounters/${id}?offset=${Math.max(0, head.actions_total - 100)}&limit=100`)
     : head;
+  if (mine < drawn) return; // a newer read has drawn already: this answer is older
+  drawn = mine;
+  Object.assign(page, { campaign, ruleset, encounter });
   parts.draw();
 }
 
