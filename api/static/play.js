@@ -189,7 +189,11 @@ function settleWaiting(encounter) {
   if (action) showResult(action); else $("result").replaceChildren();
 }
 
+// The fight the result box speaks of.
+let resultFight = null;
+
 function showResult(action) {
+  resultFight = page.encounter ? page.encounter.id : null;
   // An attack that waits for its defender's answer says so (the board follows the answer).
   if (action.status === "pending" && action.exchange) {
     const x = action.exchange;
@@ -218,6 +222,13 @@ async function refresh() {
   const fighting = chosen && chosen.in_encounter ? chosen
     : myCharacters().find((c) => c.in_encounter);
   page.encounter = fighting ? await page.api.get(`encounters/${fighting.in_encounter}`) : null;
+  // What the result box says is of the fight it was said in: still readable once that
+  // fight has ended, gone once another begins (the last fight's blow, its tracks since
+  // corrected, read as this fight's).
+  if (page.encounter && resultFight && page.encounter.id !== resultFight) {
+    $("result").replaceChildren();
+    resultFight = null;
+  }
   render();
 }
 
