@@ -27,6 +27,8 @@ function editTrack(c) {
     step: (track, current, by, control) => stepTrack(c, track, current, by, control) };
 }
 
+// `extra.edit` false: the numbers shown are not the character's now (an ended fight's
+// last), so they are not edited from (a -1 sends "set to" the number seen minus one).
 function combatantCard(c, maxima, extra = {}) {
   const enc = live();
   const posture = c.state && c.state.posture;
@@ -43,8 +45,8 @@ function combatantCard(c, maxima, extra = {}) {
   return el("article", { class: `card${page.selected === c.id ? " selected" : ""}`,
     "data-combatant-id": c.id, "data-character-id": c.id },
     el("h3", {}, c.name, el("span", { class: "where" }, extra.where || "")),
-    Object.entries(c.tracks).map(([name, value]) =>
-      bar(name, value, (c.maxima || maxima)[name], editTrack(c))),
+    Object.entries(c.tracks).map(([name, value]) => bar(name, value, (c.maxima || maxima)[name],
+      extra.edit === false ? undefined : editTrack(c))),
     counters(c.state, page.ruleset.counters),
     chips(c.conditions, markers));
 }
@@ -55,7 +57,12 @@ export function renderRoster() {
   $("campaign-facts").textContent = `${campaign.ruleset} · day ${campaign.day}`;
   const onBoard = new Set(live() ? page.encounter.combatants.map((c) => c.id) : []);
   $("roster").replaceChildren(...campaign.characters.filter((c) => !onBoard.has(c.id)).map((c) => {
-    const card = combatantCard(c, c.maxima, { where: c.in_encounter ? "in a fight" : "" });
+    // In another fight (one still open while the GM looks at an ended one): as that fight
+    // has them, which owns their tracks until it ends (the campaign's entry waits).
+    const fighting = page.elsewhere[c.id];
+    const now = fighting ? { ...c, tracks: fighting.tracks, conditions: fighting.conditions,
+      state: fighting.state } : c;
+    const card = combatantCard(now, c.maxima, { where: c.in_encounter ? "in a fight" : "" });
     card.addEventListener("click", () => select(c.id));
     return card;
   }));
@@ -123,7 +130,7 @@ export function renderBoard() {
   for (const c of enc.combatants) (sides[c.side] ||= []).push(c);
   $("sides").replaceChildren(...Object.entries(sides).map(([side, members]) =>
     el("div", { class: "side" }, el("h3", {}, side), members.map((c) => {
-      const card = combatantCard(c, c.maxima, { where: `rank ${c.rank}` });
+      const card = combatantCard(c, c.maxima, { where: `rank ${c.rank}`, edit: !enc.ended });
       card.addEventListener("click", () => select(c.id));
       return card;
     }))));

@@ -6,7 +6,7 @@ import { $ } from "/static/skald.js";
 import { press, problem, write } from "/static/writes.js";
 
 export const page = { api: null, campaign: null, ruleset: null, encounter: null, chosen: null,
-  selected: null };
+  selected: null, elsewhere: {} };
 const parts = { draw: () => {}, select: () => {} };
 let refreshTimer = null;
 
@@ -52,9 +52,17 @@ export async function refresh() {
   const encounter = head && head.actions_total > 1
     ? await page.api.get(`encounters/${id}?offset=${Math.max(0, head.actions_total - 100)}&limit=100`)
     : head;
+  // The open fights not on the board (the GM picked another encounter): their combatants
+  // as each has them, for the roster's cards (an open fight owns its combatants' tracks;
+  // the campaign's entry for them waits for its end).
+  const elsewhere = {};
+  for (const other of open.filter((e) => e.id !== id)) {
+    const fight = await page.api.get(`encounters/${other.id}?limit=1`);
+    for (const c of fight.combatants) if (c.present !== false) elsewhere[c.id] = c;
+  }
   if (mine < drawn) return; // a newer read has drawn already: this answer is older
   drawn = mine;
-  Object.assign(page, { campaign, ruleset, encounter });
+  Object.assign(page, { campaign, ruleset, encounter, elsewhere });
   parts.draw();
 }
 
