@@ -137,11 +137,17 @@ export function confirmPreview(title, preview, record) {
   });
 }
 
+// The report lists every action after the corrected one: those it moved, line by line;
+// those it left as they were, counted (a line "X → X" for each read as a change).
 function showDiff(kind, action, reason, report) {
+  const moved = report.filter((r) => r.status !== "unchanged");
+  const same = report.length - moved.length;
   $("result").replaceChildren(el("div", { class: "diff", "data-correction": kind },
     el("p", { class: "summary" }, `${kind} of #${action.number} recorded: ${reason}`),
-    el("ul", {}, report.map((r) => el("li", {},
-      `#${r.number} ${r.status}: ${r.before || ""}${r.after ? ` → ${r.after}` : ""}${r.why ? ` (${r.why})` : ""}`)))));
+    el("ul", {}, moved.map((r) => el("li", {},
+      `#${r.number} ${r.status}: ${r.before || ""}${r.after ? ` → ${r.after}` : ""}${r.why ? ` (${r.why})` : ""}`))),
+    same ? el("p", { class: "caption", "data-unchanged": same },
+      `${same} later action${same === 1 ? "" : "s"} as before`) : null));
 }
 
 // A waiting attack shows the defender's choices right under the button that made it
