@@ -51,6 +51,46 @@ export function actionPanel({ context, done, fail, gm = false }) {
   // The latest preview asked: an older answer arriving late draws nothing.
   let previews = 0;
 
+  // One input per roll the preview names. Each answer is drawn in place: a roll still
+  // named keeps its input, what was typed in it and the focus; rolls no longer named go,
+  // new ones come in order (a roll whose line changed is drawn anew, what was typed in it
+  // kept). Copying the faces typed into new inputs (7e4e76b) still took the focus from the
+  // one typing: keys typed after the answer went nowhere, and Playwright's fill (a select,
+  // then the typing: two steps) lost them all when an answer came between the two.
+  // #dice-fields' data-preview counts the answers drawn (what a test may wait on).
+  let drawn = 0;
+  function rollField(roll) {
+    const text = `${roll.name}: ${roll.count}d${roll.sides}` + (roll.when ? ` (only ${roll.when})` : "");
+    return el("label", { class: "field", "data-roll-name": roll.name, "data-text": text },
+      el("span", {}, text),
+      el("input", { "data-roll": roll.name, inputmode: "numeric",
+        placeholder: Array(roll.count).fill("·").join(" ") }));
+  }
+
+  function drawRolls(box, rolls) {
+    const had = new Map([...box.querySelectorAll("[data-roll-name]")]
+      .map((field) => [field.dataset.rollName, field]));
+    const fields = rolls.map((roll) => {
+      const field = had.get(roll.name);
+      const fresh = rollField(roll);
+      return field && field.dataset.text === fresh.dataset.text ? field : fresh;
+    });
+    const keep = new Set(fields);
+    for (const child of [...box.children]) if (!keep.has(child)) child.remove();
+    let before = null;
+    for (const field of fields) {
+      const typed = had.get(field.dataset.rollName);
+      if (typed && typed !== field) {
+        field.querySelector("input").value = typed.querySelector("input").value;
+      }
+      const next = before ? before.nextElementSibling : box.firstElementChild;
+      if (next !== field) {
+        if (before) before.after(field); else box.prepend(field);
+      }
+      before = field;
+    }
+  }
+
   async function preview() {
     const { api, encounter } = context();
     const box = $("dice-fields");
@@ -59,24 +99,18 @@ export function actionPanel({ context, done, fail, gm = false }) {
     try {
       const rolls = await api.post(`encounters/${encounter.id}/preview`, body());
       if (mine !== previews) return;
-      // Faces typed meanwhile stay: a preview asked before the GM typed them (the target
-      // chosen, then "table dice") may answer after, and draws the rolls again.
-      const typed = Object.fromEntries([...box.querySelectorAll("[data-roll]")]
-        .map((input) => [input.dataset.roll, input.value]));
-      box.replaceChildren(...[...(rolls.rolls || []), ...(rolls.may_follow || [])].map((roll) =>
-        el("label", { class: "field", "data-roll-name": roll.name },
-          el("span", {}, `${roll.name}: ${roll.count}d${roll.sides}` +
-            (roll.when ? ` (only ${roll.when})` : "")),
-          el("input", { "data-roll": roll.name, inputmode: "numeric", value: typed[roll.name] || null,
-            placeholder: Array(roll.count).fill("·").join(" ") }))));
+      drawRolls(box, [...(rolls.rolls || []), ...(rolls.may_follow || [])]);
     } catch (error) {
       if (mine !== previews) return;
-      // No preview for this action (or not yet): name the rolls by hand.
-      box.replaceChildren(el("label", { class: "field" },
+      // No preview for this action (or not yet): name the rolls by hand (what was typed
+      // by hand stays).
+      const free = document.getElementById("dice-free");
+      box.replaceChildren(free ? free.closest("label") : el("label", { class: "field" },
         el("span", {}, "Table dice: one roll per line, 'roll name: faces'"),
         el("textarea", { id: "dice-free", rows: 3, placeholder: "damage: 2 4 6" })),
-        el("small", { class: "caption" }, error instanceof ApiError ? error.message : ""));
+      el("small", { class: "caption" }, error instanceof ApiError ? error.message : ""));
     }
+    box.dataset.preview = String(++drawn);
   }
 
   async function odds() {

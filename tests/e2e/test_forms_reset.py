@@ -1,0 +1,168 @@
+"""Forms reset after a submit (issue 36, "the table's look"): on /gm and /play, a form
+submitted and done goes back to its empty or default state, so a second submit is not
+the first one again by accident; a form the API refused keeps what was typed, the API's
+error beside it. One walk through each form of the GM screen and the player's phone,
+with the exact values of their fields before and after. Debian's Chromium, `skald serve`;
+the API only sets up (and says what a refusal's message is)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Locator, Page, Route, expect
+
+from tests.e2e.browser import require_browser
+from tests.e2e.server import Server
+from tests.patience import HANG_MS, HANG_SECONDS
+
+DESKTOP = {"width": 1400, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+KNIGHT = {
+    "st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10,
+    "weapons": [{"name": "longsword", "damage_class": 3, "damage_type": "piercing", "skill": 13}],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose webhooks may name this machine (a receiver nobody runs)."""
+    require_browser()
+    data = Path(tmp_path_factory.mktemp("forms")) / "data"
+    running = Server(data, env={"SKALD_WEBHOOKS_ALLOW_PRIVATE": "true"}).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Table:
+    """A stamina-body campaign over the API: Bran (a PC, Ana's key) and Ulf (an NPC)."""
+
+    def __init__(self, server: Server) -> None:
+        self.http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
+        created = self.http.post("/campaigns", json={"name": "Forms", "ruleset": "stamina-body"})
+        self.cid, self.gm_key = created.json()["id"], created.json()["gm_key"]
+        self.base = f"/campaigns/{self.cid}"
+        self.http.headers["authorization"] = f"Bearer {self.gm_key}"
+        self.ids = {
+            name: self.send("POST", "/characters", {"name": name, "sheet": KNIGHT, "npc": npc})[
+                "id"
+            ]
+            for name, npc in (("Bran", False), ("Ulf", True))
+        }
+        body = {"role": "player", "characters": [self.ids["Bran"]]}
+        self.player_key = self.send("POST", "/keys", body)["key"]
+
+    def send(self, method: str, path: str, body: Any = None, status: int = 201) -> Any:
+        answer = self.http.request(method, self.base + path, json=body)
+        assert answer.status_code == status, answer.text
+        return answer.json()
+
+    def refusal(self, method: str, path: str, body: Any, status: int) -> str:
+        """What the pages show of a refusal: its status and the API's message."""
+        answer = self.http.request(method, self.base + path, json=body)
+        assert answer.status_code == status, answer.text
+        return f"{status}: {answer.json()['message']}"
+
+
+def values(form: Locator) -> dict[str, str]:
+    """Each field of a form: its value ("on"/"off" for a checkbox or a radio), by its id,
+    or for the sheet's fields (whose ids are numbered as drawn) by their name in the
+    sheet, and a saved line's by its data-count/data-rank."""
+    found: dict[str, str] = form.evaluate(
+        """form => {
+          const out = {};
+          for (const f of form.querySelectorAll("input, select, textarea")) {
+            if (f.type === "submit" || f.type === "button") continue;
+            let name = f.dataset.sheet ? `sheet ${f.dataset.sheet}`
+              : f.dataset.count ? `count ${f.dataset.count}`
+              : f.dataset.rank ? `rank ${f.dataset.rank}`
+              : f.dataset.character ? `tick ${f.dataset.character}`
+              : f.dataset.side ? `side ${f.dataset.side}`
+              : f.dataset.roll ? `dice ${f.dataset.roll}`
+              : f.dataset.reason !== undefined ? "reason"
+              : f.type === "radio" ? `${f.name}=${f.value}` : f.id || f.name;
+            while (name in out) name += "'";
+            out[name] = f.type === "checkbox" || f.type === "radio"
+              ? (f.checked ? "on" : "off") : f.value;
+          }
+          return out;
+        }"""
+    )
+    return found
+
+
+def unfold(page: Page, box: str) -> None:
+    if not page.locator(box).evaluate("box => box.open"):
+        page.locator(f"{box} > summary").click()
+
+
+def settled(page: Page) -> None:
+    expect(page.locator("html[data-writing]")).to_have_count(0)
+
+
+def refused(page: Page, control: str, path: str, table: Table, status: int = 422) -> str:
+    """Press `control`, whose write to `path` the API refuses: what the page should say,
+    the same request's refusal as the API words it."""
+    asked = page.expect_request(
+        lambda r: r.method != "GET" and r.url.endswith(path), timeout=HANG_MS
+    )
+    with asked as sent:
+        page.locator(control).click()
+    settled(page)
+    body = json.loads(sent.value.post_data or "null")
+    return table.refusal(sent.value.method, path, body, status)
+
+
+def test_the_dice_typed_while_a_preview_is_on_its_way_stay(
+    server: Server, browser: Browser
+) -> None:
+    """The action form's dice inputs are drawn from the preview of the rolls, asked again
+    whenever a parameter changes; meanwhile the last answer's inputs stay on screen. Dice
+    typed in them before the answer came were wiped by it (the blow then went without
+    the table's dice: the server rolled, and test_page_writes[lost] sent the retry of a
+    lost blow so, a new request with a new key); inputs drawn anew with the faces copied
+    in still took the focus from the player typing. Here the preview is held while Bran's
+    player types his dice, then let through: the dice stay, the focus too, and they go
+    with the blow."""
+    table = Table(server)
+    bran, ulf = table.ids["Bran"], table.ids["Ulf"]
+    sides = [(bran, "party"), (ulf, "foes")]
+    combatants = [{"character_id": c, "side": s} for c, s in sides]
+    started = table.send("POST", "/encounters", {"name": "Ford", "combatants": combatants})
+    fight = f"/encounters/{started['id']}"
+    with browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) as context:
+        play = context.new_page()
+        play.goto(f"{server.url}/play#campaign={table.cid}&key={table.player_key}")
+        expect(play.locator("#connection")).to_have_attribute("data-state", "live")
+        play.locator("#action-buttons [data-kind=attack]").click()
+        play.locator("#param-target").select_option(ulf)
+        play.locator("input[name=dice-mode][value=table]").check()
+        hit = play.locator('#dice-fields [data-roll-name="Bran\'s hit"] input')
+        expect(hit).to_have_value("")
+        drawn = play.locator("#dice-fields").get_attribute("data-preview")
+        assert drawn is not None
+        held: list[Route] = []
+        play.route("**/preview", lambda route: held.append(route))
+        play.locator("#action-fields [name=set_weapon]").check()  # the rolls asked again
+        waited = 0.0
+        while not held and waited < HANG_SECONDS:
+            play.wait_for_timeout(50)
+            waited += 0.05
+        assert held, "no preview was asked"
+        hit.fill("2 2 2")
+        held[0].fallback()
+        expect(play.locator("#dice-fields")).to_have_attribute("data-preview", str(int(drawn) + 1))
+        expect(hit).to_have_value("2 2 2")
+        expect(hit).to_be_focused()  # drawn in place: what is typed next goes on in it
+        hit.press_sequentially(" ")
+        expect(hit).to_have_value("2 2 2 ")
+        with play.expect_request(f"**{table.base}{fight}/actions", timeout=HANG_MS) as sent:
+            play.locator("#action-submit").click()
+        assert json.loads(sent.value.post_data or "{}")["dice"] == {"Bran's hit": [2, 2, 2]}
+        settled(play)
