@@ -1,9 +1,11 @@
 // Saved encounters (issue 36, docs/table.md): a named group of the bestiary's foes (how
 // many of each entry, at which rank), saved once and set up again in one action: the
 // server enrols them (numbered on: Goblin 4-6 after Goblin 1-3) and opens a new encounter
-// with them and every PC not already in a fight, in one write. A press of Set up is one
-// intent: its Idempotency-Key is reused by a second click while the first is in flight.
-import { $, ApiError, el } from "/static/skald.js";
+// with them and every PC not already in a fight, in one write. Every write is one press of
+// its button (writes.js): one Idempotency-Key per intent, the button off while it is under
+// way, a refusal said beside it.
+import { $, el } from "/static/skald.js";
+import { enable, press, write } from "/static/writes.js";
 
 export function savedEncountersBox({ page, bestiary, refresh, show }) {
   let saved = [];
@@ -11,42 +13,55 @@ export function savedEncountersBox({ page, bestiary, refresh, show }) {
   const say = (text) => $("saved-message").replaceChildren(el("p", { class: "caption" }, text));
   const fail = (error) => show(error, "saved-message");
 
-  async function send(method, path, body, key) {
-    const init = { method, headers: { ...page.api.headers } };
-    if (key) init.headers["idempotency-key"] = key;
-    if (body !== undefined) {
-      init.headers["content-type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(`${page.api.base}/saved-encounters${path}`, init);
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) throw new ApiError(response.status, answer);
-    return answer;
+  // One row per bestiary entry: how many of it (0: none) and their rank. Drawn again
+  // whenever the bestiary is (re)loaded (opening the box reloads it), in place: the rows of
+  // the entries still there stay as they are, so what the GM typed stays, and so does the
+  // field they are typing in (a row drawn anew took the focus away mid-number, and the
+  // keys typed after it went nowhere). A renamed entry's row is drawn anew, its numbers kept.
+  function line(entry, count = 0, rank = 1) {
+    return el("div", { class: "row wrap", "data-saved-line": entry.id, "data-name": entry.name },
+      el("label", {}, `${entry.name} ×`, el("input", { type: "number", min: 0, max: 20,
+        value: count, "data-count": entry.id, "aria-label": `how many ${entry.name}` })),
+      el("label", {}, "rank", el("input", { type: "number", min: 1, max: 20,
+        value: rank, "data-rank": entry.id, "aria-label": `${entry.name}'s rank` })));
   }
 
-  // One row per bestiary entry: how many of it (0: none) and their rank. Redrawn whenever
-  // the bestiary is (re)loaded, keeping what the GM typed for the entries still there.
   function renderLines() {
-    const typed = (kind, id, otherwise) =>
-      document.querySelector(`#saved-lines [data-${kind}="${id}"]`)?.value ?? otherwise;
-    $("saved-lines").replaceChildren(el("legend", {}, "Foes to save: how many, and their rank"),
-      ...bestiary.entries().map((e) => el("div", { class: "row wrap", "data-saved-line": e.id },
-        el("label", {}, `${e.name} ×`, el("input", { type: "number", min: 0, max: 20,
-          value: typed("count", e.id, 0), "data-count": e.id, "aria-label": `how many ${e.name}` })),
-        el("label", {}, "rank", el("input", { type: "number", min: 1, max: 20,
-          value: typed("rank", e.id, 1), "data-rank": e.id, "aria-label": `${e.name}'s rank` })))));
+    const box = $("saved-lines");
+    if (!box.querySelector("legend")) {
+      box.prepend(el("legend", {}, "Foes to save: how many, and their rank"));
+    }
+    const rows = new Map([...box.querySelectorAll("[data-saved-line]")]
+      .map((row) => [row.dataset.savedLine, row]));
+    const entries = bestiary.entries();
+    const still = new Set(entries.map((e) => e.id));
+    for (const [id, row] of rows) if (!still.has(id)) row.remove();
+    let before = box.querySelector("legend");
+    for (const entry of entries) {
+      let row = rows.get(entry.id);
+      if (row && row.dataset.name !== entry.name) {
+        const renamed = line(entry, row.querySelector("[data-count]").value,
+          row.querySelector("[data-rank]").value);
+        row.replaceWith(renamed);
+        row = renamed;
+      }
+      row ||= line(entry);
+      if (before.nextElementSibling !== row) before.after(row); // only a new row moves
+      before = row;
+    }
   }
 
   function render() {
     const chosen = pick.value;
     pick.replaceChildren(...saved.map((s) => el("option", { value: s.id, selected: s.id === chosen },
       `${s.name}: ${s.foes.map((f) => `${f.count} × ${f.name}`).join(", ")}`)));
-    $("saved-setup").disabled = $("saved-remove").disabled = !saved.length;
+    enable($("saved-setup"), saved.length > 0);
+    enable($("saved-remove"), saved.length > 0);
     $("saved-empty").hidden = saved.length > 0;
   }
 
   async function load() {
-    saved = await send("GET", "");
+    saved = await page.api.get(`${page.api.base}/saved-encounters`);
     render();
   }
 
@@ -55,50 +70,52 @@ export function savedEncountersBox({ page, bestiary, refresh, show }) {
       count: parseInt(document.querySelector(`#saved-lines [data-count="${e.id}"]`).value, 10) || 0,
       rank: parseInt(document.querySelector(`#saved-lines [data-rank="${e.id}"]`).value, 10) || 1 }))
       .filter((line) => line.count > 0);
-    const button = $("saved-save");
-    button.disabled = true;
-    try {
-      const made = await send("POST", "", { name: $("saved-name").value, foes }, crypto.randomUUID());
-      await load();
-      pick.value = made.id;
-      say(`${made.name} saved.`);
-    } catch (error) { fail(error); } finally { button.disabled = false; }
+    const made = await write(page.api, "POST", "saved-encounters", { name: $("saved-name").value, foes });
+    await load();
+    pick.value = made.id;
+    say(`${made.name} saved.`);
   }
 
-  let pressed = null; // the Set up press in flight: a second click is the same intent
-  async function setUp(event) {
-    event.preventDefault();
+  // The party is every PC not in a fight, as the page knows them when Set up is pressed.
+  // A set-up whose answer was lost is asked again as it was (the same request, so the same
+  // key): the fight it may have opened has taken the party, and a party read again would
+  // make it another request, set up twice.
+  let lost = null;
+  async function setUp() {
     const chosen = saved.find((s) => s.id === pick.value);
     if (!chosen) return;
-    if (pressed) return;
-    pressed = crypto.randomUUID();
-    $("saved-setup").disabled = true;
+    const party = page.campaign.characters.filter((c) => !c.npc && !c.in_encounter)
+      .map((c) => ({ character_id: c.id }));
+    const request = lost && lost.id === chosen.id ? lost
+      : { id: chosen.id, body: { combatants: party } };
+    let fight;
     try {
-      const party = page.campaign.characters.filter((c) => !c.npc && !c.in_encounter)
-        .map((c) => ({ character_id: c.id }));
-      const fight = await send("POST", `/${chosen.id}/setup`, { combatants: party }, pressed);
-      say(`${fight.name} set up: ${fight.combatants.map((c) => c.name).join(", ")}.`);
-      page.chosen = fight.id;
-      await refresh();
-    } catch (error) { fail(error); } finally {
-      pressed = null;
-      $("saved-setup").disabled = !saved.length;
+      fight = await write(page.api, "POST", `saved-encounters/${request.id}/setup`, request.body);
+      lost = null;
+    } catch (error) {
+      lost = error.lost ? request : null;
+      throw error;
     }
+    say(`${fight.name} set up: ${fight.combatants.map((c) => c.name).join(", ")}.`);
+    page.chosen = fight.id;
+    await refresh();
   }
 
   async function remove() {
     const chosen = saved.find((s) => s.id === pick.value);
     if (!chosen) return;
-    try {
-      await send("DELETE", `/${chosen.id}`, undefined, crypto.randomUUID());
-      await load();
-      say(`${chosen.name} removed.`);
-    } catch (error) { fail(error); }
+    await write(page.api, "DELETE", `saved-encounters/${chosen.id}`);
+    await load();
+    say(`${chosen.name} removed.`);
   }
 
-  $("saved-form").addEventListener("submit", setUp);
-  $("saved-save").addEventListener("click", save);
-  $("saved-remove").addEventListener("click", remove);
+  // Set up is the form's submit (its first button); a refusal is said beside it.
+  $("saved-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    press($("saved-setup"), setUp);
+  });
+  $("saved-save").addEventListener("click", () => press($("saved-save"), save));
+  $("saved-remove").addEventListener("click", () => press($("saved-remove"), remove));
   bestiary.changed(() => { renderLines(); load().catch(fail); });
   renderLines();
   load().catch(fail);

@@ -6,10 +6,11 @@ up and asserts. Debian's Chromium, `skald serve`."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 
 from tests.e2e.server import Server
 from tests.e2e.test_gm_bestiary import DESKTOP, KNIGHT, Campaign, card_names
+from tests.patience import HANG_SECONDS
 
 GOBLIN = {"st": 9, "con": 10, "parry": 9, "dodge": 9, "stamina_max": 10, "body_max": 8}
 OGRE = {**GOBLIN, "st": 16, "stamina_max": 30, "body_max": 24}
@@ -64,3 +65,41 @@ def test_a_saved_encounter_is_set_up_again_with_one_press(server: Server, browse
         assert [c["name"] for c in campaign["characters"]] == [
             "Bran", "Goblin", "Goblin 1", "Goblin 2", "Ogre",
         ]  # fmt: skip
+
+
+def test_typing_in_a_saved_line_goes_on_across_the_bestiarys_reload(
+    server: Server, browser: Browser
+) -> None:
+    """Opening the bestiary box reads the bestiary again, and the answer draws the saved
+    encounter's lines again. test_gm_saved_encounters failed so under load: the lines were
+    drawn anew between Playwright's select and its typing of "2" into "how many Goblin",
+    the focus went with the old field and the 2 nowhere (0 was read back). Here the
+    answer is held until the GM has typed "1"; then "2" is typed: the field keeps the
+    focus, 12."""
+    table = Campaign(server)
+    table.post("/bestiary", {"name": "Goblin", "sheet": GOBLIN}, 201)
+    with browser.new_context(viewport=DESKTOP) as context:
+        gm = table.open(context)
+        count = gm.get_by_label("how many Goblin")
+        expect(count).to_have_value("0")  # the lines, drawn from the first read
+        held: list[Route] = []
+
+        def hold(route: Route) -> None:
+            if route.request.method == "GET":
+                held.append(route)
+            else:
+                route.fallback()
+
+        gm.route("**/bestiary", hold)
+        gm.locator("#bestiary-box summary").click()  # opened: the bestiary read again
+        waited = 0.0
+        while not held and waited < HANG_SECONDS:
+            gm.wait_for_timeout(50)
+            waited += 0.05
+        assert held, "opening the box read no bestiary"
+        count.fill("1")
+        with gm.expect_request("**/saved-encounters"):  # asked once the lines are drawn
+            held[0].fallback()
+        gm.keyboard.type("2")
+        expect(count).to_have_value("12")
+        expect(count).to_be_focused()

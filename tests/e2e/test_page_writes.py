@@ -118,6 +118,7 @@ class Run:
             "keys": len(keys),
             "revoked": sum(k["revoked"] for k in keys),
             "bestiary": len(self.get("/bestiary")),
+            "saved": len(self.get("/saved-encounters")),
             "webhooks": len(hooks),
             "disabled": sum(not h["enabled"] for h in hooks),
             "audit": 0,
@@ -372,3 +373,21 @@ def test_every_write_control_records_once(server: Server, browser: Browser, mode
     end = run.reason(gm, "#end-encounter", "the foes fled")
     closed = {"audit": 1, "campaign events": 2}
     run.press(gm, "#reason-ok", "POST", f"{fight}/end", closed, end)
+
+    # -- saved encounters: saved, set up again in one press, removed ------------------
+    orc = run.http.post(f"{run.base}/bestiary", json={"name": "Orc", "sheet": KNIGHT})
+    assert orc.status_code == 201, orc.text
+    if gm.locator("#bestiary-box").evaluate("box => box.open"):
+        gm.locator("#bestiary-box > summary").click()  # closed and opened: read again
+    unfold(gm, "#bestiary-box")
+    gm.get_by_label("how many Orc").fill("2")
+    gm.locator("#saved-name").fill("Ambush")
+    run.press(gm, "#saved-save", "POST", "/saved-encounters", {"saved": 1})
+    expect(gm.locator("#saved-message")).to_have_text("Ambush saved.")
+    # Orc 1 and Orc 2 enrolled (the Orc enrolled before keeps its plain name), the fight
+    # opened with them and Bran: three campaign events, the fight's first record.
+    set_up = {"encounters": 1, "characters": 2, "campaign events": 3, "audit": 1}
+    run.press(gm, "#saved-setup", "POST", "/saved-encounters/*/setup", set_up)
+    expect(gm.locator("#saved-message")).to_have_text("Ambush set up: Bran, Orc 1, Orc 2.")
+    run.press(gm, "#saved-remove", "DELETE", "/saved-encounters/*", {"saved": -1})
+    expect(gm.locator("#saved-message")).to_have_text("Ambush removed.")
