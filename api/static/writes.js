@@ -118,6 +118,26 @@ export function enable(button, on) {
   if (!pressing.has(button)) button.disabled = !on;
 }
 
+// A double-click is one press, however quick the first was. The control is off while its
+// press is under way, but a quick press (the bestiary's Enrol: one write, one read) can be
+// done before the second click of a double-click comes (a GM's two clicks are 100-200 ms
+// apart; a loaded machine spread Playwright's up to 165 ms), and that click pressed again:
+// a new intent, a new key, recorded twice. So the browser's second (third...) click of a
+// multi-click (its `detail`) on a button does nothing when the click that began it pressed
+// a control, even one drawn again since (a track's -1 on a card the press redrew).
+let clickPressed = false; // whether the click that began this multi-click pressed a control
+addEventListener("click", (event) => {
+  if (event.detail <= 1) {
+    clickPressed = false; // a first click (or Enter, Space: detail 0) begins anew
+    return;
+  }
+  const target = event.target instanceof Element ? event.target : null;
+  if (clickPressed && target && target.closest("button, input[type=submit], input[type=button]")) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+}, true);
+
 // How many presses are under way, on the page's root (data-writing): what a test (or a
 // style) may wait on.
 let underWay = 0;
@@ -132,6 +152,7 @@ function presses(by) {
 // `where`: an element that says this control's problems (the GM tools' result box, right
 // above them) instead of a message slot beside the control.
 export function press(control, task, { where } = {}) {
+  clickPressed = true;
   if (!control) return Promise.resolve(task()).catch((error) => { console.error(error); });
   const under = running.get(control);
   if (under) return under.then(() => undefined);

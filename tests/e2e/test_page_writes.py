@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, Request, Route, expect
 
 from tests.e2e.browser import require_browser
 from tests.e2e.server import Server
-from tests.patience import HANG_SECONDS
+from tests.patience import HANG_MS, HANG_SECONDS
 
 KNIGHT = {
     "st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10,
@@ -391,3 +391,88 @@ def test_every_write_control_records_once(server: Server, browser: Browser, mode
     expect(gm.locator("#saved-message")).to_have_text("Ambush set up: Bran, Orc 1, Orc 2.")
     run.press(gm, "#saved-remove", "DELETE", "/saved-encounters/*", {"saved": -1})
     expect(gm.locator("#saved-message")).to_have_text("Ambush removed.")
+
+
+def where(page: Page, control: str) -> dict[str, float]:
+    """The control's box, read in one step of the page's own (a live update may draw the
+    control again at any time: measured through a locator, a box read between its finding
+    and its measuring was none)."""
+    found = page.wait_for_function(
+        """selector => {
+          const box = document.querySelector(selector)?.getBoundingClientRect();
+          return box && box.height ? { x: box.x, y: box.y, width: box.width, height: box.height }
+            : null;
+        }""",
+        arg=control,
+        timeout=HANG_MS,
+    )
+    box: dict[str, float] = found.json_value()
+    return box
+
+
+def slow_double_click(page: Page, control: str) -> list[str]:
+    """A double-click whose second click comes after the press of the first is done (a
+    quick press ends within a GM's double-click; a loaded machine spread Playwright's
+    two clicks up to 165 ms apart): the browser's second click of the pair (click count 2)
+    at the same place, on the control (or the control as the press drew it again). The
+    writes the two clicks sent, as "METHOD path" under the campaign."""
+    sent: list[str] = []
+
+    def sending(request: Request) -> None:
+        if request.method != "GET":
+            sent.append(f"{request.method} {request.url.split('/campaigns/')[1].split('/', 1)[1]}")
+
+    page.on("request", sending)
+    page.locator(control).scroll_into_view_if_needed()
+    box = where(page, control)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)
+    expect(page.locator("html[data-writing]")).to_have_count(0)  # the first press is done
+    there = where(page, control)
+    assert there["y"] <= y <= there["y"] + there["height"], (box, there)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    expect(page.locator("html[data-writing]")).to_have_count(0)  # a second press, if any
+    page.remove_listener("request", sending)
+    return sent
+
+
+def test_a_double_click_is_one_press_even_when_the_first_press_is_done(
+    server: Server, browser: Browser
+) -> None:
+    """test_page_writes[double] once recorded two Orcs for "Enrol from the bestiary"
+    (two requests, two keys): the press (one POST, one read) was done before the second
+    click of the double-click came, on the button still in its place (the roster grew
+    above it, the page scrolled with it) and enabled again. Here the second click comes
+    after the first press, on purpose: on the bestiary's Enrol (scrolled into view), and
+    on a track's -1, whose button the first press drew again."""
+    http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
+    created = http.post("/campaigns", json={"name": "Slow", "ruleset": "stamina-body"}).json()
+    base = f"/campaigns/{created['id']}"
+    http.headers["authorization"] = f"Bearer {created['gm_key']}"
+    made = http.post(f"{base}/characters", json={"name": "Bran", "sheet": KNIGHT})
+    assert made.status_code == 201, made.text
+    bran = made.json()["id"]
+    made = http.post(f"{base}/bestiary", json={"name": "Orc", "sheet": KNIGHT})
+    assert made.status_code == 201, made.text
+    orc = made.json()["id"]
+    with browser.new_context(viewport={"width": 1400, "height": 400}) as context:
+        gm = context.new_page()
+        gm.goto(f"{server.url}/gm#campaign={created['id']}&key={created['gm_key']}")
+        expect(gm.locator("#connection")).to_have_attribute("data-state", "live")
+
+        unfold(gm, "#bestiary-box")
+        gm.locator("#bestiary-count").fill("1")
+        expect(gm.locator("#bestiary-enrol")).to_be_enabled()
+        assert slow_double_click(gm, "#bestiary-enrol") == [f"POST bestiary/{orc}/enrol"]
+        expect(gm.locator("#bestiary-message")).to_have_text("Enrolled Orc.")
+        names = [c["name"] for c in http.get(base).json()["characters"]]
+        assert names == ["Bran", "Orc"]
+
+        gm.locator("#roster-title").scroll_into_view_if_needed()
+        minus = f'#roster [data-character-id="{bran}"] [data-step-track=stamina][data-by="-1"]'
+        assert slow_double_click(gm, minus) == [f"POST characters/{bran}/tracks"]
+        bran_now = next(c for c in http.get(base).json()["characters"] if c["id"] == bran)
+        assert bran_now["tracks"]["stamina"] == 11  # 12 -> 11, once
