@@ -104,17 +104,30 @@ function render() {
   renderSwitcher(fighting ? turn : {}, waiting);
   const played = fighting ? encounter.combatants.find((c) => c.id === page.chosen) : null;
   const acting = played && (!turn.current || turn.current === played.id) ? played : null;
-  // Another of the key's characters has the turn: say whom to switch to.
-  const other = fighting && turn.current !== page.chosen && mine.has(turn.current)
-    ? names[turn.current] : null;
-  $("panel-caption").textContent = acting ? `${acting.name} acts`
-    : other ? `${other}'s turn: switch to ${other} to act.` : "Not your turn.";
+  $("panel-caption").textContent = panelCaption(encounter, names, acting);
   if (!acting) $("action-form").hidden = true; // the form comes back on their turn
   renderOpponents(played);
   $("action-buttons").replaceChildren(...(acting ? Object.entries(page.ruleset.actions)
     .filter(([, a]) => !a.gm_only)
     .map(([kind, a]) => el("button", { type: "button", "data-kind": kind, title: a.description,
       onclick: () => panel.open(kind, acting.id) }, label(campaign.ruleset, kind))) : []));
+}
+
+// The panel's caption names whose turn it is and the round ("Kara's turn · round 2"), and
+// then what the table waits for: an answer to an attack (anyone's, "waiting for Bran's
+// declaration (...)"), the played character acting, or the player switching to another of
+// their characters whose turn it is. Drawn on every live update.
+function panelCaption(encounter, names, acting) {
+  if (!encounter || encounter.ended) return "Waiting for the fight.";
+  const turn = encounter.turn || {};
+  const whose = turn.current ? `${turn.current_name || names[turn.current]}'s turn · round ${encounter.round}`
+    : `Round ${encounter.round}`;
+  const waiting = (encounter.exchanges || []).filter((x) => x.status === "pending");
+  if (waiting.length) return `${whose} · waiting for ${waiting.map((x) => x.awaiting).join(", ")}`;
+  if (acting) return `${whose} · ${acting.name} acts`;
+  const other = turn.current !== page.chosen && page.me.characters.includes(turn.current)
+    ? names[turn.current] : null;
+  return other ? `${whose}: switch to ${other} to act.` : whose;
 }
 
 // The character view's odds: each of my attacks against the opponent I pick.

@@ -305,8 +305,8 @@ def test_a_d20_evening_through_the_pages(
     assert [r["faces"] for r in rolled["actions"][0]["rolls"]] == [[12], [15], [14], [9]]
     assert all(r["supplied"] for r in rolled["actions"][0]["rolls"])
     expect(ben.locator("#turn")).to_contain_text("Mira's turn")
-    expect(ben.locator("#panel-caption")).to_have_text("Mira acts")
-    expect(ana.locator("#panel-caption")).to_have_text("Not your turn.")
+    expect(ben.locator("#panel-caption")).to_have_text("Mira's turn · round 1 · Mira acts")
+    expect(ana.locator("#panel-caption")).to_have_text("Mira's turn · round 1")
     take(gm, screenshots, "d20-evening-gm-initiative.png", full_page=True)
 
     # -- round 1 ---------------------------------------------------------------------------
@@ -316,7 +316,7 @@ def test_a_d20_evening_through_the_pages(
         "Mira takes a Defensive Stance: FD 13 -> 16 until round 1 ends"
     )
     next_turn(gm, "Bandit 1")
-    expect(ben.locator("#panel-caption")).to_have_text("Not your turn.")
+    expect(ben.locator("#panel-caption")).to_have_text("Bandit 1's turn · round 1")
     # The GM's slip: Bandit 1's blow goes to Mira (15 to hit, 6 damage)...
     act(gm, "attack", {"target": mira, "weapon": "short sword"},
         {"Bandit 1's hit": "15", "Bandit 1's damage": "6"}, actor=bandit1)  # fmt: skip
@@ -335,7 +335,7 @@ def test_a_d20_evening_through_the_pages(
     next_turn(gm, "Brannoc")
     # Brannoc's turn: his player strikes Bandit 1 with his own dice, 11 + 4 = 15 against AC
     # 11, 7 damage through leather: 1 + (7 - 1 - 2) = 5.
-    expect(ana.locator("#panel-caption")).to_have_text("Brannoc acts")
+    expect(ana.locator("#panel-caption")).to_have_text("Brannoc's turn · round 1 · Brannoc acts")
     act(ana, "attack", {"target": bandit1, "weapon": "longsword"},
         {"Brannoc's hit": "11", "Brannoc's damage": "7"})  # fmt: skip
     expect(ana.locator("#result .summary")).to_have_text(
@@ -438,7 +438,7 @@ def test_a_d20_evening_through_the_pages(
     next_turn(gm, "Brannoc")
     expect(gm.locator("#board-caption")).to_contain_text("passed over: Bandit 1 is down")
     # Brannoc grapples Bandit 2 from his phone: 12 + FR 2 - 1 (chain mail) = 13 >= FD 11.
-    expect(ana.locator("#panel-caption")).to_have_text("Brannoc acts")
+    expect(ana.locator("#panel-caption")).to_have_text("Brannoc's turn · round 3 · Brannoc acts")
     act(ana, "grapple", {"target": bandit2}, {"Brannoc's grapple": "12"})
     # (Bandit 2's FD is his: a player reads the outcome, RULINGS T3a.)
     expect(ana.locator("#result .summary")).to_have_text(

@@ -207,11 +207,14 @@ def phone_act(
     effort: int | None = None,
     target: str | None = None,
     dice: dict[str, list[int]] | None = None,
+    *,
+    in_round: int,
 ) -> int:
     """A player's own turn on their phone: a posture (margin's defence, declared on the
     defender's turn, M5) or a blow with their own dice; answers the action's number."""
     phone = ev.phones[player]
-    expect(phone.locator("#panel-caption")).to_have_text(f"{player} acts")
+    caption = f"{player}'s turn · round {in_round} · {player} acts"
+    expect(phone.locator("#panel-caption")).to_have_text(caption)
     phone.locator(f"#action-buttons [data-kind={kind}]").click()
     if target is not None:
         phone.locator("#param-target").select_option(ev.ids[target])
@@ -423,12 +426,12 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
     assert (ford["round"], ford["turn"]["current"]) == (1, ev.ids["Lia"])
     for phone in (ana, bo):
         expect(phone.locator("#turn")).to_have_text("The ford, round 1 · Lia's turn")
-    expect(ana.locator("#panel-caption")).to_have_text("Not your turn.")
+    expect(ana.locator("#panel-caption")).to_have_text("Lia's turn · round 1")
 
     # -- Round 1 --------------------------------------------------------------------------
     # Lia takes up Riposte on her phone, with 1 effort die: 7 evasion dice all round.
     phone_act(ev, "Lia", "riposte", "Lia takes up Riposte for round 1 with 1 effort dice",
-              effort=1)  # fmt: skip
+              effort=1, in_round=1)  # fmt: skip
     ev.next_turn("Orc 1", 1)
     # Orc 1's blow at Lia, rolled behind the screen (hidden): 2 against her 3 and, her guard
     # blank, her luck point's reroll 1: margin -2, turned; her rapier answers for 4.
@@ -445,7 +448,7 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
     expect(told).to_have_text("Orc 1 attack: Lia; Orc 1 is hurt")
     ev.next_turn("Thrain", 1)
     phone_act(ev, "Thrain", "ward", "Thrain takes up Ward for round 1 with 1 effort dice",
-              effort=1)  # fmt: skip
+              effort=1, in_round=1)  # fmt: skip
     ev.next_turn("Orc 2", 1)
     # A slip: Orc 2 sent at Thrain instead of Lia; the GM undoes it (a void, on record).
     slip = gm_attack(
@@ -496,6 +499,7 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
         "Lia attacks with rapier at Orc 1: 3 against 0, margin 3; Orc 1 is wounded; Orc 1 "
         "gains: wounded", target="Orc 1",
         dice={"Lia's attack": [6, 6, 5, 2, 1], "Orc 1's evasion": [2], "Orc 1's guard": [3, 4]},
+        in_round=2,
     )  # fmt: skip
     # ...but a die rolled off the table: the GM rerolls it with the table's dice, one field
     # per roll the blow made (every one typed: nothing left for the server to roll).
@@ -527,7 +531,7 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
     expect(gm.locator(f'{ev.card("Orc 1")} [data-marker="prone"]')).to_have_count(0)
     expect(bo.locator("#foes [data-marker=prone]")).to_have_count(0)
     phone_act(ev, "Thrain", "defend", "Thrain takes up Defend for round 2 with 2 effort dice",
-              effort=2)  # fmt: skip
+              effort=2, in_round=2)  # fmt: skip
     ev.next_turn("Orc 2", 2)
     # Orc 2's blow at Thrain, hidden: 4 against his 3 (8 guard dice under Defend): 3.
     secret = gm_attack(
@@ -544,7 +548,7 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
 
     # -- Round 3 --------------------------------------------------------------------------
     ev.next_turn("Lia", 3)
-    phone_act(ev, "Lia", "riposte", "Lia takes up Riposte for round 3")
+    phone_act(ev, "Lia", "riposte", "Lia takes up Riposte for round 3", in_round=3)
     ev.next_turn("Orc 1", 3)
     gm_attack(
         ev, "Orc 1", "Lia",
@@ -560,6 +564,7 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
         "Thrain attacks with axe at Orc 1: 3 against 0, margin 3; Orc 1 is down; Orc 1 gains: "
         "down", target="Orc 1",
         dice={"Thrain's attack": [6, 6, 6], "Orc 1's evasion": [2], "Orc 1's guard": [3, 3]},
+        in_round=3,
     )  # fmt: skip
     expect(gm.locator(f"{ev.card('Orc 1')} [data-condition=down]")).to_be_visible()
     ev.next_turn("Orc 2", 3)
@@ -649,7 +654,7 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
     expect(chips).to_have_text(order("Lia 17", "Orc 2 10", "Thrain 4"))
     for phone in (ana, bo):
         expect(phone.locator("#turn")).to_have_text("The ridge, round 1 · Lia's turn")
-    phone_act(ev, "Lia", "defend", "Lia takes up Defend for round 1")
+    phone_act(ev, "Lia", "defend", "Lia takes up Defend for round 1", in_round=1)
     ev.next_turn("Orc 2", 1)
     gm_attack(
         ev, "Orc 2", "Lia",

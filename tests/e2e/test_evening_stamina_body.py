@@ -144,9 +144,10 @@ class Evening:
 
     # -- a player's presses ----------------------------------------------------------
 
-    def player_attacks(self, name: str, target: str, dice: dict[str, str]) -> Page:
+    def player_attacks(self, name: str, target: str, dice: dict[str, str], in_round: int) -> Page:
         phone = self.phones[name]
-        expect(phone.locator("#panel-caption")).to_have_text(f"{name} acts")
+        caption = f"{name}'s turn · round {in_round} · {name} acts"
+        expect(phone.locator("#panel-caption")).to_have_text(caption)
         phone.locator("#action-buttons [data-kind=attack]").click()
         phone.locator("#param-target").select_option(self.ids[target])
         roll(phone, dice)
@@ -291,14 +292,16 @@ def test_an_evening_of_stamina_body_through_the_pages(
         table.ids["Bran"]: 25, table.ids["Goblin 1"]: 22,
         table.ids["Kara"]: 19, table.ids["Goblin 2"]: 15,
     }  # fmt: skip
-    expect(ana.locator("#panel-caption")).to_have_text("Bran acts")
-    expect(ben.locator("#panel-caption")).to_have_text("Not your turn.")
+    expect(ana.locator("#panel-caption")).to_have_text("Bran's turn · round 1 · Bran acts")
+    expect(ben.locator("#panel-caption")).to_have_text("Bran's turn · round 1")
 
     # == round 1 ======================================================================
     # Bran's spear on Goblin 1: 2 2 2 against skill 12, hit score 6. The GM answers for
     # the goblin: a parry, 5 5 5 against 10, fails. Damage 2 4 6 on the piercing table:
     # 7 Stamina, 3 Body, no armour: Goblin 1 at 3/10, 5/8, with a piercing wound.
-    table.player_attacks("Bran", "Goblin 1", {"Bran's hit": "2 2 2", "Bran's damage": "2 4 6"})
+    table.player_attacks(
+        "Bran", "Goblin 1", {"Bran's hit": "2 2 2", "Bran's damage": "2 4 6"}, in_round=1
+    )
     table.gm_answers(
         "Bran",
         "parry",
@@ -370,7 +373,9 @@ def test_an_evening_of_stamina_body_through_the_pages(
 
     # Kara's spear on the prone Goblin 2: 3 3 4, hit score 2; the GM takes no defence.
     # Damage 1 2 3: 3 Stamina: Goblin 2 at 7/10.
-    table.player_attacks("Kara", "Goblin 2", {"Kara's hit": "3 3 4", "Kara's damage": "1 2 3"})
+    table.player_attacks(
+        "Kara", "Goblin 2", {"Kara's hit": "3 3 4", "Kara's damage": "1 2 3"}, in_round=1
+    )
     table.gm_answers("Kara", "none", "", "Kara hits: Goblin 2 is hurt")
     assert table.fighter(ford, "Goblin 2")["tracks"] == {"stamina": 7, "body": 8}
 
@@ -399,7 +404,9 @@ def test_an_evening_of_stamina_body_through_the_pages(
     # == round 2 ======================================================================
     # Bran's spear on Goblin 1: 2 2 3, hit score 5; the GM dodges for it with 6 6 6 (18
     # always fails). Damage 4 4 1: 5 Stamina, 2 Body: Goblin 1 at -2/10, 3/8, stunned.
-    table.player_attacks("Bran", "Goblin 1", {"Bran's hit": "2 2 3", "Bran's damage": "4 4 1"})
+    table.player_attacks(
+        "Bran", "Goblin 1", {"Bran's hit": "2 2 3", "Bran's damage": "4 4 1"}, in_round=2
+    )
     table.gm_answers(
         "Bran",
         "dodge",
@@ -441,7 +448,9 @@ def test_an_evening_of_stamina_body_through_the_pages(
     # (a die rolled off the table): the GM rerolls it with the table's new dice, 2 2 2
     # and 2 2 4: 4 Stamina, 1 Body: Goblin 2 at 3/10, 7/8 with a piercing wound.
     table.next_turn("Kara")
-    table.player_attacks("Kara", "Goblin 2", {"Kara's hit": "2 2 2", "Kara's damage": "5 5 5"})
+    table.player_attacks(
+        "Kara", "Goblin 2", {"Kara's hit": "2 2 2", "Kara's damage": "5 5 5"}, in_round=2
+    )
     table.gm_answers(
         "Kara", "none", "",
         "Kara hits: Goblin 2 is stunned; Goblin 2 gains: stunned, piercing wound",
@@ -509,7 +518,9 @@ def test_an_evening_of_stamina_body_through_the_pages(
 
     # Kara's spear on Goblin 2: 4 4 4, hit score 0; the GM parries for it, 6 5 6: fails.
     # Damage 1 1 1: 3 Stamina: Goblin 2 at 0/10.
-    table.player_attacks("Kara", "Goblin 2", {"Kara's hit": "4 4 4", "Kara's damage": "1 1 1"})
+    table.player_attacks(
+        "Kara", "Goblin 2", {"Kara's hit": "4 4 4", "Kara's damage": "1 1 1"}, in_round=3
+    )
     table.gm_answers("Kara", "parry", "6 5 6", "Kara hits: Goblin 2 is winded")
     assert table.fighter(ford, "Goblin 2")["tracks"] == {"stamina": 0, "body": 7}
 

@@ -119,7 +119,7 @@ def test_stamina_body_fight_through_the_pages(server: Server, screenshots: Path)
             gm.locator(f'[data-earlier="{ulf}"]').click()
             expect(gm.locator("#turn-order .current")).to_contain_text("Ulf")
             expect(player.locator("#turn")).to_contain_text("Ulf's turn")
-            expect(player.locator("#panel-caption")).to_have_text("Not your turn.")
+            expect(player.locator("#panel-caption")).to_have_text("Ulf's turn · round 1")
 
             # Ulf swings his longsword at Bran; the table rolled 2, 2, 2 to hit (13 - 6:
             # hit score 7) and 2, 4, 6 for damage. The blow waits for Bran's answer.

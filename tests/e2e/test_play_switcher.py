@@ -76,7 +76,9 @@ def test_a_player_with_two_characters_switches_between_them(
         expect(page.locator('#pending [data-exchange="1"]')).to_contain_text(
             "Ogre attacks Mira: your answer?"
         )
-        expect(page.locator("#panel-caption")).to_have_text("Not your turn.")
+        expect(page.locator("#panel-caption")).to_have_text(
+            "Ogre's turn · round 1 · waiting for Mira's declaration (parry / dodge / none)"
+        )
         expect(page.locator("#action-buttons button")).to_have_count(0)
         assert blocking(page) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -97,10 +99,12 @@ def test_a_player_with_two_characters_switches_between_them(
         # Bran's turn, Mira played: the page says whom to switch to, and then Bran acts.
         setup["send"]("POST", f"{setup['fight']}/turn", None, 200)
         expect(switcher).to_have_text(["Bran · turn", "Mira"])
-        expect(page.locator("#panel-caption")).to_have_text("Bran's turn: switch to Bran to act.")
+        expect(page.locator("#panel-caption")).to_have_text(
+            "Bran's turn · round 1: switch to Bran to act."
+        )
         expect(page.locator("#action-buttons button")).to_have_count(0)
         switcher.nth(0).click()
-        expect(page.locator("#panel-caption")).to_have_text("Bran acts")
+        expect(page.locator("#panel-caption")).to_have_text("Bran's turn · round 1 · Bran acts")
         expect(page.locator("#action-buttons [data-kind=attack]")).to_have_count(1)
         expect(page.locator("#mine .card h3")).to_have_text("Bran")
         assert blocking(page) == []
