@@ -22,7 +22,7 @@ The policy works on the JSON itself, by the shapes every read shares, not route 
 - **A hidden action** (``"hidden": true``, the GM's hidden roll) or a pending exchange of
   one: as above, and its dice (``rolls``) and what it showed before the answer
   (``shown``: the hit score) are removed too, whatever ``show_npc_numbers`` says; its
-  summary is its outcome line.
+  summary is its outcome (domain/outcomes.py), built from parts.
 - **A text another object holds** (an audit or history entry's summary, a correction
   report's before and after) is told as the record that wrote it reads for this
   reader. No character of any line is scrubbed.
@@ -35,10 +35,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from domain.access import Role
+from domain.actions import conditions_from_json
 from domain.campaign import Campaign
-from domain.narrative import Sheeted
+from domain.narrative import Sheeted, new_conditions_note
+from domain.outcomes import outcome
 from domain.records import JSON
-from domain.texts import Reader
+from domain.texts import Reader, render
 from domain.told import parties, told_for
 from domain.visibility import MARGIN_WOUNDED_AT, descriptor
 
@@ -55,6 +57,14 @@ HIDDEN_LINE = "(rolled hidden)"
 TARGETS = frozenset({"target", "defender", "holder"})
 # Where an action (record, audit entry) keeps its changes, by character id.
 CHANGE_FIELDS = frozenset({"effects", "data", "tracks", "state", "conditions_before"})
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """A character known only by its name (a policy given names, not sheets)."""
+
+    name: str
+    sheet: Mapping[str, JSON] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +247,7 @@ class Redaction:
     def told(self, action: Mapping[str, JSON]) -> tuple[str, list[str]]:
         """The action's summary and narrative as this reader reads them: built from
         parts (domain/told.py); a hidden roll only as its outcome (T3)."""
-        line = self.outcome_line(action)
+        line = self.outcome(action)
         if _hidden(action) or not isinstance(action.get("summary"), str):
             return line, [line]
         said = action.get("narrative")
@@ -253,47 +263,31 @@ class Redaction:
             return {k: self._without_npcs(v) for k, v in changes.items() if k not in self.npcs}
         return changes
 
-    def outcome_line(self, action: Mapping[str, JSON]) -> str:
-        """ "Bran attack: Ogre; Ogre is hurt; Bran: stamina 4, body 7" (no NPC's number)."""
-        actor = action.get("actor")
-        head = self.names.get(actor, "the GM") if isinstance(actor, str) else "the GM"
-        named = [
-            self.names[v] for v in _strings(action.get("params")) if v in self.names and v != actor
-        ]
-        parts = [
-            f"{head} {action.get('kind', 'acts')}" + (f": {', '.join(named)}" if named else "")
-        ]
-        if action.get("status") == "pending" or "awaiting" in action:
-            return parts[0] + " (waiting for the defense)"
+    def outcome(self, action: Mapping[str, JSON]) -> str:
+        """The action's outcome as this reader reads it, built from parts
+        (domain/outcomes.py): 'Ogre attacks Bran with maul and hits: Bran is at 3 Stamina
+        and 9 Body; Bran gains: stunned'. What a hidden roll shows, and what a record
+        whose own texts are not built from parts says to a reader kept from its numbers."""
         tracks = next((c["tracks"] for c in _changes(action) if "tracks" in c), None)
+        changed: dict[str, dict[str, int]] = {}
         if isinstance(tracks, Mapping):
             for cid, values in tracks.items():
-                if not isinstance(values, Mapping):
-                    continue
-                ints = {k: v for k, v in values.items() if isinstance(v, int)}
-                name = self.names.get(cid, cid)
-                if cid in self.npcs:
-                    npc = self.npcs[cid]
-                    word = descriptor(self.ruleset_id, ints, npc.maxima, self.wounded_at)
-                    parts.append(f"{name} is {word}")
-                else:
-                    parts.append(f"{name}: " + ", ".join(f"{k} {v}" for k, v in ints.items()))
-        conditions = action.get("conditions")
-        if isinstance(conditions, Mapping):
-            for cid, change in conditions.items():
-                if isinstance(change, Mapping):
-                    before, after = change.get("before"), change.get("after")
-                    gained = [
-                        str(c)
-                        for c in (after if isinstance(after, Sequence) else [])
-                        if not isinstance(before, Sequence) or c not in before
-                    ]
-                    if gained:
-                        parts.append(
-                            f"{self.names.get(cid, cid)} gains: "
-                            + ", ".join(g.replace("_", " ") for g in gained)
-                        )
-        return "; ".join(parts)
+                if isinstance(values, Mapping):
+                    changed[cid] = {
+                        k: v
+                        for k, v in values.items()
+                        if isinstance(v, int) and not isinstance(v, bool)
+                    }
+        combatants = {
+            **{cid: Known(name) for cid, name in self.names.items()},
+            **self.roster,
+        }
+        said = render(outcome(self.ruleset_id, dict(action), combatants, changed), self.reader)
+        try:
+            gained = conditions_from_json(action.get("conditions") or {})
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return said
+        return said + new_conditions_note(gained, combatants, said)
 
     def _entry_summary(self, entry: Mapping[str, JSON]) -> JSON:
         """An entry's summary (an audit entry's, a history's, a log event's) is told as

@@ -82,7 +82,7 @@ def test_an_action_on_an_npc_is_its_outcome() -> None:
     """A record whose breakdown its ruleset's parts cannot read (this one's is made up):
     its own lines go to nobody but the GM; the open dice and the outcome to the others."""
     seen: Any = POLICY.document(attack(BRAN, OGRE))
-    line = "Bran attack: Ogre; Ogre is hurt; Ogre gains: piercing wound"
+    line = "Bran's attack on Ogre: Ogre is hurt; Ogre gains: piercing wound"
     assert seen["summary"] == line
     assert seen["narrative"] == ["hit: 3d6 rolled 1, 2, 3 = 6", line, "Ogre gains: piercing wound"]
     assert seen["breakdown"] == {}
@@ -95,7 +95,7 @@ def test_an_open_npc_attack_on_a_pc_states_none_of_the_npcs_working() -> None:
     """T3a: the NPC's attack on a PC is shown but for its breakdown (the NPC's skill and
     hit score are in it) and lines no parts were built for; the PC's tracks stay."""
     seen: Any = POLICY.document(attack(OGRE, BRAN))
-    line = "Ogre attack: Bran; Bran: stamina 19, body 17; Bran gains: piercing wound"
+    line = "Ogre's attack on Bran: Bran is at 19 Stamina and 17 Body; Bran gains: piercing wound"
     assert seen["breakdown"] == {} and seen["summary"] == line
     assert seen["narrative"] == ["hit: 3d6 rolled 1, 2, 3 = 6", line, "Bran gains: piercing wound"]
     assert (
@@ -109,9 +109,8 @@ def test_a_hidden_action_shows_its_outcome_whatever_the_option() -> None:
     for policy in (POLICY, HIDDEN_ONLY):
         seen: Any = policy.document(attack(OGRE, BRAN, hidden=True))
         assert seen["rolls"] == [] and seen["breakdown"] == {}
-        assert (
-            seen["summary"]
-            == "Ogre attack: Bran; Bran: stamina 19, body 17; Bran gains: piercing wound"
+        assert seen["summary"] == (
+            "Ogre's attack on Bran: Bran is at 19 Stamina and 17 Body; Bran gains: piercing wound"
         )
         assert seen["effects"] == attack(OGRE, BRAN)["effects"]  # the PC's own tracks
 
@@ -136,7 +135,7 @@ def test_an_entry_naming_an_npc_is_told_as_the_record_that_wrote_it() -> None:
         written=ReadOnce(lambda: {record["summary"]: record}),
     )  # fmt: skip
     entry = {"id": 7, "summary": record["summary"], "number": 3}
-    line = "Bran attack: Ogre; Ogre is hurt; Ogre gains: piercing wound"
+    line = "Bran's attack on Ogre: Ogre is hurt; Ogre gains: piercing wound"
     assert policy.document(entry) == {**entry, "summary": line}
     turn = {"id": 8, "summary": "Goblin 2's turn (round 3)", "number": 4}
     assert policy.document(turn) == turn

@@ -79,14 +79,22 @@ class Table:
         return text
 
     def act(
-        self, kind: str, actor: str | None, dice: dict[str, list[int]] | None = None, **params: Any
+        self,
+        kind: str,
+        actor: str | None,
+        dice: dict[str, list[int]] | None = None,
+        hidden: bool = False,
+        **params: Any,
     ) -> dict[str, JSON]:
+        """The action's record as stored; ``hidden``: the GM rolled it hidden (T3)."""
         for key in ("target",):
             if key in params:
                 params[key] = self.ids[params[key]]
         supplied = {self.named(k): v for k, v in (dice or {}).items()}
         who = None if actor is None else self.ids[actor]
-        command = PerformAction(self.campaign, self.eid, kind, params, actor=who, dice=supplied)
+        command = PerformAction(
+            self.campaign, self.eid, kind, params, actor=who, dice=supplied, hidden=hidden
+        )
         _, record = self.app.perform_action(command)
         return dict(record)
 

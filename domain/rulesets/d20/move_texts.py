@@ -270,3 +270,31 @@ def parties(record: JSONObject, combatants: Roster) -> set[str]:
         return set()
     other = other_party(move, combatants)
     return set() if other is None else {other}
+
+
+def outcome(record: JSONObject, combatants: Roster) -> Text | None:
+    """What a move did, as a hidden roll shows it (domain/outcomes.py): 'Ogre shoves Bran
+    5 ft (double success), into the wall', 'Ogre fails to trip Bran', 'Ogre takes a
+    Defensive Stance until round 2 ends'; no d20, no total, no FD, no FR bonus."""
+    move = read_move(record)
+    if move is None:
+        return None
+    actor = name_of(combatants, move.actor)
+    if move.kind == "stand_up":
+        return (f"{actor} stands up",)
+    if move.kind == "defensive_stance":
+        return (f"{actor} takes a Defensive Stance until round {move.round} ends",)
+    other = other_party(move, combatants)
+    if other is None:
+        return None
+    if move.kind == "release":
+        return (f"{actor} lets go of {name_of(combatants, other)}",)
+    said = head(move.kind, read(move.breakdown, Contest), actor, name_of(combatants, other))
+    if said is None:
+        return None
+    words, bracket = said
+    # What the summary says after the bracket: ', into the wall', '; the hold with Bran
+    # ends', '; fails the save and goes into the pit': words, no die.
+    parts = built(move, other, combatants)
+    after = None if parts is None else rest(move.summary, render(parts))
+    return (f"{words} ({bracket[2:]})" if bracket else words, after or "")

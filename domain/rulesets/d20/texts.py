@@ -156,3 +156,20 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
     stored = str(record.get("summary", ""))
     note = stored[len(render(said)) :] if stored.startswith(render(said)) else ""
     return [*lines, (*said, note) if note.startswith("; ") else said]
+
+
+def outcome(record: JSONObject, combatants: Roster) -> Text | None:
+    """What an attack did, as a hidden roll shows it (domain/outcomes.py): 'Bandit 1
+    attacks Mira with Sword and hits'; no d20, no total, no AC, no damage rolled."""
+    found = read_attack(record)
+    if found is None:
+        return None
+    _, b, actor, target_id = found
+    attacker, target = name_of(combatants, actor), name_of(combatants, target_id)
+    hits = "hits" if b.hit.success else "misses"
+    return (f"{attacker} attacks {target} with {b.weapon.name} and {hits}",)
+
+
+def standing(tracks: Mapping[str, int]) -> str:
+    """'14 HP'."""
+    return ", ".join(f"{value} {name.upper()}" for name, value in tracks.items())

@@ -274,3 +274,47 @@ def parties(record: JSONObject, combatants: Roster) -> set[str]:
     ward = breakdown.get("ward") if isinstance(breakdown, Mapping) else None
     dwarf = ward.get("dwarf") if isinstance(ward, Mapping) else None
     return {dwarf} if isinstance(dwarf, str) else set()
+
+
+def outcome(record: JSONObject, combatants: Roster) -> Text | None:
+    """What an attack, a spell or a posture did, as a hidden roll shows it
+    (domain/outcomes.py): 'Orc 2 attacks Thrain with axe and hits', 'Orc 1 attacks Lia
+    with axe: the blow is turned and Lia counters with rapier', 'Orc 1 takes up Defend
+    for round 2'; no pool, no success count, no margin, no effort."""
+    if record.get("kind") in POSTURES:
+        told = read(record, Told)
+        declared = read(told.breakdown, Declared)
+        return (
+            f"{declared.actor.name} takes up {declared.kind.capitalize()} "
+            f"for round {declared.posture.round}",
+        )
+    found = read_attack(record)
+    if found is None:
+        return None
+    b, _, target_id = found
+    verb = "casts" if b.kind == "cast" else "attacks"
+    weapon = b.weapon.name
+    head = (
+        f"{b.attacker.name} casts {weapon} at {b.target.name}"
+        if verb == "casts"
+        else f"{b.attacker.name} attacks {b.target.name}" + (f" with {weapon}" if weapon else "")
+    )
+    ward = read(b.ward, bd.Ward) if b.ward and b.ward.get("dwarf") is not None else None
+    if ward is not None and ward.stopped:
+        return (f"{head}: {name_of(combatants, ward.dwarf)} intercepts and stops the blow dead",)
+    if b.damage:
+        to = read(b.damage, bd.MarginDamage).to
+        if to == target_id:
+            return (f"{head} and hits",)
+        return (f"{head}: {name_of(combatants, to)} intercepts and takes the blow",)
+    if b.riposte:
+        answer = read(b.riposte, Answer)
+        if answer.answered and answer.weapon is not None:
+            counter = f"{b.target.name} counters with {answer.weapon}"
+            return (f"{head}: the blow is turned and {counter}",)
+    return (f"{head}: the blow is turned",)
+
+
+def standing(tracks: Mapping[str, int]) -> str:
+    """'10 health'."""
+    return ", ".join(f"{value} {name}" for name, value in tracks.items())

@@ -276,3 +276,36 @@ def bled(told: bd.SbTold, combatants: Roster) -> Text:
 
 
 CARE = {"mark_wound": marked, "treat_wound": treated, "stabilise": stabilised, "bleed": bled}
+
+
+def outcome(record: JSONObject, combatants: Roster) -> Text | None:
+    """What an action did, as a hidden roll shows it (domain/outcomes.py): 'Ogre attacks
+    Bran with maul and hits', 'Bran parries Ogre's blow', 'Goblin 1 rolls to recover';
+    no roll's number, no score, no skill. None for a kind it does not word."""
+    told = read(record, bd.SbTold)
+    if told.kind == "recover":
+        return (f"{name_of(combatants, given(told.actor))} rolls to recover",)
+    if told.kind in CARE and told.kind != "bleed":
+        return CARE[told.kind](told, combatants)
+    if told.kind != "attack":
+        return None
+    attacker = name_of(combatants, given(told.actor))
+    defender = name_of(combatants, target_of(told.params))
+    b = read(told.breakdown, bd.SbAttack)
+    attacks = f"{attacker} attacks {defender} with {b.weapon.name}"
+    if b.result == "missed":
+        return (f"{attacks} and misses",)
+    if b.result == "landed":
+        return (f"{attacks} and hits",)
+    answered = ANSWERED.get(b.result, f"{b.result} the blow")
+    return (f"{attacks}: {defender} {answered}",)
+
+
+# What a defense that stopped the blow did, in the present tense of the outcome's words.
+ANSWERED = {"parried": "parries the blow", "dodged": "dodges the blow"}
+
+
+def standing(tracks: Mapping[str, int]) -> str:
+    """'3 Stamina and 9 Body'."""
+    words = [f"{value} {name.title()}" for name, value in tracks.items()]
+    return " and ".join(words)
