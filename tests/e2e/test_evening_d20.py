@@ -412,7 +412,9 @@ def test_a_d20_evening_through_the_pages(
     # its outcome only (no die, no total); the marker and the failed shove as the table
     # saw them; Bandit 1 by its descriptor.
     log = ben.locator("#log")
-    expect(log.locator('[data-action="14"]')).to_have_text("Bandit 1 attack: Mira; Mira: hp 14")
+    expect(log.locator('[data-action="14"]')).to_have_text(
+        "Bandit 1 attacks Mira with short sword and hits: Mira is at 14 HP"
+    )
     expect(log.locator('[data-action="10"]')).to_have_text("Bandit 2 fails to shove Mira")
     expect(log.locator('[data-action="8"]')).to_have_text(
         "Bandit 2: cover (2 rounds, to the end of Bandit 2's turn): behind the cart"

@@ -445,7 +445,9 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
     )  # fmt: skip
     # Bo's phone shows the hidden roll only as its outcome: no dice, no numbers of the orc's.
     told = bo.locator(f'#log [data-action="{hidden}"]')
-    expect(told).to_have_text("Orc 1 attack: Lia; Orc 1 is hurt")
+    expect(told).to_have_text(
+        "Orc 1 attacks Lia with axe: the blow is turned and Lia counters with rapier; Orc 1 is hurt"
+    )
     ev.next_turn("Thrain", 1)
     phone_act(ev, "Thrain", "ward", "Thrain takes up Ward for round 1 with 1 effort dice",
               effort=1, in_round=1)  # fmt: skip
@@ -542,7 +544,7 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
         "13 -> 10)", hidden=True,
     )  # fmt: skip
     expect(ana.locator(f'#log [data-action="{secret}"]')).to_have_text(
-        "Orc 2 attack: Thrain; Thrain: health 10"
+        "Orc 2 attacks Thrain with axe and hits: Thrain is at 10 health"
     )
     expect(ev.health_bar(ana, "Thrain")).to_have_attribute("data-current", "10")
 

@@ -440,7 +440,7 @@ def test_an_evening_of_stamina_body_through_the_pages(
     assert table.fighter(ford, "Goblin 1")["tracks"] == {"stamina": -1, "body": 3}
     # The players read its outcome only: no dice.
     hidden_line = ana.locator(f'#log [data-action="{recovery["number"]}"]')
-    expect(hidden_line).to_contain_text("Goblin 1 is stunned")
+    expect(hidden_line).to_have_text("Goblin 1 rolls to recover: Goblin 1 is stunned")
     for shown in ("3, 4, 5", "12", "+1", "1 Stamina"):
         expect(hidden_line).not_to_contain_text(shown)
 

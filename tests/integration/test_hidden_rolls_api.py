@@ -90,7 +90,9 @@ def test_a_hidden_npc_attack_shows_players_and_viewers_its_outcome_only(
     for key in (t.player, t.viewer):
         parts = assert_only_outcomes(t, key)
         record = ok(live_client.get(t.fight, headers=key))["actions"][0]
-        assert record["summary"] == "Ogre attack: Bran; Bran: stamina 3, body 9"
+        assert record["summary"] == (
+            "Ogre attacks Bran with maul and hits: Bran is at 3 Stamina and 9 Body"
+        )
         assert record["narrative"] == [record["summary"]]
         assert record["effects"]["tracks"] == done["effects"]["tracks"]
         assert done["effects"]["tracks"] == {t.bran: {"stamina": 3, "body": 9}}

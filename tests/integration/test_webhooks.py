@@ -303,12 +303,12 @@ def test_a_viewers_and_a_players_webhook_deliver_what_their_keys_read(hooked: Te
     assert [r["faces"] for r in gm_hidden["rolls"]] == [[1, 2, 2], [3, 3, 3]]
     assert gm_hidden["breakdown"]["hit_score"] == 5
     assert (seen_hidden["rolls"], seen_hidden["breakdown"], seen_hidden["summary"]) == (
-        [], {}, "Ogre attack: Bran; Bran: stamina 6, body 10",
+        [], {}, "Ogre attacks Bran unarmed and hits: Bran is at 6 Stamina and 10 Body",
     )  # fmt: skip
     assert seen_hidden["tracks"] == {bran: {"stamina": 6, "body": 10}}
     assert discord[-2:] == [
         "Bran hits: Ogre is hurt",
-        "Ogre attack: Bran; Bran: stamina 6, body 10",
+        "Ogre attacks Bran unarmed and hits: Bran is at 6 Stamina and 10 Body",
     ]
 
 

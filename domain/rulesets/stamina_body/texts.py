@@ -292,7 +292,8 @@ def outcome(record: JSONObject, combatants: Roster) -> Text | None:
     attacker = name_of(combatants, given(told.actor))
     defender = name_of(combatants, target_of(told.params))
     b = read(told.breakdown, bd.SbAttack)
-    attacks = f"{attacker} attacks {defender} with {b.weapon.name}"
+    armed = " unarmed" if b.weapon.name == "unarmed" else f" with {b.weapon.name}"
+    attacks = f"{attacker} attacks {defender}{armed}"
     if b.result == "missed":
         return (f"{attacks} and misses",)
     if b.result == "landed":
