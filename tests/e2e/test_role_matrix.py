@@ -270,6 +270,11 @@ def test_every_read_of_every_role(server: Server, show: bool) -> None:
         assert len(hidden) >= 8  # the record, its audit entries and feed event, each read
         for path, part in hidden:  # whatever show_npc_numbers says
             assert part.get("rolls", []) == [] and part.get("breakdown", {}) == {}, path
+        # Its outcome, one sentence built from parts, in every read that tells it: the
+        # record, both audits, the log and the feed (RULINGS T3a; issue 36).
+        told = {str(p["summary"]) for _, p in hidden if "summary" in p}
+        outcome = "Ogre attacks Mira unarmed and hits: Mira is at 3 Stamina and 10 Body"
+        assert told == {outcome}, role
         if show:
             assert secrets & numbers(seen[f"/campaigns/{table.cid}/vitals"]), role
             assert secrets & numbers(seen["feed"]), role
