@@ -395,6 +395,15 @@ class RollPreviewOut(BaseModel):
     may_follow: list[RollOut] = Field(description="rolls that follow only on some dice")
 
 
+class RerollRollsOut(RollPreviewOut):
+    """The rolls a reroll of a recorded action takes, worked out from the action as it was
+    resolved (its round, the state it met), as the reroll resolves it again; not from the
+    fight as it stands now. Supply a reroll's dice under these names (or the short
+    ``roll`` names), exactly ``count`` faces of 1..``sides`` each (docs/corrections.md)."""
+
+    number: int = Field(description="the action's number")
+
+
 # -- webhooks (api/routes/webhooks.py) ---------------------------------------------------
 
 

@@ -276,6 +276,9 @@ class SkaldApplication(Store):
     def rewind_encounter(self, command: RewindEncounter) -> Corrected:
         return self.corrections.rewind_encounter(command)
 
+    def reroll_rolls(self, campaign_id: UUID, encounter_id: UUID, number: int) -> JSONObject:
+        return self.corrections.reroll_rolls(campaign_id, encounter_id, number)
+
     def preview_correction(self, command: CorrectEncounter) -> JSONObject:
         return self.carrying.preview_correction(command)
 

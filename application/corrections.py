@@ -9,6 +9,8 @@ A fight that ends between the request and the command is so corrected as ended.
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from application.carrying import Carrying
 from application.commands import CorrectEncounter, RerollAction, RewindEncounter, VoidAction
 from application.store import Commands, Store
@@ -60,6 +62,14 @@ class Corrections(Commands):
         if command.kind == "void":
             return encounter.void(command.number, reason, command.by, self.store.roller)
         return encounter.reroll(command.number, command.dice, reason, command.by, self.store.roller)
+
+    def reroll_rolls(self, campaign_id: UUID, encounter_id: UUID, number: int) -> JSONObject:
+        """The rolls a reroll of action ``number`` takes (``rolls`` and ``may_follow``, each
+        with its name, count and sides), worked out by the replay the reroll itself runs
+        (domain/corrections.py), in an open or an ended fight: the action as it was
+        resolved, not as the fight stands now. Nothing is written."""
+        encounter = self.store.encounter(campaign_id, encounter_id)
+        return {"number": number, **encounter.reroll_rolls(number).as_json()}
 
     # -- the api's three commands, each the one correction -----------------------------
 

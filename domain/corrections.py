@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 import msgspec
 
 from domain.actions import ActionRecord, ConditionChange, Effects, RollRecord
-from domain.dice import DiceTray, Roller
-from domain.errors import DomainError
+from domain.dice import DiceTray, Roller, seeded_roller
+from domain.errors import ActionRefused, DomainError
 from domain.exchanges import lenient_resolve
 from domain.gm_changes import GM_KINDS, JOIN, CastChanged, GMParams, apply_gm_record
 from domain.records import JSON, Combatant, JSONObject, Record, as_object, replace
 from domain.resolution import apply_outcome, build_view, resolve
-from domain.roll_preview import technical_dice
-from domain.rulesets.base import Ruleset
+from domain.roll_preview import Preview, preview_rolls, technical_dice
+from domain.rulesets.base import EncounterView, Ruleset
 from domain.table import INITIATIVE, POSITION_KINDS, TABLE_KINDS, Moved, Position
 from domain.table_corrections import (
     is_next_turn,
@@ -285,10 +285,54 @@ def _rule_names(
     ("hit"), as actions recorded before the human names were taken; both reroll."""
     if not dice:
         return None
-    overridden = record.override is not None
-    view = build_view(rules, record.round, options, state.combatants, turn_overridden=overridden)
+    view = _reroll_view(rules, options, record, state)
     renamed, _ = technical_dice(rules, view, record.kind, record.actor, record.params, dice)
     return renamed
+
+
+def refuse_unless_rerollable(record: ActionRecord) -> None:
+    """A reroll rolls an active action of the rules again: not a GM's change (no dice), not
+    a table record (initiative is voided and rolled again), not one already struck out."""
+    number = record.number
+    if record.status != ACTIVE:
+        raise ActionRefused(f"action {number} is already {record.status}")
+    if record.kind in GM_KINDS:
+        raise ActionRefused(f"action {number} is the GM's change, with no dice to roll")
+    if record.kind in TABLE_KINDS:
+        raise ActionRefused(
+            f"action {number} is the table's {record.kind}: void it (and roll initiative again)"
+        )
+
+
+def reroll_rolls(
+    rules: Ruleset,
+    options: JSONObject,
+    initial: Mapping[str, Combatant],
+    records: Sequence[ActionRecord],
+    record: ActionRecord,
+) -> Preview:
+    """The rolls a reroll of ``record`` takes, by the names the table may use: the action
+    as the reroll resolves it again, on the state the replay brings it to (every earlier
+    record as it stands: the reroll's own plan), in its own round; never the fight as it
+    stands now (a posture lapsed since, a pool shrunk since, change nothing here, as they
+    change nothing in the reroll)."""
+    refuse_unless_rerollable(record)
+    earlier = [r for r in records if r.number < record.number]
+    plan = correction_plan(record.number, Reroll(None))
+    # Every earlier record is kept as it stands, and keeping never rolls.
+    state = replay(rules, options, initial, earlier, plan, seeded_roller(0))
+    view = _reroll_view(rules, options, record, state)
+    return preview_rolls(rules, view, record.kind, record.actor, record.params)
+
+
+def _reroll_view(
+    rules: Ruleset, options: JSONObject, record: ActionRecord, state: Replay
+) -> EncounterView:
+    """What ``record`` meets when it is resolved again: the state so far, in its round."""
+    # An action the GM let through out of turn or once too often (its record carries the
+    # override) is replayed as allowed: a ruleset's own once-a-round rule yields to it.
+    overridden = record.override is not None
+    return build_view(rules, record.round, options, state.combatants, turn_overridden=overridden)
 
 
 def _voided(record: ActionRecord, state: Replay, error: DomainError) -> ActionRecord:
@@ -305,10 +349,7 @@ def _resolve_record(
     rerolled: bool,
 ) -> ActionRecord:
     """Resolve ``record`` against the state so far; the new record and a report entry."""
-    # An action the GM let through out of turn or once too often (its record carries the
-    # override) is replayed as allowed: a ruleset's own once-a-round rule yields to it.
-    overridden = record.override is not None
-    view = build_view(rules, record.round, options, state.combatants, turn_overridden=overridden)
+    view = _reroll_view(rules, options, record, state)
     try:
         if rerolled:  # the one rule for supplied dice (docs/corrections.md), as an action's
             resolved = lenient_resolve(rules, view, record.kind, record.actor, record.params, tray)

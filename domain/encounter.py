@@ -274,6 +274,7 @@ class Encounter(Aggregate):
     end = commands.end
     void = commands.void
     reroll = commands.reroll
+    reroll_rolls = commands.reroll_rolls
     rewind = commands.rewind
     gm_change = commands.gm_change
     correct_after_end = commands.correct_after_end

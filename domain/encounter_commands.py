@@ -12,20 +12,29 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from domain import exchanges, table_commands, turns
+from domain import corrections, exchanges, table_commands, turns
 from domain.access import Access, Forbidden
 from domain.actions import ActionRecord, Override, actions_as_json
-from domain.corrections import ACTIVE, VOID, Plan, Reroll, correction_plan, gm_record, replay
+from domain.corrections import (
+    ACTIVE,
+    VOID,
+    Plan,
+    Reroll,
+    correction_plan,
+    gm_record,
+    refuse_unless_rerollable,
+    replay,
+)
 from domain.corrections import rewind_plan as plan_rewind
 from domain.dice import Roller, seeded_roller
 from domain.encounter_state import tracks_and_state
 from domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
 from domain.gm_calls import refuse_gm_calls
-from domain.gm_changes import AMEND, GM_KINDS, JOIN, amended_sheet, apply_gm_record
+from domain.gm_changes import AMEND, JOIN, amended_sheet, apply_gm_record
 from domain.records import JSON, Combatant, JSONObject, as_object, combatants_as_json
 from domain.resolution import Resolved
-from domain.roll_preview import technical_dice
-from domain.table import POSITION_KINDS, TABLE_KINDS, Position, position, table_of
+from domain.roll_preview import Preview, technical_dice
+from domain.table import POSITION_KINDS, Position, position, table_of
 from domain.table_corrections import position_void
 from domain.table_options import table_options
 
@@ -260,15 +269,16 @@ def reroll(
     e: Encounter, number: int, dice: Dice | None, reason: str, by: str, roller: Roller
 ) -> list[JSONObject]:
     """Roll action ``number`` again (new or supplied dice); later actions follow."""
-    kind = correctable(e, number).kind
-    if kind in GM_KINDS:
-        raise ActionRefused(f"action {number} is the GM's change, with no dice to roll")
-    if kind in TABLE_KINDS:
-        raise ActionRefused(
-            f"action {number} is the table's {kind}: void it (and roll initiative again)"
-        )
+    refuse_unless_rerollable(correctable(e, number))
     plan = correction_plan(number, Reroll(dice))
     return replayed(e, "reroll", number, plan, reason, by, roller)
+
+
+def reroll_rolls(e: Encounter, number: int) -> Preview:
+    """The rolls a reroll of action ``number`` takes (table dice go under these names),
+    worked out as the reroll resolves it again, in an open or an ended fight."""
+    record = e.action(number)
+    return corrections.reroll_rolls(e.rules, e.options, e.initial_combatants, e.actions, record)
 
 
 def replayed(

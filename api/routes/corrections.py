@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path
 
 from api.deps import GM, App, Idempotency
 from api.routes.encounters import settled
-from api.schemas import CorrectionOut, RerollBody, RewindBody, VoidBody
+from api.schemas import CorrectionOut, RerollBody, RerollRollsOut, RewindBody, VoidBody
 from api.views import encounter_out
 from application.commands import RerollAction, RewindEncounter, VoidAction
 from domain.encounter import Encounter
@@ -59,6 +59,19 @@ def reroll_action(
     command = RerollAction(campaign_id, encounter_id, number, body.reason, body.dice, access.who)
     outcome = app.idempotent(idempotency.claim(body, access), lambda: app.reroll_action(command)[0])
     return correction_out(settled(app, campaign_id, outcome))
+
+
+@router.get("/actions/{number}/reroll/rolls")
+def reroll_rolls(
+    campaign_id: UUID, encounter_id: UUID, number: Number, app: App, _: GM
+) -> RerollRollsOut:
+    """The rolls a reroll of the action takes, for a table that rolls its own: each roll's
+    name (the record's, as "Ogre's hit"; its short ``roll`` name is accepted too), count
+    and sides, and ``when`` for a roll that follows only on some dice. Worked out from the
+    action as it was resolved (its round, the state it met), as the reroll resolves it
+    again, in an open or an ended fight; not from the fight as it stands now. Writes
+    nothing."""
+    return RerollRollsOut.model_validate(app.reroll_rolls(campaign_id, encounter_id, number))
 
 
 @router.post("/rewind")

@@ -162,6 +162,7 @@ ROUTES = [
         200,
         {"dice": {"recovery": [1, 1, 1]}},
     ),
+    Route("GET", "/campaigns/{cid}/encounters/{eid}/actions/1/reroll/rolls", "gm_preview"),
     Route(
         "POST",
         "/campaigns/{cid}/encounters/{eid}/rewind/preview",
