@@ -237,7 +237,7 @@ function renderActions(enc) {
 // A reroll's reason dialog takes the table's new dice too (left empty: the server rolls).
 async function runCorrection(kind, action, control) {
   const enc = page.encounter;
-  const extra = kind === "reroll" ? await rerollDiceFields(page, action) : [];
+  const extra = kind === "reroll" ? await rerollDiceFields(page, action, enc.id) : [];
   const reason = await askReason(`${kind} action #${action.number}: ${action.summary}`, "",
     extra);
   if (reason === null) return;

@@ -169,21 +169,18 @@ export function showResult(response, { declare, words = (c) => c } = {}) {
     el("ol", { class: "narrative" }, (action.narrative || []).map((line) => el("li", {}, line)))));
 }
 
-// A reroll at a table that rolls its own dice: one field per roll the action makes or may
-// make, named as the roll preview names them ("Ogre's hit"), which a reroll takes; a field
-// left empty is rolled by the server. No preview (an action that has none): no fields.
-export async function rerollDiceFields(page, action) {
+// A reroll at a table that rolls its own dice: one field per roll the reroll takes or may
+// take, named and sized as the API works them out from the action as it was resolved (its
+// round, the state it met: GET .../actions/{n}/reroll/rolls), never from the fight as it
+// stands now, whose pools may have changed since. A field left empty is rolled by the
+// server. An action that rolls nothing: no fields. No answer: no fields, and why.
+export async function rerollDiceFields(page, action, encounterId = page.encounter.id) {
   let rolls;
   try {
-    rolls = await page.api.post(`encounters/${page.encounter.id}/preview`,
-      { kind: action.kind, actor: action.actor, params: action.params || {} });
-  } catch {
-    // No preview now (its actor is down since, the fight has ended): the rolls the record
-    // holds, under their short names, which a reroll takes too.
-    rolls = { rolls: (action.rolls || []).map((r) => {
-      const [, count, sides] = /^(\d+)d(\d+)/.exec(r.dice || "") || [];
-      return count ? { name: r.name, count: Number(count), sides: Number(sides) } : null;
-    }).filter(Boolean) };
+    rolls = await page.api.get(`encounters/${encounterId}/actions/${action.number}/reroll/rolls`);
+  } catch (error) {
+    return [el("p", { class: "caption", id: "reroll-dice-unread" },
+      `The rolls of this reroll could not be read (${error.message}); the server rolls them.`)];
   }
   const named = [...(rolls.rolls || []), ...(rolls.may_follow || [])];
   if (!named.length) return [];

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.server import Server
-from tests.e2e.test_gm_screen import BANDIT
+from tests.e2e.test_gm_screen import BANDIT, ORC
 from tests.e2e.test_gm_screen_defects import DESKTOP, Table
 
 
@@ -96,11 +96,12 @@ def test_a_reroll_of_an_ended_fight_takes_the_tables_new_dice(
         gm = table.open(context)
         expect(gm.locator("#board-caption")).to_contain_text("ended: they parted")
         gm.locator(f"#actions [data-reroll='{number}']").click()
-        # An ended fight has no roll preview: the record's own rolls, by their short names.
+        # The rolls the reroll takes, as the API works them out in an ended fight too,
+        # the damage that follows a hit included (a miss recorded none).
         expect(gm.locator("#reroll-dice [data-roll-name]")).to_have_text(
-            ["hit: 1d20", "damage: 1d6"]
+            ["Hero's hit: 1d20", "Hero's damage: 1d6 (only if the blow lands)"]
         )
-        gm.locator('#reroll-dice [data-roll-name="hit"] input').fill("3")
+        gm.locator('#reroll-dice [data-roll-name="Hero\'s hit"] input').fill("3")
         gm.locator("#reason-input").fill("the die was cocked")
         gm.locator("#reason-ok").click()
         preview = gm.locator("#preview-dialog")
@@ -115,3 +116,56 @@ def test_a_reroll_of_an_ended_fight_takes_the_tables_new_dice(
     assert action["summary"] == "Hero misses Brute with short sword (3 < AC 11)"
     brute_now = table.http.get(f"/characters/{brute}").json()
     assert brute_now["tracks"] == {"hp": 10}
+
+
+KARA = {"might": 2, "grace": 3, "vigor": 2, "aether": 0, "evasion": 2}
+
+
+def test_a_reroll_in_a_later_round_asks_the_dice_the_action_was_resolved_with(
+    server: Server, browser: Browser
+) -> None:
+    """Kara defended with 2 effort in round 1, so the Orc's blow then met her active
+    defenses: evasion 3 + 2 + 2 = 7 dice, guard 2 + 0 + 2 = 4. In round 2 her posture has
+    lapsed, and the fight now would ask her passive 3 and 2: the reroll's dialog asks the
+    dice the reroll takes (the API's .../reroll/rolls), and the table types as many faces
+    as each field asks."""
+    table = Table(server, "margin", Kara=KARA, Orc=ORC).fight(order=True)
+    kara, orc = table.ids["Kara"], table.ids["Orc"]
+    path = f"/encounters/{table.eid}"
+    steps = [
+        ("/actions", {"kind": "defend", "actor": kara, "params": {"effort": 2}}, 201),
+        ("/turn", {}, 200),
+        ("/actions", {"kind": "attack", "actor": orc, "params": {"target": kara, "weapon": "axe"},
+                      "dice": {"attack": [1, 2, 3, 4, 1]}}, 201),
+        ("/turn", {}, 200),
+    ]  # fmt: skip
+    made = [table.http.post(path + tail, json=body) for tail, body, _ in steps]
+    assert [m.status_code for m in made] == [status for _, _, status in steps], made[-1].text
+    number = made[2].json()["action"]["number"]
+    assert table.encounter()["round"] == 2
+    with browser.new_context(viewport=DESKTOP) as context:
+        gm = table.open(context)
+        gm.locator(f"#actions [data-reroll='{number}']").click()
+        fields = gm.locator("#reroll-dice [data-roll-name]")
+        expect(fields).to_have_count(3)
+        asked = fields.locator("span").all_inner_texts()
+        for label in asked:
+            name, dice = label.split(": ")
+            count = int(dice.split("d")[0])
+            faces = [6] * count if name == "Orc's attack" else [1, 2, 3, 4] * 2
+            field = gm.locator(f'#reroll-dice [data-roll-name="{name}"] input')
+            field.fill(" ".join(str(f) for f in faces[:count]))
+        gm.locator("#reason-input").fill("the dice rolled under the table")
+        gm.locator("#reason-ok").click()
+        expect(gm.locator("#result [data-correction=reroll]")).to_contain_text(
+            f"reroll of #{number} recorded: the dice rolled under the table"
+        )
+        expect(gm.locator("[data-problem]")).to_have_count(0)
+    assert asked == ["Orc's attack: 5d6", "Kara's evasion: 7d6", "Kara's guard: 4d6"]
+    action = table.encounter()["actions"][number - 1]
+    assert (action["number"], action["round"], action["rerolled"]) == (number, 1, True)
+    assert rolls(action) == [
+        ("attack", [6, 6, 6, 6, 6], True),
+        (f"defense.{kara}.evasion", [1, 2, 3, 4, 1, 2, 3], True),
+        (f"defense.{kara}.guard", [1, 2, 3, 4], True),
+    ]
