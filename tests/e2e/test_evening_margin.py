@@ -504,11 +504,14 @@ def evening(ev: Evening, browser: Browser, screenshots: Path) -> None:
         in_round=2,
     )  # fmt: skip
     # ...but a die rolled off the table: the GM rerolls it with the table's dice, one field
-    # per roll the blow made (every one typed: nothing left for the server to roll).
+    # per roll the reroll takes, named and sized as the API works them out from the blow as
+    # it was resolved (every one typed: nothing left for the server to roll).
     gm.locator(f"#actions [data-reroll='{lunge}']").click()
-    expect(gm.locator("#reroll-dice [data-reroll-die]")).to_have_count(3)
-    for roll, faces in (("attack", "6 5 1 1 2"), (f"defense.{ev.ids['Orc 1']}.evasion", "3"),
-                        (f"defense.{ev.ids['Orc 1']}.guard", "2 3")):  # fmt: skip
+    expect(gm.locator("#reroll-dice [data-roll-name] > span")).to_have_text(
+        ["Lia's attack: 5d6", "Orc 1's evasion: 1d6", "Orc 1's guard: 2d6"]
+    )
+    for roll, faces in (("Lia's attack", "6 5 1 1 2"), ("Orc 1's evasion", "3"),
+                        ("Orc 1's guard", "2 3")):  # fmt: skip
         gm.locator(f'#reroll-dice [data-reroll-die="{roll}"]').fill(faces)
     ev.reason("a die rolled off the table")
     expect(gm.locator("#result [data-correction=reroll]")).to_be_visible()
