@@ -6,7 +6,7 @@ COPY application application
 COPY projections projections
 COPY api api
 COPY workers workers
-COPY skald skald
+COPY skald_campaign skald_campaign
 RUN pip install --no-cache-dir .
 EXPOSE 8000
 CMD ["skald", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -17,8 +17,8 @@ from uuid import UUID
 
 from starlette.concurrency import run_in_threadpool
 
-from application.application import SkaldApplication
-from domain.access import Access
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.domain.access import Access
 
 Rereads = dict[UUID, "asyncio.Future[Access]"]
 

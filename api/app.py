@@ -9,14 +9,14 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from api import errors, openapi
-from api.backend import Backend
-from api.etags import ViewETags
-from api.fast_actions import ActionFastPath
-from api.fast_views import ViewFastPath
-from api.limits import BodyLimit, RateLimit, RateLimiter
-from api.redacting import RedactedReads
-from api.routes import (
+from skald_campaign.api import errors, openapi
+from skald_campaign.api.backend import Backend
+from skald_campaign.api.etags import ViewETags
+from skald_campaign.api.fast_actions import ActionFastPath
+from skald_campaign.api.fast_views import ViewFastPath
+from skald_campaign.api.limits import BodyLimit, RateLimit, RateLimiter
+from skald_campaign.api.redacting import RedactedReads
+from skald_campaign.api.routes import (
     amendments,
     bestiary,
     calendar,
@@ -39,7 +39,7 @@ from api.routes import (
     views,
     webhooks,
 )
-from api.security import SecurityHeaders
+from skald_campaign.api.security import SecurityHeaders
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 

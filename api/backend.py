@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from api.keys import KeyMaker
-from api.limits import ApiPolicy
-from application.application import SkaldApplication
-from application.webhooks import WebhookPolicy
-from projections.reader import ViewReader
-from projections.webhook_state import DeliveryState
+from skald_campaign.api.keys import KeyMaker
+from skald_campaign.api.limits import ApiPolicy
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.webhooks import WebhookPolicy
+from skald_campaign.projections.reader import ViewReader
+from skald_campaign.projections.webhook_state import DeliveryState
 
 
 class Backend(Protocol):

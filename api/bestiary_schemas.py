@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt
 
-from api.schemas import NAME, Body, CombatantBody
-from domain.bestiary import MAX_ENROLLED_AT_ONCE, MAX_FOE_LINES, MAX_RANK
+from skald_campaign.api.schemas import NAME, Body, CombatantBody
+from skald_campaign.domain.bestiary import MAX_ENROLLED_AT_ONCE, MAX_FOE_LINES, MAX_RANK
 
 GOBLIN: dict[str, JsonValue] = {
     "st": 9,

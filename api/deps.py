@@ -19,13 +19,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
-from api.backend import Backend
-from api.idempotency import claim
-from api.keys import KeyMaker
-from application.application import SkaldApplication
-from domain.access import Access, Forbidden, Unauthenticated
-from domain.idempotency import Claim
-from projections.reader import ViewReader
+from skald_campaign.api.backend import Backend
+from skald_campaign.api.idempotency import claim
+from skald_campaign.api.keys import KeyMaker
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.domain.access import Access, Forbidden, Unauthenticated
+from skald_campaign.domain.idempotency import Claim
+from skald_campaign.projections.reader import ViewReader
 
 
 def backend(request: Request) -> Backend:

@@ -14,9 +14,15 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from domain.access import Forbidden, Unauthenticated
-from domain.errors import ActionRefused, ConcurrentWrite, DomainError, InvalidInput, NotFound
-from domain.validation import InvalidFields
+from skald_campaign.domain.access import Forbidden, Unauthenticated
+from skald_campaign.domain.errors import (
+    ActionRefused,
+    ConcurrentWrite,
+    DomainError,
+    InvalidInput,
+    NotFound,
+)
+from skald_campaign.domain.validation import InvalidFields
 
 log = logging.getLogger("skald.api")
 

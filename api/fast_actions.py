@@ -26,20 +26,20 @@ from uuid import UUID
 from pydantic import ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.access_reads import Rereads, fresh_access
-from api.errors import domain_error_response
-from api.keys import KeyMaker, bearer_in
-from api.limits import replaying
-from api.loop_futures import on_this_loop
-from api.redacting import CALLER_ACCESS
-from api.routes.encounters import action_command
-from api.schemas import ActionBody
-from api.views import outcome_json
-from application.application import SkaldApplication
-from application.commands import PerformAction
-from domain.access import Access
-from domain.encounter import Encounter
-from domain.errors import DomainError
+from skald_campaign.api.access_reads import Rereads, fresh_access
+from skald_campaign.api.errors import domain_error_response
+from skald_campaign.api.keys import KeyMaker, bearer_in
+from skald_campaign.api.limits import replaying
+from skald_campaign.api.loop_futures import on_this_loop
+from skald_campaign.api.redacting import CALLER_ACCESS
+from skald_campaign.api.routes.encounters import action_command
+from skald_campaign.api.schemas import ActionBody
+from skald_campaign.api.views import outcome_json
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import PerformAction
+from skald_campaign.domain.access import Access
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import DomainError
 
 ACTION_PATH = re.compile(r"^/campaigns/([0-9a-f-]{36})/encounters/([0-9a-f-]{36})/actions$")
 

@@ -30,14 +30,14 @@ from redis.asyncio import Redis as AsyncRedis
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.access_reads import fresh_access
-from api.keys import KeyMaker, bearer_in
-from api.routes.views import MAX_OFFSET
-from application.application import SkaldApplication
-from domain.access import Access
-from domain.errors import DomainError
-from projections.reader import ViewReader
-from projections.view_reads import (
+from skald_campaign.api.access_reads import fresh_access
+from skald_campaign.api.keys import KeyMaker, bearer_in
+from skald_campaign.api.routes.views import MAX_OFFSET
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.domain.access import Access
+from skald_campaign.domain.errors import DomainError
+from skald_campaign.projections.reader import ViewReader
+from skald_campaign.projections.view_reads import (
     Lag,
     Reads,
     audit_of,

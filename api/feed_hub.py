@@ -26,7 +26,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from projections.keys import Generations, ViewKeys
+from skald_campaign.projections.keys import Generations, ViewKeys
 
 BLOCK_MS = 1000  # how long one XREAD waits; also how soon a rebuilt generation is noticed
 READ_COUNT = 200

@@ -9,9 +9,9 @@ from typing import Any
 from fastapi import Request
 from pydantic import BaseModel
 
-from domain.access import Access
-from domain.errors import InvalidInput
-from domain.idempotency import Claim
+from skald_campaign.domain.access import Access
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.idempotency import Claim
 
 MAX_KEY = 200
 

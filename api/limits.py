@@ -22,8 +22,8 @@ import orjson
 from limits import RateLimitItem, parse_many
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import error_body
-from api.json_body import json_problem, read_as_json
+from skald_campaign.api.errors import error_body
+from skald_campaign.api.json_body import json_problem, read_as_json
 
 MAX_BODY_BYTES = 256 * 1024
 

@@ -18,8 +18,8 @@ from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
-from api.deps import operator_gate, reader, view_reader
-from domain.rulesets import RULESETS
+from skald_campaign.api.deps import operator_gate, reader, view_reader
+from skald_campaign.domain.rulesets import RULESETS
 
 ERROR_SCHEMA: dict[str, Any] = {
     "title": "Error",

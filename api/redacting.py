@@ -18,12 +18,12 @@ import orjson
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.access_reads import Rereads, shared_access_read
-from api.keys import KeyMaker, bearer_in
-from application.application import SkaldApplication
-from application.redaction import Redaction
-from domain.access import Access
-from domain.errors import DomainError
+from skald_campaign.api.access_reads import Rereads, shared_access_read
+from skald_campaign.api.keys import KeyMaker, bearer_in
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.redaction import Redaction
+from skald_campaign.domain.access import Access
+from skald_campaign.domain.errors import DomainError
 
 CAMPAIGN_PATH = re.compile(r"^/campaigns/([0-9a-fA-F-]{36})(?:/|$)")
 # The caller's access found here, kept in the request's scope for the action fast path

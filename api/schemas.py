@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from domain.validation import refuse_hidden_characters
+from skald_campaign.domain.validation import refuse_hidden_characters
 
 NAME = Field(min_length=1, max_length=120)
 MAX_VERSION = 2**31 - 1  # the stores keep versions in 32-bit-safe integers

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, StrictInt
 
-from api.schemas import Body, Dice
+from skald_campaign.api.schemas import Body, Dice
 
 MAX_END_REASON = 500
 EXAMPLE_ID = "3f0c1d2e-0000-4000-8000-000000000001"

@@ -8,7 +8,7 @@ from uuid import UUID
 
 import orjson
 
-from api.schemas import (
+from skald_campaign.api.schemas import (
     ActionOut,
     CampaignOut,
     CharacterOut,
@@ -17,12 +17,12 @@ from api.schemas import (
     EncounterSummaryOut,
     RulesetOut,
 )
-from domain.actions import ActionRecord
-from domain.campaign import Campaign
-from domain.encounter import Encounter
-from domain.narrators import narrate
-from domain.records import JSONObject
-from domain.rulesets.base import Ruleset
+from skald_campaign.domain.actions import ActionRecord
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.narrators import narrate
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.rulesets.base import Ruleset
 
 
 def character_out(campaign: Campaign, character_id: str) -> CharacterOut:

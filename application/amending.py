@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from application.commands import (
+from skald_campaign.application.commands import (
     AddCombatant,
     AdjustTracks,
     AmendSheet,
     MoveCombatant,
     RemoveCombatant,
 )
-from application.store import Commands
-from domain.campaign import Campaign, check_name
-from domain.encounter import Encounter
-from domain.gm_changes import ADJUST, AMEND, JOIN, LEAVE, MOVE, check_adjustment
-from domain.reasons import check_reason
-from domain.records import Combatant
+from skald_campaign.application.store import Commands
+from skald_campaign.domain.campaign import Campaign, check_name
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.gm_changes import ADJUST, AMEND, JOIN, LEAVE, MOVE, check_adjustment
+from skald_campaign.domain.reasons import check_reason
+from skald_campaign.domain.records import Combatant
 
 Changed = tuple[Campaign, Encounter | None]
 

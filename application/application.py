@@ -19,18 +19,18 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from application.amending import Amendments, Changed
-from application.bestiary import (
+from skald_campaign.application.amending import Amendments, Changed
+from skald_campaign.application.bestiary import (
     BestiaryCommands,
     EnrolFromBestiary,
     SaveEncounter,
     SaveToBestiary,
     SetUpSavedEncounter,
 )
-from application.campaigns import CampaignCommands
-from application.carry_preview import CarriedRecord
-from application.carrying import Carrying
-from application.commands import (
+from skald_campaign.application.campaigns import CampaignCommands
+from skald_campaign.application.carry_preview import CarriedRecord
+from skald_campaign.application.carrying import Carrying
+from skald_campaign.application.commands import (
     AddCombatant,
     AdjustTracks,
     AdvanceDays,
@@ -53,12 +53,12 @@ from application.commands import (
     StartEncounter,
     VoidAction,
 )
-from application.corrections import Corrected, Corrections
-from application.encounters import EncounterCommands
-from application.queries import Queries
-from application.redaction import Redaction
-from application.store import Store
-from application.table_commands import (
+from skald_campaign.application.corrections import Corrected, Corrections
+from skald_campaign.application.encounters import EncounterCommands
+from skald_campaign.application.queries import Queries
+from skald_campaign.application.redaction import Redaction
+from skald_campaign.application.store import Store
+from skald_campaign.application.table_commands import (
     DeclareDefense,
     MoveInOrder,
     MoveTurn,
@@ -70,17 +70,17 @@ from application.table_commands import (
     TableCommands,
     WithdrawExchange,
 )
-from application.webhooks import RegisterWebhook, WebhookCommands
-from domain.access import Access, Role
-from domain.bestiary import BestiaryEntry, CampaignBestiary, SavedEncounter
-from domain.campaign import Campaign
-from domain.dice import Roller
-from domain.encounter import Encounter
-from domain.errors import NotFound
-from domain.reasons import check_reason as check_reason
-from domain.records import JSONObject
-from domain.rulesets.base import JsonObject
-from domain.webhooks import CampaignWebhooks, Webhook
+from skald_campaign.application.webhooks import RegisterWebhook, WebhookCommands
+from skald_campaign.domain.access import Access, Role
+from skald_campaign.domain.bestiary import BestiaryEntry, CampaignBestiary, SavedEncounter
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.dice import Roller
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.reasons import check_reason as check_reason
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.rulesets.base import JsonObject
+from skald_campaign.domain.webhooks import CampaignWebhooks, Webhook
 
 # How long a campaign read for an access check stands without asking the store again,
 # unless this process saved it since (then at once): another process's key changes are

@@ -7,7 +7,7 @@ serialised by it, about 40 us an entry over HTTP. An entry is an immutable fact,
 it is worked out once from the stored row and kept as the very bytes the answer's model
 (api/schemas.py ``AuditPage``) would have written for it.
 
-The stored state is JSON written by the store's transcoder (skald/transcoder.py), in the
+The stored state is JSON written by the store's transcoder (skald_campaign/transcoder.py), in the
 order of the event's attributes: the domain event the library would build from it has
 those attributes in that order, plus its id and version (never shown). An event whose
 only wrapped value is its timestamp (every event the domain records but an encounter's
@@ -32,8 +32,8 @@ from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import resolve_topic
 from pydantic import TypeAdapter
 
-from application.history import HIDDEN, event_record
-from domain.records import JSON
+from skald_campaign.application.history import HIDDEN, event_record
+from skald_campaign.domain.records import JSON
 
 # A correction's event carries the whole rebuilt action list (the trail shows its report);
 # key hashes open nothing but are nobody's business.

@@ -29,11 +29,11 @@ from uuid import UUID
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import EventStore, StoredEvent
 
-from application.audit_entries import entry_of, page_json, render
-from application.history import Filed, event_record, recorded
-from domain.errors import NotFound
-from domain.events import CampaignCreated, EncounterStarted
-from domain.records import JSON
+from skald_campaign.application.audit_entries import entry_of, page_json, render
+from skald_campaign.application.history import Filed, event_record, recorded
+from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.events import CampaignCreated, EncounterStarted
+from skald_campaign.domain.records import JSON
 
 AGGREGATES_KEPT = 512  # aggregates whose index a process keeps (least recently read go)
 FILTERS_KEPT = 32  # filters per aggregate whose versions are kept

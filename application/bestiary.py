@@ -19,15 +19,21 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from application.commands import Combatant
-from application.encounters import check_combatants, open_encounter
-from application.store import Commands
-from domain.bestiary import BestiaryEntry, CampaignBestiary, SavedEncounter, SavedFoes, numbered
-from domain.campaign import Campaign
-from domain.encounter import Encounter
-from domain.errors import NotFound
-from domain.records import JSONObject
-from domain.roster import check_name
+from skald_campaign.application.commands import Combatant
+from skald_campaign.application.encounters import check_combatants, open_encounter
+from skald_campaign.application.store import Commands
+from skald_campaign.domain.bestiary import (
+    BestiaryEntry,
+    CampaignBestiary,
+    SavedEncounter,
+    SavedFoes,
+    numbered,
+)
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.roster import check_name
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from application.commands import (
+from skald_campaign.application.commands import (
     AdvanceDays,
     CreateCampaign,
     EnrolCharacter,
@@ -11,9 +11,9 @@ from application.commands import (
     MarkWound,
     RevokeKey,
 )
-from application.store import Commands
-from domain.campaign import Campaign
-from domain.reasons import check_reason
+from skald_campaign.application.store import Commands
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.reasons import check_reason
 
 
 class CampaignCommands(Commands):

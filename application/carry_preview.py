@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.actions import as_list
-from domain.campaign import Campaign
-from domain.corrections import ReportLine
-from domain.encounter import Encounter
-from domain.records import JSON, JSONObject, Record, as_object
-from domain.walk import Walk
+from skald_campaign.domain.actions import as_list
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.corrections import ReportLine
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.records import JSON, JSONObject, Record, as_object
+from skald_campaign.domain.walk import Walk
 
 Preview = dict[str, JSON]  # what the API answers (PreviewOut): JSON, as CorrectionCarried keeps it
 NOTHING_CHANGES = "this correction changes nothing: no track, condition or later outcome moves"

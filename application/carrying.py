@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
-from application.carry_preview import CarriedRecord, CarryPreview, Preview, summarise
-from application.commands import CorrectDayPlan, CorrectEncounter
-from application.store import Commands
-from domain.calendar import DayPlans
-from domain.campaign import Campaign
-from domain.corrections import (
+from skald_campaign.application.carry_preview import CarriedRecord, CarryPreview, Preview, summarise
+from skald_campaign.application.commands import CorrectDayPlan, CorrectEncounter
+from skald_campaign.application.store import Commands
+from skald_campaign.domain.calendar import DayPlans
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.corrections import (
     ACTIVE,
     VOID,
     Reroll,
@@ -24,13 +24,13 @@ from domain.corrections import (
     correction_plan,
     rewind_plan,
 )
-from domain.encounter import Encounter
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.gm_changes import GM_KINDS
-from domain.reasons import check_reason
-from domain.records import JSON, JSONObject, Sheet, State, Tracks, as_object
-from domain.validation import validate
-from domain.walk import Seed, Walk, events_of
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.gm_changes import GM_KINDS
+from skald_campaign.domain.reasons import check_reason
+from skald_campaign.domain.records import JSON, JSONObject, Sheet, State, Tracks, as_object
+from skald_campaign.domain.validation import validate
+from skald_campaign.domain.walk import Seed, Walk, events_of
 
 Carried = tuple[Campaign, list[Encounter], Walk, CarryPreview]
 Bounds = type[Campaign.EncounterOpened] | type[Campaign.EncounterClosed]

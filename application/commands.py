@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from domain.rulesets.base import JsonObject
+from skald_campaign.domain.rulesets.base import JsonObject
 
 
 @dataclass(frozen=True)

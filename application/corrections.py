@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from application.carrying import Carrying
-from application.commands import CorrectEncounter, RerollAction, RewindEncounter, VoidAction
-from application.store import Commands, Store
-from domain.encounter import Encounter
-from domain.errors import InvalidInput
-from domain.reasons import check_reason
-from domain.records import JSONObject
+from skald_campaign.application.carrying import Carrying
+from skald_campaign.application.commands import (
+    CorrectEncounter,
+    RerollAction,
+    RewindEncounter,
+    VoidAction,
+)
+from skald_campaign.application.store import Commands, Store
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.reasons import check_reason
+from skald_campaign.domain.records import JSONObject
 
 # The encounter and its report (JSON, as the API shows it).
 Corrected = tuple[Encounter, list[JSONObject]]

@@ -6,14 +6,19 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import TypeVar
 
-from application.commands import Combatant as CommandCombatant
-from application.commands import EndEncounter, NextRound, PerformAction, StartEncounter
-from application.store import Commands
-from domain.campaign import Campaign, check_name
-from domain.encounter import Encounter
-from domain.errors import InvalidInput
-from domain.records import Combatant, JSONObject
-from domain.visibility import refuse_hidden_roll
+from skald_campaign.application.commands import Combatant as CommandCombatant
+from skald_campaign.application.commands import (
+    EndEncounter,
+    NextRound,
+    PerformAction,
+    StartEncounter,
+)
+from skald_campaign.application.store import Commands
+from skald_campaign.domain.campaign import Campaign, check_name
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.records import Combatant, JSONObject
+from skald_campaign.domain.visibility import refuse_hidden_roll
 
 MAX_COMBATANTS = 50
 R = TypeVar("R")

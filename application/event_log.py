@@ -23,9 +23,9 @@ import msgspec
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import AggregateRecorder, Mapper
 
-from application.redaction import Redaction
-from domain.event_catalog import is_public_field, type_name, type_version
-from domain.records import JSONObject
+from skald_campaign.application.redaction import Redaction
+from skald_campaign.domain.event_catalog import is_public_field, type_name, type_version
+from skald_campaign.domain.records import JSONObject
 
 
 class Position(NamedTuple):

@@ -9,8 +9,8 @@ from uuid import UUID
 import msgspec
 from eventsourcing.domain import DomainEvent, DomainEventProtocol
 
-from domain.errors import NotFound
-from domain.records import JSON, Record
+from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.records import JSON, Record
 
 HIDDEN = {"originator_id", "originator_topic", "timestamp", "originator_version"}
 

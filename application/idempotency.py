@@ -8,6 +8,6 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-from domain.idempotency import Claim
+from skald_campaign.domain.idempotency import Claim
 
 current_claim: ContextVar[Claim | None] = ContextVar("current_claim", default=None)

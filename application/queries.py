@@ -8,15 +8,15 @@ from datetime import datetime
 from typing import TypedDict
 from uuid import UUID
 
-from application.audit_pages import AuditPages, Page
-from application.history import event_record, version_at
-from application.redaction import Redaction, redaction_for, written_records
-from application.store import Commands, Store
-from domain import records
-from domain.access import Role
-from domain.encounter import Encounter
-from domain.errors import InvalidInput
-from domain.records import JSON
+from skald_campaign.application.audit_pages import AuditPages, Page
+from skald_campaign.application.history import event_record, version_at
+from skald_campaign.application.redaction import Redaction, redaction_for, written_records
+from skald_campaign.application.store import Commands, Store
+from skald_campaign.domain import records
+from skald_campaign.domain.access import Role
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.records import JSON
 
 
 class Diff(TypedDict):

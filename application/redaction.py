@@ -34,15 +34,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from domain.access import Role
-from domain.actions import conditions_from_json
-from domain.campaign import Campaign
-from domain.narrative import Sheeted, new_conditions_note
-from domain.outcomes import outcome
-from domain.records import JSON
-from domain.texts import Reader, render
-from domain.told import parties, told_for
-from domain.visibility import MARGIN_WOUNDED_AT, descriptor
+from skald_campaign.domain.access import Role
+from skald_campaign.domain.actions import conditions_from_json
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.narrative import Sheeted, new_conditions_note
+from skald_campaign.domain.outcomes import outcome
+from skald_campaign.domain.records import JSON
+from skald_campaign.domain.texts import Reader, render
+from skald_campaign.domain.told import parties, told_for
+from skald_campaign.domain.visibility import MARGIN_WOUNDED_AT, descriptor
 
 # An NPC's numbers: replaced by {} (never removed, so each answer keeps its shape).
 SECRET_FIELDS = ("sheet", "tracks", "maxima", "state", "derived", "equipment")

@@ -15,12 +15,12 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate, DomainEventProtocol
 
-from application.writes import WriteRunner
-from domain.campaign import Campaign
-from domain.dice import Roller, seeded_roller
-from domain.encounter import Encounter
-from domain.errors import InvalidInput, NotFound
-from domain.timeline import Seed, Walk, walk
+from skald_campaign.application.writes import WriteRunner
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.dice import Roller, seeded_roller
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import InvalidInput, NotFound
+from skald_campaign.domain.timeline import Seed, Walk, walk
 
 A = TypeVar("A", bound=Aggregate)
 T = TypeVar("T")

@@ -9,13 +9,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from uuid import UUID
 
-from application.store import Commands
-from domain.access import Access
-from domain.encounter import Encounter
-from domain.errors import ActionRefused
-from domain.records import JSONObject
-from domain.roll_preview import preview
-from domain.rulesets.base import JsonObject
+from skald_campaign.application.store import Commands
+from skald_campaign.domain.access import Access
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.roll_preview import preview
+from skald_campaign.domain.rulesets.base import JsonObject
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,11 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from application.store import Commands
-from domain.access import Role
-from domain.errors import InvalidInput, NotFound
-from domain.event_catalog import PUBLISHED, type_name
-from domain.webhooks import CampaignWebhooks, Format, Webhook
+from skald_campaign.application.store import Commands
+from skald_campaign.domain.access import Role
+from skald_campaign.domain.errors import InvalidInput, NotFound
+from skald_campaign.domain.event_catalog import PUBLISHED, type_name
+from skald_campaign.domain.webhooks import CampaignWebhooks, Format, Webhook
 
 SCHEMES = ("http", "https")
 PUBLISHED_TYPES = frozenset(type_name(cls) for cls in PUBLISHED)

@@ -23,13 +23,13 @@ from eventsourcing.domain import (
 )
 from eventsourcing.persistence import IntegrityError, Recording
 
-from application.group_commit import GroupCommitWriter
-from application.idempotency import current_claim
-from application.snapshotting import due_snapshots
-from application.store_position import KnownPosition
-from application.writer_cache import WriterCache
-from domain.errors import ConcurrentWrite
-from domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
+from skald_campaign.application.group_commit import GroupCommitWriter
+from skald_campaign.application.idempotency import current_claim
+from skald_campaign.application.snapshotting import due_snapshots
+from skald_campaign.application.store_position import KnownPosition
+from skald_campaign.application.writer_cache import WriterCache
+from skald_campaign.domain.errors import ConcurrentWrite
+from skald_campaign.domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
 
 T = TypeVar("T")
 R = TypeVar("R")

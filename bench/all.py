@@ -119,8 +119,8 @@ def served(table: Table, sizes: Sizes, data: Path) -> None:
     from bench.http import BODY, UNLIMITED, ceiling_app, get_script, post_script, skald_setup, wrk
     from bench.million import caught_up
     from bench.reads import SECRET, build, cpu_per_read, read_paths
-    from skald.settings import Settings
-    from skald.store import persistence_env
+    from skald_campaign.settings import Settings
+    from skald_campaign.store import persistence_env
     from tests.e2e.server import Server
 
     seconds, conns = sizes.seconds, 16

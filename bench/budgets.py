@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.odds import TooLarge, action_odds
+from skald_campaign.domain.odds import TooLarge, action_odds
 from tests.unit.test_odds_seeds import EXAMPLES
 from tests.unit.test_odds_support import d20_sheet, encounter, odds
 

@@ -16,8 +16,8 @@ import sys
 import tempfile
 import time
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AdvanceDays,
     Combatant,
     CorrectEncounter,
@@ -27,8 +27,8 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 
 
 def main(encounters: int = 100, actions: int = 50, days: int = 100) -> None:

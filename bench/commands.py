@@ -10,16 +10,16 @@ import sys
 import tempfile
 import time
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CreateCampaign,
     EnrolCharacter,
     PerformAction,
     StartEncounter,
 )
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 
 
 def main(total: int = 2000, step: int = 250) -> None:

@@ -317,8 +317,8 @@ def concurrently(
 def postgres(url: str, seconds: int, conns: int, data: Path) -> None:
     """(d): one API process against W1 on PostgreSQL, then two processes on one store."""
     from bench.routed import haproxy_binary, scale_out
-    from skald.settings import Settings
-    from skald.store import persistence_env
+    from skald_campaign.settings import Settings
+    from skald_campaign.store import persistence_env
 
     with fresh_database(url) as database:
         pg_loops = library_loops(seconds, conns, persistence_env(Settings(database=database)))
@@ -416,8 +416,8 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/http.py needs wrk: apt-get install wrk")
-    from skald.settings import Settings
-    from skald.store import persistence_env
+    from skald_campaign.settings import Settings
+    from skald_campaign.store import persistence_env
 
     seconds, conns = args.seconds, args.connections
     print(f"{conns} connections, {seconds} s each, on {os.cpu_count()} cores\n")

@@ -26,16 +26,16 @@ def build_store(data_dir: Path, events: int, per_stream: int = 1000) -> float:
     server's views catch up in seconds rather than projecting 10^6 audit entries."""
     from eventsourcing.persistence import StoredEvent
 
-    from application.application import SkaldApplication
-    from application.commands import (
+    from skald_campaign.application.application import SkaldApplication
+    from skald_campaign.application.commands import (
         Combatant,
         CreateCampaign,
         EnrolCharacter,
         NextRound,
         StartEncounter,
     )
-    from skald.settings import Settings
-    from skald.store import persistence_env
+    from skald_campaign.settings import Settings
+    from skald_campaign.store import persistence_env
 
     started = time.perf_counter()
     app = SkaldApplication(env=persistence_env(Settings(data_dir=data_dir)))

@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from domain.errors import DomainError
-from domain.odds import COST_BUDGET, action_odds
-from domain.records import Combatant
-from domain.resolution import build_view
-from domain.rulesets import get_ruleset
-from domain.rulesets.base import EncounterView, Ruleset
+from skald_campaign.domain.errors import DomainError
+from skald_campaign.domain.odds import COST_BUDGET, action_odds
+from skald_campaign.domain.records import Combatant
+from skald_campaign.domain.resolution import build_view
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 
 Lineup = Mapping[str, tuple[str, int, dict[str, Any]]]
 
@@ -336,7 +336,7 @@ def combatant_view(repeats: int) -> tuple[float, Any]:
     """The issue's dearest request (GET .../combatants/{id}/odds): a margin champion's
     every attack against a lucky guard, all sharing one budget. A fresh encounter each
     repeat, so no answer comes from the odds cache."""
-    from domain.odds.encounter import attack_odds
+    from skald_campaign.domain.odds.encounter import attack_odds
 
     if ROOT not in sys.path:
         sys.path.append(ROOT)

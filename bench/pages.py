@@ -33,8 +33,8 @@ sys.path.insert(0, str(options.checkout.resolve()))
 
 from uuid import UUID
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AdvanceDays,
     Combatant,
     CreateCampaign,
@@ -43,8 +43,8 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 200, "body_max": 200}
 HIT = {"damage_type": "impact", "damage_class": 1}

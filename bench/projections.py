@@ -58,8 +58,8 @@ from uuid import UUID
 
 import redis
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CreateCampaign,
     EndEncounter,
@@ -67,14 +67,14 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from projections.engine import PROJECTIONS
-from projections.keys import Generations, ViewKeys
-from projections.rebuild import Rebuilder
-from skald.embedded_redis import EmbeddedRedis
-from skald.services import SQLITE_RECORDER
-from skald.settings import Settings
-from skald.store import persistence_env
-from workers.projections import ProjectionRunner, Supervisor
+from skald_campaign.embedded_redis import EmbeddedRedis
+from skald_campaign.projections.engine import PROJECTIONS
+from skald_campaign.projections.keys import Generations, ViewKeys
+from skald_campaign.projections.rebuild import Rebuilder
+from skald_campaign.services import SQLITE_RECORDER
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
+from skald_campaign.workers.projections import ProjectionRunner, Supervisor
 
 SHEET = {"st": 12, "con": 12, "stamina_max": 200, "body_max": 200, "armour_resilience": 2}
 PREFIX = "bench"

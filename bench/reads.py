@@ -50,9 +50,9 @@ class Store:
 
 def build(data_dir: Path, actions: int, encounters: int, days: int) -> Store:
     """Write the store through the application, as `skald serve` would have."""
-    from api.keys import KeyMaker
-    from application.application import SkaldApplication
-    from application.commands import (
+    from skald_campaign.api.keys import KeyMaker
+    from skald_campaign.application.application import SkaldApplication
+    from skald_campaign.application.commands import (
         AdvanceDays,
         Combatant,
         CreateCampaign,
@@ -61,8 +61,8 @@ def build(data_dir: Path, actions: int, encounters: int, days: int) -> Store:
         PerformAction,
         StartEncounter,
     )
-    from skald.settings import Settings
-    from skald.store import persistence_env
+    from skald_campaign.settings import Settings
+    from skald_campaign.store import persistence_env
 
     keys = KeyMaker(SECRET.encode())
     key_id, key = keys.new()

@@ -697,8 +697,8 @@ class StoreCheck:
 
 def check_store(data_dir: Path, writes: list[Write], campaigns: list[Campaign]) -> StoreCheck:
     """Read the whole store (the server stopped) and hold every answered write to it."""
-    from skald.database import open_application
-    from skald.settings import Settings
+    from skald_campaign.database import open_application
+    from skald_campaign.settings import Settings
 
     found = StoreCheck()
     records: dict[str, Any] = {}  # Idempotency-Key -> its record's event

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from domain.errors import DomainError, NotFound
+from skald_campaign.domain.errors import DomainError, NotFound
 
 Role = Literal["gm", "player", "viewer"]
 ROLES: tuple[Role, ...] = ("gm", "player", "viewer")

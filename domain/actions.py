@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from domain.dice import Roll
-from domain.records import (
+from skald_campaign.domain.dice import Roll
+from skald_campaign.domain.records import (
     JSON,
     Combatant,
     JSONObject,

@@ -23,9 +23,9 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.records import JSON, Record, Sheet, as_int, as_object, as_str
-from domain.roster import check_name
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.records import JSON, Record, Sheet, as_int, as_object, as_str
+from skald_campaign.domain.roster import check_name
 
 # The namespace of the bestiary aggregates' ids (uuid5 of the campaign's id): fixed forever.
 BESTIARY_NAMESPACE = UUID("3c9a7e52-1d84-4b6f-8e2a-7f51c0d9b4e3")
@@ -76,11 +76,18 @@ class SavedEncounter(Record, frozen=True):
 
 
 class CampaignBestiary(Aggregate):
+    TOPIC = "domain.bestiary:CampaignBestiary"
+
+    # Not recorded by Skald (the library defines it on every aggregate); named so its
+    # topic is explicit like every other class here.
+    class Created(Aggregate.Created):
+        TOPIC = "domain.bestiary:CampaignBestiary.Created"
     @staticmethod
     def create_id(campaign_id: UUID) -> UUID:
         return uuid5(BESTIARY_NAMESPACE, str(campaign_id))
 
     class Opened(Aggregate.Created):
+        TOPIC = "domain.bestiary:CampaignBestiary.Opened"
         campaign_id: UUID
 
     @event(Opened)
@@ -104,6 +111,7 @@ class CampaignBestiary(Aggregate):
         return cleaned
 
     class Added(Aggregate.Event):
+        TOPIC = "domain.bestiary:CampaignBestiary.Added"
         entry_id: str
         name: str
         sheet: Sheet
@@ -120,6 +128,7 @@ class CampaignBestiary(Aggregate):
         self.entries[entry_id] = BestiaryEntry(entry_id, name, sheet)
 
     class Updated(Aggregate.Event):
+        TOPIC = "domain.bestiary:CampaignBestiary.Updated"
         entry_id: str
         name: str
         sheet: Sheet
@@ -135,6 +144,7 @@ class CampaignBestiary(Aggregate):
         self.entries[entry_id] = BestiaryEntry(entry_id, name, sheet)
 
     class Removed(Aggregate.Event):
+        TOPIC = "domain.bestiary:CampaignBestiary.Removed"
         entry_id: str
         by: str
 
@@ -161,6 +171,7 @@ class CampaignBestiary(Aggregate):
         return found
 
     class EncounterSaved(Aggregate.Event):
+        TOPIC = "domain.bestiary:CampaignBestiary.EncounterSaved"
         saved_id: str
         name: str
         foes: list[dict[str, JSON]]
@@ -204,6 +215,7 @@ class CampaignBestiary(Aggregate):
         self.encounters[saved_id] = SavedEncounter(saved_id, name, lines)
 
     class EncounterUnsaved(Aggregate.Event):
+        TOPIC = "domain.bestiary:CampaignBestiary.EncounterUnsaved"
         saved_id: str
         by: str
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeAlias
 
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.records import JSON, Character, JSONObject, Record, as_object, replace
-from domain.rulesets.base import DailyOutcome, Ruleset
-from domain.validation import validate
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.records import JSON, Character, JSONObject, Record, as_object, replace
+from skald_campaign.domain.rulesets.base import DailyOutcome, Ruleset
+from skald_campaign.domain.validation import validate
 
 MAX_DAYS = 365
 

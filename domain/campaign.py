@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 
 from eventsourcing.domain import Aggregate, event
 
-from domain import campaign_commands as commands
-from domain import campaign_reads as reads
-from domain import campaign_state
-from domain.access import Role
-from domain.calendar import Day, DayPlans
-from domain.campaign_commands import SheetsOf, StateOf, TracksOf
-from domain.records import (
+from skald_campaign.domain import campaign_commands as commands
+from skald_campaign.domain import campaign_reads as reads
+from skald_campaign.domain import campaign_state
+from skald_campaign.domain.access import Role
+from skald_campaign.domain.calendar import Day, DayPlans
+from skald_campaign.domain.campaign_commands import SheetsOf, StateOf, TracksOf
+from skald_campaign.domain.records import (
     JSON,
     Character,
     EncounterEntry,
@@ -35,9 +35,9 @@ from domain.records import (
     Vitals,
     replace,
 )
-from domain.roster import MAX_CHARACTERS, MAX_NAME, check_name
-from domain.rulesets.base import Ruleset
-from domain.snapshots import JSONStateSnapshot
+from skald_campaign.domain.roster import MAX_CHARACTERS, MAX_NAME, check_name
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.snapshots import JSONStateSnapshot
 
 __all__ = ["MAX_CHARACTERS", "MAX_NAME", "Campaign", "check_name"]
 
@@ -45,9 +45,11 @@ __all__ = ["MAX_CHARACTERS", "MAX_NAME", "Campaign", "check_name"]
 class Campaign(Aggregate):
     # The state is records; snapshots store it as the JSON of version 1, so every
     # snapshot, old or new, is read through upcast_v1_v2 (domain/campaign_state.py).
+    TOPIC = "domain.campaign:Campaign"
     class_version = 2
 
     class Snapshot(JSONStateSnapshot):
+        TOPIC = "domain.campaign:Campaign.Snapshot"
         json_state = campaign_state.JSON_STATE
 
     def stored_state(self, state: Mapping[str, object]) -> dict[str, object]:
@@ -58,6 +60,7 @@ class Campaign(Aggregate):
         campaign_state.upcast_v1_v2(state)
 
     class Created(Aggregate.Created):
+        TOPIC = "domain.campaign:Campaign.Created"
         name: str
         ruleset: str
         options: JSONObject
@@ -120,6 +123,7 @@ class Campaign(Aggregate):
     # -- keys ----------------------------------------------------------------------
 
     class KeyIssued(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.KeyIssued"
         key_id: KeyId
         key_hash: Sha256Hex
         role: Role
@@ -134,6 +138,7 @@ class Campaign(Aggregate):
         self.keys[key_id] = KeyGrant(key_id, role, tuple(characters), label, key_hash)
 
     class KeyRevoked(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.KeyRevoked"
         key_id: KeyId
         by: str
 
@@ -144,6 +149,7 @@ class Campaign(Aggregate):
     # -- the roster --------------------------------------------------------------------
 
     class CharacterEnrolled(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.CharacterEnrolled"
         character_id: UUIDText
         name: str
         sheet: Sheet
@@ -175,6 +181,7 @@ class Campaign(Aggregate):
     # -- encounters --------------------------------------------------------------------
 
     class EncounterOpened(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.EncounterOpened"
         encounter_id: UUIDText
         name: str
         character_ids: Sequence[UUIDText]
@@ -186,6 +193,7 @@ class Campaign(Aggregate):
             self._hold(character_id, encounter_id)
 
     class CharacterJoined(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.CharacterJoined"
         encounter_id: UUIDText
         character_id: UUIDText
         by: str
@@ -199,6 +207,7 @@ class Campaign(Aggregate):
         self.characters[character_id] = held
 
     class EncounterClosed(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.EncounterClosed"
         encounter_id: UUIDText
         tracks: TracksOf
         state: StateOf
@@ -219,6 +228,7 @@ class Campaign(Aggregate):
 
     class DayAdvanced(Aggregate.Event):
         """Declared, not generated, so the healing worker can name its topic."""
+        TOPIC = "domain.campaign:Campaign.DayAdvanced"
 
         day: int
         plans: DayPlans
@@ -230,6 +240,7 @@ class Campaign(Aggregate):
         self.calendar[day] = Day(day, plans)
 
     class CharacterHealed(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.CharacterHealed"
         character_id: UUIDText
         day: int
         breakdown: JSONObject
@@ -248,6 +259,7 @@ class Campaign(Aggregate):
         )
 
     class WoundMarked(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.WoundMarked"
         character_id: UUIDText
         wound: str
         present: bool
@@ -265,6 +277,7 @@ class Campaign(Aggregate):
     # -- the GM's changes between fights (domain/gm_changes.py) -----------------------
 
     class SheetAmended(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.SheetAmended"
         character_id: UUIDText
         sheet: Sheet
         reason: str
@@ -290,6 +303,7 @@ class Campaign(Aggregate):
         self.characters[character_id] = self.characters[character_id].with_vitals(vitals)
 
     class TracksAdjusted(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.TracksAdjusted"
         character_id: UUIDText
         changes: Mapping[str, Mapping[str, int]]
         reason: str
@@ -321,6 +335,7 @@ class Campaign(Aggregate):
     # -- corrections carried forward (domain/timeline.py, application/carrying.py) -----
 
     class CorrectionCarried(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.CorrectionCarried"
         correction: JSONObject
         steps: Mapping[str, Mapping[str, JSONObject]]  # version -> character id -> values
         tracks: TracksOf

@@ -13,15 +13,15 @@ from functools import partial
 from typing import TYPE_CHECKING
 from uuid import uuid4
 
-from domain import roster
-from domain.calendar import check_advance, daily_heals
-from domain.gm_changes import adjust, amend, amended_sheet
-from domain.records import JSON, JSONObject, Sheet, State, Tracks, UUIDText
-from domain.roster import check_name
-from domain.rulesets import get_ruleset
+from skald_campaign.domain import roster
+from skald_campaign.domain.calendar import check_advance, daily_heals
+from skald_campaign.domain.gm_changes import adjust, amend, amended_sheet
+from skald_campaign.domain.records import JSON, JSONObject, Sheet, State, Tracks, UUIDText
+from skald_campaign.domain.roster import check_name
+from skald_campaign.domain.rulesets import get_ruleset
 
 if TYPE_CHECKING:
-    from domain.campaign import Campaign
+    from skald_campaign.domain.campaign import Campaign
 
 # Per character id, as the events carry them.
 TracksOf = Mapping[UUIDText, Tracks]

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain import roster
-from domain.access import Access
-from domain.calendar import DayPlans
-from domain.records import Character
-from domain.rulesets import get_ruleset
-from domain.rulesets.base import Ruleset
+from skald_campaign.domain import roster
+from skald_campaign.domain.access import Access
+from skald_campaign.domain.calendar import DayPlans
+from skald_campaign.domain.records import Character
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import Ruleset
 
 if TYPE_CHECKING:
-    from domain.campaign import Campaign
+    from skald_campaign.domain.campaign import Campaign
 
 
 def access_for(campaign: Campaign, key_id: str, key_hash: str) -> Access:

@@ -10,11 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from domain.calendar import calendar_as_json, calendar_from_json
-from domain.records import JSON, Character, EncounterEntry, JSONObject, KeyGrant, as_object
+from skald_campaign.domain.calendar import calendar_as_json, calendar_from_json
+from skald_campaign.domain.records import (
+    JSON,
+    Character,
+    EncounterEntry,
+    JSONObject,
+    KeyGrant,
+    as_object,
+)
 
 if TYPE_CHECKING:
-    from domain.campaign import Campaign
+    from skald_campaign.domain.campaign import Campaign
 
 
 def stored_object(value: object) -> JSONObject:

@@ -19,17 +19,17 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from domain.actions import ActionRecord, ConditionChange, Effects, RollRecord
-from domain.dice import DiceTray, Roller, seeded_roller
-from domain.errors import ActionRefused, DomainError
-from domain.exchanges import lenient_resolve
-from domain.gm_changes import GM_KINDS, JOIN, CastChanged, GMParams, apply_gm_record
-from domain.records import JSON, Combatant, JSONObject, Record, as_object, replace
-from domain.resolution import apply_outcome, build_view, resolve
-from domain.roll_preview import Preview, preview_rolls, technical_dice
-from domain.rulesets.base import EncounterView, Ruleset
-from domain.table import INITIATIVE, POSITION_KINDS, TABLE_KINDS, Moved, Position
-from domain.table_corrections import (
+from skald_campaign.domain.actions import ActionRecord, ConditionChange, Effects, RollRecord
+from skald_campaign.domain.dice import DiceTray, Roller, seeded_roller
+from skald_campaign.domain.errors import ActionRefused, DomainError
+from skald_campaign.domain.exchanges import lenient_resolve
+from skald_campaign.domain.gm_changes import GM_KINDS, JOIN, CastChanged, GMParams, apply_gm_record
+from skald_campaign.domain.records import JSON, Combatant, JSONObject, Record, as_object, replace
+from skald_campaign.domain.resolution import apply_outcome, build_view, resolve
+from skald_campaign.domain.roll_preview import Preview, preview_rolls, technical_dice
+from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
+from skald_campaign.domain.table import INITIATIVE, POSITION_KINDS, TABLE_KINDS, Moved, Position
+from skald_campaign.domain.table_corrections import (
     is_next_turn,
     made_with,
     no_longer_begun,

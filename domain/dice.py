@@ -16,7 +16,7 @@ from typing import Protocol
 import msgspec
 from pydantic import JsonValue
 
-from domain.errors import DiceError
+from skald_campaign.domain.errors import DiceError
 
 MAX_DICE_PER_ROLL = 100
 MAX_SIDES = 1000

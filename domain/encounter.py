@@ -15,14 +15,14 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain import encounter_applying as applying
-from domain import encounter_commands as commands
-from domain import markers, table_commands
-from domain.actions import ActionRecord
-from domain.encounter_records import Correction, Exchange, TurnOverride
-from domain.encounter_state import JSON_STATE, copy_sharing, read_state, write_state
-from domain.errors import NotFound
-from domain.records import (
+from skald_campaign.domain import encounter_applying as applying
+from skald_campaign.domain import encounter_commands as commands
+from skald_campaign.domain import markers, table_commands
+from skald_campaign.domain.actions import ActionRecord
+from skald_campaign.domain.encounter_records import Correction, Exchange, TurnOverride
+from skald_campaign.domain.encounter_state import JSON_STATE, copy_sharing, read_state, write_state
+from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.records import (
     JSON,
     JSONObject,
     Sheet,
@@ -31,20 +31,27 @@ from domain.records import (
     UUIDText,
     combatants_from_json,
 )
-from domain.resolution import build_view
-from domain.rulesets import get_ruleset
-from domain.rulesets.base import EncounterView, Ruleset
-from domain.snapshots import JSONStateSnapshot
-from domain.table import Table, table_of
-from domain.turns import TurnState
+from skald_campaign.domain.resolution import build_view
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
+from skald_campaign.domain.snapshots import JSONStateSnapshot
+from skald_campaign.domain.table import Table, table_of
+from skald_campaign.domain.turns import TurnState
 
 
 class Encounter(Aggregate):
     # The state is records; snapshots store it as the JSON of version 1, so every
     # snapshot, old or new, is read through upcast_v1_v2 (domain/encounter_state.py).
+    TOPIC = "domain.encounter:Encounter"
+
+    # Not recorded by Skald (the library defines it on every aggregate); named so its
+    # topic is explicit like every other class here.
+    class Created(Aggregate.Created):
+        TOPIC = "domain.encounter:Encounter.Created"
     class_version = 2
 
     class Snapshot(JSONStateSnapshot):
+        TOPIC = "domain.encounter:Encounter.Snapshot"
         json_state = JSON_STATE
 
     @staticmethod
@@ -58,6 +65,7 @@ class Encounter(Aggregate):
     # -- its events: each class's name is its stored topic (domain.encounter:Encounter.X)
 
     class Started(Aggregate.Created):
+        TOPIC = "domain.encounter:Encounter.Started"
         campaign_id: UUID
         name: str
         ruleset: str
@@ -67,6 +75,7 @@ class Encounter(Aggregate):
         day: int = 0
 
     class ActionResolved(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.ActionResolved"
         number: int
         round: int
         kind: str
@@ -86,20 +95,24 @@ class Encounter(Aggregate):
         hidden: bool = False
 
     class RoundStarted(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.RoundStarted"
         round: int
         by: str
 
     class OrderSet(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.OrderSet"
         order: Sequence[UUIDText]
         summary: str
         by: str
 
     class TurnAdvanced(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.TurnAdvanced"
         turn: int
         summary: str
         by: str
 
     class TurnOverridden(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.TurnOverridden"
         actor: UUIDText | None
         round: int
         refusal: str
@@ -108,11 +121,13 @@ class Encounter(Aggregate):
         by: str
 
     class ExchangeOpened(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.ExchangeOpened"
         exchange: JSONObject
         summary: str
         by: str
 
     class DefenseDeclared(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.DefenseDeclared"
         number: int
         choice: str
         action: int
@@ -120,16 +135,19 @@ class Encounter(Aggregate):
         by: str
 
     class ExchangeWithdrawn(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.ExchangeWithdrawn"
         number: int
         reason: str
         summary: str
         by: str
 
     class Ended(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.Ended"
         by: str
         reason: str | None = None  # why the GM ended it (older events have none)
 
     class Corrected(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.Corrected"
         correction: JSONObject
         actions: Sequence[JSON]
         tracks: Mapping[UUIDText, Tracks]
@@ -141,6 +159,7 @@ class Encounter(Aggregate):
         table: JSONObject | None = None
 
     class GMChanged(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.GMChanged"
         record: JSONObject
         summary: str
         tracks: Mapping[UUIDText, Tracks]
@@ -150,6 +169,7 @@ class Encounter(Aggregate):
     class TableRecorded(Aggregate.Event):
         """Initiative, a turn change or a marker (domain/table.py): a record among the
         actions, where the turn stands after it, and what the table adds up to."""
+        TOPIC = "domain.encounter:Encounter.TableRecorded"
 
         record: JSONObject
         summary: str
@@ -157,6 +177,7 @@ class Encounter(Aggregate):
         table: JSONObject
 
     class Recomputed(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.Recomputed"
         correction: JSONObject
         initial: Mapping[UUIDText, JSON]
         actions: Sequence[JSON]

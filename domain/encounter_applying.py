@@ -13,16 +13,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from domain.actions import JOIN, ActionRecord, Effects, actions_from_json
-from domain.breakdowns import target_of
-from domain.corrections import ACTIVE
-from domain.encounter_records import Correction, Exchange, TurnOverride
-from domain.exchanges import declared, withdrawn
-from domain.records import JSON, JSONObject, Sheet, State, Tracks, combatants_from_json, replace
-from domain.table import Position
+from skald_campaign.domain.actions import JOIN, ActionRecord, Effects, actions_from_json
+from skald_campaign.domain.breakdowns import target_of
+from skald_campaign.domain.corrections import ACTIVE
+from skald_campaign.domain.encounter_records import Correction, Exchange, TurnOverride
+from skald_campaign.domain.exchanges import declared, withdrawn
+from skald_campaign.domain.records import (
+    JSON,
+    JSONObject,
+    Sheet,
+    State,
+    Tracks,
+    combatants_from_json,
+    replace,
+)
+from skald_campaign.domain.table import Position
 
 if TYPE_CHECKING:
-    from domain.encounter import Encounter
+    from skald_campaign.domain.encounter import Encounter
 
 
 # -- actions ---------------------------------------------------------------------------

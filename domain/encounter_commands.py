@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from domain import corrections, exchanges, table_commands, turns
-from domain.access import Access, Forbidden
-from domain.actions import ActionRecord, Override, actions_as_json
-from domain.corrections import (
+from skald_campaign.domain import corrections, exchanges, table_commands, turns
+from skald_campaign.domain.access import Access, Forbidden
+from skald_campaign.domain.actions import ActionRecord, Override, actions_as_json
+from skald_campaign.domain.corrections import (
     ACTIVE,
     VOID,
     Plan,
@@ -25,21 +25,21 @@ from domain.corrections import (
     refuse_unless_rerollable,
     replay,
 )
-from domain.corrections import rewind_plan as plan_rewind
-from domain.dice import Roller, seeded_roller
-from domain.encounter_state import tracks_and_state
-from domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
-from domain.gm_calls import refuse_gm_calls
-from domain.gm_changes import AMEND, JOIN, amended_sheet, apply_gm_record
-from domain.records import JSON, Combatant, JSONObject, as_object, combatants_as_json
-from domain.resolution import Resolved
-from domain.roll_preview import Preview, technical_dice
-from domain.table import POSITION_KINDS, Position, position, table_of
-from domain.table_corrections import position_void
-from domain.table_options import table_options
+from skald_campaign.domain.corrections import rewind_plan as plan_rewind
+from skald_campaign.domain.dice import Roller, seeded_roller
+from skald_campaign.domain.encounter_state import tracks_and_state
+from skald_campaign.domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
+from skald_campaign.domain.gm_calls import refuse_gm_calls
+from skald_campaign.domain.gm_changes import AMEND, JOIN, amended_sheet, apply_gm_record
+from skald_campaign.domain.records import JSON, Combatant, JSONObject, as_object, combatants_as_json
+from skald_campaign.domain.resolution import Resolved
+from skald_campaign.domain.roll_preview import Preview, technical_dice
+from skald_campaign.domain.table import POSITION_KINDS, Position, position, table_of
+from skald_campaign.domain.table_corrections import position_void
+from skald_campaign.domain.table_options import table_options
 
 if TYPE_CHECKING:
-    from domain.encounter import Encounter
+    from skald_campaign.domain.encounter import Encounter
 
 Dice = Mapping[str, list[int]]
 

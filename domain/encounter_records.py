@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain.actions import (
+from skald_campaign.domain.actions import (
     Override,
     RollRecord,
     as_ints,
@@ -20,7 +20,7 @@ from domain.actions import (
     rolls_as_json,
     rolls_from_json,
 )
-from domain.records import JSON, JSONObject, Record, as_int, as_object, as_str
+from skald_campaign.domain.records import JSON, JSONObject, Record, as_int, as_object, as_str
 
 
 class TurnOverride(Record, frozen=True):

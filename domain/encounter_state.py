@@ -14,9 +14,9 @@ from datetime import datetime
 from typing import TypeVar, cast
 from uuid import UUID
 
-from domain.actions import ActionRecord, actions_from_json, as_list
-from domain.encounter_records import Correction, Exchange, TurnOverride
-from domain.records import (
+from skald_campaign.domain.actions import ActionRecord, actions_from_json, as_list
+from skald_campaign.domain.encounter_records import Correction, Exchange, TurnOverride
+from skald_campaign.domain.records import (
     JSON,
     Combatant,
     Record,

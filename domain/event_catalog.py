@@ -20,8 +20,8 @@ from typing import Annotated, Final, Literal, Union, get_args, get_origin
 
 import msgspec
 
-from domain.events import CAMPAIGN_EVENTS, ENCOUNTER_EVENTS, EventClass
-from domain.records import JSON, JSONObject
+from skald_campaign.domain.events import CAMPAIGN_EVENTS, ENCOUNTER_EVENTS, EventClass
+from skald_campaign.domain.records import JSON, JSONObject
 
 # The store's own fields of every event: the log lists them beside the payload.
 METADATA: Final = frozenset(
@@ -72,7 +72,7 @@ def _is_json(hint: object, origin: object, args: tuple[object, ...]) -> bool:
 
 def concrete(hint: object, json: object = AnyJson) -> object:
     """The hint with the recursive JSON alias replaced by ``json``: AnyJson (any JSON
-    value) for the schema, ``typing.Any`` for the import's check (skald/payload_types.py).
+    value) for the schema, ``typing.Any`` for the import's check (skald_campaign/payload_types.py).
     An ``Annotated`` hint (a pattern on a string) keeps its metadata."""
     args = get_args(hint)
     origin = get_origin(hint)

@@ -15,11 +15,11 @@ from typing import Final, Generic, TypeVar
 
 from eventsourcing.domain import Aggregate
 
-from domain.bestiary import CampaignBestiary
-from domain.campaign import Campaign
-from domain.encounter import Encounter
-from domain.idempotency import IdempotentRequest
-from domain.webhooks import CampaignWebhooks
+from skald_campaign.domain.bestiary import CampaignBestiary
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.idempotency import IdempotentRequest
+from skald_campaign.domain.webhooks import CampaignWebhooks
 
 Event = Aggregate.Event  # every event of Skald's aggregates
 EventClass = type[Event]

@@ -13,14 +13,14 @@ from collections.abc import Collection, Mapping, Sequence
 
 import msgspec
 
-from domain.actions import RollRecord
-from domain.dice import DiceTray, Roller
-from domain.encounter_records import Exchange
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.records import JSON, JSONObject, replace
-from domain.resolution import Resolved, resolve
-from domain.roll_preview import refuse_unknown_rolls
-from domain.rulesets.base import EncounterView, Frozen, JsonObject, Ruleset
+from skald_campaign.domain.actions import RollRecord
+from skald_campaign.domain.dice import DiceTray, Roller
+from skald_campaign.domain.encounter_records import Exchange
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.records import JSON, JSONObject, replace
+from skald_campaign.domain.resolution import Resolved, resolve
+from skald_campaign.domain.roll_preview import refuse_unknown_rolls
+from skald_campaign.domain.rulesets.base import EncounterView, Frozen, JsonObject, Ruleset
 
 PENDING = "pending"
 RESOLVED = "resolved"

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, JsonValue
 
-from domain.access import Forbidden
+from skald_campaign.domain.access import Forbidden
 
 GM_CALL: dict[str, JsonValue] = {"x-gm-call": True}
 

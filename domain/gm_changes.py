@@ -18,14 +18,14 @@ from typing import cast
 import msgspec
 
 # The GM records' kinds, named beside the records (domain/actions.py), used from here.
-from domain.actions import ADJUST as ADJUST
-from domain.actions import AMEND as AMEND
-from domain.actions import GM_KINDS as GM_KINDS
-from domain.actions import JOIN as JOIN
-from domain.actions import LEAVE as LEAVE
-from domain.actions import MOVE as MOVE
-from domain.errors import ActionRefused, InvalidInput
-from domain.records import (
+from skald_campaign.domain.actions import ADJUST as ADJUST
+from skald_campaign.domain.actions import AMEND as AMEND
+from skald_campaign.domain.actions import GM_KINDS as GM_KINDS
+from skald_campaign.domain.actions import JOIN as JOIN
+from skald_campaign.domain.actions import LEAVE as LEAVE
+from skald_campaign.domain.actions import MOVE as MOVE
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.records import (
     JSON,
     Combatant,
     JSONObject,
@@ -36,7 +36,7 @@ from domain.records import (
     as_object,
     replace,
 )
-from domain.rulesets.base import Ruleset
+from skald_campaign.domain.rulesets.base import Ruleset
 
 MAX_TRACK_VALUE = 10_000
 

@@ -14,8 +14,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.errors import DomainError, InvalidInput
-from domain.records import Sha256Hex
+from skald_campaign.domain.errors import DomainError, InvalidInput
+from skald_campaign.domain.records import Sha256Hex
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://skald.invalid/idempotency")
 
@@ -41,11 +41,20 @@ class AlreadyDone(DomainError):
 
 
 class IdempotentRequest(Aggregate):
+    # Stored topics are forever: each class names the topic it was first stored under
+    # (before issue 38 the package was the top-level `domain`), whatever its module now.
+    TOPIC = "domain.idempotency:IdempotentRequest"
+
+    # Not recorded by Skald (the library defines it on every aggregate); named so its
+    # topic is explicit like every other class here.
+    class Created(Aggregate.Created):
+        TOPIC = "domain.idempotency:IdempotentRequest.Created"
+
     @staticmethod
     def create_id(scope: str) -> UUID:
         return uuid5(NAMESPACE, scope)
 
-    @event("Recorded")
+    @event("Recorded", topic="domain.idempotency:IdempotentRequest.Recorded")
     def __init__(
         self, scope: str, request_hash: Sha256Hex, subject_id: UUID, subject_version: int
     ) -> None:

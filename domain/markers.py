@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.actions import ActionRecord
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.records import JSON
-from domain.table import END, EXPIRE, MARK, START, UNMARK, expired, table_of, table_record
+from skald_campaign.domain.actions import ActionRecord
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.records import JSON
+from skald_campaign.domain.table import (
+    END,
+    EXPIRE,
+    MARK,
+    START,
+    UNMARK,
+    expired,
+    table_of,
+    table_record,
+)
 
 if TYPE_CHECKING:
-    from domain.encounter import Encounter
+    from skald_campaign.domain.encounter import Encounter
 
 MAX_MARKER_NAME = 40
 MAX_MARKER_NOTE = 200

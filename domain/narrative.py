@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Protocol
 
-from domain.actions import ConditionChange
-from domain.breakdowns import Part, read
-from domain.records import JSON, JSONObject
+from skald_campaign.domain.actions import ConditionChange
+from skald_campaign.domain.breakdowns import Part, read
+from skald_campaign.domain.records import JSON, JSONObject
 
 
 class Named(Protocol):

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain import breakdowns as bd
-from domain.breakdowns import UNSET, given, present, read, target_of
-from domain.narrative import (
+from skald_campaign.domain import breakdowns as bd
+from skald_campaign.domain.breakdowns import UNSET, given, present, read, target_of
+from skald_campaign.domain.narrative import (
     Narrator,
     Sheeted,
     conditions_lines,
@@ -22,9 +22,9 @@ from domain.narrative import (
     unids_lines,
     unused_lines,
 )
-from domain.records import JSON, JSONObject
-from domain.rulesets.stamina_body import texts as sb_texts
-from domain.texts import render
+from skald_campaign.domain.records import JSON, JSONObject
+from skald_campaign.domain.rulesets.stamina_body import texts as sb_texts
+from skald_campaign.domain.texts import render
 
 Roster = Mapping[str, Sheeted]
 

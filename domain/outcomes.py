@@ -20,15 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from domain import breakdowns as bd
-from domain.breakdowns import read
-from domain.narrative import Sheeted, name_of
-from domain.records import JSONObject
-from domain.rulesets.d20 import move_texts as d20_moves
-from domain.rulesets.d20 import texts as d20_texts
-from domain.rulesets.margin import texts as margin_texts
-from domain.rulesets.stamina_body import texts as sb_texts
-from domain.texts import Descriptor, Part, Text, joined, render, secret
+from skald_campaign.domain import breakdowns as bd
+from skald_campaign.domain.breakdowns import read
+from skald_campaign.domain.narrative import Sheeted, name_of
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.rulesets.d20 import move_texts as d20_moves
+from skald_campaign.domain.rulesets.d20 import texts as d20_texts
+from skald_campaign.domain.rulesets.margin import texts as margin_texts
+from skald_campaign.domain.rulesets.stamina_body import texts as sb_texts
+from skald_campaign.domain.texts import Descriptor, Part, Text, joined, render, secret
 
 Roster = Mapping[str, Sheeted]
 Head = Callable[[JSONObject, Roster], Text | None]

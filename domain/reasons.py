@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.errors import InvalidInput
-from domain.validation import refuse_hidden_characters
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.validation import refuse_hidden_characters
 
 MAX_REASON = 500
 

@@ -22,7 +22,7 @@ from typing import Annotated, TypeAlias, cast
 
 import msgspec
 
-from domain.access import Role
+from skald_campaign.domain.access import Role
 
 # JSON as stored: read through Mapping and Sequence, so a record's values are read-only.
 JSON: TypeAlias = str | int | float | bool | Sequence["JSON"] | Mapping[str, "JSON"] | None
@@ -32,7 +32,7 @@ Tracks: TypeAlias = Mapping[str, int]  # track name -> current value (stamina, b
 State: TypeAlias = Mapping[str, JSON]  # a ruleset's per-character state (wounds, postures)
 
 # Text of a fixed form, as the server writes it into events: an import checks each
-# event's fields against their declared types (skald/payload_types.py), and these say
+# event's fields against their declared types (skald_campaign/payload_types.py), and these say
 # what `str` alone cannot. A type checker sees plain `str`.
 UUID_TEXT = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 UUIDText: TypeAlias = Annotated[  # a character's or an encounter's id: str(uuid4())

@@ -15,8 +15,8 @@ from typing import TypeGuard, TypeVar, cast
 
 from pydantic import BaseModel
 
-from domain.records import JSON
-from domain.validation import validate
+from skald_campaign.domain.records import JSON
+from skald_campaign.domain.validation import validate
 
 M = TypeVar("M", bound=BaseModel)
 Scalar = str | int | bool | None

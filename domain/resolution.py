@@ -6,13 +6,19 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from domain.actions import ConditionChange, RollRecord
-from domain.dice import DiceTray
-from domain.errors import NotFound
-from domain.narrative import new_conditions_note
-from domain.records import Combatant, JSONObject, replace
-from domain.remembered_params import written
-from domain.rulesets.base import CombatantView, EncounterView, Frozen, Outcome, Ruleset
+from skald_campaign.domain.actions import ConditionChange, RollRecord
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.narrative import new_conditions_note
+from skald_campaign.domain.records import Combatant, JSONObject, replace
+from skald_campaign.domain.remembered_params import written
+from skald_campaign.domain.rulesets.base import (
+    CombatantView,
+    EncounterView,
+    Frozen,
+    Outcome,
+    Ruleset,
+)
 
 
 class Resolved(msgspec.Struct, frozen=True):

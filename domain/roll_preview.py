@@ -13,10 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from domain.dice import DiceTray, Roll
-from domain.errors import DiceError, DomainError
-from domain.resolution import resolve
-from domain.rulesets.base import Awaiting, EncounterView, JsonMapping, JsonObject, Ruleset
+from skald_campaign.domain.dice import DiceTray, Roll
+from skald_campaign.domain.errors import DiceError, DomainError
+from skald_campaign.domain.resolution import resolve
+from skald_campaign.domain.rulesets.base import (
+    Awaiting,
+    EncounterView,
+    JsonMapping,
+    JsonObject,
+    Ruleset,
+)
 
 OWNED_BY_TARGET = {"defense", "hazard_save"}
 WHEN = (

@@ -11,11 +11,11 @@ import hmac
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from domain.access import Access, Role, Unauthenticated, check_characters
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.records import Character, JSONObject, KeyGrant, Sheet, State
-from domain.rulesets.base import Ruleset
-from domain.validation import KEPT_INVISIBLE, refuse_hidden_characters
+from skald_campaign.domain.access import Access, Role, Unauthenticated, check_characters
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.records import Character, JSONObject, KeyGrant, Sheet, State
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.validation import KEPT_INVISIBLE, refuse_hidden_characters
 
 MAX_NAME = 120
 MAX_CHARACTERS = 200

@@ -28,7 +28,7 @@ class JSONStateSnapshot(LibrarySnapshot):
 
     # The keys of the state that hold records written out by their ``as_json``: JSON by
     # their types, like the events' payloads, so the transcoder writes them without
-    # reading them back (skald/transcoder.py; tests/integration/test_event_payloads.py
+    # reading them back (skald_campaign/transcoder.py; tests/integration/test_event_payloads.py
     # proves every snapshot of the compat story so). The rest of the state is checked.
     json_state: ClassVar[frozenset[str]] = frozenset()
 

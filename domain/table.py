@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from domain.actions import ActionRecord, Effects, RollRecord, as_list, as_strs
-from domain.records import JSON, JSONObject, Record, as_int, as_object, as_str
-from domain.table_params import MarkPlaced, Rolled, TakenOff
+from skald_campaign.domain.actions import ActionRecord, Effects, RollRecord, as_list, as_strs
+from skald_campaign.domain.records import JSON, JSONObject, Record, as_int, as_object, as_str
+from skald_campaign.domain.table_params import MarkPlaced, Rolled, TakenOff
 
 INITIATIVE = "initiative"  # rolls (or places) combatants and sets the order from it
 TURN = "turn"  # next turn, previous turn, delay: the turn moves
@@ -34,7 +34,7 @@ POSITION_KINDS = frozenset({INITIATIVE, TURN})
 START, END = "start", "end"
 
 if TYPE_CHECKING:
-    from domain.encounter import Encounter
+    from skald_campaign.domain.encounter import Encounter
 
 
 class Position(Record, frozen=True):

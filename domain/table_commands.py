@@ -15,18 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from domain.actions import ActionRecord, RollRecord
-from domain.dice import DiceTray, Roller
-from domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
-from domain.markers import expire_markers
-from domain.records import JSON, Combatant
-from domain.rulesets.base import Ruleset
-from domain.table import INITIATIVE, TURN, Position, position, table_of, table_record
-from domain.table_options import dice_of, table_options
-from domain.table_params import PassedOver
+from skald_campaign.domain.actions import ActionRecord, RollRecord
+from skald_campaign.domain.dice import DiceTray, Roller
+from skald_campaign.domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
+from skald_campaign.domain.markers import expire_markers
+from skald_campaign.domain.records import JSON, Combatant
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.table import INITIATIVE, TURN, Position, position, table_of, table_record
+from skald_campaign.domain.table_options import dice_of, table_options
+from skald_campaign.domain.table_params import PassedOver
 
 if TYPE_CHECKING:
-    from domain.encounter import Encounter
+    from skald_campaign.domain.encounter import Encounter
 
 Dice = Mapping[str, list[int]]
 ROLL_PREFIX = "initiative."

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from domain.actions import ActionRecord, as_ints, as_list
-from domain.errors import ActionRefused
-from domain.records import JSON, Combatant, JSONObject, as_object, replace
-from domain.rulesets.base import Ruleset
-from domain.table import (
+from skald_campaign.domain.actions import ActionRecord, as_ints, as_list
+from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.records import JSON, Combatant, JSONObject, as_object, replace
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.table import (
     END,
     EXPIRE,
     MARK,
@@ -43,9 +43,9 @@ from domain.table import (
     Moved,
     Position,
 )
-from domain.table_commands import turn_summary, unable
-from domain.table_options import table_options
-from domain.table_params import MarkPlaced, TakenOff
+from skald_campaign.domain.table_commands import turn_summary, unable
+from skald_campaign.domain.table_options import table_options
+from skald_campaign.domain.table_params import MarkPlaced, TakenOff
 
 ACTIVE = "active"
 KEEP, RESOLVE, VOID = "keep", "resolve", "void"

@@ -20,8 +20,8 @@ from typing import Literal
 
 from pydantic import Field, StrictBool, StrictStr, field_validator
 
-from domain.records import JSON
-from domain.rulesets.base import Frozen
+from skald_campaign.domain.records import JSON
+from skald_campaign.domain.rulesets.base import Frozen
 
 MAX_INITIATIVE_DICE = 10
 MAX_INITIATIVE_SIDES = 100

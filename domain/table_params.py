@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from domain.records import JSON, Record
+from skald_campaign.domain.records import JSON, Record
 
 
 class MarkPlaced(Record, frozen=True):

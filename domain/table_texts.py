@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from domain import breakdowns as bd
-from domain.breakdowns import read
-from domain.narrative import Sheeted, name_of
-from domain.records import JSONObject
-from domain.texts import Descriptor, Text, secret
+from skald_campaign.domain import breakdowns as bd
+from skald_campaign.domain.breakdowns import read
+from skald_campaign.domain.narrative import Sheeted, name_of
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.texts import Descriptor, Text, secret
 
 Roster = Mapping[str, Sheeted]
 

@@ -26,13 +26,13 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, DomainEventProtocol
 
-from domain.actions import ActionRecord
-from domain.calendar import Day
-from domain.campaign import Campaign
-from domain.corrections import replay, resolve_all
-from domain.dice import Roller
-from domain.encounter import Encounter
-from domain.events import (
+from skald_campaign.domain.actions import ActionRecord
+from skald_campaign.domain.calendar import Day
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.corrections import replay, resolve_all
+from skald_campaign.domain.dice import Roller
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.events import (
     CampaignCreated,
     CorrectionCarried,
     DayAdvanced,
@@ -40,10 +40,10 @@ from domain.events import (
     KeyIssued,
     KeyRevoked,
 )
-from domain.gm_changes import JOIN, GMParams, adjust, amend
-from domain.records import JSONObject, Vitals, as_object, replace
-from domain.rulesets.base import Ruleset
-from domain.walk import (
+from skald_campaign.domain.gm_changes import JOIN, GMParams, adjust, amend
+from skald_campaign.domain.records import JSONObject, Vitals, as_object, replace
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.walk import (
     EncounterResult,
     Entry,
     Seed,

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import TypeVar
 
-from domain import breakdowns as bd
-from domain import table_texts
-from domain.actions import conditions_from_json
-from domain.breakdowns import read
-from domain.narrative import (
+from skald_campaign.domain import breakdowns as bd
+from skald_campaign.domain import table_texts
+from skald_campaign.domain.actions import conditions_from_json
+from skald_campaign.domain.breakdowns import read
+from skald_campaign.domain.narrative import (
     Plain,
     Sheeted,
     conditions_lines,
@@ -29,12 +29,12 @@ from domain.narrative import (
     unids_lines,
     unused_lines,
 )
-from domain.records import JSONObject
-from domain.rulesets.d20 import move_texts as d20_moves
-from domain.rulesets.d20 import texts as d20_texts
-from domain.rulesets.margin import texts as margin_texts
-from domain.rulesets.stamina_body import texts as sb_texts
-from domain.texts import Reader, Text, joined, render, render_lines, secret
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.rulesets.d20 import move_texts as d20_moves
+from skald_campaign.domain.rulesets.d20 import texts as d20_texts
+from skald_campaign.domain.rulesets.margin import texts as margin_texts
+from skald_campaign.domain.rulesets.stamina_body import texts as sb_texts
+from skald_campaign.domain.texts import Reader, Text, joined, render, render_lines, secret
 
 T = TypeVar("T")
 Roster = Mapping[str, Sheeted]

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from domain.access import Forbidden
-from domain.actions import ActionRecord
-from domain.encounter_records import Exchange
-from domain.errors import ActionRefused, InvalidInput
-from domain.records import JSON
+from skald_campaign.domain.access import Forbidden
+from skald_campaign.domain.actions import ActionRecord
+from skald_campaign.domain.encounter_records import Exchange
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.records import JSON
 
 DEFAULT_ACTIONS_PER_ROUND = 1
 MAX_OVERRIDE_REASON = 500

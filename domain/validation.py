@@ -12,7 +12,7 @@ from typing import TypeVar
 import msgspec
 from pydantic import BaseModel, ValidationError
 
-from domain.errors import InvalidInput
+from skald_campaign.domain.errors import InvalidInput
 
 M = TypeVar("M", bound=BaseModel)
 

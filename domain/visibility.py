@@ -21,8 +21,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from domain.errors import InvalidInput
-from domain.records import Character
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.records import Character
 
 Descriptor = Literal[
     "unconscious", "stunned", "winded", "down", "wounded", "bloodied", "hurt", "unhurt"

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from domain.actions import ActionRecord
-from domain.calendar import DayPlans
-from domain.corrections import Plan, Replay
-from domain.records import (
+from skald_campaign.domain.actions import ActionRecord
+from skald_campaign.domain.calendar import DayPlans
+from skald_campaign.domain.corrections import Plan, Replay
+from skald_campaign.domain.records import (
     JSON,
     Combatant,
     JSONObject,
@@ -29,7 +29,7 @@ from domain.records import (
     as_tracks,
     replace,
 )
-from domain.rulesets.base import Ruleset
+from skald_campaign.domain.rulesets.base import Ruleset
 
 E = TypeVar("E")
 

@@ -16,9 +16,9 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.access import Role
-from domain.errors import NotFound
-from domain.records import Record
+from skald_campaign.domain.access import Role
+from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.records import Record
 
 Format = Literal["json", "discord"]
 FORMATS: tuple[Format, ...] = ("json", "discord")
@@ -45,11 +45,18 @@ class Webhook(Record, frozen=True):
 
 
 class CampaignWebhooks(Aggregate):
+    TOPIC = "domain.webhooks:CampaignWebhooks"
+
+    # Not recorded by Skald (the library defines it on every aggregate); named so its
+    # topic is explicit like every other class here.
+    class Created(Aggregate.Created):
+        TOPIC = "domain.webhooks:CampaignWebhooks.Created"
     @staticmethod
     def create_id(campaign_id: UUID) -> UUID:
         return uuid5(WEBHOOKS_NAMESPACE, str(campaign_id))
 
     class Opened(Aggregate.Created):
+        TOPIC = "domain.webhooks:CampaignWebhooks.Opened"
         campaign_id: UUID
 
     @event(Opened)
@@ -64,6 +71,7 @@ class CampaignWebhooks(Aggregate):
         return found
 
     class Registered(Aggregate.Event):
+        TOPIC = "domain.webhooks:CampaignWebhooks.Registered"
         webhook_id: str
         url: str
         events: Sequence[str]
@@ -92,6 +100,7 @@ class CampaignWebhooks(Aggregate):
         )
 
     class Disabled(Aggregate.Event):
+        TOPIC = "domain.webhooks:CampaignWebhooks.Disabled"
         webhook_id: str
         reason: str
         by: str
@@ -109,6 +118,7 @@ class CampaignWebhooks(Aggregate):
         )  # fmt: skip
 
     class Enabled(Aggregate.Event):
+        TOPIC = "domain.webhooks:CampaignWebhooks.Enabled"
         webhook_id: str
         by: str
 
@@ -125,6 +135,7 @@ class CampaignWebhooks(Aggregate):
         )  # fmt: skip
 
     class Deleted(Aggregate.Event):
+        TOPIC = "domain.webhooks:CampaignWebhooks.Deleted"
         webhook_id: str
         by: str
 

@@ -13,7 +13,7 @@ from typing import Final, NamedTuple
 import orjson
 from eventsourcing.persistence import Tracking
 
-from domain.events import (
+from skald_campaign.domain.events import (
     CAMPAIGN_EVENTS,
     ENCOUNTER_EVENTS,
     NOT_A_CAMPAIGNS,
@@ -29,10 +29,10 @@ from domain.events import (
     EventHandlers,
     RoundStarted,
 )
-from projections.base import Facts, ProjectionView, ViewProjection, as_event, facts
-from projections.decoding import time_text
-from projections.keys import ViewKeys
-from projections.views import AuditMeta, stored
+from skald_campaign.projections.base import Facts, ProjectionView, ViewProjection, as_event, facts
+from skald_campaign.projections.decoding import time_text
+from skald_campaign.projections.keys import ViewKeys
+from skald_campaign.projections.views import AuditMeta, stored
 
 FEED_LENGTH = 500
 # Fields every entry has at the top level; the event's other attributes go under "data".

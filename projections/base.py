@@ -9,14 +9,14 @@ from typing import NamedTuple, TypedDict
 import redis
 from eventsourcing.projection import Projection
 
-from domain.events import CampaignEvent, EncounterEvent, EncounterStarted, Event
-from domain.records import JSONObject, Sheet, State, Tracks
-from domain.rulesets import get_ruleset
-from domain.rulesets.base import Ruleset
-from projections.keys import ViewKeys
-from projections.narrow import field
-from projections.staging import StagedViews
-from projections.tracking import RedisTrackingRecorder
+from skald_campaign.domain.events import CampaignEvent, EncounterEvent, EncounterStarted, Event
+from skald_campaign.domain.records import JSONObject, Sheet, State, Tracks
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.projections.keys import ViewKeys
+from skald_campaign.projections.narrow import field
+from skald_campaign.projections.staging import StagedViews
+from skald_campaign.projections.tracking import RedisTrackingRecorder
 
 
 class ProjectionView(RedisTrackingRecorder):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 
 from eventsourcing.persistence import Tracking
 
-from domain.events import (
+from skald_campaign.domain.events import (
     CAMPAIGN_EVENTS,
     NOT_A_CAMPAIGNS,
     ActionResolved,
@@ -27,10 +27,23 @@ from domain.events import (
     TurnAdvanced,
     TurnOverridden,
 )
-from domain.records import JSON, Combatant, JSONObject, as_object, combatants_from_json
-from projections.base import ViewProjection, as_event, conditions, facts, maxima
-from projections.narrow import field, integer, json_list, json_object, optional_object, text
-from projections.views import ActionLine, Board, BoardCombatant, stored
+from skald_campaign.domain.records import (
+    JSON,
+    Combatant,
+    JSONObject,
+    as_object,
+    combatants_from_json,
+)
+from skald_campaign.projections.base import ViewProjection, as_event, conditions, facts, maxima
+from skald_campaign.projections.narrow import (
+    field,
+    integer,
+    json_list,
+    json_object,
+    optional_object,
+    text,
+)
+from skald_campaign.projections.views import ActionLine, Board, BoardCombatant, stored
 
 LAST_ACTIONS = 10
 

@@ -2,7 +2,7 @@
 the stored JSON does not need it.
 
 Nearly every stored event of Skald is JSON whose one envelope is its timestamp
-(skald/transcoder.py: a payload's nested values are plain JSON by their types), so
+(skald_campaign/transcoder.py: a payload's nested values are plain JSON by their types), so
 decoding it is one ``orjson.loads``, one ``datetime.fromisoformat`` and the event
 object. The mapper does the same and more for each one (the cipher and compressor
 checks, the topic, the id convertor, the envelope search, the upcasts): about a
@@ -23,9 +23,9 @@ import orjson
 from eventsourcing.persistence import Mapper, Notification, find_id_convertor
 from eventsourcing.utils import resolve_topic
 
-from skald.transcoder import OrjsonTranscoder
+from skald_campaign.transcoder import OrjsonTranscoder
 
-_ENVELOPE = b'"_type_"'  # as skald/transcoder.py counts them
+_ENVELOPE = b'"_type_"'  # as skald_campaign/transcoder.py counts them
 _DATETIME = "datetime_iso"  # eventsourcing's DatetimeAsISO
 
 # The timestamp last decoded inline and its stored text (the audit's "time"; see time_text).

@@ -20,15 +20,15 @@ import orjson
 import redis
 from eventsourcing.persistence import Mapper, Notification, Tracking
 
-from domain.records import JSONObject
-from projections.audit import AuditProjection
-from projections.base import ProjectionView, ViewProjection
-from projections.board import BoardProjection
-from projections.decoding import EventDecoder
-from projections.keys import Generations, ViewKeys, delete_root
-from projections.narrow import integer, json_object, redis_text
-from projections.staging import CACHE_LIMIT, Guard, StagedViews, loads
-from projections.vitals import VitalsProjection
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.projections.audit import AuditProjection
+from skald_campaign.projections.base import ProjectionView, ViewProjection
+from skald_campaign.projections.board import BoardProjection
+from skald_campaign.projections.decoding import EventDecoder
+from skald_campaign.projections.keys import Generations, ViewKeys, delete_root
+from skald_campaign.projections.narrow import integer, json_object, redis_text
+from skald_campaign.projections.staging import CACHE_LIMIT, Guard, StagedViews, loads
+from skald_campaign.projections.vitals import VitalsProjection
 
 log = logging.getLogger("skald.projections")
 PROJECTIONS: tuple[type[ViewProjection], ...] = (VitalsProjection, BoardProjection, AuditProjection)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import redis
 from redis.typing import KeyT
 
-from projections.narrow import redis_text
+from skald_campaign.projections.narrow import redis_text
 
 
 class ViewKeys:

@@ -3,7 +3,7 @@ by checking them: a value of another shape is an error here, not a wrong view la
 
 from __future__ import annotations
 
-from domain.records import JSON, JSONObject
+from skald_campaign.domain.records import JSON, JSONObject
 
 
 def redis_text(raw: object) -> str | None:

@@ -30,11 +30,11 @@ import redis
 from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification, Tracking
 from eventsourcing.utils import resolve_topic
 
-from domain.events import CAMPAIGN_EVENTS, EncounterStarted
-from projections.decoding import EventDecoder
-from projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
-from projections.keys import ViewKeys, delete_root
-from projections.rebuild import (
+from skald_campaign.domain.events import CAMPAIGN_EVENTS, EncounterStarted
+from skald_campaign.projections.decoding import EventDecoder
+from skald_campaign.projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
+from skald_campaign.projections.keys import ViewKeys, delete_root
+from skald_campaign.projections.rebuild import (
     _SWITCH,
     Progress,
     Rebuilder,

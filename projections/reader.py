@@ -7,11 +7,11 @@ from collections.abc import Callable
 import redis
 from redis.asyncio import Redis as AsyncRedis
 
-from domain.records import JSONObject
-from projections.engine import PROJECTIONS, halts_of
-from projections.keys import Generations, ViewKeys
-from projections.narrow import integer, redis_text, text
-from projections.view_reads import (
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.projections.engine import PROJECTIONS, halts_of
+from skald_campaign.projections.keys import Generations, ViewKeys
+from skald_campaign.projections.narrow import integer, redis_text, text
+from skald_campaign.projections.view_reads import (
     AnyPipeline,
     Audit,
     Lag,

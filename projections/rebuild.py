@@ -26,14 +26,14 @@ from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification,
 from eventsourcing.utils import resolve_topic
 from redis.commands.core import Script
 
-from domain.events import EncounterStarted
-from projections.decoding import EventDecoder
-from projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
-from projections.keys import Generations, ViewKeys, delete_root
-from projections.narrow import redis_text
-from projections.staging import CACHE_LIMIT, loads
-from projections.store_reading import NotificationReader
-from projections.views import VitalsMeta, stored
+from skald_campaign.domain.events import EncounterStarted
+from skald_campaign.projections.decoding import EventDecoder
+from skald_campaign.projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
+from skald_campaign.projections.keys import Generations, ViewKeys, delete_root
+from skald_campaign.projections.narrow import redis_text
+from skald_campaign.projections.staging import CACHE_LIMIT, loads
+from skald_campaign.projections.store_reading import NotificationReader
+from skald_campaign.projections.views import VitalsMeta, stored
 
 Progress = Callable[[int, int], None]  # (events read so far, events to read)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import redis
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 
-from projections.narrow import redis_text
+from skald_campaign.projections.narrow import redis_text
 
 # A position only moves forward: recording one at or below the current is a conflict,
 # exactly as the library's SQL recorders refuse a duplicate or an earlier tracking row.

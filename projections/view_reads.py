@@ -10,12 +10,18 @@ from typing import TypedDict, Union
 from redis.asyncio.client import Pipeline as AsyncPipeline
 from redis.client import Pipeline
 
-from domain.records import JSONObject
-from projections.base import Bar, with_maxima
-from projections.keys import ViewKeys
-from projections.narrow import integer, json_object
-from projections.staging import loads
-from projections.views import Board, EncounterLine, VitalsCharacter, VitalsMeta, stored
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.projections.base import Bar, with_maxima
+from skald_campaign.projections.keys import ViewKeys
+from skald_campaign.projections.narrow import integer, json_object
+from skald_campaign.projections.staging import loads
+from skald_campaign.projections.views import (
+    Board,
+    EncounterLine,
+    VitalsCharacter,
+    VitalsMeta,
+    stored,
+)
 
 AnyPipeline = Union[Pipeline, AsyncPipeline]  # noqa: UP007 (a runtime alias of generics)
 Reads = Callable[[AnyPipeline, ViewKeys], object]  # queues a view's reads on the pipeline

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict, TypeVar, cast
 
-from domain.records import JSON, JSONObject, Sheet, State, Tracks
+from skald_campaign.domain.records import JSON, JSONObject, Sheet, State, Tracks
 
 V = TypeVar("V")
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from eventsourcing.persistence import Tracking
 
-from domain.events import (
+from skald_campaign.domain.events import (
     ENCOUNTER_EVENTS,
     NOT_A_CAMPAIGNS,
     CampaignCreated,
@@ -30,10 +30,24 @@ from domain.events import (
     TracksAdjusted,
     WoundMarked,
 )
-from domain.records import Sheet, State, Tracks, as_tracks
-from projections.base import ViewProjection, as_event, conditions, facts, maxima, per_character
-from projections.narrow import field, integer, json_object, optional_object, text, text_list
-from projections.views import VitalsCharacter, VitalsMeta, stored
+from skald_campaign.domain.records import Sheet, State, Tracks, as_tracks
+from skald_campaign.projections.base import (
+    ViewProjection,
+    as_event,
+    conditions,
+    facts,
+    maxima,
+    per_character,
+)
+from skald_campaign.projections.narrow import (
+    field,
+    integer,
+    json_object,
+    optional_object,
+    text,
+    text_list,
+)
+from skald_campaign.projections.views import VitalsCharacter, VitalsMeta, stored
 
 # What an event of one class changes in the vitals beyond the tracks/state contract
 # (the meta document is the campaign's entry: its name, ruleset, day, roster, counters).

@@ -12,8 +12,8 @@ import hashlib
 import orjson
 import redis
 
-from domain.records import JSONObject
-from projections.narrow import json_object
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.projections.narrow import json_object
 
 LOG_LENGTH = 50
 # How long a test request's Idempotency-Key is remembered: a retry comes within seconds.

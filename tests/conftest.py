@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import settings as hypothesis_settings
 
-from api.app import create_app
-from skald.services import build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.services import REDIS_URL, require_redis
 
 # Hypothesis fails an example that takes over 200 ms by default: a wall-clock budget,

@@ -23,11 +23,11 @@ import threading
 import redis
 from eventsourcing.utils import get_topic
 
-from application.application import SkaldApplication
-from application.commands import HealThrough
-from domain.campaign import Campaign
-from projections.narrow import redis_text
-from workers.retries import log_failure
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import HealThrough
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.projections.narrow import redis_text
+from skald_campaign.workers.retries import log_failure
 
 log = logging.getLogger("skald.workers.healing")
 DAY_ADVANCED = get_topic(Campaign.DayAdvanced)

@@ -19,9 +19,9 @@ from uuid import UUID
 import redis
 from eventsourcing.application import Application
 
-from projections.engine import ProjectionEngine
-from workers.retries import log_failure
-from workers.subscriptions import BATCH_LIMIT, subscribe_in_batches
+from skald_campaign.projections.engine import ProjectionEngine
+from skald_campaign.workers.retries import log_failure
+from skald_campaign.workers.subscriptions import BATCH_LIMIT, subscribe_in_batches
 
 log = logging.getLogger("skald.workers.projections")
 WAKE_INTERVAL = 0.5  # how often an idle runner looks at its stop flag

@@ -40,7 +40,7 @@ from eventsourcing.sqlite import (
 )
 from psycopg.sql import SQL, Identifier
 
-from workers.sqlite_position import PositionReader
+from skald_campaign.workers.sqlite_position import PositionReader
 
 POLL_INTERVAL = 0.2
 BATCH_LIMIT = 1000

@@ -12,11 +12,11 @@ from collections.abc import Mapping
 import msgspec
 import orjson
 
-from application.event_log import LoggedEvent
-from domain.event_catalog import PUBLISHED, type_name
-from domain.records import JSON
-from domain.webhooks import Format
-from projections.audit import SUMMARIES
+from skald_campaign.application.event_log import LoggedEvent
+from skald_campaign.domain.event_catalog import PUBLISHED, type_name
+from skald_campaign.domain.records import JSON
+from skald_campaign.domain.webhooks import Format
+from skald_campaign.projections.audit import SUMMARIES
 
 CLASSES = {type_name(cls): cls for cls in PUBLISHED}
 TEST_TYPE = "webhook.test"

@@ -23,19 +23,21 @@ from uuid import UUID
 import httpx
 import standardwebhooks
 import tenacity
+from eventsourcing.utils import get_topic
 
-from application.application import SkaldApplication
-from application.event_log import LoggedEvent, Position, as_seen_by, read_logged
-from application.webhooks import WebhookPolicy, check_target
-from domain.events import WEBHOOK_EVENTS
-from domain.records import JSON
-from domain.webhooks import CampaignWebhooks, Webhook
-from projections.reader import ViewReader
-from projections.webhook_state import DeliveryState
-from workers.webhook_messages import body, test_event
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.event_log import LoggedEvent, Position, as_seen_by, read_logged
+from skald_campaign.application.webhooks import WebhookPolicy, check_target
+from skald_campaign.domain.events import WEBHOOK_EVENTS
+from skald_campaign.domain.records import JSON
+from skald_campaign.domain.webhooks import CampaignWebhooks, Webhook
+from skald_campaign.projections.reader import ViewReader
+from skald_campaign.projections.webhook_state import DeliveryState
+from skald_campaign.workers.webhook_messages import body, test_event
 
 log = logging.getLogger("skald.webhooks")
-TOPICS = [f"{cls.__module__}:{cls.__qualname__}" for cls in WEBHOOK_EVENTS]
+# Each class's stored topic (its TOPIC: the events are stored under it, not its module).
+TOPICS = [get_topic(cls) for cls in WEBHOOK_EVENTS]
 POLL_SECONDS = 0.2
 LOOK_LIMIT = 1000  # webhook registrations and changes read at once
 PAGE = 100

@@ -12,19 +12,19 @@ from uuid import UUID
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, StrictInt
 
-from api.deps import GM, App, Idempotency
-from api.routes.encounters import settled
-from api.schemas import Body, CharacterOut, EncounterOut
-from api.views import character_out, encounter_out
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.routes.encounters import settled
+from skald_campaign.api.schemas import Body, CharacterOut, EncounterOut
+from skald_campaign.api.views import character_out, encounter_out
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AddCombatant,
     AdjustTracks,
     AmendSheet,
     MoveCombatant,
     RemoveCombatant,
 )
-from domain.idempotency import Replayed
+from skald_campaign.domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["amendments"])
 Reason = Annotated[str, Field(min_length=1, max_length=500, description="why; it stays on record")]

@@ -8,13 +8,13 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path
 
-from api.bestiary_schemas import BestiaryBody, BestiaryEnrolBody, BestiaryEntryOut
-from api.deps import GM, App, Idempotency
-from api.schemas import CharacterOut
-from api.views import character_out
-from application.bestiary import EnrolFromBestiary, SaveToBestiary
-from domain.bestiary import BestiaryEntry, CampaignBestiary
-from domain.idempotency import Replayed
+from skald_campaign.api.bestiary_schemas import BestiaryBody, BestiaryEnrolBody, BestiaryEntryOut
+from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.schemas import CharacterOut
+from skald_campaign.api.views import character_out
+from skald_campaign.application.bestiary import EnrolFromBestiary, SaveToBestiary
+from skald_campaign.domain.bestiary import BestiaryEntry, CampaignBestiary
+from skald_campaign.domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/bestiary", tags=["bestiary"])
 EntryId = Annotated[str, Path(min_length=1, max_length=64)]

@@ -6,13 +6,13 @@ from uuid import UUID
 
 from fastapi import APIRouter
 
-from api.deps import GM, App, Idempotency
-from api.schemas import AdvanceDaysBody, AdvanceDaysOut, CharacterOut, WoundBody
-from api.views import campaign_out, character_out
-from application.application import SkaldApplication
-from application.commands import AdvanceDays, MarkWound
-from domain.campaign import Campaign
-from domain.idempotency import Replayed
+from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.schemas import AdvanceDaysBody, AdvanceDaysOut, CharacterOut, WoundBody
+from skald_campaign.api.views import campaign_out, character_out
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import AdvanceDays, MarkWound
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["calendar"])
 

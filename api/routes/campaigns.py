@@ -8,8 +8,8 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query
 
-from api.deps import GM, App, Idempotency, Keys, Operator, Reader
-from api.schemas import (
+from skald_campaign.api.deps import GM, App, Idempotency, Keys, Operator, Reader
+from skald_campaign.api.schemas import (
     MAX_VERSION,
     CampaignCreatedOut,
     CampaignOut,
@@ -18,12 +18,12 @@ from api.schemas import (
     EnrolCharacterBody,
     RulesetOut,
 )
-from api.views import campaign_out, character_out, ruleset_out
-from application.application import SkaldApplication
-from application.commands import CreateCampaign, EnrolCharacter
-from domain.errors import InvalidInput
-from domain.idempotency import Replayed
-from domain.rulesets import RULESETS, get_ruleset
+from skald_campaign.api.views import campaign_out, character_out, ruleset_out
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import CreateCampaign, EnrolCharacter
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.idempotency import Replayed
+from skald_campaign.domain.rulesets import RULESETS, get_ruleset
 
 router = APIRouter()
 Version = Annotated[

@@ -12,11 +12,11 @@ from uuid import UUID
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field, StrictInt
 
-from api.deps import GM, App, Idempotency
-from api.schemas import MAX_VERSION, Body, CampaignOut, Dice
-from api.views import campaign_out
-from application.application import SkaldApplication
-from application.commands import CorrectDayPlan, CorrectEncounter
+from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.schemas import MAX_VERSION, Body, CampaignOut, Dice
+from skald_campaign.api.views import campaign_out
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import CorrectDayPlan, CorrectEncounter
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["corrections"])
 Number = Annotated[int, Path(ge=1, le=100_000, description="the action's number")]

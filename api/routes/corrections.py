@@ -7,12 +7,18 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path
 
-from api.deps import GM, App, Idempotency
-from api.routes.encounters import settled
-from api.schemas import CorrectionOut, RerollBody, RerollRollsOut, RewindBody, VoidBody
-from api.views import encounter_out
-from application.commands import RerollAction, RewindEncounter, VoidAction
-from domain.encounter import Encounter
+from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.routes.encounters import settled
+from skald_campaign.api.schemas import (
+    CorrectionOut,
+    RerollBody,
+    RerollRollsOut,
+    RewindBody,
+    VoidBody,
+)
+from skald_campaign.api.views import encounter_out
+from skald_campaign.application.commands import RerollAction, RewindEncounter, VoidAction
+from skald_campaign.domain.encounter import Encounter
 
 router = APIRouter(
     prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["corrections"]

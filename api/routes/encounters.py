@@ -9,17 +9,29 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Response
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import GM, App, Idempotency, Reader
-from api.loop_futures import on_this_loop
-from api.schemas import MAX_VERSION, ActionBody, ActionOut, EncounterOut, StartEncounterBody
-from api.table_schemas import EndBody, RoundDiceBody
-from api.views import encounter_out, outcome_out
-from application.application import SkaldApplication
-from application.commands import Combatant, EndEncounter, NextRound, PerformAction, StartEncounter
-from domain.access import Access
-from domain.encounter import Encounter
-from domain.errors import InvalidInput
-from domain.idempotency import Replayed
+from skald_campaign.api.deps import GM, App, Idempotency, Reader
+from skald_campaign.api.loop_futures import on_this_loop
+from skald_campaign.api.schemas import (
+    MAX_VERSION,
+    ActionBody,
+    ActionOut,
+    EncounterOut,
+    StartEncounterBody,
+)
+from skald_campaign.api.table_schemas import EndBody, RoundDiceBody
+from skald_campaign.api.views import encounter_out, outcome_out
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
+    Combatant,
+    EndEncounter,
+    NextRound,
+    PerformAction,
+    StartEncounter,
+)
+from skald_campaign.domain.access import Access
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters", tags=["encounters"])
 

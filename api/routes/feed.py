@@ -16,12 +16,12 @@ import redis.asyncio as aioredis
 from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
 
-from api.deps import Reader, Views
-from api.errors import VIEWS_UNAVAILABLE, error_body
-from api.feed_hub import BLOCK_MS, current_keys, hub_for, read_after
-from domain.errors import InvalidInput
-from projections.audit import FEED_LENGTH
-from projections.reader import ViewReader
+from skald_campaign.api.deps import Reader, Views
+from skald_campaign.api.errors import VIEWS_UNAVAILABLE, error_body
+from skald_campaign.api.feed_hub import BLOCK_MS, current_keys, hub_for, read_after
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.projections.audit import FEED_LENGTH
+from skald_campaign.projections.reader import ViewReader
 
 router = APIRouter(tags=["views"])
 LARGEST_ID = 2**63 - 1  # notification ids are 64-bit, and so are stream entry ids

@@ -13,8 +13,8 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query, Response
 
-from api.deps import App, Reader
-from api.schemas import MAX_VERSION, AuditPage, DiffOut
+from skald_campaign.api.deps import App, Reader
+from skald_campaign.api.schemas import MAX_VERSION, AuditPage, DiffOut
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["history"])
 

@@ -10,13 +10,13 @@ from uuid import UUID
 import segno
 from fastapi import APIRouter, Path, Response
 
-from api.deps import GM, App, Idempotency, Keys
-from api.routes.calendar import settled
-from api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut, QrBody
-from application.commands import IssueKey, RevokeKey
-from domain.errors import InvalidInput
-from domain.idempotency import Replayed
-from domain.records import KeyGrant
+from skald_campaign.api.deps import GM, App, Idempotency, Keys
+from skald_campaign.api.routes.calendar import settled
+from skald_campaign.api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut, QrBody
+from skald_campaign.application.commands import IssueKey, RevokeKey
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.idempotency import Replayed
+from skald_campaign.domain.records import KeyGrant
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/keys", tags=["keys"])
 KeyId = Annotated[str, Path(min_length=1, max_length=32)]

@@ -13,11 +13,11 @@ import msgspec
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from api.deps import App, Reader, Views
-from api.routes.feed import LARGEST_ID
-from api.routes.views import Lag
-from application.event_log import Position, read_logged
-from domain.event_catalog import catalog
+from skald_campaign.api.deps import App, Reader, Views
+from skald_campaign.api.routes.feed import LARGEST_ID
+from skald_campaign.api.routes.views import Lag
+from skald_campaign.application.event_log import Position, read_logged
+from skald_campaign.domain.event_catalog import catalog
 
 router = APIRouter(tags=["open feed"])
 

@@ -8,12 +8,12 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path
 
-from api.deps import GM, App, Idempotency
-from api.routes.encounters import settled
-from api.schemas import EncounterOut
-from api.table_schemas import MarkerBody
-from api.views import encounter_out
-from application.table_commands import PlaceMarker, RemoveMarker
+from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.routes.encounters import settled
+from skald_campaign.api.schemas import EncounterOut
+from skald_campaign.api.table_schemas import MarkerBody
+from skald_campaign.api.views import encounter_out
+from skald_campaign.application.table_commands import PlaceMarker, RemoveMarker
 
 router = APIRouter(
     prefix="/campaigns/{campaign_id}/encounters/{encounter_id}/markers", tags=["table"]

@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from api.deps import Reader
+from skald_campaign.api.deps import Reader
 
 router = APIRouter(tags=["keys"])
 

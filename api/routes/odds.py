@@ -12,10 +12,10 @@ from uuid import UUID
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
-from api.deps import App, Reader
-from api.schemas import OddsBody
-from domain.odds.encounter import answer_odds, attack_odds, encounter_odds
-from domain.odds.reading import odds_for
+from skald_campaign.api.deps import App, Reader
+from skald_campaign.api.schemas import OddsBody
+from skald_campaign.domain.odds.encounter import answer_odds, attack_odds, encounter_odds
+from skald_campaign.domain.odds.reading import odds_for
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["odds"])
 

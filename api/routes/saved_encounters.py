@@ -10,15 +10,20 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path
 
-from api.bestiary_schemas import SavedEncounterBody, SavedEncounterOut, SavedFoesOut, SetUpBody
-from api.deps import GM, App, Idempotency
-from api.routes.encounters import settled
-from api.schemas import EncounterOut
-from api.views import encounter_out
-from application.bestiary import SaveEncounter, SetUpSavedEncounter
-from application.commands import Combatant
-from domain.bestiary import CampaignBestiary, SavedEncounter, SavedFoes
-from domain.idempotency import Replayed
+from skald_campaign.api.bestiary_schemas import (
+    SavedEncounterBody,
+    SavedEncounterOut,
+    SavedFoesOut,
+    SetUpBody,
+)
+from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.routes.encounters import settled
+from skald_campaign.api.schemas import EncounterOut
+from skald_campaign.api.views import encounter_out
+from skald_campaign.application.bestiary import SaveEncounter, SetUpSavedEncounter
+from skald_campaign.application.commands import Combatant
+from skald_campaign.domain.bestiary import CampaignBestiary, SavedEncounter, SavedFoes
+from skald_campaign.domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/saved-encounters", tags=["bestiary"])
 SavedId = Annotated[str, Path(min_length=1, max_length=64)]

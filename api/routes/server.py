@@ -9,7 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from api.deps import backend
+from skald_campaign.api.deps import backend
 
 router = APIRouter(tags=["server"])
 

@@ -7,9 +7,9 @@ from uuid import UUID
 
 from fastapi import APIRouter
 
-from api.deps import GM, App, Idempotency, Reader
-from api.routes.encounters import settled
-from api.schemas import (
+from skald_campaign.api.deps import GM, App, Idempotency, Reader
+from skald_campaign.api.routes.encounters import settled
+from skald_campaign.api.schemas import (
     ActionOut,
     DeclareBody,
     EncounterOut,
@@ -18,9 +18,9 @@ from api.schemas import (
     RollPreviewOut,
     WithdrawBody,
 )
-from api.table_schemas import DelayBody, InitiativeBody, OrderMoveBody, RoundDiceBody
-from api.views import encounter_out, outcome_out
-from application.table_commands import (
+from skald_campaign.api.table_schemas import DelayBody, InitiativeBody, OrderMoveBody, RoundDiceBody
+from skald_campaign.api.views import encounter_out, outcome_out
+from skald_campaign.application.table_commands import (
     DeclareDefense,
     MoveInOrder,
     MoveTurn,

@@ -10,8 +10,8 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from api.deps import App, Reader, Views
-from domain.errors import NotFound
+from skald_campaign.api.deps import App, Reader, Views
+from skald_campaign.domain.errors import NotFound
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["views"])
 MAX_OFFSET = 2**31  # Redis list indexes are 64-bit; no campaign comes near this

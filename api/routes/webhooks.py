@@ -9,17 +9,17 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path, Request
 
-from api.deps import GM, App, Idempotency, backend
-from api.schemas import (
+from skald_campaign.api.deps import GM, App, Idempotency, backend
+from skald_campaign.api.schemas import (
     DeliveriesOut,
     DisableWebhookBody,
     RegisteredWebhookOut,
     WebhookBody,
     WebhookOut,
 )
-from application.webhooks import RegisterWebhook
-from domain.idempotency import Replayed
-from domain.webhooks import CampaignWebhooks, Webhook
+from skald_campaign.application.webhooks import RegisterWebhook
+from skald_campaign.domain.idempotency import Replayed
+from skald_campaign.domain.webhooks import CampaignWebhooks, Webhook
 
 router = APIRouter(prefix="/campaigns/{campaign_id}/webhooks", tags=["webhooks"])
 WebhookId = Annotated[str, Path(min_length=1, max_length=64)]

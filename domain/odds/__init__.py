@@ -6,8 +6,8 @@ dice (:mod:`.explore`), reading each roll only as finely as the rules do
 (:mod:`.memo`); :mod:`.readers` and :mod:`.report` turn the outcomes into a chart.
 """
 
-from domain.odds.cost import COST_BUDGET
-from domain.odds.explore import TooLarge
-from domain.odds.odds import action_odds
+from skald_campaign.domain.odds.cost import COST_BUDGET
+from skald_campaign.domain.odds.explore import TooLarge
+from skald_campaign.domain.odds.odds import action_odds
 
 __all__ = ["COST_BUDGET", "TooLarge", "action_odds"]

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from uuid import UUID
 
-from domain.rulesets.base import JsonMapping, JsonObject
+from skald_campaign.domain.rulesets.base import JsonMapping, JsonObject
 
 KEPT = 256  # answers kept (each a few kB)
 

@@ -8,19 +8,19 @@ from typing import cast
 
 from pydantic import JsonValue
 
-from domain import exchanges
-from domain.access import Access, Forbidden
-from domain.encounter import Encounter
-from domain.errors import ActionRefused, DomainError
-from domain.odds.cache import ODDS
-from domain.odds.cost import COST_BUDGET
-from domain.odds.explore import TooLarge
-from domain.odds.odds import action_odds
-from domain.rulesets.base import CombatantView, JsonMapping, JsonObject, read_sheet
-from domain.rulesets.d20.sheet import D20Sheet
-from domain.rulesets.jsonread import as_int
-from domain.rulesets.margin.sheet import MarginSheet
-from domain.rulesets.stamina_body.sheet import sheet_of as stamina_body_sheet
+from skald_campaign.domain import exchanges
+from skald_campaign.domain.access import Access, Forbidden
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.errors import ActionRefused, DomainError
+from skald_campaign.domain.odds.cache import ODDS
+from skald_campaign.domain.odds.cost import COST_BUDGET
+from skald_campaign.domain.odds.explore import TooLarge
+from skald_campaign.domain.odds.odds import action_odds
+from skald_campaign.domain.rulesets.base import CombatantView, JsonMapping, JsonObject, read_sheet
+from skald_campaign.domain.rulesets.d20.sheet import D20Sheet
+from skald_campaign.domain.rulesets.jsonread import as_int
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.stamina_body.sheet import sheet_of as stamina_body_sheet
 
 
 def _open(encounter: Encounter) -> None:

@@ -18,10 +18,10 @@ from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
 
-from domain.dice import DiceTray, Roll
-from domain.errors import InvalidInput
-from domain.odds.cost import ONE_RUN, RunCost
-from domain.odds.faces import Classes, FaceModel, Faces
+from skald_campaign.domain.dice import DiceTray, Roll
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.odds.cost import ONE_RUN, RunCost
+from skald_campaign.domain.odds.faces import Classes, FaceModel, Faces
 
 ModelFor = Callable[[str], FaceModel]
 MAX_LISTED = 20_000  # throws listed for one roll before merging (a 60-die margin pool: 1,891)

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from domain.breakdowns import target_of
-from domain.odds.explore import Memo, Script
-from domain.odds.readers import Features, shift_luck
-from domain.rulesets.base import EncounterView, JsonMapping
-from domain.rulesets.margin.options import read_options
-from domain.rulesets.margin.pools import read_faces
-from domain.rulesets.stamina_body import rules as sb_rules
-from domain.rulesets.stamina_body.combat import armed_with
-from domain.rulesets.stamina_body.sheet import sheet_of
+from skald_campaign.domain.breakdowns import target_of
+from skald_campaign.domain.odds.explore import Memo, Script
+from skald_campaign.domain.odds.readers import Features, shift_luck
+from skald_campaign.domain.rulesets.base import EncounterView, JsonMapping
+from skald_campaign.domain.rulesets.margin.options import read_options
+from skald_campaign.domain.rulesets.margin.pools import read_faces
+from skald_campaign.domain.rulesets.stamina_body import rules as sb_rules
+from skald_campaign.domain.rulesets.stamina_body.combat import armed_with
+from skald_campaign.domain.rulesets.stamina_body.sheet import sheet_of
 
 
 def _luck_owner(roll: str, attacker: str) -> str | None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import lru_cache
 
-from domain.odds.faces import MULTISET, TOTAL, FaceKey, FaceModel, Faces
-from domain.rulesets.base import JsonMapping
-from domain.rulesets.margin.options import read_options
-from domain.rulesets.margin.pools import read_faces
-from domain.rulesets.stamina_body.rules import DAMAGE_TABLES, read_damage
+from skald_campaign.domain.odds.faces import MULTISET, TOTAL, FaceKey, FaceModel, Faces
+from skald_campaign.domain.rulesets.base import JsonMapping
+from skald_campaign.domain.rulesets.margin.options import read_options
+from skald_campaign.domain.rulesets.margin.pools import read_faces
+from skald_campaign.domain.rulesets.stamina_body.rules import DAMAGE_TABLES, read_damage
 
 
 @lru_cache(maxsize=8)

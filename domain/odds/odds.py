@@ -7,16 +7,16 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import cast
 
-from domain.dice import DiceTray
-from domain.odds.cost import COST_BUDGET, run_cost
-from domain.odds.explore import Explorer, TooLarge
-from domain.odds.faces import FaceModel, Faces, Rolled
-from domain.odds.memo import memo_for, stamina_body_damage_type
-from domain.odds.models import face_model
-from domain.odds.readers import Features, reader
-from domain.odds.report import summarise
-from domain.resolution import Resolved, resolve
-from domain.rulesets.base import EncounterView, JsonMapping, JsonObject, Ruleset
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.odds.cost import COST_BUDGET, run_cost
+from skald_campaign.domain.odds.explore import Explorer, TooLarge
+from skald_campaign.domain.odds.faces import FaceModel, Faces, Rolled
+from skald_campaign.domain.odds.memo import memo_for, stamina_body_damage_type
+from skald_campaign.domain.odds.models import face_model
+from skald_campaign.domain.odds.readers import Features, reader
+from skald_campaign.domain.odds.report import summarise
+from skald_campaign.domain.resolution import Resolved, resolve
+from skald_campaign.domain.rulesets.base import EncounterView, JsonMapping, JsonObject, Ruleset
 
 ESTIMATE_CAP = 10**15
 

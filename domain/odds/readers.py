@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from domain.resolution import Resolved
-from domain.rulesets.base import EncounterView, JsonMapping, Ruleset
+from skald_campaign.domain.resolution import Resolved
+from skald_campaign.domain.rulesets.base import EncounterView, JsonMapping, Ruleset
 
 Extras = tuple[tuple[str, int | str], ...]
 

@@ -22,8 +22,8 @@ from fractions import Fraction
 
 from pydantic import JsonValue
 
-from domain.odds.report import chance
-from domain.rulesets.base import JsonObject
+from skald_campaign.domain.odds.report import chance
+from skald_campaign.domain.rulesets.base import JsonObject
 
 WITHHELD = (
     "RULINGS T3a: odds that would tell an NPC's hidden numbers (its defenses, its AC, "

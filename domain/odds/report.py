@@ -8,8 +8,8 @@ from typing import TypeVar
 
 from pydantic import JsonValue
 
-from domain.odds.readers import Features
-from domain.rulesets.base import EncounterView, JsonObject
+from skald_campaign.domain.odds.readers import Features
+from skald_campaign.domain.rulesets.base import EncounterView, JsonObject
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V", bound=int | str)  # a value a chart lists: a loss, luck points, an extra

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.errors import InvalidInput
-from domain.rulesets.base import Ruleset
-from domain.rulesets.d20 import D20
-from domain.rulesets.margin import Margin
-from domain.rulesets.stamina_body import StaminaBody
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.rulesets.d20 import D20
+from skald_campaign.domain.rulesets.margin import Margin
+from skald_campaign.domain.rulesets.stamina_body import StaminaBody
 
 RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (Margin(), StaminaBody(), D20())}
 

@@ -14,11 +14,11 @@ from typing import ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.records import JSON
-from domain.remembered_params import valid_params
-from domain.validation import validate
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.records import JSON
+from skald_campaign.domain.remembered_params import valid_params
+from skald_campaign.domain.validation import validate
 
 
 class Frozen(BaseModel):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain.records import JSON
+from skald_campaign.domain.records import JSON
 
 
 def as_int(value: object) -> int:

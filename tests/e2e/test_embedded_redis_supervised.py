@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from skald.embedded_redis import PIDFILE, running
+from skald_campaign.embedded_redis import PIDFILE, running
 from tests.e2e.server import Server
 from tests.e2e.test_operations import campaign_with_a_fight
 from tests.patience import HANG_SECONDS

@@ -14,10 +14,10 @@ from typing import Any
 import httpx
 import redis
 
-from application.application import SkaldApplication
-from projections.rebuild import Rebuilder
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.projections.rebuild import Rebuilder
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 from tests.e2e.server import Server
 from tests.e2e.test_feed import SHEET, server
 from tests.patience import HANG_SECONDS

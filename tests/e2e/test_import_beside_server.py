@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 from fastapi.testclient import TestClient
 
-from skald.settings import Settings
+from skald_campaign.settings import Settings
 from tests.e2e.server import Server
 from tests.helpers import enrol, new_campaign
 from tests.integration.test_export_import import BARE, export, skald

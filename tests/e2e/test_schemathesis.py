@@ -24,7 +24,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from api.app import create_app
+from skald_campaign.api.app import create_app
 from tests.e2e.server import Server
 from tests.patience import HANG_SECONDS
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from application.application import SkaldApplication
-from domain.dice import Roller
-from skald.embedded_redis import EmbeddedRedis
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.domain.dice import Roller
+from skald_campaign.embedded_redis import EmbeddedRedis
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 from tests.services import REDIS_URL, require_postgres, require_redis
 
 

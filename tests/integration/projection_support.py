@@ -13,8 +13,8 @@ import orjson
 import redis
 from eventsourcing.application import Application
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CreateCampaign,
     EndEncounter,
@@ -23,8 +23,13 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from domain.events import CampaignEvent, CharacterEnrolled, EncounterEvent, EncounterStarted
-from projections.keys import Generations, ViewKeys
+from skald_campaign.domain.events import (
+    CampaignEvent,
+    CharacterEnrolled,
+    EncounterEvent,
+    EncounterStarted,
+)
+from skald_campaign.projections.keys import Generations, ViewKeys
 
 SHEET = {"st": 12, "con": 12, "stamina_max": 30, "body_max": 20, "armour_resilience": 1}
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from application import application as application_module
-from application.commands import IssueKey, RevokeKey
-from domain.access import Unauthenticated
+from skald_campaign.application import application as application_module
+from skald_campaign.application.commands import IssueKey, RevokeKey
+from skald_campaign.domain.access import Unauthenticated
 from tests.integration.test_store import open_app, setup_fight, store_env
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py

@@ -17,13 +17,13 @@ import pytest
 from fastapi.testclient import TestClient
 from msgspec.structs import replace
 
-import api.fast_actions as fast_actions
-import api.routes.encounters as encounter_routes
-from api.app import create_app
-from api.views import outcome_json, outcome_out
-from domain.encounter import Encounter
-from skald.services import build_services
-from skald.settings import Settings
+import skald_campaign.api.fast_actions as fast_actions
+import skald_campaign.api.routes.encounters as encounter_routes
+from skald_campaign.api.app import create_app
+from skald_campaign.api.views import outcome_json, outcome_out
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.fixtures.compat.stories import d20, margin, stamina_body
 from tests.fixtures.compat.table import Table
 from tests.services import REDIS_URL, require_redis

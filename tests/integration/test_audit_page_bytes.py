@@ -15,10 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
 
-from api.schemas import AuditPage
-from application.application import SkaldApplication
-from application.audit_pages import AuditPages
-from application.commands import AdvanceDays, EndEncounter, VoidAction
+from skald_campaign.api.schemas import AuditPage
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.audit_pages import AuditPages
+from skald_campaign.application.commands import AdvanceDays, EndEncounter, VoidAction
 from tests.helpers import new_campaign, ok, start
 from tests.integration.test_audit_pages import hit
 

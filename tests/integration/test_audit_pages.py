@@ -11,8 +11,8 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AdvanceDays,
     Combatant,
     CreateCampaign,
@@ -23,7 +23,7 @@ from application.commands import (
     StartEncounter,
     VoidAction,
 )
-from application.history import action_kind, mentions
+from skald_campaign.application.history import action_kind, mentions
 from tests.helpers import enrol, new_campaign, ok
 from tests.integration.test_view_reader import CountingRedis
 

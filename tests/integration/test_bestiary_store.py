@@ -14,10 +14,10 @@ from uuid import UUID
 import orjson
 from eventsourcing.persistence import StoredEvent
 
-from application.application import SkaldApplication
-from application.bestiary import EnrolFromBestiary, SaveToBestiary
-from application.commands import CreateCampaign
-from domain.bestiary import BestiaryEntry, CampaignBestiary
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.bestiary import EnrolFromBestiary, SaveToBestiary
+from skald_campaign.application.commands import CreateCampaign
+from skald_campaign.domain.bestiary import BestiaryEntry, CampaignBestiary
 from tests.integration.conftest import app_on
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "bestiary-issue23.jsonl"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
+from skald_campaign.domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from tests.helpers import GM, act, enrol, event_count, new_campaign, ok, start
 from tests.patience import HANG_SECONDS
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CorrectEncounter,
     CreateCampaign,
@@ -18,9 +18,9 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from domain.dice import seeded_roller
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.domain.dice import seeded_roller
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 
 SHEET = {
     "strength": 12, "dexterity": 12, "constitution": 12, "wisdom": 10, "level": 1, "hp": 24,

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AdvanceDays,
     Combatant,
     CorrectEncounter,
@@ -22,9 +22,9 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from domain.dice import seeded_roller
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.domain.dice import seeded_roller
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 
 SWORD = {
     "name": "sword",

@@ -8,8 +8,8 @@ from uuid import UUID
 
 import pytest
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AdvanceDays,
     Combatant,
     CorrectDayPlan,
@@ -22,9 +22,9 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from domain.campaign import Campaign
-from domain.errors import ActionRefused, ConcurrentWrite
-from domain.timeline import Seed, Walk
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.errors import ActionRefused, ConcurrentWrite
+from skald_campaign.domain.timeline import Seed, Walk
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 20, "body_max": 10}
 

@@ -38,13 +38,13 @@ from eventsourcing.domain import (
     _created_event_classes,  # which "created" class each aggregate uses
 )
 from eventsourcing.persistence import StoredEvent
-from eventsourcing.utils import resolve_topic
+from eventsourcing.utils import construct_topic, resolve_topic
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from skald.database import open_application
-from skald.services import build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.database import open_application
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.services import REDIS_URL, require_postgres, require_redis
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +55,7 @@ RECORD = orjson.loads(gzip.decompress((FIXTURE / "answers-fe485e1.json.gz").read
 SKALD = str(Path(sys.executable).parent / "skald")
 OPERATOR = "operator-key-of-the-compat-store"
 # The packages whose classes may define stored events (application/ once it exists).
-EVENT_PACKAGES = ("domain", "application")
+EVENT_PACKAGES = ("skald_campaign.domain", "skald_campaign.application")
 # Event classes fe485e1 did not have ("module:Qualname"), so its store cannot hold them.
 # A class that replaces one of fe485e1's does not belong here: the old topic must
 # resolve to it (register_topic) and the old payload be upcast, and then this store
@@ -296,7 +296,7 @@ def test_the_store_holds_an_event_of_every_event_class_the_code_defines() -> Non
     stored = {resolve_topic(line["topic"]) for line in stored_lines()}
     defined = defined_event_classes()
     assert len(defined) >= 27  # fe485e1's count: 13 of Campaign, 13 of Encounter, 1 request
-    named = {f"{cls.__module__}:{cls.__qualname__}" for cls in defined - stored}
+    named = {construct_topic(cls) for cls in defined - stored}
     missing = sorted(named - NEWER_THAN_FE485E1)
     assert missing == [], (
         "event classes of which tests/fixtures/compat/store-fe485e1.jsonl holds no event "

@@ -8,8 +8,13 @@ import threading
 import time
 from typing import Any
 
-from application.application import SkaldApplication
-from application.commands import CorrectEncounter, EndEncounter, MarkWound, VoidAction
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
+    CorrectEncounter,
+    EndEncounter,
+    MarkWound,
+    VoidAction,
+)
 from tests.integration.test_store import hit, setup_fight, store_env
 from tests.patience import HANG_SECONDS
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import redis
 
-from skald.embedded_redis import PIDFILE, EmbeddedRedis, is_our_redis, running
+from skald_campaign.embedded_redis import PIDFILE, EmbeddedRedis, is_our_redis, running
 from tests.e2e.server import free_port
 from tests.patience import HANG_SECONDS
 

@@ -13,16 +13,16 @@ import jsonschema
 from eventsourcing.domain import Aggregate
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from application.event_log import logged
-from domain.event_catalog import PUBLISHED, catalog, type_name
-from domain.events import CampaignCreated
-from skald.database import open_application
-from skald.services import build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.application.event_log import logged
+from skald_campaign.database import open_application
+from skald_campaign.domain.event_catalog import PUBLISHED, catalog, type_name
+from skald_campaign.domain.events import CampaignCreated
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
+from skald_campaign.workers.webhook_messages import discord_body
 from tests.helpers import ok
 from tests.integration.test_compat_fe485e1 import NEWER_THAN_FE485E1, RECORD, SKALD, STORE
-from workers.webhook_messages import discord_body
 
 PUBLISHED_NAMES = {type_name(cls) for cls in PUBLISHED}
 # Discord's execute-webhook JSON body, the fields Skald sends, with Discord's documented

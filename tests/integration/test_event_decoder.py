@@ -12,11 +12,11 @@ import orjson
 import pytest
 from eventsourcing.persistence import Notification, StoredEvent
 
-from application.application import SkaldApplication
-from domain.events import EncounterStarted
-from projections.decoding import EventDecoder, time_text
-from skald.database import open_application
-from skald.settings import Settings
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.database import open_application
+from skald_campaign.domain.events import EncounterStarted
+from skald_campaign.projections.decoding import EventDecoder, time_text
+from skald_campaign.settings import Settings
 
 STORE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "store-fe485e1.jsonl"
 

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from fastapi.testclient import TestClient
 
-from application.commands import AdvanceDays
+from skald_campaign.application.commands import AdvanceDays
 from tests.helpers import act, enrol, new_campaign, next_round, ok, start
 from tests.integration.projection_support import wait_until
 from tests.patience import HANG_SECONDS

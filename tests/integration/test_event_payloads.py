@@ -1,5 +1,5 @@
 """Every event class the domain records carries a JSON payload, so the transcoder may
-write it without reading it back (skald/transcoder.py, `JsonPayloadMapper`); and so do
+write it without reading it back (skald_campaign/transcoder.py, `JsonPayloadMapper`); and so do
 the records in a snapshot's state (`JSONStateSnapshot.json_state`).
 
 Proven twice: on the compat store (every event class, as fe485e1 wrote them), each
@@ -25,14 +25,14 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import resolve_topic
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from domain.campaign import Campaign
-from domain.encounter import Encounter
-from domain.events import NEVER_RECORDED, TableRecorded, TurnAdvanced
-from domain.snapshots import JSONStateSnapshot
-from skald.services import build_services
-from skald.settings import Settings
-from skald.transcoder import JSON_PAYLOAD_EVENTS, JsonPayloadMapper, OrjsonTranscoder
+from skald_campaign.api.app import create_app
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.events import NEVER_RECORDED, TableRecorded, TurnAdvanced
+from skald_campaign.domain.snapshots import JSONStateSnapshot
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
+from skald_campaign.transcoder import JSON_PAYLOAD_EVENTS, JsonPayloadMapper, OrjsonTranscoder
 from tests.fixtures.compat.stories import d20, margin, stamina_body
 from tests.fixtures.compat.table import Table
 from tests.services import REDIS_URL, require_redis

@@ -18,10 +18,10 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from domain.bestiary import CampaignBestiary
-from skald.services import build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.domain.bestiary import CampaignBestiary
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.helpers import GM, act, enrol, event_count, new_campaign, ok, start
 from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL, require_postgres
@@ -190,7 +190,7 @@ def export(data_dir: Path, file: Path, *args: str) -> list[bytes]:
     header, end = orjson.loads(lines[0]), orjson.loads(lines[-1])
     assert (header["format"], header["version"]) == ("skald-events", 2)
     # Every line but the closing one carries the SHA-256 of its canonical JSON, and the
-    # closing line that of the event lines' digests in order (skald/exchange.py).
+    # closing line that of the event lines' digests in order (skald_campaign/exchange.py).
     digests = [orjson.loads(line).pop("sha256") for line in lines[:-1]]
     for line, digest in zip(lines[:-1], digests, strict=True):
         content = {k: v for k, v in orjson.loads(line).items() if k != "sha256"}

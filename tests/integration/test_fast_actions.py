@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import api.fast_actions as fast_actions
-from api.app import create_app
-from application import application as application_module
-from skald.services import build_services
-from skald.settings import Settings
+import skald_campaign.api.fast_actions as fast_actions
+from skald_campaign.api.app import create_app
+from skald_campaign.application import application as application_module
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 
 STAMINA_SHEET = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 20, "body_max": 12}
 UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import api.fast_views
-from api.app import create_app
-from skald.services import build_services
-from skald.settings import Settings
+import skald_campaign.api.fast_views
+from skald_campaign.api.app import create_app
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.helpers import act, enrol, new_campaign, ok, start
 from tests.integration.test_projections import SHEET, caught_up
 
@@ -54,26 +54,26 @@ def test_the_fast_path_sends_the_routes_bytes(
     client.headers.pop("authorization")
 
     answered: list[bytes | None] = []
-    write = api.fast_views.answer_of
+    write = skald_campaign.api.fast_views.answer_of
 
     def counted(*args: Any) -> bytes | None:
         answered.append(write(*args))
         return answered[-1]
 
-    monkeypatch.setattr(api.fast_views, "answer_of", counted)
+    monkeypatch.setattr(skald_campaign.api.fast_views, "answer_of", counted)
     # Each read is made on the event loop (no worker thread) while the store's position
     # is known fresh; here it stays so for the whole test.
     backend = client.app.state.backend  # type: ignore[attr-defined]
     backend.application.known_position.fresh_seconds = 600
     backend.application.store_position()
     threaded: list[object] = []
-    on_a_thread = api.fast_views.view_answer
+    on_a_thread = skald_campaign.api.fast_views.view_answer
 
     def counted_thread(*args: Any) -> bytes | None:
         threaded.append(args)
         return on_a_thread(*args)
 
-    monkeypatch.setattr(api.fast_views, "view_answer", counted_thread)
+    monkeypatch.setattr(skald_campaign.api.fast_views, "view_answer", counted_thread)
     paths = [
         f"/campaigns/{cid}/vitals",
         f"/campaigns/{cid}/encounters/{eid}/board",

@@ -9,10 +9,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from application.application import SkaldApplication
-from application.idempotency import current_claim
-from domain.errors import ActionRefused, DomainError
-from domain.idempotency import AlreadyDone, Claim, Replayed
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.idempotency import current_claim
+from skald_campaign.domain.errors import ActionRefused, DomainError
+from skald_campaign.domain.idempotency import AlreadyDone, Claim, Replayed
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
 from tests.patience import HANG_SECONDS
 

@@ -18,8 +18,8 @@ from eventsourcing.utils import get_topic
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AdvanceDays,
     Combatant,
     CreateCampaign,
@@ -29,11 +29,11 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from domain.calendar import Day
-from domain.campaign import Campaign
-from domain.errors import ActionRefused
-from domain.events import CharacterEnrolled, CharacterHealed, EncounterClosed
-from workers.healing import HealingWorker
+from skald_campaign.domain.calendar import Day
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.events import CharacterEnrolled, CharacterHealed, EncounterClosed
+from skald_campaign.workers.healing import HealingWorker
 
 HEALED = get_topic(Campaign.CharacterHealed)  # type: ignore[attr-defined]
 SHEET = {"st": 10, "con": 10, "stamina_max": 30, "body_max": 28}

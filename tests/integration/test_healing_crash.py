@@ -16,8 +16,8 @@ import psycopg
 import pytest
 from eventsourcing.utils import get_topic
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AdvanceDays,
     Combatant,
     CreateCampaign,
@@ -26,11 +26,11 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from domain.campaign import Campaign
-from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
-from skald.embedded_redis import EmbeddedRedis
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.rulesets.stamina_body.healing import DayPlan, daily_heal
+from skald_campaign.embedded_redis import EmbeddedRedis
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL, require_postgres, require_redis
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import redis
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AdvanceDays,
     Combatant,
     CreateCampaign,
@@ -21,8 +21,8 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
+from skald_campaign.workers.healing import HealingWorker
 from tests.integration.test_heal_race import SHEET, heals, hurt
-from workers.healing import HealingWorker
 
 
 def test_each_notification_is_looked_through_once_and_each_day_healed_once(

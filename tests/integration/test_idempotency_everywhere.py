@@ -16,7 +16,7 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from application.commands import HealThrough
+from skald_campaign.application.commands import HealThrough
 from tests.helpers import act, enrol, event_count, new_campaign, ok, start
 
 SHEET = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}

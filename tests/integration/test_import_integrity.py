@@ -17,7 +17,7 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from skald.settings import Settings
+from skald_campaign.settings import Settings
 from tests.helpers import act, enrol, ok, start
 from tests.integration.test_compat_fe485e1 import STORE
 from tests.integration.test_export_import import BARE, OGRE, export, skald

@@ -18,9 +18,9 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from application.application import SkaldApplication
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 from tests.helpers import act, enrol, new_campaign, ok, start
 from tests.integration.test_export_import import BARE, OGRE, export, skald
 from tests.services import REDIS_URL

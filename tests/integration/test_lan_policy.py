@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from skald.services import build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.helpers import event_count
 
 CAMPAIGN = {"name": "Crown", "ruleset": "stamina-body"}

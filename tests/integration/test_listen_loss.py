@@ -23,10 +23,12 @@ import psycopg
 import pytest
 import redis
 
-from application.application import SkaldApplication
-from application.commands import CreateCampaign
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import CreateCampaign
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
+from skald_campaign.workers.projections import ProjectionRunner, Supervisor
+from skald_campaign.workers.subscriptions import BatchingPostgresSubscription
 from tests.integration.projection_support import (
     assert_counters_match_the_store,
     play,
@@ -35,8 +37,6 @@ from tests.integration.projection_support import (
 )
 from tests.patience import HANG_SECONDS
 from tests.services import require_postgres
-from workers.projections import ProjectionRunner, Supervisor
-from workers.subscriptions import BatchingPostgresSubscription
 
 LOSSES = 5
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from domain.rulesets import RULESETS
+from skald_campaign.domain.rulesets import RULESETS
 from tests.helpers import act, act_response, encounter, enrol, new_campaign, ok, start
 
 SWORD = {

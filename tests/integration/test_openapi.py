@@ -12,12 +12,12 @@ import jsonschema
 from fastapi.testclient import TestClient
 from pydantic import Field
 
-import api.schemas
-from api.app import create_app
-from api.deps import Reader
-from api.openapi import sample
-from api.schemas import Body, VoidBody
-from domain.rulesets import RULESETS
+import skald_campaign.api.schemas
+from skald_campaign.api.app import create_app
+from skald_campaign.api.deps import Reader
+from skald_campaign.api.openapi import sample
+from skald_campaign.api.schemas import Body, VoidBody
+from skald_campaign.domain.rulesets import RULESETS
 from tests.helpers import GM, new_campaign
 
 SCHEMA = create_app(nullcontext).openapi()
@@ -105,7 +105,7 @@ def test_every_request_body_has_an_example_its_schema_accepts() -> None:
     assert bodies >= 10
     create = OPERATIONS["POST /campaigns"]["requestBody"]["content"]["application/json"]
     assert create["example"] == {"name": "The Sunken Crown", "ruleset": "stamina-body"}
-    model = api.schemas.CreateCampaignBody.model_validate(create["example"])
+    model = skald_campaign.api.schemas.CreateCampaignBody.model_validate(create["example"])
     assert model.ruleset == "stamina-body"
 
 
@@ -113,7 +113,7 @@ def test_a_body_without_a_listed_example_gets_one_from_its_schema() -> None:
     components = SCHEMA["components"]["schemas"]
     made = sample({"$ref": "#/components/schemas/RewindBody"}, components)
     assert made == {"reason": "example", "to_version": 1}
-    api.schemas.RewindBody.model_validate(made)
+    skald_campaign.api.schemas.RewindBody.model_validate(made)
     assert sample({"type": "string", "minLength": 9, "maxLength": 10}, {}) == "examplexx"
     assert sample({"type": "integer", "minimum": 3, "maximum": 5}, {}) == 3
     assert sample({"anyOf": [{"type": "null"}, {"type": "boolean"}]}, {}) is True

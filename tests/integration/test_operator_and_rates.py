@@ -11,10 +11,10 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-from api.app import create_app
-from api.limits import ApiPolicy
-from skald.services import Services, api_policy, build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.api.limits import ApiPolicy
+from skald_campaign.services import Services, api_policy, build_services
+from skald_campaign.settings import Settings
 from tests.helpers import event_count
 
 CAMPAIGN = {"name": "Crown", "ruleset": "stamina-body"}

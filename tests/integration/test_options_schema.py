@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from domain.rulesets import RULESETS
+from skald_campaign.api.app import create_app
+from skald_campaign.domain.rulesets import RULESETS
 
 SCHEMA = create_app(nullcontext).openapi()
 COMPONENTS = SCHEMA["components"]["schemas"]

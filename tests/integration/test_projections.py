@@ -12,9 +12,10 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from projections.keys import ViewKeys
-from projections.rebuild import Rebuilder
-from projections.staging import StagedViews
+from skald_campaign.projections.keys import ViewKeys
+from skald_campaign.projections.rebuild import Rebuilder
+from skald_campaign.projections.staging import StagedViews
+from skald_campaign.workers.projections import ProjectionRunner
 from tests.helpers import act, enrol, new_campaign, ok, start
 from tests.integration.projection_support import (
     assert_counters_match_the_store,
@@ -24,7 +25,6 @@ from tests.integration.projection_support import (
     snapshot,
     wait_until,
 )
-from workers.projections import ProjectionRunner
 
 SHEET = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
 

@@ -13,11 +13,13 @@ import psycopg
 import pytest
 import redis
 
-from application.application import SkaldApplication
-from projections.rebuild import Rebuilder
-from skald.embedded_redis import EmbeddedRedis
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.embedded_redis import EmbeddedRedis
+from skald_campaign.projections.rebuild import Rebuilder
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
+from skald_campaign.workers.projections import ProjectionRunner, Supervisor
+from skald_campaign.workers.subscriptions import BatchingPostgresSubscription, subscribe_in_batches
 from tests.integration.projection_support import (
     assert_counters_match_the_store,
     assert_same_views,
@@ -28,8 +30,6 @@ from tests.integration.projection_support import (
     wait_until,
 )
 from tests.services import REDIS_URL, require_postgres, require_redis
-from workers.projections import ProjectionRunner, Supervisor
-from workers.subscriptions import BatchingPostgresSubscription, subscribe_in_batches
 
 
 @pytest.fixture

@@ -15,11 +15,11 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteDatastore
 from eventsourcing.tests import persistence as library
 
-from projections.tracking import RedisTrackingRecorder
-from skald.embedded_redis import EmbeddedRedis
+from skald_campaign.embedded_redis import EmbeddedRedis
+from skald_campaign.projections.tracking import RedisTrackingRecorder
+from skald_campaign.workers.subscriptions import NotifyingSQLiteRecorder, PollingSubscription
 from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL
-from workers.subscriptions import NotifyingSQLiteRecorder, PollingSubscription
 
 
 class TestRedisTrackingRecorder(library.TrackingRecorderTestCase):

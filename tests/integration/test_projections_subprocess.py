@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 import redis
 
-from application.application import SkaldApplication
-from skald.embedded_redis import EmbeddedRedis
-from skald.services import SQLITE_RECORDER
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.embedded_redis import EmbeddedRedis
+from skald_campaign.services import SQLITE_RECORDER
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 from tests.integration.projection_support import (
     assert_counters_match_the_store,
     assert_same_views,

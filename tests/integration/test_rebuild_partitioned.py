@@ -16,14 +16,15 @@ import pytest
 import redis
 from eventsourcing.persistence import ApplicationRecorder, Mapper
 
-from application.application import SkaldApplication
-from application.commands import AdvanceDays
-from projections.keys import Generations
-from projections.partitioned import Opened, own_client, rebuild_partitioned
-from projections.rebuild import Rebuilder, RebuildError
-from skald.services import SQLITE_RECORDER
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import AdvanceDays
+from skald_campaign.projections.keys import Generations
+from skald_campaign.projections.partitioned import Opened, own_client, rebuild_partitioned
+from skald_campaign.projections.rebuild import Rebuilder, RebuildError
+from skald_campaign.services import SQLITE_RECORDER
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
+from skald_campaign.workers.projections import ProjectionRunner
 from tests.integration.projection_support import (
     assert_same_views,
     current_root,
@@ -33,7 +34,6 @@ from tests.integration.projection_support import (
     wait_until,
 )
 from tests.integration.test_projections_postgres import client, postgres_app
-from workers.projections import ProjectionRunner
 
 __all__ = ["client", "postgres_app"]  # the fixtures, shared with the PostgreSQL tests
 
@@ -41,7 +41,7 @@ __all__ = ["client", "postgres_app"]  # the fixtures, shared with the PostgreSQL
 @contextmanager
 def opened(env: dict[str, str], client: redis.Redis) -> Iterator[Opened]:
     """A part's own store and Redis connections, as `skald projections rebuild` opens
-    them (skald/database.py `open_for_rebuild`): the tables exist, and creating them from
+    them (skald_campaign/database.py `open_for_rebuild`): the tables exist, and creating them from
     two processes at once is a race PostgreSQL refuses ("tuple concurrently updated")."""
     app = SkaldApplication(env={**env, "CREATE_TABLE": "false"})
     own = own_client(client)

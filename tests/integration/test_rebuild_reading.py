@@ -15,11 +15,11 @@ import psycopg
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from application.application import SkaldApplication
-from projections.store_reading import NotificationReader
-from skald.database import open_application
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.database import open_application
+from skald_campaign.projections.store_reading import NotificationReader
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 from tests.services import require_postgres
 
 STORE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "store-fe485e1.jsonl"

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 import redis
 
-from projections.staging import Guard, StagedViews
+from skald_campaign.projections.staging import Guard, StagedViews
 
 CAP = 3
 

@@ -14,10 +14,10 @@ from uuid import UUID
 import orjson
 from eventsourcing.persistence import StoredEvent
 
-from application.application import SkaldApplication
-from application.bestiary import SaveEncounter, SaveToBestiary, SetUpSavedEncounter
-from application.commands import CreateCampaign
-from domain.bestiary import SavedEncounter, SavedFoes
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.bestiary import SaveEncounter, SaveToBestiary, SetUpSavedEncounter
+from skald_campaign.application.commands import CreateCampaign
+from skald_campaign.domain.bestiary import SavedEncounter, SavedFoes
 from tests.integration.conftest import app_on
 
 FIXTURE = (

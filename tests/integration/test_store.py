@@ -12,17 +12,17 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CreateCampaign,
     EnrolCharacter,
     PerformAction,
     StartEncounter,
 )
-from domain.errors import ConcurrentWrite
-from skald.settings import Settings
-from skald.store import persistence_env
+from skald_campaign.domain.errors import ConcurrentWrite
+from skald_campaign.settings import Settings
+from skald_campaign.store import persistence_env
 from tests.services import require_postgres
 
 SHEET = {"st": 12, "con": 12, "stamina_max": 200, "body_max": 200, "armour_resilience": 0}

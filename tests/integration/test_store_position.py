@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import time
 
-from application.application import SkaldApplication
-from application.commands import CreateCampaign
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import CreateCampaign
 
 
 class CountedReads:

@@ -20,7 +20,7 @@ from eventsourcing.tests.persistence import Mydict as MyDict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skald.transcoder import OrjsonTranscoder
+from skald_campaign.transcoder import OrjsonTranscoder
 
 
 def _as(kind: type, name: str, to: type) -> Transcoding:
@@ -152,7 +152,7 @@ _json = st.recursive(
 def test_a_snapshot_s_records_are_written_unchecked_as_the_check_writes_them(
     records: dict[str, Any], others: dict[str, Any]
 ) -> None:
-    """`encode_json_state` (skald/transcoder.py): the state's JSON keys unchecked, the rest
+    """`encode_json_state` (skald_campaign/transcoder.py): the state's JSON keys unchecked, the rest
     (ids, dates, a tuple) wrapped as before; the same bytes as `encode`, read back exactly."""
     transcoder = OrjsonTranscoder()
     event_state = {

@@ -13,10 +13,10 @@ import orjson
 import pytest
 import uvicorn
 
-from api.app import create_app
-from api.errors import UNEXPECTED
-from skald.services import build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.api.errors import UNEXPECTED
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.patience import HANG_SECONDS
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from domain.rulesets import RULESETS
+from skald_campaign.domain.rulesets import RULESETS
 from tests.helpers import act, enrol, event_count, new_campaign, next_round, ok, start
 from tests.integration.test_d20_api import d20_sheet
 from tests.integration.test_margin_api import FIREBOLT, SWORD

@@ -12,8 +12,8 @@ import orjson
 import pytest
 import redis
 
-from projections.keys import Generations, ViewKeys
-from projections.reader import ViewReader
+from skald_campaign.projections.keys import Generations, ViewKeys
+from skald_campaign.projections.reader import ViewReader
 
 APP = "SkaldApplication"
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import redis
 
-from application.application import SkaldApplication
-from application.commands import CreateCampaign, EnrolCharacter
-from application.webhooks import RegisterWebhook, WebhookPolicy
-from projections.reader import ViewReader
-from projections.webhook_state import DeliveryState
-from workers.webhooks import WebhookWorker
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import CreateCampaign, EnrolCharacter
+from skald_campaign.application.webhooks import RegisterWebhook, WebhookPolicy
+from skald_campaign.projections.reader import ViewReader
+from skald_campaign.projections.webhook_state import DeliveryState
+from skald_campaign.workers.webhooks import WebhookWorker
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 20, "body_max": 20}
 

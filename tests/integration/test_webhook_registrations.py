@@ -11,8 +11,8 @@ from uuid import UUID
 import orjson
 from eventsourcing.persistence import StoredEvent
 
-from application.application import SkaldApplication
-from domain.webhooks import CampaignWebhooks, Webhook
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.domain.webhooks import CampaignWebhooks, Webhook
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "webhooks-issue25.jsonl"
 CAMPAIGN = UUID("11111111-2222-4333-8444-555555555555")

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from skald.services import build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.helpers import new_campaign, ok
 
 

@@ -14,9 +14,9 @@ import pytest
 import standardwebhooks
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from skald.services import build_services
-from skald.settings import Settings
+from skald_campaign.api.app import create_app
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.helpers import act, enrol, new_campaign, next_round, ok, start
 from tests.integration.projection_support import wait_until
 from tests.patience import HANG_SECONDS

@@ -11,9 +11,9 @@ from uuid import UUID
 
 import pytest
 
-from application.application import SkaldApplication
-from application.writer_cache import WriterCache
-from domain.errors import DomainError
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.writer_cache import WriterCache
+from skald_campaign.domain.errors import DomainError
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
 from tests.patience import HANG_SECONDS
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.records import JSON
+from skald_campaign.domain.records import JSON
 from tests.unit.test_d20_support import fr_sheet
 from tests.unit.told_support import Table
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.records import JSON
+from skald_campaign.domain.records import JSON
 from tests.unit.test_margin_table import BOW, SWORD, sheet
 from tests.unit.told_support import Table
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from application.commands import AdjustTracks
-from application.table_commands import SetTurnOrder
-from domain.records import JSON
+from skald_campaign.application.commands import AdjustTracks
+from skald_campaign.application.table_commands import SetTurnOrder
+from skald_campaign.domain.records import JSON
 from tests.unit.told_support import Sevens, Table
 
 PC = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10,

@@ -9,8 +9,8 @@ from starlette.types import Receive, Scope, Send
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from skald.http_protocol import http_protocol
-from skald.logs import RedactKeys, RefusalsOnly
+from skald_campaign.http_protocol import http_protocol
+from skald_campaign.logs import RedactKeys, RefusalsOnly
 
 
 def access_record(path: str, status: int) -> logging.LogRecord:
@@ -87,7 +87,7 @@ async def _plain_app(scope: Scope, receive: Receive, send: Send) -> None:
 
 
 def test_the_server_builds_no_access_record_for_a_served_request() -> None:
-    """skald serve's protocol (skald/http_protocol.py) hands a served request's line to no
+    """skald serve's protocol (skald_campaign/http_protocol.py) hands a served request's line to no
     logger at all (RefusalsOnly would drop it after the record was made); a refusal's
     line reaches uvicorn.access and its filters."""
     statuses: list[object] = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from application.application import SkaldApplication
-from application.store import Commands
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.store import Commands
 
 APPLICATION = Path(__file__).resolve().parents[2] / "application"
 

@@ -15,10 +15,10 @@ from eventsourcing.persistence import StoredEvent
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from application import audit_entries
-from application.audit_entries import ENTRY_JSON, entry_of, page_json, render
-from application.history import event_record
-from skald.transcoder import JsonPayloadMapper, OrjsonTranscoder
+from skald_campaign.application import audit_entries
+from skald_campaign.application.audit_entries import ENTRY_JSON, entry_of, page_json, render
+from skald_campaign.application.history import event_record
+from skald_campaign.transcoder import JsonPayloadMapper, OrjsonTranscoder
 
 STORE = Path(__file__).resolve().parents[1] / "fixtures" / "compat" / "store-fe485e1.jsonl"
 

@@ -9,8 +9,8 @@ from uuid import UUID
 
 import pytest
 
-from domain.calendar import Day, calendar_as_json, calendar_from_json
-from domain.campaign import Campaign
+from skald_campaign.domain.calendar import Day, calendar_as_json, calendar_from_json
+from skald_campaign.domain.campaign import Campaign
 from tests.unit.test_snapshot_upcast import SNAPSHOTS, loaded
 
 FULL = {"rest": "full", "care": True, "healer": False}

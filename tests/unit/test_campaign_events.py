@@ -10,10 +10,10 @@ from pathlib import Path
 
 from eventsourcing.utils import get_topic, resolve_topic
 
-from domain.campaign import Campaign
-from domain.events import CAMPAIGN_EVENTS
-from domain.records import Vitals
-from domain.walk import Entry, vitals_as_json, vitals_from_json
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.events import CAMPAIGN_EVENTS
+from skald_campaign.domain.records import Vitals
+from skald_campaign.domain.walk import Entry, vitals_as_json, vitals_from_json
 
 STORE = Path(__file__).parents[1] / "fixtures/compat/store-fe485e1.jsonl"
 # Not in a payload: the columns beside it, or the library's own (timed, the creation's topic).
@@ -45,7 +45,7 @@ def test_every_campaign_event_of_the_old_store_resolves_to_its_declared_class() 
         # declared class under the same name), not generated from an @event method.
         # (A generated class has no base of its own name; fe485e1's had none.)
         bases = [b for b in cls.__mro__[1:] if b.__qualname__ == f"Campaign.{name}"]
-        assert bases and {b.__module__ for b in bases} == {"domain.campaign"}
+        assert bases and {b.__module__ for b in bases} == {"skald_campaign.domain.campaign"}
         assert list(vars(bases[-1])["__annotations__"]) == [
             f.name for f in dataclasses.fields(cls) if f.name not in LIBRARY
         ]

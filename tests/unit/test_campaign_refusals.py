@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from domain.campaign import Campaign
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.records import Character
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.records import Character
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 20, "body_max": 10}
 REST = {"rest": "full", "care": True, "healer": False}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
 from tests.unit.test_d20_support import Table, assert_json_native, sheet
 
 WEAPONS = [

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rulesets.base import Ruleset
-from domain.rulesets.d20 import D20
-from domain.rulesets.stamina_body import StaminaBody
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.rulesets.d20 import D20
+from skald_campaign.domain.rulesets.stamina_body import StaminaBody
 
 SHEET: dict[str, Any] = {
     "strength": 10,

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from domain.dice import DiceTray, seeded_roller
-from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets import get_ruleset
-from domain.rulesets.base import CombatantView, EncounterView, Outcome
-from domain.rulesets.d20 import rules
-from domain.rulesets.d20.ratings import Rating, Term
-from domain.rulesets.d20.sheet import D20Sheet
-from domain.validation import InvalidFields
+from skald_campaign.domain.dice import DiceTray, seeded_roller
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, Outcome
+from skald_campaign.domain.rulesets.d20 import rules
+from skald_campaign.domain.rulesets.d20.ratings import Rating, Term
+from skald_campaign.domain.rulesets.d20.sheet import D20Sheet
+from skald_campaign.domain.validation import InvalidFields
 from tests.unit.test_d20_support import fr_sheet, sheet
 
 RULES = get_ruleset("d20")
@@ -452,7 +452,7 @@ def test_a_failed_hazard_save_in_full() -> None:
 
 
 def test_an_unknown_actor_is_named_as_the_actor() -> None:
-    from domain.errors import NotFound
+    from skald_campaign.domain.errors import NotFound
 
     with pytest.raises(NotFound) as missing:
         run(two(), "trip", "zz", target="b")

@@ -7,10 +7,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.dice import DiceTray, replay_tray, seeded_roller
-from domain.rulesets import get_ruleset
-from domain.rulesets.base import CombatantView, EncounterView, Outcome
-from domain.rulesets.d20.tables import ARMOR, SIZE_ORDER
+from skald_campaign.domain.dice import DiceTray, replay_tray, seeded_roller
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, Outcome
+from skald_campaign.domain.rulesets.d20.tables import ARMOR, SIZE_ORDER
 from tests.unit.test_d20_support import fr_sheet, sheet
 
 RULES = get_ruleset("d20")

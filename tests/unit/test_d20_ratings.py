@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from domain.rulesets.d20.ratings import shove_resist
-from domain.rulesets.d20.sheet import D20Sheet
+from skald_campaign.domain.rulesets.d20.ratings import shove_resist
+from skald_campaign.domain.rulesets.d20.sheet import D20Sheet
 from tests.unit.test_d20_support import Table, sheet, terms
 
 # A plate-armoured human Fighter with a Large Shield and Defensive Stance mastery.

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.rulesets.d20 import rules
-from domain.rulesets.d20.ratings import Rating, Term
-from domain.rulesets.d20.sheet import D20Options, D20Sheet
-from domain.rulesets.d20.tables import SHOVE_DIE_LADDER, SIZE_ORDER
+from skald_campaign.domain.rulesets.d20 import rules
+from skald_campaign.domain.rulesets.d20.ratings import Rating, Term
+from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet
+from skald_campaign.domain.rulesets.d20.tables import SHOVE_DIE_LADDER, SIZE_ORDER
 from tests.unit.test_d20_support import sheet
 
 

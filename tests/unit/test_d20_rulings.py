@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from domain.errors import ActionRefused, InvalidInput
-from domain.validation import InvalidFields
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.validation import InvalidFields
 from tests.unit.test_d20_support import Table, assert_json_native, fr_sheet, sheet, terms
 
 UPHILL = {"name": "defender on higher ground (shoving uphill)", "value": 2}

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from domain.errors import InvalidInput
-from domain.rulesets import get_ruleset
-from domain.rulesets.d20 import D20
-from domain.validation import InvalidFields
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.d20 import D20
+from skald_campaign.domain.validation import InvalidFields
 from tests.unit.test_d20_support import Table, sheet
 
 RULES = get_ruleset("d20")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from domain.rulesets import get_ruleset
-from domain.rulesets.d20.sheet import D20Options
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.d20.sheet import D20Options
 from tests.unit.test_d20_support import Table, fr_sheet
 
 STORE = Path(__file__).parents[1] / "fixtures" / "compat" / "store-fe485e1.jsonl"

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from domain.rulesets import get_ruleset
-from domain.validation import InvalidFields
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.validation import InvalidFields
 from tests.unit.test_d20_support import Table, sheet
 
 RULES = get_ruleset("d20")

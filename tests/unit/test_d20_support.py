@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CreateCampaign,
     EndEncounter,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rulesets.d20.tables import (
+from skald_campaign.domain.rulesets.d20.tables import (
     ABILITY_MODIFIER_BANDS,
     ARMOR,
     ARMOR_WITHOUT_WRESTLING_ROW,

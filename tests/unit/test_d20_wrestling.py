@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from domain.errors import ActionRefused
+from skald_campaign.domain.errors import ActionRefused
 from tests.unit.test_d20_support import Table, assert_json_native, fr_sheet, terms
 
 

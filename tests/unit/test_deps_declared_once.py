@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import api.deps
+import skald_campaign.api.deps
 
 API = Path(__file__).resolve().parents[2] / "api"
 
@@ -34,4 +34,4 @@ def test_only_api_deps_declares_dependencies() -> None:
 def test_api_deps_declares_the_shared_ones() -> None:
     assert depends_calls(API / "deps.py") != []
     for name in ("App", "Views", "Keys", "Reader", "GM", "Operator", "Idempotency"):
-        assert hasattr(api.deps, name), name
+        assert hasattr(skald_campaign.api.deps, name), name

@@ -7,8 +7,15 @@ from typing import Any
 
 import pytest
 
-from domain.dice import MAX_DICE_PER_ROLL, MAX_SIDES, DiceExpression, DiceTray, Roll, seeded_roller
-from domain.errors import DiceError
+from skald_campaign.domain.dice import (
+    MAX_DICE_PER_ROLL,
+    MAX_SIDES,
+    DiceExpression,
+    DiceTray,
+    Roll,
+    seeded_roller,
+)
+from skald_campaign.domain.errors import DiceError
 
 
 class Recorder:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 import random
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CreateCampaign,
     EnrolCharacter,

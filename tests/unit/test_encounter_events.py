@@ -10,8 +10,8 @@ from pathlib import Path
 
 from eventsourcing.utils import get_topic
 
-from domain.encounter import Encounter
-from domain.events import ENCOUNTER_EVENTS
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.events import ENCOUNTER_EVENTS
 
 COMPAT = Path(__file__).parents[1] / "fixtures/compat/store-fe485e1.jsonl"
 BASE = {"originator_id", "originator_version", "timestamp"}

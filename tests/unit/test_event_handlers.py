@@ -14,19 +14,19 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Tracking
 from eventsourcing.utils import get_topic
 
-from domain import events
-from domain.bestiary import CampaignBestiary
-from domain.campaign import Campaign
-from domain.encounter import Encounter
-from domain.events import EventHandlers, UnhandledEvent
-from domain.idempotency import IdempotentRequest
-from domain.timeline import STEPS
-from projections.audit import SUMMARIES, AuditProjection
-from projections.base import ProjectionView
-from projections.board import CHANGES as BOARD
-from projections.board import BoardProjection
-from projections.vitals import CHANGES as VITALS
-from projections.vitals import VitalsProjection
+from skald_campaign.domain import events
+from skald_campaign.domain.bestiary import CampaignBestiary
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.events import EventHandlers, UnhandledEvent
+from skald_campaign.domain.idempotency import IdempotentRequest
+from skald_campaign.domain.timeline import STEPS
+from skald_campaign.projections.audit import SUMMARIES, AuditProjection
+from skald_campaign.projections.base import ProjectionView
+from skald_campaign.projections.board import CHANGES as BOARD
+from skald_campaign.projections.board import BoardProjection
+from skald_campaign.projections.vitals import CHANGES as VITALS
+from skald_campaign.projections.vitals import VitalsProjection
 
 CAMPAIGN = set(events.CAMPAIGN_EVENTS)
 ENCOUNTER = set(events.ENCOUNTER_EVENTS)

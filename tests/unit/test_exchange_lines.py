@@ -10,8 +10,8 @@ import orjson
 import pytest
 from eventsourcing.persistence import Mapper
 
-from skald.exchange import ExchangeError, read_events
-from skald.transcoder import OrjsonTranscoder
+from skald_campaign.exchange import ExchangeError, read_events
+from skald_campaign.transcoder import OrjsonTranscoder
 
 HEADER = {"format": "skald-events", "version": 1}
 AGGREGATE = "d8c3a0d4-0144-4362-81fb-a80ddef79a41"

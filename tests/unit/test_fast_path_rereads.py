@@ -14,9 +14,9 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from api.access_reads import fresh_access, shared_access_read
-from api.keys import PREFIX
-from api.redacting import caller
+from skald_campaign.api.access_reads import fresh_access, shared_access_read
+from skald_campaign.api.keys import PREFIX
+from skald_campaign.api.redacting import caller
 
 
 class Application:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from application.group_commit import GroupCommitWriter
+from skald_campaign.application.group_commit import GroupCommitWriter
 from tests.patience import HANG_SECONDS
 
 

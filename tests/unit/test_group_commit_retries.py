@@ -10,7 +10,7 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
-from application.group_commit import BATCH_ATTEMPTS, GroupCommitWriter
+from skald_campaign.application.group_commit import BATCH_ATTEMPTS, GroupCommitWriter
 from tests.patience import HANG_SECONDS
 
 

@@ -8,9 +8,9 @@ from types import MappingProxyType
 
 import pytest
 
-from application.application import check_reason
-from domain.campaign import check_name
-from domain.validation import (
+from skald_campaign.application.application import check_reason
+from skald_campaign.domain.campaign import check_name
+from skald_campaign.domain.validation import (
     BIDI_CONTROLS,
     LINE_SEPARATORS,
     InvalidFields,

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from api.json_body import _refuse_constant, _refuse_duplicates, json_problem
+from skald_campaign.api.json_body import _refuse_constant, _refuse_duplicates, json_problem
 
 
 def strict_read_accepts(body: bytes) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from application.store_position import KnownPosition
+from skald_campaign.application.store_position import KnownPosition
 
 
 class Store:

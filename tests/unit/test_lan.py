@@ -1,4 +1,4 @@
-"""A table on the home network (skald/lan.py, issue 36): the base URL of the pages'
+"""A table on the home network (skald_campaign/lan.py, issue 36): the base URL of the pages'
 links, and the settings `skald serve --lan` / `--advertise` take."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from skald.lan import public_url, reachable
-from skald.settings import Settings
+from skald_campaign.lan import public_url, reachable
+from skald_campaign.settings import Settings
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = ROOT / "domain"
 APPLICATION = ROOT / "application"
+PACKAGE = "skald_campaign"  # Skald's one import name; each folder is a package under it
+# The composition root: skald_campaign's own modules (skald_campaign/*.py).
+ROOT_MODULES = {
+    f"{PACKAGE}.{path.stem}" for path in (ROOT / PACKAGE).glob("*.py") if path.stem != "__init__"
+}
 DOMAIN_FORBIDDEN = {
-    "application",
-    "api",
-    "projections",
-    "workers",
-    "skald",
+    f"{PACKAGE}.application",
+    f"{PACKAGE}.api",
+    f"{PACKAGE}.projections",
+    f"{PACKAGE}.workers",
+    *ROOT_MODULES,
     "fastapi",
     "starlette",
     "uvicorn",
@@ -39,10 +44,10 @@ DOMAIN_FORBIDDEN = {
     "eventsourcing.persistence",
 }
 APPLICATION_FORBIDDEN = {
-    "api",
-    "projections",
-    "workers",
-    "skald",
+    f"{PACKAGE}.api",
+    f"{PACKAGE}.projections",
+    f"{PACKAGE}.workers",
+    *ROOT_MODULES,
     "fastapi",
     "starlette",
     "uvicorn",
@@ -94,8 +99,9 @@ def test_no_application_module_imports_the_api_or_the_layers_above_it() -> None:
 
 def test_importing_the_domain_loads_none_of_them() -> None:
     program = (
-        "import sys, importlib, pkgutil, domain\n"
-        "for m in pkgutil.walk_packages(domain.__path__, 'domain.'):\n"
+        "import sys, importlib, pkgutil\n"
+        "from skald_campaign import domain\n"
+        "for m in pkgutil.walk_packages(domain.__path__, 'skald_campaign.domain.'):\n"
         "    importlib.import_module(m.name)\n"
         f"print(sorted(set({sorted(DOMAIN_FORBIDDEN - LOADED_WITH_THE_LIBRARY)!r})"
         " & set(sys.modules)))\n"
@@ -108,8 +114,9 @@ def test_importing_the_domain_loads_none_of_them() -> None:
 
 def test_importing_the_application_loads_no_http_layer() -> None:
     program = (
-        "import sys, importlib, pkgutil, application\n"
-        "for m in pkgutil.walk_packages(application.__path__, 'application.'):\n"
+        "import sys, importlib, pkgutil\n"
+        "from skald_campaign import application\n"
+        "for m in pkgutil.walk_packages(application.__path__, 'skald_campaign.application.'):\n"
         "    importlib.import_module(m.name)\n"
         f"print(sorted(set({sorted(APPLICATION_FORBIDDEN)!r}) & set(sys.modules)))\n"
     )
@@ -122,19 +129,22 @@ def test_importing_the_application_loads_no_http_layer() -> None:
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text(
-        "import redis\nfrom api.app import create_app\nimport queue\n"
+        "import redis\nfrom skald_campaign.api.app import create_app\nimport queue\n"
         "from eventsourcing.persistence import IntegrityError\n"
-        "from eventsourcing import persistence\nfrom application.writes import WriteRunner\n"
+        "from eventsourcing import persistence\n"
+        "from skald_campaign.application.writes import WriteRunner\n"
         "from contextvars import ContextVar\nimport threading as t\n"
         "from eventsourcing.domain import Aggregate\nimport apiary\n"
+        "from skald_campaign import cli\nfrom skald_campaign.domain import dice\n"
     )
     assert forbidden_in(bad, DOMAIN_FORBIDDEN) == [
-        "api",
-        "application",
         "contextvars",
         "eventsourcing.persistence",
         "queue",
         "redis",
+        "skald_campaign.api",
+        "skald_campaign.application",
+        "skald_campaign.cli",
         "threading",
     ]
-    assert forbidden_in(bad, APPLICATION_FORBIDDEN) == ["api"]
+    assert forbidden_in(bad, APPLICATION_FORBIDDEN) == ["skald_campaign.api", "skald_campaign.cli"]

@@ -9,7 +9,7 @@ from concurrent.futures import Future
 
 import pytest
 
-from api.loop_futures import on_this_loop
+from skald_campaign.api.loop_futures import on_this_loop
 
 
 def finish_later(action: str, value: object) -> Future[object]:

@@ -9,10 +9,10 @@ from typing import Any
 import orjson
 import pytest
 
-from domain.errors import InvalidInput
-from domain.rulesets.margin import Margin
-from domain.rulesets.margin.options import MarginOptions
-from domain.rulesets.margin.rules import damage_for_margin
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.rulesets.margin import Margin
+from skald_campaign.domain.rulesets.margin.options import MarginOptions
+from skald_campaign.domain.rulesets.margin.rules import damage_for_margin
 from tests.unit.test_margin_table import SWORD, Table, sheet, weapon
 
 RULES = Margin()

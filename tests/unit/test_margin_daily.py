@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from domain.rulesets.margin import Margin
-from domain.rulesets.margin.daily import apply_day, full_rest, light_day
+from skald_campaign.domain.rulesets.margin import Margin
+from skald_campaign.domain.rulesets.margin.daily import apply_day, full_rest, light_day
 from tests.unit.test_margin_table import BOW, FIREBOLT, SWORD, sheet
 
 RULES = Margin()

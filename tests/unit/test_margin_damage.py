@@ -10,10 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.rulesets.margin.exact import round_half_up
-from domain.rulesets.margin.options import MarginOptions
-from domain.rulesets.margin.rules import Damage, damage_for_margin, margin, weapon_damage
-from domain.rulesets.margin.sheet import MarginSheet, Weapon
+from skald_campaign.domain.rulesets.margin.exact import round_half_up
+from skald_campaign.domain.rulesets.margin.options import MarginOptions
+from skald_campaign.domain.rulesets.margin.rules import (
+    Damage,
+    damage_for_margin,
+    margin,
+    weapon_damage,
+)
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet, Weapon
 
 DEFAULTS = MarginOptions()
 PHYSICAL = ["blunt", "slash", "pierce"]

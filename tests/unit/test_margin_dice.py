@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from domain.dice import DiceTray
-from domain.rulesets.margin.pools import Pool, PoolTerm, read_faces, roll_pool
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.rulesets.margin.pools import Pool, PoolTerm, read_faces, roll_pool
 
 
 def pool(size: int) -> Pool:

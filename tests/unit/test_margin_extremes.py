@@ -11,7 +11,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.errors import DomainError
+from skald_campaign.domain.errors import DomainError
 from tests.unit.margin_extremes import extreme_options, extreme_sheets
 from tests.unit.test_margin_table import Table
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rulesets.margin import Margin
-from domain.rulesets.margin.options import MarginOptions
-from domain.rulesets.margin.ratings import derived_ratings
-from domain.rulesets.margin.sheet import MarginSheet
-from domain.rulesets.margin.state import CharacterState
+from skald_campaign.domain.rulesets.margin import Margin
+from skald_campaign.domain.rulesets.margin.options import MarginOptions
+from skald_campaign.domain.rulesets.margin.ratings import derived_ratings
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.margin.state import CharacterState
 from tests.unit.test_margin_table import BOW, FIREBOLT, HALBERD, SWORD, Table, sheet
 
 RULES = Margin()

@@ -8,12 +8,12 @@ from fractions import Fraction
 
 import pytest
 
-from domain.dice import DiceTray
-from domain.rulesets.margin.exact import Bounds, parse_exact, round_half_up
-from domain.rulesets.margin.options import MarginOptions
-from domain.rulesets.margin.pools import Pool, PoolTerm, read_faces, roll_pool
-from domain.rulesets.margin.rules import distance, reach_of, reaches
-from domain.rulesets.margin.sheet import FISTS, Weapon
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.rulesets.margin.exact import Bounds, parse_exact, round_half_up
+from skald_campaign.domain.rulesets.margin.options import MarginOptions
+from skald_campaign.domain.rulesets.margin.pools import Pool, PoolTerm, read_faces, roll_pool
+from skald_campaign.domain.rulesets.margin.rules import distance, reach_of, reaches
+from skald_campaign.domain.rulesets.margin.sheet import FISTS, Weapon
 from tests.unit.test_margin_table import BOW, FIREBOLT, HALBERD, SWORD, Table, sheet
 
 OPTIONS = MarginOptions()
@@ -247,8 +247,8 @@ def test_a_throw_that_needs_no_second_look_spends_no_luck() -> None:
 
 
 def test_a_defense_pool_is_active_or_passive_and_nothing_else() -> None:
-    from domain.rulesets.margin.rules import defense_pool
-    from domain.rulesets.margin.sheet import MarginSheet
+    from skald_campaign.domain.rulesets.margin.rules import defense_pool
+    from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
 
     character = MarginSheet.model_validate(sheet(evasion=2))
     assert defense_pool(character, "evasion", "active").size == 4
@@ -311,9 +311,14 @@ def test_luck_spent_twice_in_one_action_is_counted_twice() -> None:
 
 
 def test_an_action_without_an_actor_says_which_action_needs_one() -> None:
-    from domain.errors import InvalidInput
-    from domain.rulesets.base import EncounterView
-    from domain.rulesets.margin.actions import Attack, Defend, resolve_attack, resolve_defend
+    from skald_campaign.domain.errors import InvalidInput
+    from skald_campaign.domain.rulesets.base import EncounterView
+    from skald_campaign.domain.rulesets.margin.actions import (
+        Attack,
+        Defend,
+        resolve_attack,
+        resolve_defend,
+    )
 
     view = EncounterView(1, {}, MarginOptions().model_dump(mode="json"))
     with pytest.raises(InvalidInput, match=r"^defend needs an actor: the combatant who takes"):
@@ -334,7 +339,7 @@ def test_a_posture_pays_fatigue_per_effort_die_and_says_its_effort_only_when_bou
 
 
 def test_names_that_are_not_there_list_what_is() -> None:
-    from domain.errors import InvalidInput
+    from skald_campaign.domain.errors import InvalidInput
 
     frost = {**FIREBOLT, "name": "frost", "damage_type": "cold"}
     table = Table()
@@ -354,7 +359,7 @@ def test_names_that_are_not_there_list_what_is() -> None:
 
 
 def test_a_ranged_weapon_missing_from_the_state_has_its_full_ammunition() -> None:
-    from domain.rulesets.margin.state import CharacterState
+    from skald_campaign.domain.rulesets.margin.state import CharacterState
 
     bow = Weapon.model_validate(BOW)
     assert CharacterState().shots_left(bow) == 5
@@ -387,7 +392,7 @@ def test_a_non_warding_companion_listed_first_does_not_hide_the_dwarf() -> None:
 
 
 def test_state_read_from_older_records_fills_what_is_missing_with_zero() -> None:
-    from domain.rulesets.margin.state import CharacterState, Posture
+    from skald_campaign.domain.rulesets.margin.state import CharacterState, Posture
 
     empty = CharacterState.from_json({})
     assert (empty.fatigue, empty.luck, empty.ammunition, empty.posture) == (0, 0, {}, None)
@@ -396,7 +401,7 @@ def test_state_read_from_older_records_fills_what_is_missing_with_zero() -> None
 
 
 def test_an_action_that_is_no_posture_keeps_the_posture_on_record() -> None:
-    from domain.rulesets.margin.state import CharacterState, Posture
+    from skald_campaign.domain.rulesets.margin.state import CharacterState, Posture
 
     held = Posture("defend", 1, 1)
     after = CharacterState(posture=held).acting(2, 3)
@@ -404,9 +409,9 @@ def test_an_action_that_is_no_posture_keeps_the_posture_on_record() -> None:
 
 
 def test_an_actor_who_is_not_in_the_encounter_is_named() -> None:
-    from domain.errors import NotFound
-    from domain.rulesets.base import EncounterView
-    from domain.rulesets.margin.actions import Defend, resolve_defend
+    from skald_campaign.domain.errors import NotFound
+    from skald_campaign.domain.rulesets.base import EncounterView
+    from skald_campaign.domain.rulesets.margin.actions import Defend, resolve_defend
 
     view = EncounterView(1, {}, MarginOptions().model_dump(mode="json"))
     with pytest.raises(NotFound) as raised:
@@ -415,7 +420,7 @@ def test_an_actor_who_is_not_in_the_encounter_is_named() -> None:
 
 
 def test_an_attack_is_the_round_s_one_action() -> None:
-    from domain.errors import ActionRefused
+    from skald_campaign.domain.errors import ActionRefused
 
     table = Table()
     table.enrol("brenna", sheet(might=3, weapons=[SWORD]))

@@ -8,10 +8,10 @@ from typing import Any
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from domain.dice import DiceTray
-from domain.rulesets.base import CombatantView, EncounterView, Outcome
-from domain.rulesets.margin import Margin
-from domain.rulesets.margin.actions import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, Outcome
+from skald_campaign.domain.rulesets.margin import Margin
+from skald_campaign.domain.rulesets.margin.actions import (
     Attack,
     Cast,
     Defend,

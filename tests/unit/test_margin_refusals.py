@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
 from tests.unit.test_margin_table import AXE, BOW, FIREBOLT, SPEAR, SWORD, Table, sheet
 
 BRENNA = sheet(might=4, grace=1, vigor=3, aether=0, melee=4, weapons=[SWORD, BOW])

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
 from tests.unit.test_margin_table import (
     BOW,
     HALBERD,

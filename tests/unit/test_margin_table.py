@@ -16,8 +16,8 @@ from uuid import UUID
 
 import pytest
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CreateCampaign,
     EnrolCharacter,
@@ -25,11 +25,11 @@ from application.commands import (
     PerformAction,
     StartEncounter,
 )
-from domain.dice import Roller
-from domain.errors import DomainError, InvalidInput
-from domain.rulesets import get_ruleset
-from domain.rulesets.margin import Margin
-from domain.rulesets.margin.options import MarginOptions
+from skald_campaign.domain.dice import Roller
+from skald_campaign.domain.errors import DomainError, InvalidInput
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.margin import Margin
+from skald_campaign.domain.rulesets.margin.options import MarginOptions
 
 # -- sheets ------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from domain.errors import ActionRefused
+from skald_campaign.domain.errors import ActionRefused
 from tests.unit.test_margin_table import BOW, FIREBOLT, SPEAR, SWORD, Table, sheet
 
 RAIDER = sheet(might=3, grace=2, melee=2, weapons=[SWORD, SPEAR, BOW])  # 5 dice, bow 2

@@ -13,7 +13,7 @@ from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from api.limits import MovingWindows
+from skald_campaign.api.limits import MovingWindows
 
 
 class Clock:

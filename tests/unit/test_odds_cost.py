@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from domain.odds import COST_BUDGET, TooLarge, action_odds
-from domain.odds.cache import ODDS, OddsCache
-from domain.odds.cost import RUN_COSTS, RunCost, run_cost
-from domain.odds.encounter import attack_odds, encounter_odds
+from skald_campaign.domain.odds import COST_BUDGET, TooLarge, action_odds
+from skald_campaign.domain.odds.cache import ODDS, OddsCache
+from skald_campaign.domain.odds.cost import RUN_COSTS, RunCost, run_cost
+from skald_campaign.domain.odds.encounter import attack_odds, encounter_odds
 from tests.unit.test_margin_table import Table
 from tests.unit.test_odds_support import SWORD, encounter, margin_sheet, sb_sheet
 from tests.unit.test_odds_view import fight

@@ -13,9 +13,9 @@ from fractions import Fraction
 
 import pytest
 
-from domain.odds.faces import EVERY_ORDER, FaceModel, by_total, ordered
-from domain.odds.models import STAMINA_DAMAGE, face_model, stamina_damage_model
-from domain.rulesets.margin.pools import read_faces
+from skald_campaign.domain.odds.faces import EVERY_ORDER, FaceModel, by_total, ordered
+from skald_campaign.domain.odds.models import STAMINA_DAMAGE, face_model, stamina_damage_model
+from skald_campaign.domain.rulesets.margin.pools import read_faces
 from tests.unit.test_odds_support import (
     SWORD,
     distribution,
@@ -60,7 +60,7 @@ def test_one_die_is_below_nothing_one_time_in_six_and_two_one_in_36() -> None:
 
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_stamina_damage_dice_are_read_die_by_die_on_either_table(count: int) -> None:
-    from domain.rulesets.stamina_body.rules import read_damage
+    from skald_campaign.domain.rulesets.stamina_body.rules import read_damage
 
     for table in ("impact", "piercing"):
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.odds import TooLarge, action_odds
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.odds import TooLarge, action_odds
 from tests.unit.test_odds_support import SWORD, d20_sheet, encounter, margin_sheet, odds
 
 

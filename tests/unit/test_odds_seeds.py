@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from domain.odds import action_odds
+from skald_campaign.domain.odds import action_odds
 from tests.unit.test_odds_support import SWORD, Lineup, d20_sheet, encounter, margin_sheet, sb_sheet
 
 LONGSWORD = {"name": "longsword", "damage_class": 3, "damage_type": "piercing", "skill": 13}

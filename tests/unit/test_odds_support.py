@@ -9,17 +9,17 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from domain.dice import DiceTray
-from domain.odds import action_odds
-from domain.odds.explore import Explorer, Memo
-from domain.odds.faces import FaceModel
-from domain.odds.memo import memo_for, stamina_body_damage_type
-from domain.odds.models import face_model
-from domain.odds.readers import Features, reader
-from domain.records import Combatant
-from domain.resolution import Resolved, build_view, resolve
-from domain.rulesets import get_ruleset
-from domain.rulesets.base import EncounterView, Ruleset
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.odds import action_odds
+from skald_campaign.domain.odds.explore import Explorer, Memo
+from skald_campaign.domain.odds.faces import FaceModel
+from skald_campaign.domain.odds.memo import memo_for, stamina_body_damage_type
+from skald_campaign.domain.odds.models import face_model
+from skald_campaign.domain.odds.readers import Features, reader
+from skald_campaign.domain.records import Combatant
+from skald_campaign.domain.resolution import Resolved, build_view, resolve
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 
 SWORD = {
     "name": "sword",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.odds.cost import run_cost
-from domain.odds.encounter import attack_odds
+from skald_campaign.domain.odds.cost import run_cost
+from skald_campaign.domain.odds.encounter import attack_odds
 from tests.unit.test_margin_table import SWORD, Table, sheet, weapon
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets import get_ruleset
 
 SOURCE = Path(__file__).resolve().parents[2] / "api" / "static" / "rulesets.js"
 MARK = "export const TEMPLATES = "

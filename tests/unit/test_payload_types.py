@@ -1,5 +1,5 @@
 """Every event class Skald declares has a typed check of its payload, derived from the
-class itself (skald/payload_types.py): found by walking the event classes, never by a
+class itself (skald_campaign/payload_types.py): found by walking the event classes, never by a
 list kept by hand, so an event added later is checked (and proven here) with no code."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from uuid import UUID
 import msgspec
 import pytest
 from eventsourcing.domain import Aggregate
-from eventsourcing.utils import resolve_topic
+from eventsourcing.utils import construct_topic, resolve_topic
 
-import domain  # noqa: F401 (its modules declare the event classes walked below)
-from domain import events
-from domain.event_catalog import METADATA
-from skald.payload_types import PayloadTypeError, check_payload, payload_type
+from skald_campaign import domain  # noqa: F401 (its modules declare the event classes walked below)
+from skald_campaign.domain import events
+from skald_campaign.domain.event_catalog import METADATA
+from skald_campaign.payload_types import PayloadTypeError, check_payload, payload_type
 
 # One value of every kind of JSON: a field that takes them all is not checked at all.
 EVERY_KIND: tuple[object, ...] = ("text", 7, 1.5, True, None, ["text"], {"key": "text"})
@@ -30,13 +30,13 @@ def every_event_class() -> list[type]:
     while waiting:
         cls = waiting.pop()
         waiting.extend(cls.__subclasses__())
-        if cls.__module__.startswith("domain.") and resolve_topic(topic(cls)) is cls:
+        if cls.__module__.startswith("skald_campaign.domain.") and resolve_topic(topic(cls)) is cls:
             found.append(cls)
     return sorted(set(found), key=topic)
 
 
 def topic(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
+    return construct_topic(cls)  # its TOPIC: the topic it is stored under
 
 
 EVENT_CLASSES = every_event_class()

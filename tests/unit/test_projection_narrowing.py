@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain import events
-from projections.audit import SUMMARIES, TEMPLATES
-from projections.narrow import (
+from skald_campaign.domain import events
+from skald_campaign.projections.audit import SUMMARIES, TEMPLATES
+from skald_campaign.projections.narrow import (
     integer,
     json_list,
     json_object,
@@ -17,8 +17,8 @@ from projections.narrow import (
     text,
     text_list,
 )
-from projections.staging import loads
-from projections.views import Board, stored
+from skald_campaign.projections.staging import loads
+from skald_campaign.projections.views import Board, stored
 
 
 def test_each_helper_answers_the_value_it_was_given_when_it_has_the_shape() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from application.redaction import Npc, ReadOnce, Redaction
+from skald_campaign.application.redaction import Npc, ReadOnce, Redaction
 
 BRAN, OGRE = "pc-bran", "npc-ogre"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from pydantic import StrictBool, StrictInt
 
-from domain.remembered_params import valid_params, written
-from domain.rulesets.base import Frozen
-from domain.rulesets.stamina_body.actions import TakeHit
-from domain.validation import InvalidFields, validate
+from skald_campaign.domain.remembered_params import valid_params, written
+from skald_campaign.domain.rulesets.base import Frozen
+from skald_campaign.domain.rulesets.stamina_body.actions import TakeHit
+from skald_campaign.domain.validation import InvalidFields, validate
 
 HIT = {"target": "hero", "damage_type": "impact", "damage_class": 1}
 

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from workers.projections import Supervisor
+from skald_campaign.workers.projections import Supervisor
 
 
 class Unreachable:

@@ -10,12 +10,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.dice import DiceTray
-from domain.records import Combatant, replace
-from domain.resolution import apply_outcome, build_view, resolve
-from domain.roll_preview import human_name, preview
-from domain.rulesets import get_ruleset
-from domain.rulesets.base import EncounterView, Ruleset
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.records import Combatant, replace
+from skald_campaign.domain.resolution import apply_outcome, build_view, resolve
+from skald_campaign.domain.roll_preview import human_name, preview
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 from tests.unit.test_d20_support import fr_sheet
 from tests.unit.test_d20_support import sheet as d20_sheet
 from tests.unit.test_margin_properties import sheets as margin_sheets

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from skald import announce, cli, logs
+from skald_campaign import announce, cli, logs
 
 
 def test_serve_freezes_what_start_up_built_before_it_serves(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rulesets.margin import Margin
-from domain.rulesets.margin.sheet import MarginSheet
-from domain.rulesets.stamina_body import StaminaBody
-from domain.rulesets.stamina_body.sheet import StaminaBodySheet, Weapon
+from skald_campaign.domain.rulesets.margin import Margin
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.stamina_body import StaminaBody
+from skald_campaign.domain.rulesets.stamina_body.sheet import StaminaBodySheet, Weapon
 
 RULES = StaminaBody()
 SPEAR = {"name": "Spear", "damage_class": 2, "damage_type": "piercing", "skill": 12}

@@ -17,16 +17,16 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from application.application import SkaldApplication
-from domain.campaign import Campaign
-from domain.encounter import Encounter
-from domain.records import Character, Combatant
-from skald.transcoder import OrjsonTranscoder
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.records import Character, Combatant
+from skald_campaign.transcoder import OrjsonTranscoder
 
 STORE = json.loads((Path(__file__).parents[1] / "fixtures/records/store_fe485e1.json").read_text())
 EVENTS = STORE["tables"]["stored_events"]
 SNAPSHOTS = STORE["tables"]["stored_snapshots"]
-ENV = {"TRANSCODER_TOPIC": "skald.transcoder:OrjsonTranscoder"}
+ENV = {"TRANSCODER_TOPIC": "skald_campaign.transcoder:OrjsonTranscoder"}
 
 
 def stored(row: dict[str, Any]) -> StoredEvent:

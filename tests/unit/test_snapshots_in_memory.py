@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 from eventsourcing.application import Application
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     Combatant,
     CreateCampaign,
     EnrolCharacter,
     PerformAction,
     StartEncounter,
 )
-from application.snapshotting import snapshot_due
-from domain.encounter import Encounter
+from skald_campaign.application.snapshotting import snapshot_due
+from skald_campaign.domain.encounter import Encounter
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 200, "body_max": 200}
 

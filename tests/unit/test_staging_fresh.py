@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from projections.staging import Guard, StagedViews
+from skald_campaign.projections.staging import Guard, StagedViews
 
 
 class CountingClient:

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from domain.dice import DiceExpression, DiceTray
-from domain.errors import InvalidInput
-from domain.rulesets.base import Awaiting, CombatantView, EncounterView
-from domain.rulesets.stamina_body import StaminaBody, rules
-from domain.rulesets.stamina_body.combat import defend, unable_to_answer
-from domain.rulesets.stamina_body.declarations import CHOICES, awaiting_defense
+from skald_campaign.domain.dice import DiceExpression, DiceTray
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.rulesets.base import Awaiting, CombatantView, EncounterView
+from skald_campaign.domain.rulesets.stamina_body import StaminaBody, rules
+from skald_campaign.domain.rulesets.stamina_body.combat import defend, unable_to_answer
+from skald_campaign.domain.rulesets.stamina_body.declarations import CHOICES, awaiting_defense
 
 RULES = StaminaBody()
 AXE = {"name": "axe", "damage_class": 2, "damage_type": "piercing", "skill": 12}

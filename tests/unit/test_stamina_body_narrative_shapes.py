@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from domain.narrators import narrate
-from domain.records import JSON
+from skald_campaign.domain.narrators import narrate
+from skald_campaign.domain.records import JSON
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.rulesets.base import CombatantView, EncounterView
-from domain.rulesets.stamina_body import StaminaBody, rules
-from domain.rulesets.stamina_body.care import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.rulesets.base import CombatantView, EncounterView
+from skald_campaign.domain.rulesets.stamina_body import StaminaBody, rules
+from skald_campaign.domain.rulesets.stamina_body.care import (
     MarkWound,
     Recover,
     TreatWound,
@@ -21,7 +21,12 @@ from domain.rulesets.stamina_body.care import (
     resolve_recover,
     resolve_treat_wound,
 )
-from domain.rulesets.stamina_body.healing import DayPlan, body_rate, daily_heal, stamina_for_rest
+from skald_campaign.domain.rulesets.stamina_body.healing import (
+    DayPlan,
+    body_rate,
+    daily_heal,
+    stamina_for_rest,
+)
 
 RULES = StaminaBody()
 SHEET: dict[str, Any] = {

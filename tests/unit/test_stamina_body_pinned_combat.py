@@ -7,13 +7,23 @@ from typing import Any
 
 import pytest
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused, InvalidInput, NotFound
-from domain.rulesets.base import CombatantView, EncounterView
-from domain.rulesets.stamina_body import StaminaBody, rules
-from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
-from domain.rulesets.stamina_body.bleeding import Bleed, Stabilise, resolve_bleed, resolve_stabilise
-from domain.rulesets.stamina_body.combat import Attack, defend, resolve_attack, weapon_of
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.rulesets.base import CombatantView, EncounterView
+from skald_campaign.domain.rulesets.stamina_body import StaminaBody, rules
+from skald_campaign.domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
+from skald_campaign.domain.rulesets.stamina_body.bleeding import (
+    Bleed,
+    Stabilise,
+    resolve_bleed,
+    resolve_stabilise,
+)
+from skald_campaign.domain.rulesets.stamina_body.combat import (
+    Attack,
+    defend,
+    resolve_attack,
+    weapon_of,
+)
 
 RULES = StaminaBody()
 SPEAR = {"name": "spear", "damage_class": 2, "damage_type": "piercing", "skill": 13}

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.dice import DiceTray
-from domain.rulesets.base import CombatantView, EncounterView
-from domain.rulesets.stamina_body import rules
-from domain.rulesets.stamina_body.care import Recover, resolve_recover
-from domain.rulesets.stamina_body.healing import DailyHeal, DayPlan, daily_heal
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.rulesets.base import CombatantView, EncounterView
+from skald_campaign.domain.rulesets.stamina_body import rules
+from skald_campaign.domain.rulesets.stamina_body.care import Recover, resolve_recover
+from skald_campaign.domain.rulesets.stamina_body.healing import DailyHeal, DayPlan, daily_heal
 
 IMPACT = [(1, 1, 0), (2, 1, 0), (3, 2, 0), (4, 3, 0), (5, 4, 0), (6, 5, 1)]
 PIERCING = [(1, 1, 0), (2, 1, 0), (3, 1, 0), (4, 2, 1), (5, 3, 1), (6, 4, 2)]

@@ -7,19 +7,19 @@ from typing import Any
 
 import pytest
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import CombatantView, EncounterView
-from domain.rulesets.stamina_body import StaminaBody
-from domain.rulesets.stamina_body.bleeding import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.rulesets.base import CombatantView, EncounterView
+from skald_campaign.domain.rulesets.stamina_body import StaminaBody
+from skald_campaign.domain.rulesets.stamina_body.bleeding import (
     Bleed,
     Stabilise,
     bleeding,
     resolve_bleed,
     resolve_stabilise,
 )
-from domain.rulesets.stamina_body.healing import DayPlan, body_rate, daily_heal
-from domain.validation import InvalidFields
+from skald_campaign.domain.rulesets.stamina_body.healing import DayPlan, body_rate, daily_heal
+from skald_campaign.domain.validation import InvalidFields
 
 RULES = StaminaBody()
 SHEET = {"st": 8, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}

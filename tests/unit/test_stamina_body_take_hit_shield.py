@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from domain.errors import InvalidInput
-from domain.rulesets.stamina_body.actions import TakeHit, take_hit_shield
-from domain.rulesets.stamina_body.rules import ShieldDecision
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.rulesets.stamina_body.actions import TakeHit, take_hit_shield
+from skald_campaign.domain.rulesets.stamina_body.rules import ShieldDecision
 
 NEEDS = (
     "parried: true needs the hit score and the parry score to check the shield rule "

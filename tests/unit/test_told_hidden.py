@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.records import JSON
+from skald_campaign.domain.records import JSON
 from tests.unit import scenes_d20 as d20
 from tests.unit import scenes_margin as margin
 from tests.unit import scenes_stamina_body as sb

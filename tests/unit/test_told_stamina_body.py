@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.records import JSON
+from skald_campaign.domain.records import JSON
 from tests.unit import scenes_stamina_body as scenes
 from tests.unit.told_support import Read, Table
 

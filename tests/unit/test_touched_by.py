@@ -4,7 +4,7 @@ part of its roll names."""
 
 from __future__ import annotations
 
-from api.views import touched_by
+from skald_campaign.api.views import touched_by
 
 
 class Text(str):

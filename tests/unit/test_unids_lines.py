@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from domain.narrative import unids, unids_lines
+from skald_campaign.domain.narrative import unids, unids_lines
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from domain.visibility import descriptor
+from skald_campaign.domain.visibility import descriptor
 
 SB_MAX = {"stamina": 12, "body": 10}
 

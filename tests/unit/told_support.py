@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from application.application import SkaldApplication
-from application.commands import (
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import (
     AddCombatant,
     AdjustTracks,
     AmendSheet,
@@ -24,11 +24,11 @@ from application.commands import (
     RemoveCombatant,
     StartEncounter,
 )
-from application.redaction import redaction_for
-from application.table_commands import NextTurn, PlaceMarker, RollInitiative
-from domain.dice import Roller
-from domain.narrators import narrate
-from domain.records import JSON
+from skald_campaign.application.redaction import redaction_for
+from skald_campaign.application.table_commands import NextTurn, PlaceMarker, RollInitiative
+from skald_campaign.domain.dice import Roller
+from skald_campaign.domain.narrators import narrate
+from skald_campaign.domain.records import JSON
 
 Read = tuple[str, list[str]]  # a record's summary and narrative, as one reader reads them
 

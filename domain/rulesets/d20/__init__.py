@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from domain.rulesets.base import (
+from skald_campaign.domain.rulesets.base import (
     ActionType,
     JsonMapping,
     JsonObject,
@@ -18,11 +18,16 @@ from domain.rulesets.base import (
     SheetLike,
     StateObject,
 )
-from domain.rulesets.d20 import ratings
-from domain.rulesets.d20.actions import ACTIONS
-from domain.rulesets.d20.actions.common import GRAPPLED_BY, GRAPPLING, PRONE, STANCE_ROUND
-from domain.rulesets.d20.sheet import D20Options, D20Sheet
-from domain.rulesets.d20.tracks import HitPoints
+from skald_campaign.domain.rulesets.d20 import ratings
+from skald_campaign.domain.rulesets.d20.actions import ACTIONS
+from skald_campaign.domain.rulesets.d20.actions.common import (
+    GRAPPLED_BY,
+    GRAPPLING,
+    PRONE,
+    STANCE_ROUND,
+)
+from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet
+from skald_campaign.domain.rulesets.d20.tracks import HitPoints
 
 # Every d20 state key describes the fight in progress; none should outlive it.
 ENCOUNTER_SCOPED_STATE = frozenset({STANCE_ROUND, PRONE, GRAPPLING, GRAPPLED_BY})

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain import breakdowns as bd
-from domain.breakdowns import read, target_of
-from domain.narrative import Sheeted, name_of
-from domain.records import JSONObject
-from domain.rulesets.d20.texts import both, check_lines
-from domain.texts import Descriptor, Part, Text, render, secret
+from skald_campaign.domain import breakdowns as bd
+from skald_campaign.domain.breakdowns import read, target_of
+from skald_campaign.domain.narrative import Sheeted, name_of
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.rulesets.d20.texts import both, check_lines
+from skald_campaign.domain.texts import Descriptor, Part, Text, render, secret
 
 Roster = Mapping[str, Sheeted]
 

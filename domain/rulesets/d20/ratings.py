@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from pydantic import JsonValue
 
-from domain.rulesets.base import JsonObject
-from domain.rulesets.d20.sheet import SHIELD_BASH, UNARMED_STRIKE, D20Sheet
-from domain.rulesets.d20.tables import (
+from skald_campaign.domain.rulesets.base import JsonObject
+from skald_campaign.domain.rulesets.d20.sheet import SHIELD_BASH, UNARMED_STRIKE, D20Sheet
+from skald_campaign.domain.rulesets.d20.tables import (
     ARMOR,
     BASE_AC,
     BASE_FD,

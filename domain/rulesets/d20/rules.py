@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.rulesets.base import JsonObject
-from domain.rulesets.d20.ratings import Rating, Term
-from domain.rulesets.d20.sheet import D20Options, D20Sheet
-from domain.rulesets.d20.tables import (
+from skald_campaign.domain.rulesets.base import JsonObject
+from skald_campaign.domain.rulesets.d20.ratings import Rating, Term
+from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet
+from skald_campaign.domain.rulesets.d20.tables import (
     ARMOR,
     ARMOR_WRESTLING,
     FR_POINTS_PER_SHOVE_DIE_STEP,

@@ -10,18 +10,24 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from domain.dice import DiceExpression
-from domain.errors import DiceError
-from domain.rulesets.base import Frozen, JsonObject
-from domain.rulesets.d20.tables import LOWEST_SCORE, ArmorId, ShieldId, SizeId, ability_modifier
-from domain.table_options import (
+from skald_campaign.domain.dice import DiceExpression
+from skald_campaign.domain.errors import DiceError
+from skald_campaign.domain.rulesets.base import Frozen, JsonObject
+from skald_campaign.domain.rulesets.d20.tables import (
+    LOWEST_SCORE,
+    ArmorId,
+    ShieldId,
+    SizeId,
+    ability_modifier,
+)
+from skald_campaign.domain.table_options import (
     ManualInitiative,
     RollInitiative,
     initiative_field,
     skip_unable_field,
 )
-from domain.turns import actions_per_round_field
-from domain.visibility import show_npc_numbers_field
+from skald_campaign.domain.turns import actions_per_round_field
+from skald_campaign.domain.visibility import show_npc_numbers_field
 
 WrestlingRowId = Literal[
     "none",

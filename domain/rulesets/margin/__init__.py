@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import ClassVar
 
-from domain.rulesets.base import (
+from skald_campaign.domain.rulesets.base import (
     ActionType,
     DailyOutcome,
     Frozen,
@@ -23,14 +23,18 @@ from domain.rulesets.base import (
     SheetLike,
     StateObject,
 )
-from domain.rulesets.margin.actions import ACTIONS
-from domain.rulesets.margin.daily import Rest, apply_day
-from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions, read_options
-from domain.rulesets.margin.ratings import derived_ratings
-from domain.rulesets.margin.sheet import MarginSheet
-from domain.rulesets.margin.state import CharacterState, is_down
-from domain.rulesets.margin.tracks import Health
-from domain.rulesets.margin.turn import m5_refusal
+from skald_campaign.domain.rulesets.margin.actions import ACTIONS
+from skald_campaign.domain.rulesets.margin.daily import Rest, apply_day
+from skald_campaign.domain.rulesets.margin.options import (
+    DEFAULT_OPTIONS,
+    MarginOptions,
+    read_options,
+)
+from skald_campaign.domain.rulesets.margin.ratings import derived_ratings
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.margin.state import CharacterState, is_down
+from skald_campaign.domain.rulesets.margin.tracks import Health
+from skald_campaign.domain.rulesets.margin.turn import m5_refusal
 
 
 class MarginDayPlan(Frozen):

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from pydantic import Field, StrictInt
 
-from domain.dice import DiceTray
-from domain.rulesets.base import ActionType, EncounterView, Frozen, Outcome
-from domain.rulesets.margin.postures import declare
-from domain.rulesets.margin.sheet import FISTS_NAME
-from domain.rulesets.margin.strike import resolve_strike
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.rulesets.base import ActionType, EncounterView, Frozen, Outcome
+from skald_campaign.domain.rulesets.margin.postures import declare
+from skald_campaign.domain.rulesets.margin.sheet import FISTS_NAME
+from skald_campaign.domain.rulesets.margin.strike import resolve_strike
 
 EFFORT_FIELD = Field(
     default=0,

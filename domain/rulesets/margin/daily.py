@@ -14,10 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from domain.rulesets.base import JsonMapping, JsonObject, SheetLike, StateObject, read_sheet
-from domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions
-from domain.rulesets.margin.sheet import MarginSheet
-from domain.rulesets.margin.state import CharacterState
+from skald_campaign.domain.rulesets.base import (
+    JsonMapping,
+    JsonObject,
+    SheetLike,
+    StateObject,
+    read_sheet,
+)
+from skald_campaign.domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.margin.state import CharacterState
 
 Rest = Literal["full", "light", "none"]
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.dice import DiceTray
-from domain.rulesets.base import JsonObject
-from domain.rulesets.margin.ledger import Ledger
-from domain.rulesets.margin.pools import Pool, PoolRoll, roll_pool
-from domain.rulesets.margin.rules import DefenseMode, defense_pool
-from domain.rulesets.margin.sheet import Weapon
-from domain.rulesets.margin.state import Posture
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.rulesets.base import JsonObject
+from skald_campaign.domain.rulesets.margin.ledger import Ledger
+from skald_campaign.domain.rulesets.margin.pools import Pool, PoolRoll, roll_pool
+from skald_campaign.domain.rulesets.margin.rules import DefenseMode, defense_pool
+from skald_campaign.domain.rulesets.margin.sheet import Weapon
+from skald_campaign.domain.rulesets.margin.state import Posture
 
 
 @dataclass(frozen=True)

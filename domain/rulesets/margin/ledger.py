@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome, read_sheet
-from domain.rulesets.margin.options import MarginOptions, read_options
-from domain.rulesets.margin.sheet import MarginSheet
-from domain.rulesets.margin.state import CharacterState, Posture
-from domain.rulesets.margin.tracks import health_of
+from skald_campaign.domain.rulesets.base import (
+    CombatantView,
+    EncounterView,
+    JsonObject,
+    Outcome,
+    read_sheet,
+)
+from skald_campaign.domain.rulesets.margin.options import MarginOptions, read_options
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.margin.state import CharacterState, Posture
+from skald_campaign.domain.rulesets.margin.tracks import health_of
 
 
 @dataclass(frozen=True)

@@ -14,16 +14,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt, model_validator
 
-from domain.rulesets.base import Frozen, read_stored
-from domain.rulesets.margin.exact import Bounds, ExactNumber
-from domain.table_options import (
+from skald_campaign.domain.rulesets.base import Frozen, read_stored
+from skald_campaign.domain.rulesets.margin.exact import Bounds, ExactNumber
+from skald_campaign.domain.table_options import (
     ManualInitiative,
     RollInitiative,
     initiative_field,
     skip_unable_field,
 )
-from domain.turns import actions_per_round_field
-from domain.visibility import show_npc_numbers_field
+from skald_campaign.domain.turns import actions_per_round_field
+from skald_campaign.domain.visibility import show_npc_numbers_field
 
 MAX_HEALTH = 1000
 HIGHEST_VIGOR = 20

@@ -7,13 +7,17 @@ of that round reads it; the next round retires it without a word.
 
 from __future__ import annotations
 
-from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import EncounterView, JsonObject, Outcome
-from domain.rulesets.margin.ledger import Ledger
-from domain.rulesets.margin.rules import defense_pool
-from domain.rulesets.margin.sheet import DEFENSE_ORDER
-from domain.rulesets.margin.state import Posture, PostureKind
-from domain.rulesets.margin.turn import check_effort, refuse_second_action, require_actor
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome
+from skald_campaign.domain.rulesets.margin.ledger import Ledger
+from skald_campaign.domain.rulesets.margin.rules import defense_pool
+from skald_campaign.domain.rulesets.margin.sheet import DEFENSE_ORDER
+from skald_campaign.domain.rulesets.margin.state import Posture, PostureKind
+from skald_campaign.domain.rulesets.margin.turn import (
+    check_effort,
+    refuse_second_action,
+    require_actor,
+)
 
 REQUIRED_RACE = {"riposte": "elf", "ward": "dwarf"}
 WHAT_IT_DOES = {

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.rulesets.base import JsonObject
-from domain.rulesets.margin.ledger import Harm, Ledger
-from domain.rulesets.margin.rules import Damage, distance, reaches, weapon_damage
-from domain.rulesets.margin.sheet import FISTS, MarginSheet, Weapon
+from skald_campaign.domain.rulesets.base import JsonObject
+from skald_campaign.domain.rulesets.margin.ledger import Harm, Ledger
+from skald_campaign.domain.rulesets.margin.rules import Damage, distance, reaches, weapon_damage
+from skald_campaign.domain.rulesets.margin.sheet import FISTS, MarginSheet, Weapon
 
 
 def spends_ammunition(weapon: Weapon) -> bool:

@@ -10,11 +10,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from domain.rulesets.base import JsonObject
-from domain.rulesets.margin.exact import fraction_text, round_half_up
-from domain.rulesets.margin.options import MarginOptions
-from domain.rulesets.margin.pools import Pool, PoolTerm
-from domain.rulesets.margin.sheet import DEFENSE_TERMS, MarginSheet, Weapon, is_physical
+from skald_campaign.domain.rulesets.base import JsonObject
+from skald_campaign.domain.rulesets.margin.exact import fraction_text, round_half_up
+from skald_campaign.domain.rulesets.margin.options import MarginOptions
+from skald_campaign.domain.rulesets.margin.pools import Pool, PoolTerm
+from skald_campaign.domain.rulesets.margin.sheet import (
+    DEFENSE_TERMS,
+    MarginSheet,
+    Weapon,
+    is_physical,
+)
 
 DefenseMode = Literal["active", "passive"]
 

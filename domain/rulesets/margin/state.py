@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from domain.rulesets.base import JsonMapping, JsonObject
-from domain.rulesets.jsonread import as_int, as_object, as_optional_str
-from domain.rulesets.margin.sheet import MarginSheet, Weapon
+from skald_campaign.domain.rulesets.base import JsonMapping, JsonObject
+from skald_campaign.domain.rulesets.jsonread import as_int, as_object, as_optional_str
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet, Weapon
 
 PostureKind = Literal["defend", "riposte", "ward"]
 

@@ -10,16 +10,26 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import EncounterView, JsonObject, Outcome
-from domain.rulesets.margin import defense as defending
-from domain.rulesets.margin.ledger import Ledger
-from domain.rulesets.margin.pools import roll_pool
-from domain.rulesets.margin.riposte import riposte
-from domain.rulesets.margin.rules import attack_pool, distance, margin, reaches, weapon_damage
-from domain.rulesets.margin.sheet import Weapon
-from domain.rulesets.margin.turn import check_effort, refuse_second_action, require_actor
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome
+from skald_campaign.domain.rulesets.margin import defense as defending
+from skald_campaign.domain.rulesets.margin.ledger import Ledger
+from skald_campaign.domain.rulesets.margin.pools import roll_pool
+from skald_campaign.domain.rulesets.margin.riposte import riposte
+from skald_campaign.domain.rulesets.margin.rules import (
+    attack_pool,
+    distance,
+    margin,
+    reaches,
+    weapon_damage,
+)
+from skald_campaign.domain.rulesets.margin.sheet import Weapon
+from skald_campaign.domain.rulesets.margin.turn import (
+    check_effort,
+    refuse_second_action,
+    require_actor,
+)
 
 StrikeKind = Literal["attack", "cast"]
 

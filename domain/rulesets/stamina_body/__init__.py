@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused
-from domain.rulesets.base import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.rulesets.base import (
     ActionType,
     Awaiting,
     CombatantView,
@@ -20,8 +20,8 @@ from domain.rulesets.base import (
     SheetLike,
     StateObject,
 )
-from domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
-from domain.rulesets.stamina_body.bleeding import (
+from skald_campaign.domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
+from skald_campaign.domain.rulesets.stamina_body.bleeding import (
     BLED_ROUND,
     STABILISED,
     Bleed,
@@ -30,7 +30,7 @@ from domain.rulesets.stamina_body.bleeding import (
     resolve_bleed,
     resolve_stabilise,
 )
-from domain.rulesets.stamina_body.care import (
+from skald_campaign.domain.rulesets.stamina_body.care import (
     MarkWound,
     Recover,
     TreatWound,
@@ -39,11 +39,11 @@ from domain.rulesets.stamina_body.care import (
     resolve_recover,
     resolve_treat_wound,
 )
-from domain.rulesets.stamina_body.combat import Attack, resolve_attack
-from domain.rulesets.stamina_body.declarations import awaiting_defense
-from domain.rulesets.stamina_body.healing import DayPlan, daily_heal
-from domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
-from domain.rulesets.stamina_body.tracks import Pools
+from skald_campaign.domain.rulesets.stamina_body.combat import Attack, resolve_attack
+from skald_campaign.domain.rulesets.stamina_body.declarations import awaiting_defense
+from skald_campaign.domain.rulesets.stamina_body.healing import DayPlan, daily_heal
+from skald_campaign.domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
+from skald_campaign.domain.rulesets.stamina_body.tracks import Pools
 
 
 class StaminaBody(RulesetOf[StaminaBodySheet]):

@@ -7,10 +7,10 @@ from typing import Literal
 import msgspec
 from pydantic import Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
-from domain.dice import DiceTray
-from domain.errors import InvalidInput
-from domain.gm_calls import GM_CALL
-from domain.rulesets.base import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.gm_calls import GM_CALL
+from skald_campaign.domain.rulesets.base import (
     CombatantView,
     EncounterView,
     Frozen,
@@ -18,9 +18,9 @@ from domain.rulesets.base import (
     Outcome,
     StateObject,
 )
-from domain.rulesets.stamina_body import rules
-from domain.rulesets.stamina_body.sheet import options_of, sheet_of
-from domain.rulesets.stamina_body.tracks import Pools, pools_of
+from skald_campaign.domain.rulesets.stamina_body import rules
+from skald_campaign.domain.rulesets.stamina_body.sheet import options_of, sheet_of
+from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 
 class DamageOptions(Frozen):

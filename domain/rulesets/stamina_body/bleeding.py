@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pydantic import Field, JsonValue
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.rulesets.base import (
     CombatantView,
     EncounterView,
     Frozen,
@@ -20,8 +20,8 @@ from domain.rulesets.base import (
     Outcome,
     StateObject,
 )
-from domain.rulesets.stamina_body.sheet import options_of
-from domain.rulesets.stamina_body.tracks import Pools, pools_of
+from skald_campaign.domain.rulesets.stamina_body.sheet import options_of
+from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 STABILISED = "stabilised"
 BLED_ROUND = "bled_round"  # the round whose bleeding was taken: at most once a round

@@ -6,12 +6,18 @@ from typing import Literal
 
 from pydantic import Field, StrictBool
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused, InvalidInput
-from domain.rulesets.base import EncounterView, Frozen, JsonMapping, JsonObject, Outcome
-from domain.rulesets.stamina_body import rules
-from domain.rulesets.stamina_body.sheet import sheet_of
-from domain.rulesets.stamina_body.tracks import Pools, pools_of
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.rulesets.base import (
+    EncounterView,
+    Frozen,
+    JsonMapping,
+    JsonObject,
+    Outcome,
+)
+from skald_campaign.domain.rulesets.stamina_body import rules
+from skald_campaign.domain.rulesets.stamina_body.sheet import sheet_of
+from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 
 class Recover(Frozen):

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
-from domain.rulesets.base import (
+from skald_campaign.domain.rulesets.base import (
     CombatantView,
     EncounterView,
     Frozen,
@@ -18,15 +18,15 @@ from domain.rulesets.base import (
     read_sheet,
     read_stored,
 )
-from domain.rulesets.stamina_body.rules import unarmed_damage_class
-from domain.table_options import (
+from skald_campaign.domain.rulesets.stamina_body.rules import unarmed_damage_class
+from skald_campaign.domain.table_options import (
     ManualInitiative,
     RollInitiative,
     initiative_field,
     skip_unable_field,
 )
-from domain.turns import actions_per_round_field
-from domain.visibility import show_npc_numbers_field
+from skald_campaign.domain.turns import actions_per_round_field
+from skald_campaign.domain.visibility import show_npc_numbers_field
 
 # Fists are always at hand under this name (S11), so no sheet weapon may take it.
 UNARMED = "unarmed"

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain.rulesets.base import ActionType
-from domain.rulesets.d20.actions.attack import Attack, resolve_attack
-from domain.rulesets.d20.actions.shove import Shove, resolve_shove
-from domain.rulesets.d20.actions.stance import (
+from skald_campaign.domain.rulesets.base import ActionType
+from skald_campaign.domain.rulesets.d20.actions.attack import Attack, resolve_attack
+from skald_campaign.domain.rulesets.d20.actions.shove import Shove, resolve_shove
+from skald_campaign.domain.rulesets.d20.actions.stance import (
     DefensiveStance,
     StandUp,
     resolve_defensive_stance,
     resolve_stand_up,
 )
-from domain.rulesets.d20.actions.trip import Trip, resolve_trip
-from domain.rulesets.d20.actions.wrestling import (
+from skald_campaign.domain.rulesets.d20.actions.trip import Trip, resolve_trip
+from skald_campaign.domain.rulesets.d20.actions.wrestling import (
     Escape,
     Grapple,
     Maintain,

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from domain.dice import DiceTray
-from domain.errors import InvalidInput
-from domain.gm_calls import GM_CALL
-from domain.rulesets.base import EncounterView, JsonObject, Outcome, StateObject
-from domain.rulesets.d20 import rules
-from domain.rulesets.d20.actions.common import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.gm_calls import GM_CALL
+from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome, StateObject
+from skald_campaign.domain.rulesets.d20 import rules
+from skald_campaign.domain.rulesets.d20.actions.common import (
     opponent,
     options_of,
     release_if_down,
@@ -21,8 +21,14 @@ from domain.rulesets.d20.actions.common import (
     sheet_of,
     take_damage,
 )
-from domain.rulesets.d20.ratings import Rating, Term, armor_class, armor_value, hr_bonus_with
-from domain.rulesets.d20.sheet import (
+from skald_campaign.domain.rulesets.d20.ratings import (
+    Rating,
+    Term,
+    armor_class,
+    armor_value,
+    hr_bonus_with,
+)
+from skald_campaign.domain.rulesets.d20.sheet import (
     SHIELD_BASH,
     UNARMED_STRIKE,
     D20Options,

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from domain.errors import ActionRefused, InvalidInput
-from domain.gm_calls import GM_CALL
-from domain.rulesets.base import (
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.gm_calls import GM_CALL
+from skald_campaign.domain.rulesets.base import (
     CombatantView,
     EncounterView,
     JsonObject,
@@ -16,9 +16,9 @@ from domain.rulesets.base import (
     read_sheet,
     read_stored,
 )
-from domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
-from domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
-from domain.rulesets.d20.tracks import hp_of
+from skald_campaign.domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
+from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
+from skald_campaign.domain.rulesets.d20.tracks import hp_of
 
 # Per-character state keys (all JSON-native):
 STANCE_ROUND = "stance_round"  # the round a Defensive Stance was taken; it ends with it

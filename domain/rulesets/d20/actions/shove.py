@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from domain.dice import DiceTray
-from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome, StateObject
-from domain.rulesets.d20 import rules
-from domain.rulesets.d20.actions.common import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.rulesets.base import (
+    CombatantView,
+    EncounterView,
+    JsonObject,
+    Outcome,
+    StateObject,
+)
+from skald_campaign.domain.rulesets.d20 import rules
+from skald_campaign.domain.rulesets.d20.actions.common import (
     PRONE,
     Aimed,
     HpChange,
@@ -20,9 +26,15 @@ from domain.rulesets.d20.actions.common import (
     take_damage,
     target_number,
 )
-from domain.rulesets.d20.ratings import Rating, Term, armor_value, fr_bonus, shove_resist
-from domain.rulesets.d20.sheet import D20Options, D20Sheet
-from domain.rulesets.d20.tables import SLIPPERY_EXTRA_FEET
+from skald_campaign.domain.rulesets.d20.ratings import (
+    Rating,
+    Term,
+    armor_value,
+    fr_bonus,
+    shove_resist,
+)
+from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet
+from skald_campaign.domain.rulesets.d20.tables import SLIPPERY_EXTRA_FEET
 
 
 class Shove(Aimed):

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused
-from domain.rulesets.base import EncounterView, JsonObject, Outcome
-from domain.rulesets.d20.actions.common import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome
+from skald_campaign.domain.rulesets.d20.actions.common import (
     PRONE,
     STANCE_ROUND,
     Params,
     require_actor,
     sheet_of,
 )
-from domain.rulesets.d20.ratings import force_defense
+from skald_campaign.domain.rulesets.d20.ratings import force_defense
 
 
 class DefensiveStance(Params):

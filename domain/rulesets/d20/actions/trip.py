@@ -7,11 +7,11 @@ target number as in every FR contest; Defensive Stance counts, as FD includes it
 
 from __future__ import annotations
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused
-from domain.rulesets.base import EncounterView, JsonObject, Outcome
-from domain.rulesets.d20 import rules
-from domain.rulesets.d20.actions.common import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome
+from skald_campaign.domain.rulesets.d20 import rules
+from skald_campaign.domain.rulesets.d20.actions.common import (
     PRONE,
     Aimed,
     opponent,
@@ -19,7 +19,7 @@ from domain.rulesets.d20.actions.common import (
     sheet_of,
     target_number,
 )
-from domain.rulesets.d20.ratings import Rating, Term, fr_bonus
+from skald_campaign.domain.rulesets.d20.ratings import Rating, Term, fr_bonus
 
 
 class Trip(Aimed):

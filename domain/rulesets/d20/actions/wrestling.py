@@ -9,11 +9,11 @@ an error and records nothing.
 
 from __future__ import annotations
 
-from domain.dice import DiceTray
-from domain.errors import ActionRefused
-from domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome
-from domain.rulesets.d20 import rules
-from domain.rulesets.d20.actions.common import (
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome
+from skald_campaign.domain.rulesets.d20 import rules
+from skald_campaign.domain.rulesets.d20.actions.common import (
     GRAPPLED_BY,
     GRAPPLING,
     PRONE,
@@ -32,7 +32,7 @@ from domain.rulesets.d20.actions.common import (
     take_damage,
     target_number,
 )
-from domain.rulesets.d20.ratings import Rating, Term, armor_value, fr_bonus
+from skald_campaign.domain.rulesets.d20.ratings import Rating, Term, armor_value, fr_bonus
 
 
 class Grapple(Aimed):

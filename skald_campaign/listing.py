@@ -10,8 +10,8 @@ from uuid import UUID
 from eventsourcing.domain import CanMutateAggregate
 from eventsourcing.utils import get_topic
 
-from application.application import SkaldApplication
-from domain.campaign import Campaign
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.domain.campaign import Campaign
 
 CAMPAIGN_CREATED = get_topic(Campaign.Created)
 BATCH = 1000

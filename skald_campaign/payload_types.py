@@ -1,5 +1,5 @@
 """Every event's payload checked against the types its class declares, as an import
-reads a file (skald/replay_check.py).
+reads a file (skald_campaign/replay_check.py).
 
 The check is built from the event class itself: its dataclass fields and their
 annotations, read with their extras (domain/records.py's ``UUIDText``, ``KeyId`` and
@@ -23,8 +23,8 @@ from typing import Any
 
 import msgspec
 
-from domain.event_catalog import METADATA, concrete
-from domain.records import JSON
+from skald_campaign.domain.event_catalog import METADATA, concrete
+from skald_campaign.domain.records import JSON
 
 
 class PayloadTypeError(ValueError):

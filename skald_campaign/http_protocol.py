@@ -34,14 +34,14 @@ from typing import Any
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from skald.settings import MAX_HEAD_BYTES, REQUEST_TIMEOUT
+from skald_campaign.settings import MAX_HEAD_BYTES, REQUEST_TIMEOUT
 
 LINGER = 2.0  # seconds a refused connection drains what its client still sends
 
 
 class RefusalsOnlyAccessLog(logging.Logger):
     """`uvicorn.access` as the connections call it: a served request's line (status
-    below 400) is not built at all. skald/logs.py's RefusalsOnly drops that line too,
+    below 400) is not built at all. skald_campaign/logs.py's RefusalsOnly drops that line too,
     but only after the logger has made a record of it, for every command (1.7% of the
     server's samples under bench/http.py (a)'s load, bench/README.md). A refusal goes to
     the real logger, through its filters (redaction) and handlers."""

@@ -5,7 +5,7 @@ A file is text anyone can edit or a disk can damage, and the store keeps what it
 given forever: one bad event stored is an aggregate that can no longer be loaded
 and views that stop at it. So each event is decoded as the server decodes it (its
 type known, its payload readable, every field its type declares present and of its
-declared type: skald/payload_types.py), applied to its aggregate in the file's
+declared type: skald_campaign/payload_types.py), applied to its aggregate in the file's
 order, and the aggregate's ruleset must be one this Skald plays. The first event
 that fails is named with its line in the file.
 """
@@ -21,10 +21,10 @@ from eventsourcing.domain import BaseAggregate, CanMutateAggregate
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import TopicError, resolve_topic
 
-from domain.errors import DomainError
-from domain.event_catalog import METADATA
-from domain.rulesets import get_ruleset
-from skald.payload_types import PayloadTypeError, check_payload
+from skald_campaign.domain.errors import DomainError
+from skald_campaign.domain.event_catalog import METADATA
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.payload_types import PayloadTypeError, check_payload
 
 FIRST_EVENT_LINE = 2  # the header is line 1; every later line up to the closing one is an event
 

@@ -20,7 +20,7 @@ exported: aggregates replay from their events.
 Export reads the store through its recorder in batches up to the last event
 recorded when it began, so it can run beside a live server and writes a
 consistent cut. Import first decodes and replays every aggregate of the file
-(skald/replay_check.py), so a damaged file is refused before anything is written;
+(skald_campaign/replay_check.py), so a damaged file is refused before anything is written;
 then it is one ``insert_events`` call, hence one transaction: all or nothing, and
 an aggregate already in the store refuses the whole file.
 """
@@ -47,10 +47,10 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import get_topic
 
-from domain.bestiary import CampaignBestiary
-from domain.encounter import Encounter
-from domain.idempotency import IdempotentRequest
-from skald.replay_check import ReplayError, check_replays
+from skald_campaign.domain.bestiary import CampaignBestiary
+from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.idempotency import IdempotentRequest
+from skald_campaign.replay_check import ReplayError, check_replays
 
 FORMAT = "skald-events"
 VERSION = 2  # 2: digests (sha256 per line, file_sha256 at the end); 1 had none

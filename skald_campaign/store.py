@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
 
-from skald.settings import Settings
+from skald_campaign.settings import Settings
 
-TRANSCODER = "skald.transcoder:OrjsonTranscoder"
-MAPPER = "skald.transcoder:JsonPayloadMapper"
+TRANSCODER = "skald_campaign.transcoder:OrjsonTranscoder"
+MAPPER = "skald_campaign.transcoder:JsonPayloadMapper"
 SQLITE_FILE = "events.sqlite3"
 
 

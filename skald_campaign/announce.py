@@ -9,11 +9,12 @@ from importlib.metadata import version
 
 import uvicorn
 
-from skald.cli_support import masked_url
-from skald.lan import network_address, public_url, terminal_qr
-from skald.services import Services
-from skald.settings import Settings
-from skald.store import SQLITE_FILE
+from skald_campaign import DISTRIBUTION
+from skald_campaign.cli_support import masked_url
+from skald_campaign.lan import network_address, public_url, terminal_qr
+from skald_campaign.services import Services
+from skald_campaign.settings import Settings
+from skald_campaign.store import SQLITE_FILE
 
 log = logging.getLogger("uvicorn.error")
 WILDCARDS = ("0.0.0.0", "::", "")
@@ -31,7 +32,7 @@ def describe_services(settings: Settings, services: Services) -> list[str]:
         cache = masked_url(settings.redis_url)
     workers = "in this process" if settings.workers else "separate (skald worker ...)"
     return [
-        f"Skald {version('skald')}",
+        f"Skald {version(DISTRIBUTION)}",
         f"data directory: {data_dir}",
         f"event store: {store}",
         f"Redis: {cache} (key prefix '{settings.redis_prefix}')",

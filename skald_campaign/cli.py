@@ -16,14 +16,15 @@ from uuid import UUID
 
 import typer
 
+from skald_campaign import DISTRIBUTION, cli_data
+from skald_campaign.cli_support import fails_cleanly, load_settings, masked_url, progress_bar
+from skald_campaign.database import open_for_rebuild
+
 # The server stack (FastAPI, uvicorn, the pages) is imported by `serve` alone: the other
 # commands, a rebuild above all, would spend about half a second importing it for nothing.
-from projections.partitioned import rebuild_partitioned
-from projections.rebuild import Rebuilder
-from skald import cli_data
-from skald.cli_support import fails_cleanly, load_settings, masked_url, progress_bar
-from skald.database import open_for_rebuild
-from skald.services import Services, build_services
+from skald_campaign.projections.partitioned import rebuild_partitioned
+from skald_campaign.projections.rebuild import Rebuilder
+from skald_campaign.services import Services, build_services
 
 
 class Worker(Protocol):
@@ -43,7 +44,7 @@ app.command("campaigns")(cli_data.campaigns)
 
 def show_version(value: bool) -> None:
     if value:
-        typer.echo(f"skald {installed_version('skald')}")
+        typer.echo(f"skald {installed_version(DISTRIBUTION)}")
         raise typer.Exit()
 
 
@@ -133,10 +134,10 @@ def _serve(
 ) -> None:
     import uvicorn
 
-    from api.app import create_app
-    from skald.announce import AnnouncingServer, describe_services, table_address
-    from skald.http_protocol import http_protocol
-    from skald.logs import install_redaction
+    from skald_campaign.announce import AnnouncingServer, describe_services, table_address
+    from skald_campaign.api.app import create_app
+    from skald_campaign.http_protocol import http_protocol
+    from skald_campaign.logs import install_redaction
 
     with fails_cleanly(), ExitStack() as stack:
         settings = load_settings(
@@ -155,7 +156,7 @@ def _serve(
         # uvicorn's "auto" picks httptools and uvloop (dependencies): the event loop thread
         # was the bound under load, and h11's pure-Python parsing its largest share.
         # Our subclass of that httptools protocol bounds a request's head and the time
-        # to receive it (skald/http_protocol.py); uvicorn closes idle kept-alive
+        # to receive it (skald_campaign/http_protocol.py); uvicorn closes idle kept-alive
         # connections after its timeout_keep_alive (5 s).
         config = uvicorn.Config(
             api,

@@ -11,22 +11,22 @@ from dataclasses import dataclass, field
 
 import redis
 
-from api.keys import KeyMaker
-from api.limits import ApiPolicy
-from application.application import SkaldApplication
-from application.webhooks import WebhookPolicy
-from domain.records import JSON
-from projections.reader import ViewReader
-from projections.webhook_state import DeliveryState
-from skald.database import open_application
-from skald.embedded_redis import EmbeddedRedis
-from skald.settings import Settings
-from skald.store import SettingsError, persistence_env, store_kind
-from workers.background import Background
-from workers.healing import HealingWorker
-from workers.projections import ProjectionRunner, Supervisor
-from workers.subscriptions import BATCH_LIMIT, NotifyingSQLiteRecorder
-from workers.webhooks import WebhookWorker
+from skald_campaign.api.keys import KeyMaker
+from skald_campaign.api.limits import ApiPolicy
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.webhooks import WebhookPolicy
+from skald_campaign.database import open_application
+from skald_campaign.domain.records import JSON
+from skald_campaign.embedded_redis import EmbeddedRedis
+from skald_campaign.projections.reader import ViewReader
+from skald_campaign.projections.webhook_state import DeliveryState
+from skald_campaign.settings import Settings
+from skald_campaign.store import SettingsError, persistence_env, store_kind
+from skald_campaign.workers.background import Background
+from skald_campaign.workers.healing import HealingWorker
+from skald_campaign.workers.projections import ProjectionRunner, Supervisor
+from skald_campaign.workers.subscriptions import BATCH_LIMIT, NotifyingSQLiteRecorder
+from skald_campaign.workers.webhooks import WebhookWorker
 
 MIN_SECRET = 16  # bytes; KeyMaker refuses a shorter one
 SQLITE_RECORDER = f"{NotifyingSQLiteRecorder.__module__}:{NotifyingSQLiteRecorder.__qualname__}"

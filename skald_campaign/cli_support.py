@@ -14,12 +14,12 @@ from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from domain.errors import DomainError
-from projections.rebuild import RebuildError
-from skald.embedded_redis import EmbeddedRedisError
-from skald.exchange import ExchangeError
-from skald.settings import Settings
-from skald.store import SettingsError
+from skald_campaign.domain.errors import DomainError
+from skald_campaign.embedded_redis import EmbeddedRedisError
+from skald_campaign.exchange import ExchangeError
+from skald_campaign.projections.rebuild import RebuildError
+from skald_campaign.settings import Settings
+from skald_campaign.store import SettingsError
 
 SETTINGS_REFUSED = 2  # exit status: the configuration cannot work
 FAILED = 1  # exit status: the command could not do its work

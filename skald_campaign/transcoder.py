@@ -50,8 +50,8 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import get_topic
 
-from domain.events import CAMPAIGN_EVENTS, ENCOUNTER_EVENTS, REQUEST_EVENTS
-from domain.snapshots import JSONStateSnapshot
+from skald_campaign.domain.events import CAMPAIGN_EVENTS, ENCOUNTER_EVENTS, REQUEST_EVENTS
+from skald_campaign.domain.snapshots import JSONStateSnapshot
 
 # The events whose nested values are JSON by their fields' types (proven, class by
 # class, by tests/integration/test_event_payloads.py).

@@ -14,18 +14,18 @@ import redis
 import typer
 from eventsourcing.persistence import PersistenceError
 
-from projections.rebuild import Rebuilder, RebuildError
-from skald.cli_support import fails_cleanly, load_settings, progress_bar
-from skald.database import open_application, require_sqlite_store
-from skald.embedded_redis import EmbeddedRedisError
-from skald.exchange import ExchangeError, export_events, import_events
-from skald.listing import list_campaigns
-from skald.services import build_services, configured_secret, server_secret
-from skald.settings import Settings
-from skald.store import SettingsError, persistence_env
+from skald_campaign.cli_support import fails_cleanly, load_settings, progress_bar
+from skald_campaign.database import open_application, require_sqlite_store
+from skald_campaign.embedded_redis import EmbeddedRedisError
+from skald_campaign.exchange import ExchangeError, export_events, import_events
+from skald_campaign.listing import list_campaigns
+from skald_campaign.projections.rebuild import Rebuilder, RebuildError
+from skald_campaign.services import build_services, configured_secret, server_secret
+from skald_campaign.settings import Settings
+from skald_campaign.store import SettingsError, persistence_env
 
 # What may stop the views' rebuild after an import stored its events (the same
-# failures every command reports in one line, skald/cli_support.py).
+# failures every command reports in one line, skald_campaign/cli_support.py).
 VIEWS_NOT_REBUILT = (
     SettingsError,
     EmbeddedRedisError,

@@ -27,10 +27,10 @@ from eventsourcing.persistence import (
     PersistenceError,
 )
 
-from application.application import SkaldApplication
-from projections.partitioned import own_client
-from skald.settings import Settings
-from skald.store import SQLITE_FILE, SettingsError, persistence_env
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.projections.partitioned import own_client
+from skald_campaign.settings import Settings
+from skald_campaign.store import SQLITE_FILE, SettingsError, persistence_env
 
 CONNECT_TIMEOUT = 5  # seconds: a server that has not answered by then is not coming
 SCHEMA_LOCK = 0x736B616C64  # the advisory lock every Skald process takes to create tables
