@@ -23,8 +23,6 @@ import orjson
 from eventsourcing.persistence import Mapper, Notification, find_id_convertor
 from eventsourcing.utils import resolve_topic
 
-from skald_campaign.transcoder import OrjsonTranscoder
-
 _ENVELOPE = b'"_type_"'  # as skald_campaign/transcoder.py counts them
 _DATETIME = "datetime_iso"  # eventsourcing's DatetimeAsISO
 
@@ -70,7 +68,9 @@ class EventDecoder:
         self.plain = (
             mapper.cipher is None
             and mapper.compressor is None
-            and type(mapper.transcoder) is OrjsonTranscoder
+            # skald_campaign/transcoder.py's OrjsonTranscoder says so; any other (the
+            # library's JSON transcoder, a subclass that writes more) goes through the mapper.
+            and getattr(mapper.transcoder, "writes_plain_json", False) is True
         )
         self._known: dict[tuple[str, type[object]], _Known | None] = {}
 

@@ -111,6 +111,12 @@ class TupleAsList(Transcoding):
 
 
 class OrjsonTranscoder(Transcoder):
+    # Its JSON is plain but for the "_type_" envelopes it writes: the projections read
+    # such payloads inline, without the mapper (projections/decoding.py asks this, rather
+    # than importing this class: the projections import nothing of the composition root).
+    # A subclass that writes anything else says False.
+    writes_plain_json = True
+
     def __init__(self) -> None:
         self.types: dict[type, Transcoding] = {}
         self.names: dict[str, Transcoding] = {}

@@ -4,6 +4,8 @@ domain/ imports no I/O library, nothing of the concurrency the writer needs
 (threads, its queue, context variables), not the store (eventsourcing.persistence)
 and nothing from the outer layers, application/ included. application/ drives the
 domain and the store but imports nothing from api/ or the layers above it.
+projections/ reads the store and writes Redis: it imports the domain and the library,
+never the application, the HTTP layer, the workers or the composition root.
 """
 
 from __future__ import annotations
@@ -42,6 +44,18 @@ DOMAIN_FORBIDDEN = {
     "queue",
     "contextvars",
     "eventsourcing.persistence",
+}
+# projections/ reads the store and writes Redis: the domain and the library, never the
+# application, the HTTP layer, the workers or the composition root.
+PROJECTIONS = ROOT / "projections"
+PROJECTIONS_FORBIDDEN = {
+    f"{PACKAGE}.application",
+    f"{PACKAGE}.api",
+    f"{PACKAGE}.workers",
+    *ROOT_MODULES,
+    "fastapi",
+    "starlette",
+    "uvicorn",
 }
 APPLICATION_FORBIDDEN = {
     f"{PACKAGE}.api",
@@ -97,6 +111,24 @@ def test_no_application_module_imports_the_api_or_the_layers_above_it() -> None:
     assert offenders(APPLICATION, APPLICATION_FORBIDDEN) == {}
 
 
+def test_no_projections_module_imports_the_application_http_workers_or_the_root() -> None:
+    assert offenders(PROJECTIONS, PROJECTIONS_FORBIDDEN) == {}
+
+
+def test_importing_the_projections_loads_none_of_them() -> None:
+    program = (
+        "import sys, importlib, pkgutil\n"
+        "from skald_campaign import projections\n"
+        "for m in pkgutil.walk_packages(projections.__path__, 'skald_campaign.projections.'):\n"
+        "    importlib.import_module(m.name)\n"
+        f"print(sorted(set({sorted(PROJECTIONS_FORBIDDEN)!r}) & set(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip() == "[]"
+
+
 def test_importing_the_domain_loads_none_of_them() -> None:
     program = (
         "import sys, importlib, pkgutil\n"
@@ -148,3 +180,8 @@ def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
         "threading",
     ]
     assert forbidden_in(bad, APPLICATION_FORBIDDEN) == ["skald_campaign.api", "skald_campaign.cli"]
+    assert forbidden_in(bad, PROJECTIONS_FORBIDDEN) == [
+        "skald_campaign.api",
+        "skald_campaign.application",
+        "skald_campaign.cli",
+    ]
