@@ -152,7 +152,7 @@ def ruleset_options(body: dict[str, Any], components: dict[str, Any]) -> None:
     validator holds a body to exactly the schema the server holds it to."""
     choices, rules = [], []
     for ruleset_id in sorted(RULESETS):
-        model = RULESETS[ruleset_id].options_model
+        model = RULESETS[ruleset_id].campaign_options_model
         component = model.model_json_schema(ref_template="#/components/schemas/{model}")
         component["title"] = f"{ruleset_id} options"
         # Nested models (the initiative option's) are components of their own.

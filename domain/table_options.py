@@ -1,4 +1,5 @@
-"""The table's options, shared by every ruleset (RULINGS T1): initiative and skipping.
+"""The table's options, the engine's for every ruleset (RULINGS T1, T3, issue 38):
+initiative, skipping, actions per round, NPC numbers.
 
 No seed defines initiative, so it is a campaign option: ``{"mode": "manual"}`` (the
 GM orders the combatants) or ``{"mode": "roll", "dice": "1d20", "add": FIELD,
@@ -9,6 +10,12 @@ combatant who cannot act at all under its ruleset.
 
 Campaigns recorded before these options existed carry neither; reading them gives
 the defaults (``table_options``), so an old campaign keeps its meaning.
+
+A ruleset declares only its own rules' options (``RulesetOf.options_model``) and the
+sheet fields an initiative roll may add (``initiative_adds``); the options a campaign
+takes are the engine's table options and the ruleset's together
+(``campaign_options_model``), built here, so no ruleset copies them and one that
+declares none still gets them all (issue 38).
 """
 
 from __future__ import annotations
@@ -16,12 +23,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from pydantic import Field, StrictBool, StrictStr, field_validator
+from pydantic import Field, StrictBool, StrictInt, StrictStr, create_model, field_validator
 
 from skald_campaign.domain.records import JSON
 from skald_campaign.domain.rulesets.base import Frozen
+from skald_campaign.domain.turns import actions_per_round_field
+from skald_campaign.domain.visibility import show_npc_numbers_field
+
+if TYPE_CHECKING:
+    from skald_campaign.domain.rulesets.base import Ruleset
 
 MAX_INITIATIVE_DICE = 10
 MAX_INITIATIVE_SIDES = 100
@@ -82,6 +95,67 @@ def skip_unable_field() -> bool:
         default=True,
         description="T1: pass over a combatant who cannot act at all under the ruleset, saying why",
     )
+
+
+class EngineTableOptions(Frozen):
+    """The table options every campaign takes, whatever its ruleset (the engine's).
+
+    ``initiative``'s roll model is the ruleset's (its ``add`` names the ruleset's sheet
+    fields), so ``campaign_options_model`` narrows it per ruleset.
+    """
+
+    actions_per_round: StrictInt = actions_per_round_field()
+    initiative: ManualInitiative | RollInitiative = initiative_field()
+    skip_unable: StrictBool = skip_unable_field()
+    show_npc_numbers: StrictBool = show_npc_numbers_field()
+
+
+TABLE_OPTION_NAMES = frozenset(EngineTableOptions.model_fields)
+DEFAULT_ADD_DESCRIPTION = "T1: the sheet field added to each roll"
+
+
+def campaign_options_model(ruleset: Ruleset) -> type[Frozen]:
+    """The options a campaign of this ruleset takes: the engine's table options first,
+    then the ruleset's own (``options_model``), as one model named after the ruleset's
+    class (``MarginOptions``), its initiative roll ``MarginInitiativeRoll``: the names
+    the OpenAPI has always published."""
+    kind = type(ruleset)
+    return _campaign_options_model(
+        kind.__name__,
+        kind.options_model,
+        tuple(kind.initiative_adds),
+        kind.initiative_add_description,
+    )
+
+
+@cache
+def _campaign_options_model(
+    name: str, own: type[Frozen], adds: tuple[str, ...], add_description: str
+) -> type[Frozen]:
+    clash = sorted(TABLE_OPTION_NAMES & set(own.model_fields))
+    if clash:
+        raise TypeError(
+            f"{own.__name__} declares the engine's table options {', '.join(clash)}: a "
+            "ruleset's options model holds only its own rules' options"
+        )
+    # No field to add: a roll is its dice alone (``add`` is null).
+    add: Any = Literal[adds] | None if adds else None
+    roll: type[RollInitiative] = create_model(
+        f"{name}InitiativeRoll",
+        __base__=RollInitiative,
+        __module__=own.__module__,
+        add=(add, Field(default=None, description=add_description)),
+    )
+    initiative: Any = ManualInitiative | roll
+    model = create_model(
+        f"{name}Options",
+        __base__=(own, EngineTableOptions),
+        __module__=own.__module__,
+        __doc__=own.__doc__,
+        initiative=(initiative, initiative_field()),
+    )
+    # Both bases are Frozen, so the model is one (create_model types a tuple of bases loosely).
+    return cast(type[Frozen], model)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,11 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class NoOptions(Frozen):
+    """The options of a ruleset whose rules have none (its campaigns still take the
+    engine's table options)."""
+
+
 # JSON an event records as it is (a breakdown, a combatant's state), typed as JSON: a
 # value that JSON cannot carry is a type error where it is put in. A ruleset builds
 # JsonObject (pydantic's JsonValue) and reads JsonMapping, the read-only JSON the
@@ -67,6 +72,28 @@ def read_stored(model: type[S], stored: object) -> S:
 
 # The sheet edge: a combatant's or character's stored sheet as its ruleset's sheet model.
 read_sheet = read_stored
+
+
+def read_own_options(model: type[S], stored: object) -> S:
+    """A ruleset's own options (its ``options_model``) out of a campaign's recorded
+    options, which hold the engine's table options beside them; read once per recorded
+    object, like ``read_stored``."""
+    if isinstance(stored, model):
+        return stored
+    key = (model, id(stored))
+    known = _READ.get(key)
+    if known is not None and known[0] is stored:
+        return cast(S, known[1])
+    own = (
+        {name: value for name, value in stored.items() if name in model.model_fields}
+        if isinstance(stored, Mapping)
+        else stored
+    )
+    typed = _parse(model, own)
+    if len(_READ) >= _READ_LIMIT:
+        _READ.clear()
+    _READ[key] = (stored, typed)
+    return typed
 
 
 def remember_sheet(stored: object, typed: Frozen) -> None:
@@ -213,11 +240,26 @@ class RulesetOf(ABC, Generic[SheetT]):
     id: ClassVar[str]
     title: ClassVar[str]
     sheet_model: type[SheetT]
-    options_model: ClassVar[type[Frozen]]
+    # The ruleset's own rules' options, and only those: the engine's table options
+    # (initiative, skip_unable, actions_per_round, show_npc_numbers) come with every
+    # ruleset (``campaign_options_model``). An initiative roll may add one of the sheet
+    # fields ``initiative_adds`` names (none: its dice alone).
+    options_model: ClassVar[type[Frozen]] = NoOptions
+    initiative_adds: ClassVar[tuple[str, ...]] = ()
+    initiative_add_description: ClassVar[str] = "T1: the sheet field added to each roll"
     actions: ClassVar[Mapping[str, ActionType]]
 
+    @property
+    def campaign_options_model(self) -> type[Frozen]:
+        """Every option a campaign of this ruleset takes: the engine's table options,
+        then the ruleset's own (domain/table_options.py builds it, once per ruleset)."""
+        # Imported here: table_options builds on this module's Frozen.
+        from skald_campaign.domain.table_options import campaign_options_model
+
+        return campaign_options_model(self)
+
     def validate_options(self, overrides: JsonMapping | None) -> JsonObject:
-        options = validate(self.options_model, overrides or {}, "options")
+        options = validate(self.campaign_options_model, overrides or {}, "options")
         return options.model_dump(mode="json")
 
     def under(self, options: JsonMapping) -> RulesetOf[SheetT]:

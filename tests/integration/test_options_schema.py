@@ -34,10 +34,19 @@ def server_accepts(client: TestClient, body: dict[str, Any]) -> bool:
 
 def test_each_ruleset_has_its_options_component_with_every_option() -> None:
     for ruleset_id, ruleset in RULESETS.items():
-        component = COMPONENTS[ruleset.options_model.__name__]
+        # The engine's table options and the ruleset's own, as one component (issue 38).
+        model = ruleset.campaign_options_model
+        component = COMPONENTS[model.__name__]
         assert component["title"] == f"{ruleset_id} options"
         assert component["additionalProperties"] is False
-        assert set(component["properties"]) == set(ruleset.options_model.model_fields)
+        assert set(component["properties"]) == set(model.model_fields)
+        assert set(component["properties"]) == {
+            "actions_per_round",
+            "initiative",
+            "skip_unable",
+            "show_npc_numbers",
+            *ruleset.options_model.model_fields,
+        }
     options = COMPONENTS["CreateCampaignBody"]["properties"]["options"]
     assert options["anyOf"] == [
         {"$ref": "#/components/schemas/D20Options"},
@@ -59,7 +68,7 @@ def test_each_ruleset_has_its_options_component_with_every_option() -> None:
 def test_every_default_option_is_accepted_by_the_schema_and_the_server(
     client: TestClient, ruleset_id: str
 ) -> None:
-    defaults = RULESETS[ruleset_id].options_model().model_dump(mode="json")
+    defaults = RULESETS[ruleset_id].campaign_options_model().model_dump(mode="json")
     body = {"name": "All defaults", "ruleset": ruleset_id, "options": defaults}
     assert schema_accepts(body)
     assert server_accepts(client, body)

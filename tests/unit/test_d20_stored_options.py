@@ -37,7 +37,10 @@ def test_a_stored_d20_campaign_names_its_double_success_distance() -> None:
     # its meaning.
     newer = {"initiative": {"mode": "manual"}, "skip_unable": True, "show_npc_numbers": False}
     assert get_ruleset("d20").validate_options(stored) == {**stored, **newer}
-    assert set(stored) == set(D20Options.model_fields) - set(newer)
+    # The campaign's options: the engine's table options and d20's own (issue 38).
+    campaign = get_ruleset("d20").campaign_options_model
+    assert set(stored) == set(campaign.model_fields) - set(newer)
+    assert set(stored) - set(D20Options.model_fields) == {"actions_per_round"}
 
 
 def test_a_campaign_created_under_the_old_default_still_moves_twice_the_max_displacement() -> None:

@@ -29,7 +29,6 @@ from skald_campaign.domain.dice import Roller
 from skald_campaign.domain.errors import DomainError, InvalidInput
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.margin import Margin
-from skald_campaign.domain.rulesets.margin.options import MarginOptions
 
 # -- sheets ------------------------------------------------------------------------
 
@@ -305,7 +304,7 @@ def test_options_default_to_the_rulings() -> None:
 def test_options_are_exact_and_checked() -> None:
     ruleset = Margin()
     assert ruleset.validate_options({"armor_blunting": 0.2})["armor_blunting"] == "1/5"
-    stored = MarginOptions.model_validate(ruleset.validate_options({}))
+    stored = ruleset.campaign_options_model.model_validate(ruleset.validate_options({}))
     assert stored.resistance_multiplier == Fraction(1, 2)
     for bad, words in [
         ({"armor_blunting": 1}, "below 1"),

@@ -49,7 +49,7 @@ def initiative_fields() -> dict[str, list[str]]:
 def test_the_initiative_fields_offered_are_the_options_own(ruleset: str) -> None:
     """The new-campaign form offers exactly the sheet fields the ruleset's rolled
     initiative accepts (T1): none it would refuse, none left out."""
-    roll = get_ruleset(ruleset).options_model.model_json_schema()["$defs"]
+    roll = get_ruleset(ruleset).campaign_options_model.model_json_schema()["$defs"]
     schema = next(d for name, d in roll.items() if name.endswith("InitiativeRoll"))
     accepted = schema["properties"]["add"]["anyOf"][0]["enum"]
     offered = initiative_fields()[ruleset]

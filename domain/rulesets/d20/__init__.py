@@ -10,14 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from skald_campaign.domain.rulesets.base import (
-    ActionType,
-    JsonMapping,
-    JsonObject,
-    RulesetOf,
-    SheetLike,
-    StateObject,
-)
 from skald_campaign.domain.rulesets.d20 import ratings
 from skald_campaign.domain.rulesets.d20.actions import ACTIONS
 from skald_campaign.domain.rulesets.d20.actions.common import (
@@ -26,8 +18,21 @@ from skald_campaign.domain.rulesets.d20.actions.common import (
     PRONE,
     STANCE_ROUND,
 )
-from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet
+from skald_campaign.domain.rulesets.d20.sheet import (
+    INITIATIVE_ADD_DESCRIPTION,
+    INITIATIVE_ADDS,
+    D20Options,
+    D20Sheet,
+)
 from skald_campaign.domain.rulesets.d20.tracks import HitPoints
+from skald_campaign.ruleset_api import (
+    ActionType,
+    JsonMapping,
+    JsonObject,
+    RulesetOf,
+    SheetLike,
+    StateObject,
+)
 
 # Every d20 state key describes the fight in progress; none should outlive it.
 ENCOUNTER_SCOPED_STATE = frozenset({STANCE_ROUND, PRONE, GRAPPLING, GRAPPLED_BY})
@@ -38,6 +43,8 @@ class D20(RulesetOf[D20Sheet]):
     title = "d20 (seed 004)"
     sheet_model = D20Sheet
     options_model = D20Options
+    initiative_adds = INITIATIVE_ADDS
+    initiative_add_description = INITIATIVE_ADD_DESCRIPTION
     actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
     incapacitating = frozenset({"down"})
     cannot_act_at_all = frozenset({"down"})

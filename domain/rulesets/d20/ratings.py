@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from pydantic import JsonValue
 
-from skald_campaign.domain.rulesets.base import JsonObject
 from skald_campaign.domain.rulesets.d20.sheet import SHIELD_BASH, UNARMED_STRIKE, D20Sheet
 from skald_campaign.domain.rulesets.d20.tables import (
     ARMOR,
@@ -24,6 +23,7 @@ from skald_campaign.domain.rulesets.d20.tables import (
     SIZES,
     UPHILL_RESIST_BONUS,
 )
+from skald_campaign.ruleset_api import JsonObject
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skald_campaign.domain.rulesets.base import JsonObject
 from skald_campaign.domain.rulesets.d20.ratings import Rating, Term
 from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet
 from skald_campaign.domain.rulesets.d20.tables import (
@@ -26,6 +25,7 @@ from skald_campaign.domain.rulesets.d20.tables import (
     Die,
     WrestlingRow,
 )
+from skald_campaign.ruleset_api import JsonObject
 
 SEED_DOUBLE_SUCCESS_FEET = 10  # "the 10ft displacement and Prone result"
 NATURAL_20, NATURAL_1 = 20, 1

@@ -10,9 +10,6 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from skald_campaign.domain.dice import DiceExpression
-from skald_campaign.domain.errors import DiceError
-from skald_campaign.domain.rulesets.base import Frozen, JsonObject
 from skald_campaign.domain.rulesets.d20.tables import (
     LOWEST_SCORE,
     ArmorId,
@@ -20,14 +17,7 @@ from skald_campaign.domain.rulesets.d20.tables import (
     SizeId,
     ability_modifier,
 )
-from skald_campaign.domain.table_options import (
-    ManualInitiative,
-    RollInitiative,
-    initiative_field,
-    skip_unable_field,
-)
-from skald_campaign.domain.turns import actions_per_round_field
-from skald_campaign.domain.visibility import show_npc_numbers_field
+from skald_campaign.ruleset_api import DiceError, DiceExpression, Frozen, JsonObject
 
 WrestlingRowId = Literal[
     "none",
@@ -250,21 +240,18 @@ class D20Sheet(Strict):
         return next((w for w in self.weapons if w.name.casefold() == wanted), None)
 
 
-class D20InitiativeRoll(RollInitiative):
-    # An ability adds its D1 modifier (the score read on the table, or the one stated).
-    add: Literal["strength", "dexterity", "constitution", "wisdom", "level"] | None = Field(
-        default=None,
-        description="T1: the sheet field added to each roll; an ability adds its D1 modifier",
-    )
+# T1: the sheet fields an initiative roll may add; an ability adds its D1 modifier (the
+# score read on the table, or the one stated). The table options are the engine's.
+INITIATIVE_ADDS = ("strength", "dexterity", "constitution", "wisdom", "level")
+INITIATIVE_ADD_DESCRIPTION = (
+    "T1: the sheet field added to each roll; an ability adds its D1 modifier"
+)
 
 
 class D20Options(Strict):
     """Numbers and choices the rulings introduce; a campaign may change them at creation."""
 
-    actions_per_round: int = actions_per_round_field()
-    initiative: ManualInitiative | D20InitiativeRoll = initiative_field()
-    skip_unable: bool = skip_unable_field()
-    show_npc_numbers: bool = show_npc_numbers_field()
+    # Only the rules' own: a campaign takes the engine's table options beside them.
 
     natural_20_hits: bool = Field(
         default=False, description="a natural 20 on the hit roll hits whatever the AC (D3)"

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from skald_campaign.domain import breakdowns as bd
-from skald_campaign.domain.breakdowns import read, target_of
-from skald_campaign.domain.narrative import Sheeted, faces, name_of
-from skald_campaign.domain.records import JSONObject
-from skald_campaign.domain.texts import Descriptor, Part, Text, render, secret
+from skald_campaign.ruleset_api import JSONObject
+from skald_campaign.ruleset_api.narrative import Sheeted, faces, name_of
+from skald_campaign.ruleset_api.records import builtin as bd
+from skald_campaign.ruleset_api.records import read, target_of
+from skald_campaign.ruleset_api.texts import Descriptor, Part, Text, render, secret
 
 Roster = Mapping[str, Sheeted]
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from skald_campaign.domain.rulesets.base import CombatantView
+from skald_campaign.ruleset_api import CombatantView
 
 
 class HitPoints(msgspec.Struct, frozen=True):

@@ -13,7 +13,20 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import ClassVar
 
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.domain.rulesets.margin.actions import ACTIONS
+from skald_campaign.domain.rulesets.margin.daily import Rest, apply_day
+from skald_campaign.domain.rulesets.margin.options import (
+    DEFAULT_OPTIONS,
+    INITIATIVE_ADDS,
+    MarginOptions,
+    read_options,
+)
+from skald_campaign.domain.rulesets.margin.ratings import derived_ratings
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.margin.state import CharacterState, is_down
+from skald_campaign.domain.rulesets.margin.tracks import Health
+from skald_campaign.domain.rulesets.margin.turn import m5_refusal
+from skald_campaign.ruleset_api import (
     ActionType,
     DailyOutcome,
     Frozen,
@@ -23,18 +36,6 @@ from skald_campaign.domain.rulesets.base import (
     SheetLike,
     StateObject,
 )
-from skald_campaign.domain.rulesets.margin.actions import ACTIONS
-from skald_campaign.domain.rulesets.margin.daily import Rest, apply_day
-from skald_campaign.domain.rulesets.margin.options import (
-    DEFAULT_OPTIONS,
-    MarginOptions,
-    read_options,
-)
-from skald_campaign.domain.rulesets.margin.ratings import derived_ratings
-from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
-from skald_campaign.domain.rulesets.margin.state import CharacterState, is_down
-from skald_campaign.domain.rulesets.margin.tracks import Health
-from skald_campaign.domain.rulesets.margin.turn import m5_refusal
 
 
 class MarginDayPlan(Frozen):
@@ -48,6 +49,7 @@ class Margin(RulesetOf[MarginSheet]):
     title = "Margin (seed 000)"
     sheet_model = MarginSheet
     options_model = MarginOptions
+    initiative_adds = INITIATIVE_ADDS
     actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
     # M7: a character who is down cannot act; the aggregate refuses before resolving.
     incapacitating = frozenset({"down"})

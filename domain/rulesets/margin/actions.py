@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from pydantic import Field, StrictInt
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.rulesets.base import ActionType, EncounterView, Frozen, Outcome
 from skald_campaign.domain.rulesets.margin.postures import declare
 from skald_campaign.domain.rulesets.margin.sheet import FISTS_NAME
 from skald_campaign.domain.rulesets.margin.strike import resolve_strike
+from skald_campaign.ruleset_api import ActionType, DiceTray, EncounterView, Frozen, Outcome
 
 EFFORT_FIELD = Field(
     default=0,

@@ -14,16 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.margin.state import CharacterState
+from skald_campaign.ruleset_api import (
     JsonMapping,
     JsonObject,
     SheetLike,
     StateObject,
     read_sheet,
 )
-from skald_campaign.domain.rulesets.margin.options import DEFAULT_OPTIONS, MarginOptions
-from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
-from skald_campaign.domain.rulesets.margin.state import CharacterState
 
 Rest = Literal["full", "light", "none"]
 

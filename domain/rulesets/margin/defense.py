@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.rulesets.base import JsonObject
 from skald_campaign.domain.rulesets.margin.ledger import Ledger
 from skald_campaign.domain.rulesets.margin.pools import Pool, PoolRoll, roll_pool
 from skald_campaign.domain.rulesets.margin.rules import DefenseMode, defense_pool
 from skald_campaign.domain.rulesets.margin.sheet import Weapon
 from skald_campaign.domain.rulesets.margin.state import Posture
+from skald_campaign.ruleset_api import DiceTray, JsonObject
 
 
 @dataclass(frozen=True)

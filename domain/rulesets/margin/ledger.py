@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.domain.rulesets.margin.options import MarginOptions, read_options
+from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
+from skald_campaign.domain.rulesets.margin.state import CharacterState, Posture
+from skald_campaign.domain.rulesets.margin.tracks import health_of
+from skald_campaign.ruleset_api import (
     CombatantView,
     EncounterView,
     JsonObject,
     Outcome,
     read_sheet,
 )
-from skald_campaign.domain.rulesets.margin.options import MarginOptions, read_options
-from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
-from skald_campaign.domain.rulesets.margin.state import CharacterState, Posture
-from skald_campaign.domain.rulesets.margin.tracks import health_of
 
 
 @dataclass(frozen=True)

@@ -10,48 +10,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Annotated, Literal
+from typing import Annotated
 
-from pydantic import Field, StrictBool, StrictInt, model_validator
+from pydantic import Field, StrictInt, model_validator
 
-from skald_campaign.domain.rulesets.base import Frozen, read_stored
 from skald_campaign.domain.rulesets.margin.exact import Bounds, ExactNumber
-from skald_campaign.domain.table_options import (
-    ManualInitiative,
-    RollInitiative,
-    initiative_field,
-    skip_unable_field,
-)
-from skald_campaign.domain.turns import actions_per_round_field
-from skald_campaign.domain.visibility import show_npc_numbers_field
+from skald_campaign.ruleset_api import Frozen, read_own_options
 
 MAX_HEALTH = 1000
 HIGHEST_VIGOR = 20
 
 
-class MarginInitiativeRoll(RollInitiative):
-    add: (
-        Literal[
-            "might",
-            "grace",
-            "vigor",
-            "aether",
-            "melee",
-            "marksmanship",
-            "evasion",
-            "guard",
-            "abjuration",
-            "luck",
-        ]
-        | None
-    ) = Field(default=None, description="T1: the sheet field added to each roll")
+# T1: the sheet fields an initiative roll may add (the table options are the engine's).
+INITIATIVE_ADDS = (
+    "might",
+    "grace",
+    "vigor",
+    "aether",
+    "melee",
+    "marksmanship",
+    "evasion",
+    "guard",
+    "abjuration",
+    "luck",
+)
 
 
 class MarginOptions(Frozen):
-    actions_per_round: StrictInt = actions_per_round_field()
-    initiative: ManualInitiative | MarginInitiativeRoll = initiative_field()
-    skip_unable: StrictBool = skip_unable_field()
-    show_npc_numbers: StrictBool = show_npc_numbers_field()
+    # Only the rules' own: a campaign takes the engine's table options beside them.
     success_on: StrictInt = Field(
         default=5,
         ge=2,
@@ -165,4 +151,4 @@ DEFAULT_OPTIONS = MarginOptions()
 def read_options(options: Mapping[str, object]) -> MarginOptions:
     """The campaign's recorded options (JSON) back as exact values (read once per
     recorded object: an encounter hands the same options to every action)."""
-    return read_stored(MarginOptions, options)
+    return read_own_options(MarginOptions, options)

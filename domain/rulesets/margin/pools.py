@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.rulesets.base import JsonObject
+from skald_campaign.ruleset_api import DiceTray, JsonObject
 
 SIDES = 6
 BELOW_NOTHING = -1

@@ -7,8 +7,6 @@ of that round reads it; the next round retires it without a word.
 
 from __future__ import annotations
 
-from skald_campaign.domain.errors import ActionRefused, InvalidInput
-from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome
 from skald_campaign.domain.rulesets.margin.ledger import Ledger
 from skald_campaign.domain.rulesets.margin.rules import defense_pool
 from skald_campaign.domain.rulesets.margin.sheet import DEFENSE_ORDER
@@ -17,6 +15,13 @@ from skald_campaign.domain.rulesets.margin.turn import (
     check_effort,
     refuse_second_action,
     require_actor,
+)
+from skald_campaign.ruleset_api import (
+    ActionRefused,
+    EncounterView,
+    InvalidInput,
+    JsonObject,
+    Outcome,
 )
 
 REQUIRED_RACE = {"riposte": "elf", "ward": "dwarf"}

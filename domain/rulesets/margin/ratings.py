@@ -7,10 +7,10 @@ ammunition.
 
 from __future__ import annotations
 
-from skald_campaign.domain.rulesets.base import JsonObject
 from skald_campaign.domain.rulesets.margin.rules import defense_pool
 from skald_campaign.domain.rulesets.margin.sheet import DEFENSE_ORDER, FISTS, MarginSheet, Weapon
 from skald_campaign.domain.rulesets.margin.state import CharacterState
+from skald_campaign.ruleset_api import JsonObject
 
 
 def _attack(sheet: MarginSheet, weapon: Weapon) -> JsonObject:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skald_campaign.domain.rulesets.base import JsonObject
 from skald_campaign.domain.rulesets.margin.ledger import Harm, Ledger
 from skald_campaign.domain.rulesets.margin.rules import Damage, distance, reaches, weapon_damage
 from skald_campaign.domain.rulesets.margin.sheet import FISTS, MarginSheet, Weapon
+from skald_campaign.ruleset_api import JsonObject
 
 
 def spends_ammunition(weapon: Weapon) -> bool:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from skald_campaign.domain.rulesets.base import JsonObject
 from skald_campaign.domain.rulesets.margin.exact import fraction_text, round_half_up
 from skald_campaign.domain.rulesets.margin.options import MarginOptions
 from skald_campaign.domain.rulesets.margin.pools import Pool, PoolTerm
@@ -20,6 +19,7 @@ from skald_campaign.domain.rulesets.margin.sheet import (
     Weapon,
     is_physical,
 )
+from skald_campaign.ruleset_api import JsonObject
 
 DefenseMode = Literal["active", "passive"]
 

@@ -11,8 +11,8 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
-from skald_campaign.domain.rulesets.base import Frozen
 from skald_campaign.domain.rulesets.margin.exact import Bounds, ExactNumber
+from skald_campaign.ruleset_api import Frozen
 
 Attribute = Literal["might", "grace", "vigor", "aether"]
 Skill = Literal["melee", "marksmanship", "evasion", "guard", "abjuration"]

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from skald_campaign.domain.rulesets.base import JsonMapping, JsonObject
-from skald_campaign.domain.rulesets.jsonread import as_int, as_object, as_optional_str
 from skald_campaign.domain.rulesets.margin.sheet import MarginSheet, Weapon
+from skald_campaign.ruleset_api import JsonMapping, JsonObject, as_int, as_object, as_optional_str
 
 PostureKind = Literal["defend", "riposte", "ward"]
 

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import ActionRefused, InvalidInput
-from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome
 from skald_campaign.domain.rulesets.margin import defense as defending
 from skald_campaign.domain.rulesets.margin.ledger import Ledger
 from skald_campaign.domain.rulesets.margin.pools import roll_pool
@@ -29,6 +26,14 @@ from skald_campaign.domain.rulesets.margin.turn import (
     check_effort,
     refuse_second_action,
     require_actor,
+)
+from skald_campaign.ruleset_api import (
+    ActionRefused,
+    DiceTray,
+    EncounterView,
+    InvalidInput,
+    JsonObject,
+    Outcome,
 )
 
 StrikeKind = Literal["attack", "cast"]

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from skald_campaign.domain import breakdowns as bd
-from skald_campaign.domain.breakdowns import UNSET, given, present, read, target_of
-from skald_campaign.domain.narrative import Sheeted, exact, faces, name_of, plural
-from skald_campaign.domain.records import JSONObject
-from skald_campaign.domain.texts import Descriptor, Part, Text, secret
+from skald_campaign.ruleset_api import JSONObject
+from skald_campaign.ruleset_api.narrative import Sheeted, exact, faces, name_of, plural
+from skald_campaign.ruleset_api.records import UNSET, given, present, read, target_of
+from skald_campaign.ruleset_api.records import builtin as bd
+from skald_campaign.ruleset_api.texts import Descriptor, Part, Text, secret
 
 Roster = Mapping[str, Sheeted]
 

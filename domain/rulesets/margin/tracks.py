@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from skald_campaign.domain.rulesets.base import CombatantView
+from skald_campaign.ruleset_api import CombatantView
 
 
 class Health(msgspec.Struct, frozen=True):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from skald_campaign.domain.errors import ActionRefused, InvalidInput
 from skald_campaign.domain.rulesets.margin.ledger import Ledger
 from skald_campaign.domain.rulesets.margin.state import CharacterState
+from skald_campaign.ruleset_api import ActionRefused, InvalidInput
 
 
 def require_actor(ledger: Ledger, actor: str | None, kind: str) -> str:

@@ -5,21 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import ActionRefused
-from skald_campaign.domain.rulesets.base import (
-    ActionType,
-    Awaiting,
-    CombatantView,
-    DailyOutcome,
-    EncounterView,
-    Frozen,
-    JsonMapping,
-    JsonObject,
-    RulesetOf,
-    SheetLike,
-    StateObject,
-)
 from skald_campaign.domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
 from skald_campaign.domain.rulesets.stamina_body.bleeding import (
     BLED_ROUND,
@@ -42,8 +27,27 @@ from skald_campaign.domain.rulesets.stamina_body.care import (
 from skald_campaign.domain.rulesets.stamina_body.combat import Attack, resolve_attack
 from skald_campaign.domain.rulesets.stamina_body.declarations import awaiting_defense
 from skald_campaign.domain.rulesets.stamina_body.healing import DayPlan, daily_heal
-from skald_campaign.domain.rulesets.stamina_body.sheet import StaminaBodyOptions, StaminaBodySheet
+from skald_campaign.domain.rulesets.stamina_body.sheet import (
+    INITIATIVE_ADDS,
+    StaminaBodyOptions,
+    StaminaBodySheet,
+)
 from skald_campaign.domain.rulesets.stamina_body.tracks import Pools
+from skald_campaign.ruleset_api import (
+    ActionRefused,
+    ActionType,
+    Awaiting,
+    CombatantView,
+    DailyOutcome,
+    DiceTray,
+    EncounterView,
+    Frozen,
+    JsonMapping,
+    JsonObject,
+    RulesetOf,
+    SheetLike,
+    StateObject,
+)
 
 
 class StaminaBody(RulesetOf[StaminaBodySheet]):
@@ -51,6 +55,7 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
     title = "Stamina and Body (seed 001)"
     sheet_model = StaminaBodySheet
     options_model = StaminaBodyOptions
+    initiative_adds = INITIATIVE_ADDS
     actions: ClassVar[Mapping[str, ActionType]] = {
         action.kind: action
         for action in (

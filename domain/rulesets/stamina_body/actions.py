@@ -7,20 +7,20 @@ from typing import Literal
 import msgspec
 from pydantic import Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import InvalidInput
-from skald_campaign.domain.gm_calls import GM_CALL
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.domain.rulesets.stamina_body import rules
+from skald_campaign.domain.rulesets.stamina_body.sheet import options_of, sheet_of
+from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
+from skald_campaign.ruleset_api import (
+    GM_CALL,
     CombatantView,
+    DiceTray,
     EncounterView,
     Frozen,
+    InvalidInput,
     JsonObject,
     Outcome,
     StateObject,
 )
-from skald_campaign.domain.rulesets.stamina_body import rules
-from skald_campaign.domain.rulesets.stamina_body.sheet import options_of, sheet_of
-from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 
 class DamageOptions(Frozen):

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from pydantic import Field, JsonValue
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import ActionRefused, InvalidInput
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.domain.rulesets.stamina_body.sheet import options_of
+from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
+from skald_campaign.ruleset_api import (
+    ActionRefused,
     CombatantView,
+    DiceTray,
     EncounterView,
     Frozen,
+    InvalidInput,
     JsonObject,
     Outcome,
     StateObject,
 )
-from skald_campaign.domain.rulesets.stamina_body.sheet import options_of
-from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 STABILISED = "stabilised"
 BLED_ROUND = "bled_round"  # the round whose bleeding was taken: at most once a round

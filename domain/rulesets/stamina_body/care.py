@@ -6,18 +6,19 @@ from typing import Literal
 
 from pydantic import Field, StrictBool
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import ActionRefused, InvalidInput
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.domain.rulesets.stamina_body import rules
+from skald_campaign.domain.rulesets.stamina_body.sheet import sheet_of
+from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
+from skald_campaign.ruleset_api import (
+    ActionRefused,
+    DiceTray,
     EncounterView,
     Frozen,
+    InvalidInput,
     JsonMapping,
     JsonObject,
     Outcome,
 )
-from skald_campaign.domain.rulesets.stamina_body import rules
-from skald_campaign.domain.rulesets.stamina_body.sheet import sheet_of
-from skald_campaign.domain.rulesets.stamina_body.tracks import Pools, pools_of
 
 
 class Recover(Frozen):

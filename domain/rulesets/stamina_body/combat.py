@@ -6,13 +6,18 @@ from typing import Literal
 
 from pydantic import Field
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import InvalidInput
-from skald_campaign.domain.gm_calls import GM_CALL
-from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome
 from skald_campaign.domain.rulesets.stamina_body import rules
 from skald_campaign.domain.rulesets.stamina_body.actions import DamageOptions, land_damage
 from skald_campaign.domain.rulesets.stamina_body.sheet import UNARMED, Weapon, options_of, sheet_of
+from skald_campaign.ruleset_api import (
+    GM_CALL,
+    CombatantView,
+    DiceTray,
+    EncounterView,
+    InvalidInput,
+    JsonObject,
+    Outcome,
+)
 
 
 class Attack(DamageOptions):

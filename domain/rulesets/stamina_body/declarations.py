@@ -9,12 +9,17 @@ campaign's ``stunned_may_defend`` option says otherwise.
 
 from __future__ import annotations
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.rulesets.base import Awaiting, EncounterView, JsonMapping, JsonObject
 from skald_campaign.domain.rulesets.stamina_body import rules
 from skald_campaign.domain.rulesets.stamina_body.combat import Attack, armed_with, unable_to_answer
 from skald_campaign.domain.rulesets.stamina_body.sheet import options_of, sheet_of
-from skald_campaign.domain.validation import validate
+from skald_campaign.ruleset_api import (
+    Awaiting,
+    DiceTray,
+    EncounterView,
+    JsonMapping,
+    JsonObject,
+    validate,
+)
 
 CHOICES = ("parry", "dodge", "none")
 

@@ -8,15 +8,15 @@ from typing import Literal
 
 from pydantic import StrictBool
 
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.domain.rulesets.stamina_body.sheet import StaminaBodySheet
+from skald_campaign.domain.rulesets.stamina_body.tracks import Pools
+from skald_campaign.ruleset_api import (
     Frozen,
     JsonMapping,
     JsonObject,
     SheetLike,
     read_sheet,
 )
-from skald_campaign.domain.rulesets.stamina_body.sheet import StaminaBodySheet
-from skald_campaign.domain.rulesets.stamina_body.tracks import Pools
 
 Rest = Literal["full", "light", "none"]
 

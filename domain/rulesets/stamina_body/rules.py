@@ -11,7 +11,7 @@ from typing import Literal
 
 import msgspec
 
-from skald_campaign.domain.rulesets.base import JsonObject
+from skald_campaign.ruleset_api import JsonObject
 
 DamageType = Literal["impact", "piercing"]
 

@@ -10,23 +10,15 @@ from typing import Literal
 
 from pydantic import Field, StrictBool, StrictInt, field_validator, model_validator
 
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.domain.rulesets.stamina_body.rules import unarmed_damage_class
+from skald_campaign.ruleset_api import (
     CombatantView,
     EncounterView,
     Frozen,
     JsonObject,
+    read_own_options,
     read_sheet,
-    read_stored,
 )
-from skald_campaign.domain.rulesets.stamina_body.rules import unarmed_damage_class
-from skald_campaign.domain.table_options import (
-    ManualInitiative,
-    RollInitiative,
-    initiative_field,
-    skip_unable_field,
-)
-from skald_campaign.domain.turns import actions_per_round_field
-from skald_campaign.domain.visibility import show_npc_numbers_field
 
 # Fists are always at hand under this name (S11), so no sheet weapon may take it.
 UNARMED = "unarmed"
@@ -117,19 +109,15 @@ def sheet_of(combatant: CombatantView) -> StaminaBodySheet:
     return read_sheet(StaminaBodySheet, combatant.sheet)
 
 
-class StaminaBodyInitiativeRoll(RollInitiative):
-    add: Literal["st", "con", "parry", "dodge", "unarmed_skill"] | None = Field(
-        default=None, description="T1: the sheet field added to each roll"
-    )
+# T1: the sheet fields an initiative roll may add (the table options are the engine's).
+INITIATIVE_ADDS = ("st", "con", "parry", "dodge", "unarmed_skill")
 
 
 class StaminaBodyOptions(Frozen):
     """Seed 001 fixes its numbers; the options only name what a table may vary."""
 
-    actions_per_round: StrictInt = actions_per_round_field()
-    initiative: ManualInitiative | StaminaBodyInitiativeRoll = initiative_field()
-    skip_unable: StrictBool = skip_unable_field()
-    show_npc_numbers: StrictBool = show_npc_numbers_field()
+    # Only the rules' own: a campaign takes the engine's table options beside them.
+
     extra_dice_per_option: StrictInt = Field(
         default=1,
         ge=1,
@@ -152,4 +140,4 @@ class StaminaBodyOptions(Frozen):
 def options_of(view: EncounterView) -> StaminaBodyOptions:
     """The campaign's options, typed (read once per recorded options object; a campaign
     recorded before an option existed reads its default)."""
-    return read_stored(StaminaBodyOptions, view.options)
+    return read_own_options(StaminaBodyOptions, view.options)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from skald_campaign.domain.rulesets.base import CombatantView
+from skald_campaign.ruleset_api import CombatantView
 
 
 class Pools(msgspec.Struct, frozen=True):

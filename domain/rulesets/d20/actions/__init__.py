@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from skald_campaign.domain.rulesets.base import ActionType
 from skald_campaign.domain.rulesets.d20.actions.attack import Attack, resolve_attack
 from skald_campaign.domain.rulesets.d20.actions.shove import Shove, resolve_shove
 from skald_campaign.domain.rulesets.d20.actions.stance import (
@@ -26,6 +25,7 @@ from skald_campaign.domain.rulesets.d20.actions.wrestling import (
     resolve_release,
     resolve_throw,
 )
+from skald_campaign.ruleset_api import ActionType
 
 ACTIONS: Mapping[str, ActionType] = {
     action.kind: action

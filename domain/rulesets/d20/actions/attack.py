@@ -8,10 +8,6 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import InvalidInput
-from skald_campaign.domain.gm_calls import GM_CALL
-from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome, StateObject
 from skald_campaign.domain.rulesets.d20 import rules
 from skald_campaign.domain.rulesets.d20.actions.common import (
     opponent,
@@ -35,6 +31,15 @@ from skald_campaign.domain.rulesets.d20.sheet import (
     D20Sheet,
     Strict,
     Weapon,
+)
+from skald_campaign.ruleset_api import (
+    GM_CALL,
+    DiceTray,
+    EncounterView,
+    InvalidInput,
+    JsonObject,
+    Outcome,
+    StateObject,
 )
 
 

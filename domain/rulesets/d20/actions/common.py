@@ -6,19 +6,20 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from skald_campaign.domain.errors import ActionRefused, InvalidInput
-from skald_campaign.domain.gm_calls import GM_CALL
-from skald_campaign.domain.rulesets.base import (
-    CombatantView,
-    EncounterView,
-    JsonObject,
-    StateObject,
-    read_sheet,
-    read_stored,
-)
 from skald_campaign.domain.rulesets.d20.ratings import Rating, force_defense, terrain_terms
 from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet, Strict
 from skald_campaign.domain.rulesets.d20.tracks import hp_of
+from skald_campaign.ruleset_api import (
+    GM_CALL,
+    ActionRefused,
+    CombatantView,
+    EncounterView,
+    InvalidInput,
+    JsonObject,
+    StateObject,
+    read_own_options,
+    read_sheet,
+)
 
 # Per-character state keys (all JSON-native):
 STANCE_ROUND = "stance_round"  # the round a Defensive Stance was taken; it ends with it
@@ -60,7 +61,7 @@ def sheet_of(combatant: CombatantView) -> D20Sheet:
 
 def options_of(view: EncounterView) -> D20Options:
     """The encounter's options, typed (read once per recorded options object)."""
-    return read_stored(D20Options, view.options)
+    return read_own_options(D20Options, view.options)
 
 
 def require_actor(view: EncounterView, actor: str | None, doing: str) -> CombatantView:

@@ -4,14 +4,6 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.rulesets.base import (
-    CombatantView,
-    EncounterView,
-    JsonObject,
-    Outcome,
-    StateObject,
-)
 from skald_campaign.domain.rulesets.d20 import rules
 from skald_campaign.domain.rulesets.d20.actions.common import (
     PRONE,
@@ -35,6 +27,14 @@ from skald_campaign.domain.rulesets.d20.ratings import (
 )
 from skald_campaign.domain.rulesets.d20.sheet import D20Options, D20Sheet
 from skald_campaign.domain.rulesets.d20.tables import SLIPPERY_EXTRA_FEET
+from skald_campaign.ruleset_api import (
+    CombatantView,
+    DiceTray,
+    EncounterView,
+    JsonObject,
+    Outcome,
+    StateObject,
+)
 
 
 class Shove(Aimed):

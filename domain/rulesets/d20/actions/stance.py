@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import ActionRefused
-from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome
 from skald_campaign.domain.rulesets.d20.actions.common import (
     PRONE,
     STANCE_ROUND,
@@ -13,6 +10,7 @@ from skald_campaign.domain.rulesets.d20.actions.common import (
     sheet_of,
 )
 from skald_campaign.domain.rulesets.d20.ratings import force_defense
+from skald_campaign.ruleset_api import ActionRefused, DiceTray, EncounterView, JsonObject, Outcome
 
 
 class DefensiveStance(Params):

@@ -7,9 +7,6 @@ target number as in every FR contest; Defensive Stance counts, as FD includes it
 
 from __future__ import annotations
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import ActionRefused
-from skald_campaign.domain.rulesets.base import EncounterView, JsonObject, Outcome
 from skald_campaign.domain.rulesets.d20 import rules
 from skald_campaign.domain.rulesets.d20.actions.common import (
     PRONE,
@@ -20,6 +17,7 @@ from skald_campaign.domain.rulesets.d20.actions.common import (
     target_number,
 )
 from skald_campaign.domain.rulesets.d20.ratings import Rating, Term, fr_bonus
+from skald_campaign.ruleset_api import ActionRefused, DiceTray, EncounterView, JsonObject, Outcome
 
 
 class Trip(Aimed):

@@ -9,9 +9,6 @@ an error and records nothing.
 
 from __future__ import annotations
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import ActionRefused
-from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, JsonObject, Outcome
 from skald_campaign.domain.rulesets.d20 import rules
 from skald_campaign.domain.rulesets.d20.actions.common import (
     GRAPPLED_BY,
@@ -33,6 +30,14 @@ from skald_campaign.domain.rulesets.d20.actions.common import (
     target_number,
 )
 from skald_campaign.domain.rulesets.d20.ratings import Rating, Term, armor_value, fr_bonus
+from skald_campaign.ruleset_api import (
+    ActionRefused,
+    CombatantView,
+    DiceTray,
+    EncounterView,
+    JsonObject,
+    Outcome,
+)
 
 
 class Grapple(Aimed):
