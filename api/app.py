@@ -33,6 +33,7 @@ from skald_campaign.api.routes import (
     markers,
     me,
     odds,
+    ruleset_version,
     saved_encounters,
     server,
     turns,
@@ -86,6 +87,7 @@ def create_app(
     app.include_router(corrections.router)
     app.include_router(amendments.router)
     app.include_router(carry.router)
+    app.include_router(ruleset_version.router)
     app.include_router(history.router)
     app.include_router(calendar.router)
     app.include_router(keys.router)

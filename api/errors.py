@@ -22,6 +22,7 @@ from skald_campaign.domain.errors import (
     InvalidInput,
     NotFound,
 )
+from skald_campaign.domain.ruleset_versions import RulesetNotCurrent
 from skald_campaign.domain.validation import InvalidFields
 
 log = logging.getLogger("skald.api")
@@ -31,6 +32,7 @@ STATUS: list[tuple[type[DomainError], int, str]] = [
     (Forbidden, 403, "forbidden"),
     (NotFound, 404, "not_found"),
     (InvalidInput, 422, "invalid_input"),
+    (RulesetNotCurrent, 409, "ruleset_not_current"),
     (ActionRefused, 409, "action_refused"),
     (ConcurrentWrite, 409, "concurrent_write"),
 ]
@@ -45,7 +47,33 @@ def _domain_error(request: Request, error: Exception) -> JSONResponse:
     return domain_error_response(error)
 
 
+RULESET_PROBLEM = "urn:skald:problem:ruleset-not-current"
+
+
+def ruleset_problem(error: RulesetNotCurrent) -> JSONResponse:
+    """A write to a campaign held read-only by its ruleset's version (issue 38): an RFC 9457
+    problem (type, title, status, detail, instance) that also carries Skald's own error
+    and message, and names both versions, the command to run and the GM's acceptance."""
+    found = error.standing
+    cid = found.campaign_id
+    body = {
+        "type": RULESET_PROBLEM,
+        "title": "the campaign is read-only until its ruleset's version is settled",
+        "status": 409,
+        "detail": error.message,
+        "instance": f"/campaigns/{cid}",
+        **error_body("ruleset_not_current", error.message),
+        **found.as_json(),
+        "differing": error.differing,
+        "command": error.command,
+        "accept": None if found.missing else f"/campaigns/{cid}/ruleset/accept",
+    }
+    return JSONResponse(body, status_code=409, media_type="application/problem+json")
+
+
 def domain_error_response(error: DomainError) -> JSONResponse:
+    if isinstance(error, RulesetNotCurrent):
+        return ruleset_problem(error)
     for cls, status, code in STATUS:
         if isinstance(error, cls):
             extra: dict[str, Any] = {}

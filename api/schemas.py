@@ -446,3 +446,34 @@ class DeliveriesOut(BaseModel):
         description="newest first: message_id, position, type, outcome, attempts, "
         "status_code, last_error, time"
     )
+
+
+class RulesetStandingOut(BaseModel):
+    """A campaign's ruleset as it has it on record, beside the one installed (issue 38)."""
+
+    campaign_id: str
+    campaign: str
+    ruleset: str
+    distribution: str = Field(description="the distribution on record")
+    recorded_version: str = Field(description="the version on record")
+    installed_distribution: str | None = Field(description="none: the ruleset is missing")
+    installed_version: str | None = Field(description="none: the ruleset is missing")
+    status: str = Field(
+        description="current; same_outcomes (every recorded action comes out as it did: "
+        "the next write records the installed version); differs, or missing: read-only"
+    )
+    read_only: bool
+    differing: list[dict[str, Any]] = Field(
+        description="the recorded actions that come out differently under the installed "
+        "version: encounter_id, encounter, number, kind, before, after, status"
+    )
+    accept: dict[str, Any] | None = Field(description="the GM's request that accepts it")
+    command: str = Field(description="the operator's command listing every campaign's")
+
+
+class AcceptRulesetBody(Body):
+    version: str = Field(
+        min_length=1,
+        max_length=64,
+        description="the installed version, as GET .../ruleset names it",
+    )

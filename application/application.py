@@ -31,6 +31,7 @@ from skald_campaign.application.campaigns import CampaignCommands
 from skald_campaign.application.carry_preview import CarriedRecord
 from skald_campaign.application.carrying import Carrying
 from skald_campaign.application.commands import (
+    AcceptRulesetVersion,
     AddCombatant,
     AdjustTracks,
     AdvanceDays,
@@ -57,6 +58,7 @@ from skald_campaign.application.corrections import Corrected, Corrections
 from skald_campaign.application.encounters import EncounterCommands
 from skald_campaign.application.queries import Queries
 from skald_campaign.application.redaction import Redaction
+from skald_campaign.application.ruleset_versions import RulesetVersions
 from skald_campaign.application.store import Store
 from skald_campaign.application.table_commands import (
     DeclareDefense,
@@ -112,6 +114,7 @@ class SkaldApplication(Store):
         self.queries = Queries(self)
         self.webhook_commands = WebhookCommands(self)
         self.bestiary = BestiaryCommands(self)
+        self.ruleset_versions = RulesetVersions(self)
 
     # -- reads ---------------------------------------------------------------
 
@@ -185,6 +188,14 @@ class SkaldApplication(Store):
 
     def mark_wound(self, command: MarkWound) -> Campaign:
         return self.campaign_commands.mark_wound(command)
+
+    # -- the ruleset's version on record (application/ruleset_versions.py) ---------------
+
+    def ruleset_standing(self, campaign_id: UUID) -> JSONObject:
+        return self.ruleset_versions.ruleset_standing(campaign_id)
+
+    def accept_ruleset_version(self, command: AcceptRulesetVersion) -> Campaign:
+        return self.ruleset_versions.accept_ruleset_version(command)
 
     # -- a fight's course (application/encounters.py, table_commands.py) ----------------
 

@@ -217,3 +217,12 @@ class CorrectDayPlan:
     plan: JsonObject
     reason: str = ""
     by: str = "gm"
+
+
+@dataclass(frozen=True)
+class AcceptRulesetVersion:
+    """The GM accepts the installed version of the campaign's ruleset (issue 38)."""
+
+    campaign_id: UUID
+    version: str
+    by: str = "gm"

@@ -7,6 +7,7 @@ them and runs each command on the writer (application/writes.py).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable
 from typing import TypeVar
@@ -15,15 +16,19 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate, DomainEventProtocol
 
-from skald_campaign.application.writes import WriteRunner
+from skald_campaign.application.idempotency import current_claim
+from skald_campaign.application.writes import WriteRunner, unguarded, writing
 from skald_campaign.domain.campaign import Campaign
 from skald_campaign.domain.dice import Roller, seeded_roller
 from skald_campaign.domain.encounter import Encounter
 from skald_campaign.domain.errors import InvalidInput, NotFound
+from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.ruleset_versions import RulesetNotCurrent, differing_actions
 from skald_campaign.domain.timeline import Seed, Walk, walk
 
 A = TypeVar("A", bound=Aggregate)
 T = TypeVar("T")
+DIFFERING_KEPT = 64  # campaigns' checks kept (a bound: one is worked out again at worst)
 
 
 class Store(WriteRunner):
@@ -42,6 +47,7 @@ class Store(WriteRunner):
         super().__init__(env)
         self.roller = roller or seeded_roller()
         self.write_attempts = write_attempts
+        self._differing: dict[tuple[object, ...], list[JSONObject]] = {}
         self._campaign_events: tuple[tuple[UUID, int], list[DomainEventProtocol[UUID]]] | None = (
             None
         )
@@ -49,7 +55,10 @@ class Store(WriteRunner):
     # -- aggregates ---------------------------------------------------------------------
 
     def campaign(self, campaign_id: UUID, version: int | None = None) -> Campaign:
-        return self._get(Campaign, campaign_id, version, "campaign")
+        campaign = self._get(Campaign, campaign_id, version, "campaign")
+        if version is None and writing():
+            self._writable(campaign)
+        return campaign
 
     def encounter(
         self, campaign_id: UUID, encounter_id: UUID, version: int | None = None
@@ -57,7 +66,54 @@ class Store(WriteRunner):
         encounter = self._get(Encounter, encounter_id, version, "encounter")
         if encounter.campaign_id != campaign_id:
             raise NotFound(f"encounter {encounter_id} does not belong to campaign {campaign_id}")
+        if version is None and writing():
+            self.campaign(campaign_id)  # the campaign's ruleset version guards its fights
         return encounter
+
+    # -- the ruleset's version on record (domain/ruleset_versions.py) ----------------------
+
+    def _writable(self, campaign: Campaign) -> None:
+        """A command reads the campaign to write: its ruleset must be the version it has
+        on record. If it is another, the campaign's recorded actions are resolved again
+        under it (nothing written): the same outcomes, and the new version is recorded
+        here, once (another process that recorded it first wins the race, and this
+        command, re-run, finds it recorded); others, and the campaign is read-only."""
+        found = campaign.ruleset_standing()
+        if found.current:
+            return
+        if found.missing:
+            raise RulesetNotCurrent(found, 0)
+        differing = self.differing_actions(campaign)
+        if differing:
+            raise RulesetNotCurrent(found, len(differing))
+        campaign.record_ruleset_version()
+        token = current_claim.set(None)  # its own fact, not the request's answer
+        try:
+            self.save(campaign)
+        finally:
+            current_claim.reset(token)
+
+    def differing_actions(self, campaign: Campaign) -> list[JSONObject]:
+        """The campaign's recorded actions that come out differently under the ruleset
+        installed now (domain/ruleset_versions.py), worked out once per state of the
+        campaign and its fights (while it is read-only, nothing of them changes)."""
+        with unguarded():
+            encounters = [self.encounter(campaign.id, UUID(eid)) for eid in campaign.encounters]
+        found = campaign.ruleset_standing()
+        key = (
+            campaign.id,
+            campaign.version,
+            found.installed_distribution,
+            found.installed,
+            tuple(e.version for e in encounters),
+        )
+        known = self._differing.get(key)
+        if known is None:
+            known = differing_actions(encounters)
+            if len(self._differing) >= DIFFERING_KEPT:
+                self._differing.clear()
+            self._differing[key] = known
+        return copy.deepcopy(known)
 
     def _get(self, cls: type[A], aggregate_id: UUID, version: int | None, what: str) -> A:
         if version is not None and version < 1:

@@ -8,10 +8,12 @@ claim's record is saved in the same transaction as the command's aggregates.
 
 from __future__ import annotations
 
+import contextvars
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
+from contextlib import contextmanager
 from typing import TypeVar, cast
 from uuid import UUID
 
@@ -40,6 +42,29 @@ Saved = MutableOrImmutableAggregate[UUID] | DomainEventProtocol[UUID] | None
 # (Never used for dice: those come from the injected roller.)
 _jitter = random.Random()
 BACKOFF_SECONDS = 0.002
+
+# Set while a command's attempt runs (on the writer, or on the caller without one): what
+# a command reads, it reads to write (application/store.py checks the campaign's ruleset
+# version on such reads), unless it says it writes no part of the story (`unguarded`).
+_in_command = contextvars.ContextVar("skald_in_command", default=False)
+_unguarded = contextvars.ContextVar("skald_unguarded", default=False)
+
+
+def writing() -> bool:
+    """Is a command's attempt running here, reading to write?"""
+    return _in_command.get() and not _unguarded.get()
+
+
+@contextmanager
+def unguarded() -> Iterator[None]:
+    """What a command reads within this is not guarded by the campaign's ruleset version:
+    its keys (a leaked key must be revocable whatever the rules), the version's own
+    acceptance, and the check's own reads."""
+    token = _unguarded.set(True)
+    try:
+        yield
+    finally:
+        _unguarded.reset(token)
 
 
 class WriteRunner(Application[UUID]):
@@ -247,15 +272,19 @@ class WriteRunner(Application[UUID]):
     def _run_tracked(self, attempt: Callable[[], T]) -> T:
         """Run an attempt; if it fails, drop what it read from the writer's aggregates (a
         failed command may have changed them half-way, a failed save left them ahead)."""
-        cache = self._own_cache()
-        if cache is None:
-            return attempt()
-        cache.reads.clear()
+        token = _in_command.set(True)
         try:
-            return attempt()
-        except BaseException:
-            cache.drop(cache.reads)
-            raise
+            cache = self._own_cache()
+            if cache is None:
+                return attempt()
+            cache.reads.clear()
+            try:
+                return attempt()
+            except BaseException:
+                cache.drop(cache.reads)
+                raise
+        finally:
+            _in_command.reset(token)
 
     def _check_claim(self) -> None:
         claim = current_claim.get()

@@ -36,6 +36,7 @@ from skald_campaign.domain.records import (
     replace,
 )
 from skald_campaign.domain.roster import MAX_CHARACTERS, MAX_NAME, check_name
+from skald_campaign.domain.ruleset_versions import UNRECORDED_DISTRIBUTION, UNRECORDED_VERSION
 from skald_campaign.domain.rulesets.base import Ruleset
 from skald_campaign.domain.snapshots import JSONStateSnapshot
 
@@ -61,12 +62,22 @@ class Campaign(Aggregate):
 
     class Created(Aggregate.Created):
         TOPIC = "domain.campaign:Campaign.Created"
+        # Version 2 (issue 38) records the ruleset's distribution and version; a
+        # version 1 event reads as the version the built-ins had then (the upcast).
+        class_version = 2
         name: str
         ruleset: str
         options: JSONObject
         by: str
         gm_key_id: KeyId
         gm_key_hash: Sha256Hex
+        ruleset_distribution: str
+        ruleset_version: str
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, object]) -> None:
+            state["ruleset_distribution"] = UNRECORDED_DISTRIBUTION
+            state["ruleset_version"] = UNRECORDED_VERSION
 
     @event(Created)
     def __init__(
@@ -77,11 +88,15 @@ class Campaign(Aggregate):
         by: str,
         gm_key_id: str,
         gm_key_hash: str,
+        ruleset_distribution: str,
+        ruleset_version: str,
     ) -> None:
         self.keys = {gm_key_id: KeyGrant(gm_key_id, "gm", (), "GM", gm_key_hash)}
         self.gm_key_id = gm_key_id
         self.name = name
         self.ruleset_id = ruleset
+        self.ruleset_distribution = ruleset_distribution
+        self.ruleset_version = ruleset_version
         self.options: dict[str, JSON] = dict(options)
         self.created_by = by
         self.day = 0
@@ -111,6 +126,9 @@ class Campaign(Aggregate):
     character = reads.character
     conditions_of = reads.conditions_of
     plans_on = reads.plans_on
+    ruleset_standing = reads.ruleset_standing
+    record_ruleset_version = commands.record_ruleset_version
+    accept_ruleset_version = commands.accept_ruleset_version
 
     @property
     def rules(self) -> Ruleset:
@@ -228,6 +246,7 @@ class Campaign(Aggregate):
 
     class DayAdvanced(Aggregate.Event):
         """Declared, not generated, so the healing worker can name its topic."""
+
         TOPIC = "domain.campaign:Campaign.DayAdvanced"
 
         day: int
@@ -362,3 +381,52 @@ class Campaign(Aggregate):
             self.characters[cid] = self.characters[cid].with_vitals(vitals)
         for day, day_plans in plans.items():
             self.calendar[int(day)] = self.calendar[int(day)].with_plans(day_plans)
+
+    # -- the ruleset's version on record (domain/ruleset_versions.py, issue 38) ----------
+
+    class RulesetVersionRecorded(Aggregate.Event):
+        """The installed version of the ruleset resolved every recorded action as it was
+        recorded: the writer took it on (once, whichever process saw it first)."""
+
+        TOPIC = "domain.campaign:Campaign.RulesetVersionRecorded"
+        distribution: str
+        version: str
+        previous_distribution: str
+        previous_version: str
+
+    @event(RulesetVersionRecorded)
+    def _ruleset_version_recorded(
+        self,
+        distribution: str,
+        version: str,
+        previous_distribution: str,
+        previous_version: str,
+    ) -> None:
+        self.ruleset_distribution = distribution
+        self.ruleset_version = version
+
+    class RulesetVersionAccepted(Aggregate.Event):
+        """The GM accepted the installed version of the ruleset, having seen the recorded
+        actions that come out differently under it (``differing``, as they were listed):
+        every action and correction from now on resolves under it."""
+
+        TOPIC = "domain.campaign:Campaign.RulesetVersionAccepted"
+        distribution: str
+        version: str
+        previous_distribution: str
+        previous_version: str
+        differing: Sequence[JSON]
+        by: str
+
+    @event(RulesetVersionAccepted)
+    def _ruleset_version_accepted(
+        self,
+        distribution: str,
+        version: str,
+        previous_distribution: str,
+        previous_version: str,
+        differing: Sequence[JSON],
+        by: str,
+    ) -> None:
+        self.ruleset_distribution = distribution
+        self.ruleset_version = version

@@ -8,13 +8,14 @@ stay. The campaign binds these as its methods (``campaign.enrol(name, sheet, by)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 from uuid import uuid4
 
 from skald_campaign.domain import roster
 from skald_campaign.domain.calendar import check_advance, daily_heals
+from skald_campaign.domain.errors import ActionRefused
 from skald_campaign.domain.gm_changes import adjust, amend, amended_sheet
 from skald_campaign.domain.records import JSON, JSONObject, Sheet, State, Tracks, UUIDText
 from skald_campaign.domain.roster import check_name
@@ -41,7 +42,59 @@ def create(
     ruleset = get_ruleset(ruleset_id)
     options = ruleset.validate_options(option_overrides)
     name = check_name(name, "campaign name")
-    return cls(name, ruleset.id, options, by, gm_key_id, gm_key_hash)
+    return cls(
+        name,
+        ruleset.id,
+        options,
+        by,
+        gm_key_id,
+        gm_key_hash,
+        ruleset.distribution,
+        ruleset.version,
+    )
+
+
+# -- the ruleset's version (domain/ruleset_versions.py) -----------------------------------
+
+
+def record_ruleset_version(campaign: Campaign) -> None:
+    """Take on the installed version, whose replay changed no recorded action (the
+    writer has checked that: application/ruleset_versions.py)."""
+    found = campaign.ruleset_standing()
+    if found.current or found.installed is None or found.installed_distribution is None:
+        return
+    campaign._ruleset_version_recorded(
+        found.installed_distribution, found.installed, found.distribution, found.recorded
+    )
+
+
+def accept_ruleset_version(
+    campaign: Campaign, version: str, differing: Sequence[JSON], by: str
+) -> None:
+    """The GM accepts the installed version, having seen ``differing``."""
+    found = campaign.ruleset_standing()
+    if found.installed is None or found.installed_distribution is None:
+        raise ActionRefused(
+            f"the ruleset '{found.ruleset}' is not installed: there is no version to accept"
+        )
+    if version != found.installed:
+        raise ActionRefused(
+            f"the installed version of the ruleset '{found.ruleset}' is {found.installed}, "
+            f"not {version}: accept the version installed"
+        )
+    if found.current:
+        raise ActionRefused(
+            f"campaign {campaign.id} already has version {version} of the ruleset "
+            f"'{found.ruleset}' on record"
+        )
+    campaign._ruleset_version_accepted(
+        found.installed_distribution,
+        version,
+        found.distribution,
+        found.recorded,
+        list(differing),
+        by,
+    )
 
 
 # -- keys ------------------------------------------------------------------------------

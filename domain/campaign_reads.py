@@ -15,6 +15,7 @@ from skald_campaign.domain import roster
 from skald_campaign.domain.access import Access
 from skald_campaign.domain.calendar import DayPlans
 from skald_campaign.domain.records import Character
+from skald_campaign.domain.ruleset_versions import Standing, standing
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import Ruleset
 
@@ -48,3 +49,13 @@ def plans_on(campaign: Campaign, day: int) -> DayPlans:
     """Every character's plan for the day (none before the first day)."""
     found = campaign.calendar.get(day)
     return {} if found is None else found.plans
+
+
+def ruleset_standing(campaign: Campaign) -> Standing:
+    """The campaign's ruleset as recorded, beside the one installed."""
+    return standing(
+        str(campaign.id),
+        campaign.ruleset_id,
+        campaign.ruleset_distribution,
+        campaign.ruleset_version,
+    )

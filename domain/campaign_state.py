@@ -19,6 +19,7 @@ from skald_campaign.domain.records import (
     KeyGrant,
     as_object,
 )
+from skald_campaign.domain.ruleset_versions import UNRECORDED_DISTRIBUTION, UNRECORDED_VERSION
 
 if TYPE_CHECKING:
     from skald_campaign.domain.campaign import Campaign
@@ -44,11 +45,31 @@ def stored_state(taken: Mapping[str, object], campaign: Campaign) -> dict[str, o
         "encounters": {eid: e.as_json() for eid, e in campaign.encounters.items()},
         "calendar": calendar_as_json(campaign.calendar),
     }
-    return {k: written.get(k, v) for k, v in taken.items() if k != "class_version"}
+    return {
+        k: written.get(k, v)
+        for k, v in taken.items()
+        if k != "class_version" and not _unrecorded(k, v)
+    }
+
+
+# A campaign at the version every campaign read as before versions were recorded stores
+# none, as version 1 did (so its snapshot's bytes are what they were); the upcast gives
+# it back.
+_UNRECORDED = {
+    "ruleset_distribution": UNRECORDED_DISTRIBUTION,
+    "ruleset_version": UNRECORDED_VERSION,
+}
+
+
+def _unrecorded(name: str, value: object) -> bool:
+    return name in _UNRECORDED and value == _UNRECORDED[name]
 
 
 def upcast_v1_v2(state: dict[str, object]) -> None:
-    """Version 1's JSON (any snapshot's) into version 2's records, in place."""
+    """Version 1's JSON (any snapshot's) into version 2's records, in place. A snapshot
+    taken before the ruleset's version was recorded reads as its Created event does."""
+    state.setdefault("ruleset_distribution", UNRECORDED_DISTRIBUTION)
+    state.setdefault("ruleset_version", UNRECORDED_VERSION)
     state["characters"] = {
         cid: Character.from_json(as_object(c))
         for cid, c in stored_object(state["characters"]).items()

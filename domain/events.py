@@ -38,6 +38,9 @@ SheetAmended: Final[EventClass] = Campaign.SheetAmended
 TracksAdjusted: Final[EventClass] = Campaign.TracksAdjusted
 CharacterJoined: Final[EventClass] = Campaign.CharacterJoined
 CorrectionCarried: Final[EventClass] = Campaign.CorrectionCarried
+# The ruleset's version on record (issue 38: after fe485e1).
+RulesetVersionRecorded: Final[EventClass] = Campaign.RulesetVersionRecorded
+RulesetVersionAccepted: Final[EventClass] = Campaign.RulesetVersionAccepted
 
 EncounterEvent: Final[EventClass] = Encounter.Event
 EncounterStarted: Final[EventClass] = Encounter.Started
@@ -71,6 +74,8 @@ CAMPAIGN_EVENTS: Final = (
     TracksAdjusted,
     CharacterJoined,
     CorrectionCarried,
+    RulesetVersionRecorded,
+    RulesetVersionAccepted,
 )
 ENCOUNTER_EVENTS: Final = (
     EncounterStarted,

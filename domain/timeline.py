@@ -39,6 +39,8 @@ from skald_campaign.domain.events import (
     EventHandlers,
     KeyIssued,
     KeyRevoked,
+    RulesetVersionAccepted,
+    RulesetVersionRecorded,
 )
 from skald_campaign.domain.gm_changes import JOIN, GMParams, adjust, amend
 from skald_campaign.domain.records import JSONObject, Vitals, as_object, replace
@@ -226,8 +228,19 @@ def _encounter_closed(w: Walker, event: Campaign.EncounterClosed, version: int) 
 
 
 # Not steps: they change no character's sheet, tracks or state (a carried correction's
-# results are read beforehand, by carried_overrides).
-STEPS.ignore([CampaignCreated, KeyIssued, KeyRevoked, DayAdvanced, CorrectionCarried])
+# results are read beforehand, by carried_overrides; the ruleset's version changes what
+# the steps are worked out under, from then on, not a step).
+STEPS.ignore(
+    [
+        CampaignCreated,
+        KeyIssued,
+        KeyRevoked,
+        DayAdvanced,
+        CorrectionCarried,
+        RulesetVersionRecorded,
+        RulesetVersionAccepted,
+    ]
+)
 
 
 def _close(w: Walker, eid: str, version: int | None) -> None:

@@ -28,6 +28,8 @@ from skald_campaign.domain.events import (
     Event,
     EventHandlers,
     RoundStarted,
+    RulesetVersionAccepted,
+    RulesetVersionRecorded,
 )
 from skald_campaign.projections.base import Facts, ProjectionView, ViewProjection, as_event, facts
 from skald_campaign.projections.decoding import time_text
@@ -83,6 +85,10 @@ TEMPLATES: Final = {
     DayAdvanced: "Day {day} begins",
     EncounterStarted: "Encounter '{name}' starts with {combatants:count} combatants",
     RoundStarted: "Round {round} begins",
+    RulesetVersionRecorded: "Ruleset version {version} recorded (was {previous_version}): "
+    "every recorded action comes out as it did",
+    RulesetVersionAccepted: "Ruleset version {version} accepted (was {previous_version}): "
+    "{differing:count} recorded actions come out differently under it",
 }
 for _class, _template in TEMPLATES.items():
     SUMMARIES.register(_class)(_templated(_template))

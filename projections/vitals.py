@@ -26,6 +26,8 @@ from skald_campaign.domain.events import (
     EventHandlers,
     KeyIssued,
     KeyRevoked,
+    RulesetVersionAccepted,
+    RulesetVersionRecorded,
     SheetAmended,
     TracksAdjusted,
     WoundMarked,
@@ -133,6 +135,8 @@ class VitalsProjection(ViewProjection):
         TracksAdjusted,
         CharacterJoined,
         CorrectionCarried,
+        RulesetVersionRecorded,
+        RulesetVersionAccepted,
         *ENCOUNTER_EVENTS,
     )
     def _contract_only(

@@ -17,6 +17,7 @@ from uuid import UUID
 import typer
 
 from skald_campaign import DISTRIBUTION, cli_data
+from skald_campaign.cli_rulesets import rulesets_app
 from skald_campaign.cli_support import fails_cleanly, load_settings, masked_url, progress_bar
 from skald_campaign.database import open_for_rebuild
 
@@ -40,6 +41,7 @@ app = typer.Typer(
 app.command("export")(cli_data.export)
 app.command("import")(cli_data.import_)
 app.command("campaigns")(cli_data.campaigns)
+app.add_typer(rulesets_app, name="rulesets")
 
 
 def show_version(value: bool) -> None:

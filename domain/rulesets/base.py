@@ -239,6 +239,12 @@ class RulesetOf(ABC, Generic[SheetT]):
 
     id: ClassVar[str]
     title: ClassVar[str]
+    # Its own version, bumped only when one of its rules changes (what an action, a day,
+    # a sheet or a condition comes to), never with a Skald release; and the distribution
+    # that installs it. A campaign records both when it is created (docs/rulesets.md,
+    # "Versions"): a version it has not accepted makes it read-only until it is.
+    version: ClassVar[str]
+    distribution: ClassVar[str]
     sheet_model: type[SheetT]
     # The ruleset's own rules' options, and only those: the engine's table options
     # (initiative, skip_unable, actions_per_round, show_npc_numbers) come with every

@@ -43,6 +43,7 @@ def test_every_group_shares_the_one_store() -> None:
             "Queries",
             "WebhookCommands",
             "BestiaryCommands",
+            "RulesetVersions",
         }
         assert all(group.store is app for group in groups)
     finally:

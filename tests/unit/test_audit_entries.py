@@ -54,8 +54,10 @@ def test_every_stored_event_renders_as_its_domain_event_does(day: int | None) ->
         else:
             assert entry == expected, stored.topic
     # Every event is plain JSON but for its time, but an encounter's first (it names its
-    # campaign by UUID) and a request's record (never in a trail: its subject's id).
+    # campaign by UUID), a request's record (never in a trail: its subject's id) and a
+    # campaign's first (version 1 stored: the upcast adds its ruleset's version, issue 38).
     assert through_the_library == {
+        "domain.campaign:Campaign.Created",
         "domain.encounter:Encounter.Started",
         "domain.idempotency:IdempotentRequest.Recorded",
     }

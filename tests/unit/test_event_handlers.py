@@ -54,7 +54,8 @@ def test_domain_events_names_every_event_class_of_each_aggregate() -> None:
     assert declared_events(IdempotentRequest) == REQUESTS
     # Opened creates a bestiary; the library's own Created class is never recorded.
     assert declared_events(CampaignBestiary) - {CampaignBestiary.Created} == BESTIARY
-    assert len(CAMPAIGN) == len(events.CAMPAIGN_EVENTS) == 13
+    # fe485e1's 13, and the ruleset version's recording and acceptance (issue 38)
+    assert len(CAMPAIGN) == len(events.CAMPAIGN_EVENTS) == 15
     # fe485e1's 13, and TableRecorded (issue 23: initiative, turn changes, markers)
     assert len(ENCOUNTER) == len(events.ENCOUNTER_EVENTS) == 14
 
@@ -116,6 +117,9 @@ def test_the_timeline_has_a_place_for_every_campaign_event_class() -> None:
         events.KeyRevoked,
         events.DayAdvanced,
         events.CorrectionCarried,
+        # The version the steps are worked out under, from then on (issue 38).
+        events.RulesetVersionRecorded,
+        events.RulesetVersionAccepted,
     }
     assert STEPS.handled == CAMPAIGN - not_steps
     assert STEPS.ignored == not_steps

@@ -69,6 +69,9 @@ def test_the_audit_sums_up_each_templated_class_from_the_event_s_fields() -> Non
         "day": 3,
         "round": 2,
         "combatants": {"a": {}, "b": {}, "c": {}},
+        "version": "1.1.0",
+        "previous_version": "1.0.0",
+        "differing": [{"number": 3}, {"number": 5}],
     }
     summaries = {cls.__qualname__: summed_up(cls, attrs) for cls in TEMPLATES}
     assert summaries == {
@@ -79,6 +82,10 @@ def test_the_audit_sums_up_each_templated_class_from_the_event_s_fields() -> Non
         "Campaign.DayAdvanced": "Day 3 begins",
         "Encounter.Started": "Encounter 'Ambush at {dawn}' starts with 3 combatants",
         "Encounter.RoundStarted": "Round 2 begins",
+        "Campaign.RulesetVersionRecorded": "Ruleset version 1.1.0 recorded (was 1.0.0): "
+        "every recorded action comes out as it did",
+        "Campaign.RulesetVersionAccepted": "Ruleset version 1.1.0 accepted (was 1.0.0): "
+        "2 recorded actions come out differently under it",
     }
 
 

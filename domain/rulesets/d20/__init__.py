@@ -41,6 +41,8 @@ ENCOUNTER_SCOPED_STATE = frozenset({STANCE_ROUND, PRONE, GRAPPLING, GRAPPLED_BY}
 class D20(RulesetOf[D20Sheet]):
     id = "d20"
     title = "d20 (seed 004)"
+    version = "1.0.0"  # bumped only when a rule changes (docs/rulesets.md, "Versions")
+    distribution = "skald-campaign"
     sheet_model = D20Sheet
     options_model = D20Options
     initiative_adds = INITIATIVE_ADDS

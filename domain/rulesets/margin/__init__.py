@@ -47,6 +47,8 @@ class MarginDayPlan(Frozen):
 class Margin(RulesetOf[MarginSheet]):
     id = "margin"
     title = "Margin (seed 000)"
+    version = "1.0.0"  # bumped only when a rule changes (docs/rulesets.md, "Versions")
+    distribution = "skald-campaign"
     sheet_model = MarginSheet
     options_model = MarginOptions
     initiative_adds = INITIATIVE_ADDS

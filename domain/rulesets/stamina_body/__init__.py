@@ -53,6 +53,8 @@ from skald_campaign.ruleset_api import (
 class StaminaBody(RulesetOf[StaminaBodySheet]):
     id = "stamina-body"
     title = "Stamina and Body (seed 001)"
+    version = "1.0.0"  # bumped only when a rule changes (docs/rulesets.md, "Versions")
+    distribution = "skald-campaign"
     sheet_model = StaminaBodySheet
     options_model = StaminaBodyOptions
     initiative_adds = INITIATIVE_ADDS
