@@ -43,6 +43,7 @@ from fastapi.testclient import TestClient
 
 from skald_campaign.api.app import create_app
 from skald_campaign.database import open_application
+from skald_campaign.domain.rulesets import RULESETS
 from skald_campaign.services import build_services
 from skald_campaign.settings import Settings
 from tests.services import REDIS_URL, require_postgres, require_redis
@@ -78,6 +79,11 @@ NEWER_THAN_FE485E1: frozenset[str] = frozenset(
         # Its saved encounters (issue 36): tests/fixtures/compat/saved-encounters-issue36.jsonl.
         "domain.bestiary:CampaignBestiary.EncounterSaved",
         "domain.bestiary:CampaignBestiary.EncounterUnsaved",
+        # A ruleset's version recorded or accepted (issue 38): recorded and read back in
+        # tests/integration/test_ruleset_versions.py; fe485e1's Created events read as
+        # version 1.0.0 of skald-campaign (the upcast; the last test here).
+        "domain.campaign:Campaign.RulesetVersionRecorded",
+        "domain.campaign:Campaign.RulesetVersionAccepted",
     }
 )
 # Fields of the answers that later changes added on purpose (by name, wherever fe485e1's
@@ -88,6 +94,8 @@ ADDED_SINCE_FE485E1 = {
     "end_reason": "why the GM ended an encounter (issue 23)",
     "initiative": "the turn's initiative totals (issue 23, RULINGS T1)",
     "skipped": "who the last turn change passed over, and why (issue 23, RULINGS T1)",
+    "ruleset_distribution": "the campaign's ruleset's distribution, on its creation (issue 38)",
+    "ruleset_version": "the campaign's ruleset's version, on its creation (issue 38)",
 }
 
 
@@ -318,3 +326,39 @@ def test_every_topic_of_the_files_still_resolves() -> None:
     assert aggregates == {"domain.campaign:Campaign", "domain.encounter:Encounter"}
     for topic in aggregates:
         assert issubclass(resolve_topic(topic), Aggregate), topic
+
+
+def test_every_fight_of_the_store_replays_as_recorded_under_a_new_version(
+    imported: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38: fe485e1's campaigns read as version 1.0.0 of skald-campaign (their Created
+    events' upcast). With every built-in at another version and no rule changed, each
+    campaign's fights are resolved again on their recorded dice: the d20 and margin
+    campaigns' come out as recorded (the writer would record the new version). One
+    action of the stamina-body campaign's does not, whatever the version: its Ambush was
+    worked out again by a correction carried from an earlier fight (its line-up now
+    starts Bran at 12 Stamina, 10 Body), then rewound to its version 2, which kept action
+    1 as first recorded (on Bran at 10 Stamina, 7 Body). So that campaign would wait for
+    its GM to accept the new version, with that action listed. Nothing is written."""
+    events = imported.get("/health").json()["event_store"]["events"]
+    for ruleset in RULESETS.values():
+        monkeypatch.setattr(type(ruleset), "version", "1.0.1")
+    found = {}
+    for campaign_id in RECORD["campaigns"]:
+        answers = [
+            imported.get(f"/campaigns/{campaign_id}/ruleset", headers=bearer(key))
+            for key in ("gm-stamina-body", "gm-d20", "gm-margin")
+        ]
+        (standing,) = [answer.json() for answer in answers if answer.status_code == 200]
+        assert standing["distribution"] == "skald-campaign"
+        assert (standing["recorded_version"], standing["installed_version"]) == ("1.0.0", "1.0.1")
+        found[standing["ruleset"]] = (
+            standing["status"],
+            [(d["encounter"], d["number"], d["kind"], d["status"]) for d in standing["differing"]],
+        )
+    assert found == {
+        "d20": ("same_outcomes", []),
+        "margin": ("same_outcomes", []),
+        "stamina-body": ("differs", [("Ambush", 1, "attack", "changed")]),
+    }
+    assert imported.get("/health").json()["event_store"]["events"] == events
