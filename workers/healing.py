@@ -26,6 +26,7 @@ from eventsourcing.utils import get_topic
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.commands import HealThrough
 from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.ruleset_versions import RulesetNotCurrent
 from skald_campaign.projections.narrow import redis_text
 from skald_campaign.workers.retries import log_failure
 
@@ -80,9 +81,15 @@ class HealingWorker:
             day_advanced = self.application.mapper.to_domain_event(notification)
             if not isinstance(day_advanced, Campaign.DayAdvanced):
                 raise TypeError(f"notification {notification.id} is not a DayAdvanced event")
-            self.healed += self.application.heal_through(
-                HealThrough(day_advanced.originator_id, day_advanced.day)
-            )
+            try:
+                self.healed += self.application.heal_through(
+                    HealThrough(day_advanced.originator_id, day_advanced.day)
+                )
+            except RulesetNotCurrent as held:
+                # Read-only until its GM accepts the installed ruleset's version (or it is
+                # installed again): the acceptance heals what the day owes; the other
+                # campaigns' days go on (docs/rulesets.md, "Versions").
+                log.warning("day %d not healed: %s", day_advanced.day, held.message)
             self.redis.set(self.position_key, notification.id)
         if len(notifications) < self.batch:  # every day up to the newest is handled
             self.redis.set(self.position_key, newest)

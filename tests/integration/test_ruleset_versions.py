@@ -13,16 +13,22 @@ whose ruleset is not installed is readable and refuses writes; other campaigns w
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import msgspec
 import pytest
+import redis
 from eventsourcing.domain import Aggregate
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from skald_campaign.application.application import SkaldApplication
-from skald_campaign.application.commands import EnrolCharacter
+from skald_campaign.application.commands import (
+    AdvanceDays,
+    CreateCampaign,
+    EnrolCharacter,
+    HealThrough,
+)
 from skald_campaign.application.event_log import logged
 from skald_campaign.cli import app as cli
 from skald_campaign.domain.campaign import Campaign
@@ -32,8 +38,10 @@ from skald_campaign.domain.rulesets import RULESETS
 from skald_campaign.domain.rulesets.d20 import D20
 from skald_campaign.domain.rulesets.d20.tables import ARMOR, Armor
 from skald_campaign.settings import Settings
+from skald_campaign.workers.healing import HealingWorker
 from tests.helpers import GM, act, enrol, new_campaign, ok, start
 from tests.integration.test_d20_api import d20_sheet
+from tests.integration.test_heal_race import SHEET, heals, hurt
 
 BEFORE = "Aldric hits Grimm with Bastard Sword (11 >= AC 11): 9 rolled, 5 dealt; HP 20 -> 15"
 AFTER = "Aldric hits Grimm with Bastard Sword (11 >= AC 11): 9 rolled, 7 dealt; HP 20 -> 13"
@@ -336,3 +344,24 @@ def test_accepting_refuses_a_campaign_already_on_the_installed_version() -> None
     with pytest.raises(ActionRefused, match=r"already has version 1\.0\.0"):
         campaign.accept_ruleset_version("1.0.0", [], "gm:GM")
     assert not issubclass(ActionRefused, RulesetNotCurrent)
+
+
+def test_the_healing_worker_passes_over_a_read_only_campaign_s_day(
+    store_app: SkaldApplication, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = store_app
+    worker = HealingWorker(app, redis.Redis.from_url(redis_url), prefix=f"heal-{uuid4().hex[:8]}")
+    held = app.create_campaign(CreateCampaign("Held", "d20"))
+    app.enrol_character(EnrolCharacter(held.id, "Aldric", d20_sheet()))
+    going = app.create_campaign(CreateCampaign("Going", "stamina-body"))
+    _, hero = app.enrol_character(EnrolCharacter(going.id, "Hero", SHEET))
+    hurt(app, going.id, hero)
+    app.advance_days(AdvanceDays(held.id, 1))
+    app.advance_days(AdvanceDays(going.id, 1))
+    monkeypatch.delitem(RULESETS, "d20")
+    with pytest.raises(RulesetNotCurrent):
+        app.heal_through(HealThrough(held.id, 1))
+    assert worker.run_once() == 2  # both days looked at: the held one passed over
+    assert [(cid, day) for cid, day, _ in heals(app)] == [(hero, 1)]
+    assert worker.run_once() == 0  # and it goes on from there
+    assert worker.position() == app.recorder.max_notification_id()
