@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skald_campaign.application.commands import HealThrough
+from skald_campaign.domain.rulesets import RULESETS
 from tests.helpers import act, enrol, event_count, new_campaign, ok, start
 
 SHEET = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
@@ -30,8 +31,9 @@ HIT = {"hit": [1, 2, 2], "damage": [6, 6]}
 class World:
     """A stamina-body campaign: Ogre has speared Bran in an open fight; Mira waits."""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(self, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
         self.client = client
+        self.monkeypatch = monkeypatch  # what a case installs for its test alone
         # Rolled initiative (issue 23), so that its route answers too; nothing else reads it.
         self.cid = new_campaign(client, "stamina-body", {"initiative": {"mode": "roll"}})
         self.ogre = enrol(client, self.cid, "Ogre", OGRE)
@@ -108,6 +110,14 @@ def _key_qr(w: World) -> tuple[str, Any, Any]:
 def _revoke_key(w: World) -> tuple[str, Any, Any]:
     issued = w.post(f"{w.campaign}/keys", {"role": "viewer"}, 201)
     return f"{w.campaign}/keys/{issued['id']}", None, None
+
+
+@case("POST", C + "/ruleset/accept")
+def _accept_ruleset_version(w: World) -> tuple[str, Any, Any]:
+    # Another version of stamina-body installed (issue 38): the GM accepts it.
+    w.monkeypatch.setattr(type(RULESETS["stamina-body"]), "version", "1.0.1")
+    body = {"version": "1.0.1"}
+    return f"{w.campaign}/ruleset/accept", body, {"version": "1.0.2"}
 
 
 HOOK = {"url": "https://93.184.215.14/hook", "role": "gm"}  # a public address: no lookup
@@ -406,10 +416,10 @@ def test_every_route_that_takes_a_body_or_deletes_has_a_case(client: TestClient)
 
 @pytest.mark.parametrize("route", sorted(CASES), ids=lambda r: f"{r[0]} {r[1]}")
 def test_a_retry_with_the_same_key_gets_the_first_answer_and_writes_nothing(
-    client: TestClient, route: tuple[str, str]
+    client: TestClient, route: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     method, template = route
-    world = World(client)
+    world = World(client, monkeypatch)
     path, body, other = CASES[route](world)
     key = {"Idempotency-Key": f"retry-{method}-{template}"}
     before = event_count(client)
