@@ -19,19 +19,14 @@ from skald_campaign.domain.campaign import Campaign
 from skald_campaign.domain.records import JSON, JSONObject
 from skald_campaign.domain.ruleset_versions import CHECK_COMMAND
 
-# What the acceptance keeps of each differing action it was shown: where it is, and its
-# texts unless the GM rolled it hidden (the log is read by the players' keys too).
-KEPT = ("encounter_id", "encounter", "number", "kind", "status", "before", "after", "hidden")
-HIDDEN_TEXTS = ("before", "after")
+# What the acceptance keeps of each differing action it was shown: where it is and what
+# became of it, not its texts (the log, the feed and webhooks are read by players' and
+# viewers' keys too, and a summary may state an NPC's numbers or a hidden roll's dice).
+KEPT = ("encounter_id", "encounter", "number", "kind", "status")
 
 
 def kept(entry: JSONObject) -> JSON:
-    hidden = entry.get("hidden") is True
-    return {
-        name: entry[name]
-        for name in KEPT
-        if name in entry and not (hidden and name in HIDDEN_TEXTS)
-    }
+    return {name: entry[name] for name in KEPT if name in entry}
 
 
 class RulesetVersions(Commands):
