@@ -30,12 +30,13 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 def test_help_lists_every_command() -> None:
     top = run("--help")
     assert top.returncode == 0
-    for command in ("serve", "settings", "worker", "projections"):
+    for command in ("serve", "settings", "worker", "projections", "rulesets"):
         assert command in top.stdout
     workers = run("worker", "--help")
     assert "healing" in workers.stdout and "projections" in workers.stdout
     assert "webhooks" in workers.stdout
     assert "rebuild" in run("projections", "--help").stdout
+    assert "check" in run("rulesets", "--help").stdout
 
 
 def test_settings_prints_the_effective_values(tmp_path: Path) -> None:
@@ -85,9 +86,10 @@ COMMANDS = {
     "export": ["export", "{tmp}/out.jsonl"],
     "import": ["import", "{tmp}/in.jsonl"],
     "campaigns": ["campaigns"],
+    "rulesets check": ["rulesets", "check"],  # issue 38
 }
 SECRET_USERS = tuple(COMMANDS)  # every command refuses a secret that cannot work
-READ_ONLY = ("export", "campaigns")
+READ_ONLY = ("export", "campaigns", "rulesets check")
 
 
 def one_line_refusal(
