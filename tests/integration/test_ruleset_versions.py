@@ -34,7 +34,7 @@ from skald_campaign.cli import app as cli
 from skald_campaign.domain.campaign import Campaign
 from skald_campaign.domain.errors import ActionRefused
 from skald_campaign.domain.ruleset_versions import RulesetNotCurrent
-from skald_campaign.domain.rulesets import RULESETS
+from skald_campaign.domain.rulesets import RULESETS, Discovered
 from skald_campaign.domain.rulesets.d20 import D20
 from skald_campaign.domain.rulesets.d20.tables import ARMOR, Armor
 from skald_campaign.settings import Settings
@@ -73,6 +73,12 @@ def upgrade_d20(monkeypatch: pytest.MonkeyPatch, version: str, rule_changed: boo
     monkeypatch.setattr(D20, "version", version)
     if rule_changed:
         monkeypatch.setitem(ARMOR, "chain_mail", Armor("Chain Mail", 2, 2, 40, 400, 2))
+
+
+def uninstall(monkeypatch: pytest.MonkeyPatch, ruleset_id: str) -> None:
+    """The registry as discovery finds it once the ruleset's distribution is gone."""
+    kept = {rid: ruleset for rid, ruleset in RULESETS.items() if rid != ruleset_id}
+    monkeypatch.setattr(RULESETS, "_found", Discovered(kept, {}))
 
 
 def standing(cid: str, status: str, recorded: str, installed: str | None) -> dict[str, Any]:
@@ -318,7 +324,7 @@ def test_a_campaign_whose_ruleset_is_missing_reads_and_refuses_writes(
     other = new_campaign(client, "margin", name="Elsewhere")
     other_key = client.headers["authorization"]
     client.headers["authorization"] = gm_key
-    monkeypatch.delitem(RULESETS, "d20")
+    uninstall(monkeypatch, "d20")
 
     # What answers without the rules: its standing, its history. (The reads that work
     # conditions and maxima out, GET /campaigns/{id} among them, still need the rules
@@ -367,7 +373,7 @@ def test_the_healing_worker_passes_over_a_read_only_campaign_s_day(
     hurt(app, going.id, hero)
     app.advance_days(AdvanceDays(held.id, 1))
     app.advance_days(AdvanceDays(going.id, 1))
-    monkeypatch.delitem(RULESETS, "d20")
+    uninstall(monkeypatch, "d20")
     with pytest.raises(RulesetNotCurrent):
         app.heal_through(HealThrough(held.id, 1))
     assert worker.run_once() == 2  # both days looked at: the held one passed over
