@@ -28,6 +28,7 @@ from skald_campaign.api.routes import (
     encounters,
     feed,
     history,
+    house_rules,
     keys,
     log,
     markers,
@@ -88,6 +89,7 @@ def create_app(
     app.include_router(amendments.router)
     app.include_router(carry.router)
     app.include_router(ruleset_version.router)
+    app.include_router(house_rules.router)
     app.include_router(history.router)
     app.include_router(calendar.router)
     app.include_router(keys.router)

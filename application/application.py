@@ -56,6 +56,7 @@ from skald_campaign.application.commands import (
 )
 from skald_campaign.application.corrections import Corrected, Corrections
 from skald_campaign.application.encounters import EncounterCommands
+from skald_campaign.application.house_rules import HouseRules
 from skald_campaign.application.queries import Queries
 from skald_campaign.application.redaction import Redaction
 from skald_campaign.application.ruleset_versions import RulesetVersions
@@ -111,6 +112,7 @@ class SkaldApplication(Store):
         self.amendments = Amendments(self)
         self.carrying = Carrying(self)
         self.corrections = Corrections(self, self.carrying)
+        self.house_rules = HouseRules(self)
         self.queries = Queries(self)
         self.webhook_commands = WebhookCommands(self)
         self.bestiary = BestiaryCommands(self)
@@ -289,6 +291,10 @@ class SkaldApplication(Store):
 
     def reroll_rolls(self, campaign_id: UUID, encounter_id: UUID, number: int) -> JSONObject:
         return self.corrections.reroll_rolls(campaign_id, encounter_id, number)
+
+    def preview_house_rules(self, campaign_id: UUID, options: JSONObject) -> JSONObject:
+        """The campaign's ended fights replayed under changed options; nothing written."""
+        return self.house_rules.preview(campaign_id, options)
 
     def preview_correction(self, command: CorrectEncounter) -> JSONObject:
         return self.carrying.preview_correction(command)

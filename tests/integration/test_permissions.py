@@ -186,6 +186,8 @@ ROUTES = [
         {"plan": {"rest": "none"}, "reason": "they marched"},
         calm=True,
     ),
+    # Issue 38: the campaign's ended fights under changed options; writes nothing.
+    Route("POST", "/campaigns/{cid}/rules/preview", "gm_preview", 200, {"options": {}}),
     Route("GET", "/campaigns/{cid}/encounters/{eid}/audit", "read"),
     Route(
         "POST",
