@@ -1,7 +1,8 @@
 // The GM screen: the roster and the board (gmboard.js, gmorder.js), the ruleset's combat
 // panel (gmcombat.js), set-up (gmsetup.js), the GM's changes (gmtools.js), corrections with
 // a reason and their diff (gmlog.js), keys for players and viewers (keys.js), enrolling
-// (enrol.js), the bestiary (bestiary.js) and the keyboard (gmkeys.js). State and reads are shared in gmpage.js.
+// (enrol.js), the bestiary (bestiary.js), the campaign's options and their preview
+// (gmrules.js) and the keyboard (gmkeys.js). State and reads are shared in gmpage.js.
 import { $, client, follow, remember, session, signInForm } from "/static/skald.js";
 import { gmTools } from "/static/gmtools.js";
 import { campaignMenu, keysBox } from "/static/keys.js";
@@ -16,6 +17,7 @@ import { openFor, panel, renderPanel } from "/static/gmcombat.js";
 import { advanceDays, newCampaignForm, startEncounter } from "/static/gmsetup.js";
 import { page, refresh, refreshSoon, showError, turnStep, wire } from "/static/gmpage.js";
 import { onSubmit } from "/static/writes.js";
+import { renderRules, wireRules } from "/static/gmrules.js";
 
 let bestiary = null;
 
@@ -23,6 +25,7 @@ function draw() {
   renderRoster();
   renderBoard();
   renderPanel();
+  renderRules(page);
 }
 
 function select(id) {
@@ -51,6 +54,7 @@ async function start() {
   $("encounter-picker").addEventListener("change", (e) => { page.chosen = e.target.value; refreshSoon(); });
   onSubmit($("setup-form"), startEncounter);
   onSubmit($("days-form"), advanceDays);
+  wireRules(page);
   // Steps without a body (next turn, previous, next round) send none; the others `{}`.
   const step = (path, id, body) => () => turnStep(path, body, $(id));
   $("next-turn").addEventListener("click", step("turn", "next-turn"));
