@@ -112,6 +112,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "LeaveBody": {"reason": "fled across the ford"},
     "MoveBody": {"rank": 2, "reason": "stepped back behind the shield wall"},
+    "HouseRulesBody": {"options": {"stunned_may_defend": True}},
 }
 
 

@@ -250,6 +250,12 @@ def _plan_preview(w: World) -> tuple[str, Any, Any]:
     return path, {"plan": {"rest": "light"}}, {"plan": {"rest": "full"}}
 
 
+@case("POST", C + "/rules/preview")
+def _house_rules_preview(w: World) -> tuple[str, Any, Any]:
+    options = {"stunned_may_defend": True}
+    return f"{w.campaign}/rules/preview", {"options": options}, {"options": {}}
+
+
 @case("POST", C + "/encounters")
 def _start(w: World) -> tuple[str, Any, Any]:
     body = {"name": "Second", "combatants": [{"character_id": w.mira, "side": "party"}]}
