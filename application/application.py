@@ -293,8 +293,7 @@ class SkaldApplication(Store):
         return self.corrections.reroll_rolls(campaign_id, encounter_id, number)
 
     def preview_house_rules(self, campaign_id: UUID, options: JSONObject) -> JSONObject:
-        """The campaign's ended fights replayed under changed options; nothing written."""
-        return self.house_rules.preview(campaign_id, options)
+        return self.house_rules.preview_house_rules(campaign_id, options)
 
     def preview_correction(self, command: CorrectEncounter) -> JSONObject:
         return self.carrying.preview_correction(command)

@@ -16,7 +16,7 @@ from skald_campaign.domain.rulesets import get_ruleset
 
 
 class HouseRules(Commands):
-    def preview(self, campaign_id: UUID, changed: JSONObject) -> JSONObject:
+    def preview_house_rules(self, campaign_id: UUID, changed: JSONObject) -> JSONObject:
         """What the campaign's ended fights would have come to with ``changed`` options
         (over the campaign's own): per fight, the actions that came out otherwise."""
         campaign = self.store.campaign(campaign_id)

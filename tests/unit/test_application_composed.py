@@ -40,6 +40,7 @@ def test_every_group_shares_the_one_store() -> None:
             "Amendments",
             "Carrying",
             "Corrections",
+            "HouseRules",
             "Queries",
             "WebhookCommands",
             "BestiaryCommands",
