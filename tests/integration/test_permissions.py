@@ -186,6 +186,10 @@ ROUTES = [
         {"plan": {"rest": "none"}, "reason": "they marched"},
         calm=True,
     ),
+    # Issue 38: the ruleset version on record, and its acceptance (none to accept here:
+    # the GM is let through to the refusal, 409, which writes nothing).
+    Route("GET", "/campaigns/{cid}/ruleset", "gm_preview", calm=True),
+    Route("POST", "/campaigns/{cid}/ruleset/accept", "gm", 409, {"version": "0.0.0"}, calm=True),
     # Issue 38: the campaign's ended fights under changed options; writes nothing.
     Route("POST", "/campaigns/{cid}/rules/preview", "gm_preview", 200, {"options": {}}),
     Route("GET", "/campaigns/{cid}/encounters/{eid}/audit", "read"),
