@@ -48,9 +48,8 @@ export function enrolForm({ page, refresh, show, keys, bestiary }) {
         if (pc && player) await keys.issue("player", made.id, player, key(`${n}-key`));
       }
     });
-    $("enrol-count").value = 1;
     $("result").replaceChildren();
-    options();
+    options(); // the roster's copies; the form then goes back to its defaults (writes.js)
   }
 
   function saveToBestiary() {
@@ -61,7 +60,9 @@ export function enrolForm({ page, refresh, show, keys, bestiary }) {
   fill();
   bestiary.changed(options);
   from.addEventListener("change", fill);
-  onSubmit($("enrol-form"), enrol);
+  // Done, the form is as first drawn (the first starter, NPC, no player): the next
+  // enrolment is not this one again (a PC's player given a second key). Refused, it stays.
+  onSubmit($("enrol-form"), enrol, { redraw: fill });
   $("enrol-save").addEventListener("click", saveToBestiary);
   $("ruleset-docs").href = `/rulesets/${page.campaign.ruleset}`;
 }

@@ -88,7 +88,7 @@ export function newCampaignForm(slot) {
         slot.replaceChildren(); resolve(session());
       } }, "Open the GM screen"));
       slot.replaceChildren(card);
-    });
+    }, { redraw: fields });
     slot.append(form);
   });
 }

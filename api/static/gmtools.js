@@ -8,7 +8,7 @@ import { changes, sheetForm } from "/static/sheetform.js";
 import { entryName } from "/static/bestiary.js";
 
 export function gmTools({ page, id, refresh, show, bestiary }) {
-  const character = page.campaign.characters.find((c) => c.id === id);
+  let character = page.campaign.characters.find((c) => c.id === id);
   const enc = page.encounter && !page.encounter.ended ? page.encounter : null;
   const inFight = enc && enc.combatants.some((c) => c.id === id && c.present !== false);
   // Its tracks, then the ruleset's counters (margin's fatigue and luck), which the track
@@ -17,10 +17,10 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
     ...Object.keys(page.ruleset.counters || {})];
   const reason = (key) => el("label", {}, "Reason (kept on record)",
     el("input", { "data-reason": key, required: true, maxlength: 500 }));
-  // Each form's submit is one press (writes.js).
+  // Each form's submit is one press (writes.js); done, the form goes back to its defaults.
   // Said in the result box right above the tools (where the screen says what went wrong).
   const said = { where: document.getElementById("result") };
-  const submit = (form, task) => onSubmit(form, task, said);
+  const submit = (form, task, redraw) => onSubmit(form, task, { ...said, redraw });
   const post = async (path, body, method = "POST") => {
     await write(page.api, method, path, body);
     document.getElementById("result").replaceChildren();
@@ -43,7 +43,7 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
   });
 
   // The server checks the amended sheet and says what it refuses (novalidate: its words).
-  const sheet = character ? sheetForm(page.ruleset.sheet_schema, character.sheet) : null;
+  let sheet = character ? sheetForm(page.ruleset.sheet_schema, character.sheet) : null;
   // The sheet as the form holds it (amended or not) saved as a bestiary entry: "Goblin 2"
   // under "Goblin", which it updates if the bestiary has one.
   const kept = character ? entryName(character.name) : "";
@@ -57,9 +57,17 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
     el("h3", {}, "Amend the sheet"), sheet ? sheet.node : null,
     reason("amend"), el("div", { class: "row wrap" },
       el("button", { type: "submit" }, "Amend the sheet"), save));
+  // Amended, the sheet's form is drawn again from the sheet as it now stands.
+  const amended = () => {
+    const now = page.campaign.characters.find((c) => c.id === id);
+    if (!now || !sheet) return;
+    const drawn = sheetForm(page.ruleset.sheet_schema, now.sheet);
+    sheet.node.replaceWith(drawn.node);
+    [character, sheet] = [now, drawn];
+  };
   submit(amend, () => post(`characters/${id}/sheet`,
     { changes: changes(character.sheet, sheet.read()),
-      reason: amend.querySelector("[data-reason]").value }));
+      reason: amend.querySelector("[data-reason]").value }), amended);
 
   const cast = [];
   if (inFight) {

@@ -4,7 +4,7 @@
 // table display and one to the stream overlay with its flags). And the campaigns this browser
 // holds keys for: switch, sign out, open another with a key.
 import { $, ApiError, el, keyring, signIn, signOut } from "/static/skald.js";
-import { press, write } from "/static/writes.js";
+import { press, resetFields, write } from "/static/writes.js";
 
 // The address every link and QR code carries: the one the server advertises to the
 // table's network (skald serve --lan), whatever address this page was opened at (a GM
@@ -144,6 +144,7 @@ export function keysBox({ page, show }) {
     const body = { role, label: labelInput.value.trim() };
     if (role === "player") body.characters = [who.value];
     const made = await write(page.api, "POST", "keys", body, { key });
+    resetFields(labelInput); // issued: the next key is not labelled for this player too
     const origin = await publicOrigin();
     if (role === "viewer") {
       issued.replaceChildren(viewerCard(page.api, page.campaign.id, made.key, origin));

@@ -4,7 +4,7 @@
 // the odds beside it before anything is rolled.
 import { $, ApiError, el, readFields, schemaFields } from "/static/skald.js";
 import { label, PANEL_TITLES, PARAM_TITLES, SELF_TARGETED } from "/static/rulesets.js";
-import { onSubmit, press, write } from "/static/writes.js";
+import { onSubmit, press, Said, write } from "/static/writes.js";
 
 // What the actor's sheet offers for a parameter that names a piece of it: weapons
 // first (the first is chosen), then the schema's default (e.g. unarmed) last.
@@ -227,11 +227,14 @@ export function actionPanel({ context, done, fail, gm = false }) {
         $("result").append(el("div", { class: "row" },
           el("input", { id: "override-reason", placeholder: "why the GM allows it" }), allow));
       }
+      throw new Said(error); // refused: said above, and what was typed stays
     }
   }
 
   const form = $("action-form");
-  onSubmit(form, submit);
+  // Done, the form goes back to its defaults (its parameters as first drawn, no dice typed,
+  // the dice mode kept: data-keep) and its rolls and odds are asked again for them.
+  onSubmit(form, submit, { redraw: refreshAside });
   // The parameters and the dice mode decide the rolls and the odds; typing the dice
   // themselves must not rebuild the dice inputs under the GM's fingers.
   const decides = (event) => !$("dice-fields").contains(event.target) &&

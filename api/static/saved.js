@@ -114,7 +114,9 @@ export function savedEncountersBox({ page, bestiary, refresh, show }) {
     event.preventDefault();
     press($("saved-setup"), setUp);
   });
-  $("saved-save").addEventListener("click", () => press($("saved-save"), save));
+  // Saved, the foes' lines and the name go back to none (writes.js); refused, they stay.
+  $("saved-save").addEventListener("click", () => press($("saved-save"), save,
+    { reset: [$("saved-lines"), $("saved-name")] }));
   $("saved-remove").addEventListener("click", () => press($("saved-remove"), remove));
   bestiary.changed(() => { renderLines(); load().catch(fail); });
   renderLines();

@@ -98,8 +98,7 @@ function mount(api) {
     const made = await write(api, "POST", "webhooks", body);
     secret.replaceChildren(el("p", {}, "Secret (shown once; the receiver verifies with it): ",
       el("code", { "data-secret": made.id }, made.secret)));
-    url.value = "";
-    await render();
+    await render(); // then the form is back to its defaults (writes.js)
   });
   $("webhooks-slot").replaceChildren(form, secret, list);
   return render();

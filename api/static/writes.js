@@ -11,6 +11,10 @@
 //   record instead of doing it twice; once an answer has come (done or refused), the next
 //   press is a new intent with a new key. A change of a track by -1/+1 is sent as "set to"
 //   the value the GM saw minus or plus one: each press its own intent, never applied twice.
+// - A form (or the fields a press reads) goes back to its defaults once the API took the
+//   write (`reset`), so the next submit is not the last one again by accident (an enrolled
+//   PC's "PC" and player's name kept: the next enrolment gave that player a second key); a
+//   refusal keeps every value typed, the API's words beside the control.
 import { ApiError, el } from "/static/skald.js";
 
 // Intents sent but not answered, by request: a lost answer keeps its key for the retry.
@@ -147,11 +151,61 @@ function presses(by) {
   else delete document.documentElement.dataset.writing;
 }
 
+// A failure the task has said itself (the action form's result box, with its "Allow it"):
+// the press failed (nothing is reset) and press says nothing more.
+export class Said extends Error {
+  constructor(cause) {
+    super(String((cause && cause.message) || cause));
+    this.cause = cause;
+  }
+}
+
+// The fields under `roots` (a form, a fieldset, a field, or a list of them).
+function fieldsOf(roots) {
+  return [roots].flat().filter(Boolean).flatMap((root) => (root.matches("input, select, textarea")
+    ? [root] : [...root.querySelectorAll("input, select, textarea")]))
+    .filter((f) => !["submit", "button", "file"].includes(f.type));
+}
+
+// What a field holds now, to tell whether it was changed while a press was under way.
+function stateOf(field) {
+  if (field instanceof HTMLSelectElement) {
+    return [...field.selectedOptions].map((o) => o.value).join("\n"); // its options may be drawn anew
+  }
+  return field.type === "checkbox" || field.type === "radio" ? String(field.checked) : field.value;
+}
+
+// Every field under `roots` back to the value it was drawn with (its default: the page
+// draws a field's default as its attribute), except a field marked data-keep (a standing
+// choice, such as the action form's server or table dice) and, given `typed` (what each
+// field held when the press began), a field changed since: typed while the write was on
+// its way, it is the next entry, not this one.
+export function resetFields(roots, typed = null) {
+  for (const field of fieldsOf(roots)) {
+    if (field.closest("[data-keep]")) continue;
+    if (typed && typed.has(field) && typed.get(field) !== stateOf(field)) continue;
+    if (field instanceof HTMLSelectElement) {
+      const options = [...field.options];
+      if (field.multiple) options.forEach((o) => { o.selected = o.defaultSelected; });
+      else field.selectedIndex = Math.max(0, options.findLastIndex((o) => o.defaultSelected));
+    } else if (field.type === "checkbox" || field.type === "radio") {
+      field.checked = field.defaultChecked;
+    } else {
+      field.value = field.defaultValue;
+    }
+  }
+}
+
 // Run one press of `control`. Resolves to the task's result, or to undefined when it failed
 // (the failure is then said next to the control) or when it joined a press under way.
 // `where`: an element that says this control's problems (the GM tools' result box, right
 // above them) instead of a message slot beside the control.
-export function press(control, task, { where } = {}) {
+// `reset`: what goes back to its defaults once the task is done (the API took the write):
+// a form, a fieldset, fields (a list), or true for the control itself (a form); then
+// `redraw()` draws again what the page draws from those fields (the enrolment's sheet from
+// its starter). A field changed while the write was on its way keeps what was typed in
+// it. A failure resets nothing: what was typed stays, to be put right.
+export function press(control, task, { where, reset, redraw } = {}) {
   clickPressed = true;
   if (!control) return Promise.resolve(task()).catch((error) => { console.error(error); });
   const under = running.get(control);
@@ -160,12 +214,24 @@ export function press(control, task, { where } = {}) {
   const before = buttons.map((b) => b.disabled);
   buttons.forEach((b) => { b.disabled = true; pressing.add(b); });
   clearProblem(control);
+  const resets = reset === true ? control : reset;
+  const typed = resets ? new Map(fieldsOf(resets).map((f) => [f, stateOf(f)])) : null;
   const done = (async () => {
     try {
-      return await task();
-    } catch (error) {
-      if (where) where.replaceChildren(problem(error, "p")); else sayProblem(control, error);
-      return undefined;
+      let result;
+      try {
+        result = await task();
+      } catch (error) {
+        if (!(error instanceof Said)) {
+          if (where) where.replaceChildren(problem(error, "p")); else sayProblem(control, error);
+        }
+        return undefined;
+      }
+      if (resets) {
+        resetFields(resets, typed);
+        if (redraw) redraw();
+      }
+      return result;
     } finally {
       running.delete(control);
       buttons.forEach((b, n) => {
@@ -180,10 +246,11 @@ export function press(control, task, { where } = {}) {
   return done;
 }
 
-// A form's submit, as one press of the form.
-export function onSubmit(form, task, options) {
+// A form's submit, as one press of the form: done, the form goes back to its defaults
+// (`reset: false` keeps it, for a form the task replaces; `redraw` as for press).
+export function onSubmit(form, task, { reset = true, ...options } = {}) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    press(form, () => task(event), options);
+    press(form, () => task(event), { ...options, reset: reset && form });
   });
 }

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Route, expect
 
 from tests.e2e.browser import require_browser
 from tests.e2e.server import Server
@@ -43,9 +43,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 class Table:
     """A stamina-body campaign over the API: Bran (a PC, Ana's key) and Ulf (an NPC)."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Server, options: dict[str, Any] | None = None) -> None:
+        self.server = server
         self.http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
-        created = self.http.post("/campaigns", json={"name": "Forms", "ruleset": "stamina-body"})
+        campaign = {"name": "Forms", "ruleset": "stamina-body", "options": options or {}}
+        created = self.http.post("/campaigns", json=campaign)
         self.cid, self.gm_key = created.json()["id"], created.json()["gm_key"]
         self.base = f"/campaigns/{self.cid}"
         self.http.headers["authorization"] = f"Bearer {self.gm_key}"
@@ -57,6 +59,22 @@ class Table:
         }
         body = {"role": "player", "characters": [self.ids["Bran"]]}
         self.player_key = self.send("POST", "/keys", body)["key"]
+
+    def gm(self, context: BrowserContext) -> Page:
+        """The GM screen, live."""
+        page = context.new_page()
+        page.goto(f"{self.server.url}/gm#campaign={self.cid}&key={self.gm_key}")
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        return page
+
+    def fight(self) -> str:
+        """Bran (the party) and Ulf (the foes) in a fight: its path under the campaign."""
+        combatants = [
+            {"character_id": self.ids["Bran"], "side": "party"},
+            {"character_id": self.ids["Ulf"], "side": "foes"},
+        ]
+        started = self.send("POST", "/encounters", {"name": "Ford", "combatants": combatants})
+        return f"/encounters/{started['id']}"
 
     def send(self, method: str, path: str, body: Any = None, status: int = 201) -> Any:
         answer = self.http.request(method, self.base + path, json=body)
@@ -166,3 +184,132 @@ def test_the_dice_typed_while_a_preview_is_on_its_way_stay(
             play.locator("#action-submit").click()
         assert json.loads(sent.value.post_data or "{}")["dice"] == {"Bran's hit": [2, 2, 2]}
         settled(play)
+
+
+def enrol_pc(gm: Page, name: str, player: str, con: str) -> None:
+    """The Soldier starter as a PC of `player`'s, its Con typed over."""
+    gm.locator("#enrol-from").select_option("t:Soldier (template)")
+    expect(gm.locator("#enrol-name")).to_have_value("Soldier")
+    gm.locator("#enrol-name").fill(name)
+    gm.locator("input[name=enrol-kind][value=pc]").check()
+    gm.locator("#enrol-player").fill(player)
+    gm.locator("#enrol-sheet [data-sheet=con]").fill(con)
+
+
+def test_an_enrolment_done_leaves_the_form_as_first_drawn(server: Server, browser: Browser) -> None:
+    """Two PCs enrolled in a row through the form, each with a player (and so a key).
+    After the first, the form is as the screen first drew it: the first starter, NPC, no
+    player, one of them. It kept "PC" and the player's name, and the next enrolment gave
+    that player a second key. The second records exactly what was typed the second time."""
+    table = Table(server)
+    with browser.new_context(viewport=DESKTOP) as context:
+        gm = table.gm(context)
+        unfold(gm, "#enrol-box")
+        form = gm.locator("#enrol-form")
+        drawn = values(form)
+        assert {k: drawn[k] for k in ("enrol-from", "enrol-name", "enrol-count", "enrol-player",
+                                      "enrol-kind=npc", "enrol-kind=pc")} == {
+            "enrol-from": "t:Goblin (template)", "enrol-name": "Goblin", "enrol-count": "1",
+            "enrol-player": "", "enrol-kind=npc": "on", "enrol-kind=pc": "off",
+        }  # fmt: skip
+        assert drawn["sheet con"] == "10"
+        enrol_pc(gm, "Sigrid", "Ana", "11")
+        gm.locator("#enrol-add").click()
+        settled(gm)
+        expect(gm.locator("#key-once [data-once]")).to_contain_text("/play#campaign=")
+        expect(gm.locator("#enrol-form [role=alert]")).to_have_count(0)
+        assert values(form) == drawn
+        expect(gm.locator("#key-label")).to_have_value("")  # the keys box's label too
+        enrol_pc(gm, "Torvald", "Bo", "12")
+        gm.locator("#enrol-add").click()
+        settled(gm)
+        assert values(form) == drawn
+    characters = {c["name"]: c for c in table.http.get(table.base).json()["characters"]}
+    assert sorted(characters) == ["Bran", "Sigrid", "Torvald", "Ulf"]
+    sigrid, torvald = characters["Sigrid"], characters["Torvald"]
+    assert ("npc" in sigrid, sigrid["player"], sigrid["sheet"]["con"]) == (False, "Ana", 11)
+    assert ("npc" in torvald, torvald["player"], torvald["sheet"]["con"]) == (False, "Bo", 12)
+    keys = table.http.get(f"{table.base}/keys").json()
+    new = {sigrid["id"], torvald["id"]}
+    assert sorted((k["label"], k["characters"]) for k in keys if set(k["characters"]) & new) == [
+        ("Ana", [sigrid["id"]]),
+        ("Bo", [torvald["id"]]),
+    ]
+
+
+def test_a_refused_enrolment_keeps_what_was_typed(server: Server, browser: Browser) -> None:
+    """A PC whose sheet the ruleset refuses (two weapons of one name: a rule of the sheet
+    the schema cannot say): every value typed stays, the API's words beside Enrol, and
+    nothing is enrolled. Put right, it goes, and the form is as first drawn."""
+    table = Table(server)
+    with browser.new_context(viewport=DESKTOP) as context:
+        gm = table.gm(context)
+        unfold(gm, "#enrol-box")
+        form = gm.locator("#enrol-form")
+        drawn = values(form)
+        enrol_pc(gm, "Hild", "Cai", "13")
+        gm.locator("#enrol-sheet [data-add=weapons]").click()
+        second = gm.locator("#enrol-sheet [data-sheet-field=weapons] fieldset.entry").nth(1)
+        second.locator("[data-sheet=name]").fill("spear")
+        second.locator("[data-sheet=damage_class]").fill("2")
+        second.locator("[data-sheet=skill]").fill("9")
+        typed = values(form)
+        said = refused(gm, "#enrol-add", "/characters", table)
+        assert said == (
+            "422: invalid sheet: sheet: Value error, weapon names must be unique; repeated: spear"
+        )
+        expect(gm.locator("#enrol-form [data-write-message] [role=alert]")).to_have_text(said)
+        assert values(form) == typed
+        assert "Hild" not in [c["name"] for c in table.http.get(table.base).json()["characters"]]
+        second.locator("[data-sheet=name]").fill("dagger")
+        gm.locator("#enrol-add").click()
+        settled(gm)
+        expect(gm.locator("#enrol-form [data-write-message]")).to_have_text("")
+        assert values(form) == drawn
+    hild = next(c for c in table.http.get(table.base).json()["characters"] if c["name"] == "Hild")
+    assert (hild["player"], [w["name"] for w in hild["sheet"]["weapons"]]) == (
+        "Cai", ["spear", "dagger"])  # fmt: skip
+
+
+def test_the_players_action_form_after_a_refusal_and_after_a_blow(
+    server: Server, browser: Browser
+) -> None:
+    """/play: Bran's attack with the table's dice. Refused (a 7 on a d6), the form keeps
+    the target, the weapon's choice and the faces typed, the API's words under it. Done,
+    its parameters are as first drawn and no faces are left typed (a second Roll it sent
+    the last blow's dice again); the table's dice stay chosen (a standing choice)."""
+    table = Table(server)
+    ulf = table.ids["Ulf"]
+    fight = table.fight()
+    with browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) as context:
+        play = context.new_page()
+        play.goto(f"{server.url}/play#campaign={table.cid}&key={table.player_key}")
+        expect(play.locator("#connection")).to_have_attribute("data-state", "live")
+        play.locator("#action-buttons [data-kind=attack]").click()
+        form = play.locator("#action-form")
+        play.locator("#param-target").select_option(ulf)
+        play.locator("input[name=dice-mode][value=table]").check()
+        hit = play.locator('#dice-fields [data-roll-name="Bran\'s hit"] input')
+        expect(hit).to_have_value("")
+        drawn = values(form)
+        assert (drawn["param-target"], drawn["param-set_weapon"], drawn["dice-mode=table"]) == (
+            ulf, "off", "on")  # fmt: skip
+        counted = int(play.locator("#dice-fields").get_attribute("data-preview") or "0")
+        play.locator("#action-fields [name=set_weapon]").check()
+        expect(play.locator("#dice-fields")).to_have_attribute("data-preview", str(counted + 1))
+        hit.fill("7 7 7")
+        typed = values(form)
+        said = refused(play, "#action-submit", f"{fight}/actions", table)
+        assert said == "422: roll 'hit': a face of 7 is not on a d6 (faces run 1 to 6)"
+        expect(play.locator("#result [role=alert]")).to_have_text(said)
+        assert values(form) == typed
+        hit.fill("2 2 2")
+        with play.expect_request(f"**{table.base}{fight}/actions", timeout=HANG_MS) as sent:
+            play.locator("#action-submit").click()
+        assert json.loads(sent.value.post_data or "{}")["dice"] == {"Bran's hit": [2, 2, 2]}
+        settled(play)
+        # Reset, its rolls asked again for the parameters as drawn (one more preview).
+        expect(play.locator("#dice-fields")).to_have_attribute("data-preview", str(counted + 2))
+        assert values(form) == drawn
+    exchanges = table.http.get(f"{table.base}{fight}").json()["exchanges"]
+    assert [(x["status"], x["rolls"][0]["faces"]) for x in exchanges] == [("pending", [2, 2, 2])]

@@ -173,8 +173,15 @@ def enrol(evening: Evening, table: Table) -> str:
     link = gm.page.locator("#key-once [data-once]")
     expect(link).to_contain_text("/play#campaign=")
     ana = link.inner_text()
+    # Done, the form is as first drawn again (issue 36: it kept "PC" and Ana, and the
+    # next PC got her a second key): Bran's enrolment says all it means.
+    expect(gm.page.locator("html[data-writing]")).to_have_count(0)
+    expect(gm.page.locator("#enrol-player")).to_have_value("")
+    gm.select("#enrol-from", f"t:{table.hero}")
     gm.fill("#enrol-name", "Bran")
-    gm.fill("#enrol-player", "")
+    gm.check("input[name=enrol-kind][value=pc]")
+    for name, value in table.tough.items():
+        gm.fill(f"#enrol-sheet [data-sheet={name}]", value)
     gm.click("#enrol-add")
     expect(gm.page.locator("#roster .card")).to_have_count(2)
     # The foe: the starter made tougher in the form and saved to the bestiary; then
