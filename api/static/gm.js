@@ -12,7 +12,7 @@ import { savedEncountersBox } from "/static/saved.js";
 import { shortcuts, themeToggle } from "/static/gmkeys.js";
 import { askReason } from "/static/gmlog.js";
 import { renderBoard, renderRoster, undoLast } from "/static/gmboard.js";
-import { rollInitiative } from "/static/gmorder.js";
+import { nextRound, rollInitiative } from "/static/gmorder.js";
 import { openFor, panel, renderPanel } from "/static/gmcombat.js";
 import { advanceDays, newCampaignForm, startEncounter } from "/static/gmsetup.js";
 import { page, refresh, refreshSoon, showError, turnStep, wire } from "/static/gmpage.js";
@@ -61,7 +61,7 @@ async function start() {
   $("prev-turn").addEventListener("click", step("turn/previous", "prev-turn"));
   $("delay-turn").addEventListener("click", step("turn/delay", "delay-turn", {}));
   $("roll-initiative").addEventListener("click", () => rollInitiative($("roll-initiative")));
-  $("next-round").addEventListener("click", step("round", "next-round"));
+  $("next-round").addEventListener("click", () => nextRound($("next-round")));
   $("undo-last").addEventListener("click", undoLast);
   $("end-encounter").addEventListener("click", async () => {
     const reason = await askReason("End the encounter? (say why, e.g. 'foes fled')");

@@ -82,16 +82,21 @@ function saveOrder(order, control) {
 }
 
 // T1: "table dice accepted". With a rolled initiative, one field per combatant present
-// for the faces the table rolled (the campaign's initiative dice, e.g. 1d20); Roll
-// initiative sends them (POST .../initiative {dice}) and the server rolls the fields left
-// empty. Drawn again only when the combatants change: a live update must not wipe the
-// faces the GM is typing.
+// for the faces the table rolled (the campaign's initiative dice, e.g. 1d20, as the
+// campaign's options say); Roll initiative sends them (POST .../initiative {dice}), and
+// with an `each_round` initiative Next round does too (POST .../round {dice}: the new
+// round's roll, docs/table.md); the server rolls the fields left empty. Drawn again only
+// when the combatants change: a live update must not wipe the faces the GM is typing.
 let diceFor = "";
 
 export function renderInitiativeDice(enc, initiative) {
   const box = $("initiative-dice");
   box.hidden = !(enc && initiative.mode === "roll");
   if (box.hidden) return;
+  $("initiative-dice-caption").textContent = initiative.each_round
+    ? "Type each combatant's faces, then Roll initiative, or Next round for the new " +
+      "round's roll; a field left empty is rolled by the server."
+    : "Type each combatant's faces, then Roll initiative; a field left empty is rolled by the server.";
   const present = enc.combatants.filter((c) => c.present !== false);
   const dice = initiative.dice || "1d20";
   const identity = JSON.stringify([enc.id, dice, present.map((c) => [c.id, c.name])]);
@@ -99,24 +104,44 @@ export function renderInitiativeDice(enc, initiative) {
   diceFor = identity;
   const typed = Object.fromEntries([...box.querySelectorAll("[data-initiative-die]")]
     .map((input) => [input.dataset.initiativeDie, input.value]));
+  // What was typed is the field's value, not its default: a reset empties it.
+  const field = (c) => Object.assign(el("input", { "data-initiative-die": c.id,
+    inputmode: "numeric", placeholder: "server rolls" }), { value: typed[c.id] || "" });
   $("initiative-dice-rows").replaceChildren(...present.map((c) => el("label", {},
-    `${c.name} (${dice})`, el("input", { "data-initiative-die": c.id, inputmode: "numeric",
-      value: typed[c.id] || "", placeholder: "server rolls" }))));
+    `${c.name} (${dice})`, field(c))));
 }
 
-export function rollInitiative(control) {
-  const dice = {};
+// The faces typed, by combatant id (a field left empty: none, the server rolls it).
+function typedInitiative() {
   const fields = [...document.querySelectorAll("#initiative-dice [data-initiative-die]")];
+  const dice = {};
   for (const input of fields) {
     const faces = input.value.split(/[\s,]+/).filter(Boolean).map((v) => parseInt(v, 10));
     if (faces.length) dice[input.dataset.initiativeDie] = faces;
   }
+  return { fields, dice };
+}
+
+// Rolled, the fields are emptied (writes.js's reset): the next roll is a new one. Refused
+// (a face off the die), they keep what was typed.
+export function rollInitiative(control) {
+  const { fields, dice } = typedInitiative();
   if (!page.encounter || page.encounter.ended) return Promise.resolve();
   return press(control, async () => {
     await write(page.api, "POST", `encounters/${page.encounter.id}/initiative`,
       Object.keys(dice).length ? { dice } : {});
-    fields.forEach((input) => { input.value = ""; }); // rolled: the next roll is a new one
     clearMessage();
     await refresh();
-  });
+  }, { reset: fields });
+}
+
+// Next round: with an `each_round` initiative, the new round's roll takes the table's faces
+// typed (in one request, POST .../round {dice}); without faces, or without that option, it
+// sends no body (dice for a round that rolls none would be refused).
+export function nextRound(control) {
+  const initiative = ((page.campaign && page.campaign.options) || {}).initiative || {};
+  const rolls = initiative.mode === "roll" && initiative.each_round;
+  const { fields, dice } = rolls ? typedInitiative() : { fields: [], dice: {} };
+  return turnStep("round", Object.keys(dice).length ? { dice } : undefined, control,
+    { reset: fields });
 }

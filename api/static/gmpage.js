@@ -71,12 +71,13 @@ export function refreshSoon() {
   refreshTimer = setTimeout(() => refresh().catch((e) => showError(e)), 40);
 }
 
-// A step of the table (next turn, a round, the order, the end) pressed on `control`.
-export function turnStep(path, body, control) {
+// A step of the table (next turn, a round, the order, the end) pressed on `control`;
+// `options` as writes.js's press takes them (the fields it resets once done).
+export function turnStep(path, body, control, options) {
   if (!live()) return Promise.resolve();
   return press(control, async () => {
     await write(page.api, "POST", `encounters/${page.encounter.id}/${path}`, body);
     clearMessage();
     await refresh();
-  });
+  }, options);
 }

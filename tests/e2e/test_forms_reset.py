@@ -313,3 +313,64 @@ def test_the_players_action_form_after_a_refusal_and_after_a_blow(
         assert values(form) == drawn
     exchanges = table.http.get(f"{table.base}{fight}").json()["exchanges"]
     assert [(x["status"], x["rolls"][0]["faces"]) for x in exchanges] == [("pending", [2, 2, 2])]
+
+
+def test_next_round_takes_the_tables_initiative_dice(server: Server, browser: Browser) -> None:
+    """An initiative rolled each round: the GM screen's initiative fields go with Next
+    round (POST .../round {dice}), and the new round's record holds exactly those faces.
+    A face off the die is refused, the faces typed kept; fields left empty send no dice
+    and the server rolls. The old screen sent Next round without a body: the table's
+    dice never reached the new round."""
+    each = {"initiative": {"mode": "roll", "dice": "1d20", "each_round": True}}
+    table = Table(server, each)
+    bran, ulf = table.ids["Bran"], table.ids["Ulf"]
+    fight = table.fight()
+    table.send("POST", f"{fight}/initiative", {"dice": {bran: [10], ulf: [5]}}, status=200)
+
+    def last_initiative() -> tuple[int, dict[str, Any], dict[str, tuple[list[int], bool]]]:
+        read = table.http.get(f"{table.base}{fight}").json()
+        record = [a for a in read["actions"] if a["kind"] == "initiative"][-1]
+        rolls = {r["name"]: (r["faces"], r["supplied"]) for r in record["rolls"]}
+        return read["round"], read["turn"]["initiative"], rolls
+
+    with browser.new_context(viewport=DESKTOP) as context:
+        gm = table.gm(context)
+        unfold(gm, "#initiative-dice")
+        expect(gm.locator("#initiative-dice-caption")).to_contain_text("Next round")
+        die = {c: gm.locator(f'#initiative-dice [data-initiative-die="{c}"]') for c in (bran, ulf)}
+        die[bran].fill("25")
+        die[ulf].fill("3")
+        said = refused(gm, "#next-round", f"{fight}/round", table)
+        assert (
+            said
+            == f"422: roll 'initiative.{bran}': a face of 25 is not on a d20 (faces run 1 to 20)"
+        )
+        expect(gm.locator("#next-round + [data-write-message] [role=alert]")).to_have_text(said)
+        expect(die[bran]).to_have_value("25")
+        expect(die[ulf]).to_have_value("3")
+        assert last_initiative()[0] == 1
+        die[bran].fill("17")
+        with gm.expect_request(f"**{table.base}{fight}/round", timeout=HANG_MS) as sent:
+            gm.locator("#next-round").click()
+        assert json.loads(sent.value.post_data or "null") == {"dice": {bran: [17], ulf: [3]}}
+        settled(gm)
+        expect(gm.locator("#next-round + [data-write-message]")).to_have_text("")
+        assert last_initiative() == (
+            2, {bran: 17, ulf: 3},
+            {f"initiative.{bran}": ([17], True), f"initiative.{ulf}": ([3], True)},
+        )  # fmt: skip
+        expect(die[bran]).to_have_value("")  # rolled: the next round's are new faces
+        expect(die[ulf]).to_have_value("")
+        with gm.expect_request(f"**{table.base}{fight}/round", timeout=HANG_MS) as sent:
+            gm.locator("#next-round").click()
+        assert sent.value.post_data is None  # nothing typed: no dice, the server rolls
+        settled(gm)
+    number, totals, rolls = last_initiative()
+    assert number == 3
+    assert sorted(rolls) == sorted([f"initiative.{bran}", f"initiative.{ulf}"])
+    for name, (faces, supplied) in rolls.items():
+        assert len(faces) == 1 and 1 <= faces[0] <= 20 and supplied is False, (name, faces)
+    assert totals == {
+        bran: rolls[f"initiative.{bran}"][0][0],
+        ulf: rolls[f"initiative.{ulf}"][0][0],
+    }
