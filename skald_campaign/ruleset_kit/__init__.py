@@ -1,0 +1,491 @@
+"""The ruleset contract kit: the tests every ruleset passes, for a ruleset author to run.
+
+Like the recorder test cases of eventsourcing that a persistence module subclasses,
+this is a class of tests a ruleset's own test suite subclasses, naming its ruleset
+and a few samples (docs/rulesets.md, "Write your own ruleset")::
+
+    from skald_campaign.ruleset_kit import ActionSample, BadInput, RulesetContract
+
+    class TestHitPoints(RulesetContract):
+        ruleset = HitPoints()
+        sheets = ({"hp": 12, "defense": 13, ...}, {"hp": 9, "defense": 11, ...})
+        samples = (ActionSample("attack", {"target": "$target"}, {"attack": [15]}),)
+        bad_sheets = (BadInput({"hp": 0, ...}, "sheet.hp"),)
+        bad_params = (BadInput({"target": 3}, "attack.target", kind="attack"),)
+
+pytest collects the subclass (its name starts with ``Test``) and runs every test below
+against the ruleset: resolution from given dice is deterministic; nothing rolls while
+the store applies the recorded events; a void, a reroll with the recorded dice and a
+rewind each leave the fight exactly as the same fight played without the corrected
+action (through Skald's own application, stored in SQLite in a temporary folder);
+bad sheets and parameters are refused naming the field; the exact odds Skald offers
+for each sample sum to exactly 1; the engine's table options (rolled initiative,
+actions per round, skipping a combatant who cannot act) work with the ruleset.
+
+This package imports pytest: it is for tests (Skald's ``test`` extra) and Skald's
+runtime never imports it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, ClassVar
+from uuid import UUID
+
+import pytest
+
+from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.rulesets.base import (
+    CombatantView,
+    EncounterView,
+    Outcome,
+    Ruleset,
+)
+
+__all__ = ["ActionSample", "BadInput", "FailingRoller", "RulesetContract", "registered"]
+
+ACTOR = "$actor"
+TARGET = "$target"
+
+
+@dataclass(frozen=True)
+class ActionSample:
+    """One action to try: its kind, its parameters and the dice the table rolled.
+
+    In ``params``, the strings ``"$actor"`` and ``"$target"`` stand for the ids of the
+    acting combatant (the contract's first sheet, on the heroes' side) and of the other
+    one (its second sheet, on the foes' side). ``actor`` None: the GM's action, no actor.
+    The dice are every roll the action makes, by roll name: none may be left unused.
+    """
+
+    kind: str
+    params: Mapping[str, Any]
+    dice: Mapping[str, Sequence[int]]
+    actor: str | None = ACTOR
+
+
+@dataclass(frozen=True)
+class BadInput:
+    """A sheet (or, with ``kind``, an action's parameters) the ruleset must refuse, and
+    the field the refusal names, as Skald's 422 names it (``sheet.hp``, ``attack.target``)."""
+
+    value: Mapping[str, Any]
+    field: str
+    kind: str | None = None
+
+
+class FailingRoller:
+    """A roller for where nothing may roll: every call fails the test, naming the roll."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def randint(self, a: int, b: int) -> int:
+        pytest.fail(f"a die ({a}-{b}) was rolled {self.where}; every face was given")
+
+
+@dataclass
+class _Fight:
+    """One campaign and one encounter in a SkaldApplication stored in SQLite."""
+
+    app: Any
+    campaign_id: UUID
+    encounter_id: UUID
+    ids: tuple[str, str]
+    versions: list[int] = field(default_factory=list)
+    third: str | None = None
+
+
+class RulesetContract:
+    """Subclass it as ``TestYourRuleset`` and set the class attributes below."""
+
+    # The ruleset under test (an instance, as its entry point names it).
+    ruleset: ClassVar[Ruleset]
+    # At least two valid sheets: the first acts (heroes), the second is the target (foes).
+    sheets: ClassVar[Sequence[Mapping[str, Any]]]
+    # Actions with the dice the table rolled; each is tried from the start of a fight.
+    samples: ClassVar[Sequence[ActionSample]]
+    bad_sheets: ClassVar[Sequence[BadInput]] = ()
+    bad_params: ClassVar[Sequence[BadInput]] = ()
+    # The campaign's options (the ruleset's own and the table's), as a GM would send them.
+    options: ClassVar[Mapping[str, Any]] = {}
+    # A sheet field an initiative roll may add (None: the ruleset names none).
+    initiative_add: ClassVar[str | None] = None
+    # Tracks that leave a combatant of the second sheet unable to act at all (its
+    # ruleset's ``cannot_act_at_all``), for the skipping test; None: no such state.
+    unable_tracks: ClassVar[Mapping[str, int] | None] = None
+
+    @pytest.fixture(autouse=True)
+    def _skald_finds_the_ruleset(self) -> Iterator[None]:
+        with registered(self.ruleset):
+            yield
+
+    # -- the tests -------------------------------------------------------------------
+
+    def test_sheets_validate_and_every_track_starts_full(self) -> None:
+        assert len(self.sheets) >= 2, "the contract needs two sheets: an actor and a target"
+        for sheet in self.sheets:
+            stored = self.ruleset.validate_sheet(sheet)
+            maxima = self.ruleset.track_maxima(stored)
+            assert maxima, "a character has at least one track"
+            assert all(isinstance(v, int) and not isinstance(v, bool) for v in maxima.values())
+            assert self.ruleset.validate_sheet(stored) == stored, "a stored sheet reads as itself"
+
+    def test_resolution_is_deterministic_from_given_dice(self) -> None:
+        for sample in self._samples():
+            first, rolls = self._resolve(sample)
+            again, rolls_again = self._resolve(sample)
+            assert (first, rolls) == (again, rolls_again), sample.kind
+            assert {r["name"]: r["faces"] for r in rolls} == _dice(sample, self._view()[1])
+            assert all(r["supplied"] for r in rolls), sample.kind
+
+    def test_applying_never_rolls(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        for n, sample in enumerate(self._samples()):
+            fight = self._fight(tmp_path / f"apply-{n}.sqlite")
+            self._perform(fight, sample)
+            played = self._combatants(fight.app, fight)
+            # Read back by another application on the same store: the recorded events
+            # are applied with a roller that fails, and with the random module failing.
+            for name in ("randint", "random", "choice", "randrange", "shuffle", "sample"):
+                monkeypatch.setattr(random, name, _fails(name))
+            reader = self._application(tmp_path / f"apply-{n}.sqlite", "while applying")
+            assert self._combatants(reader, fight) == played, sample.kind
+            monkeypatch.undo()
+
+    def test_a_void_replays_identically(self, tmp_path: Path) -> None:
+        from skald_campaign.application.commands import VoidAction
+
+        for n, sample in enumerate(self._samples()):
+            twice = self._fight(tmp_path / f"void-{n}.sqlite")
+            self._perform(twice, sample)
+            self._next_round(twice)
+            self._perform(twice, sample)
+            twice.app.void_action(
+                VoidAction(twice.campaign_id, twice.encounter_id, 1, "the kit voids it")
+            )
+            # As if the first action had never been taken.
+            self._assert_as_played(tmp_path, f"void-{n}", twice, sample, next_round_first=True)
+
+    def test_a_reroll_with_the_recorded_dice_replays_identically(self, tmp_path: Path) -> None:
+        from skald_campaign.application.commands import RerollAction
+
+        for n, sample in enumerate(self._samples()):
+            fight = self._fight(tmp_path / f"reroll-{n}.sqlite")
+            self._perform(fight, sample)
+            dice = _dice(sample, fight.ids)
+            fight.app.reroll_action(
+                RerollAction(fight.campaign_id, fight.encounter_id, 1, "the kit rerolls", dice)
+            )
+            self._assert_as_played(tmp_path, f"reroll-{n}", fight, sample)
+
+    def test_a_rewind_replays_identically(self, tmp_path: Path) -> None:
+        from skald_campaign.application.commands import RewindEncounter
+
+        for n, sample in enumerate(self._samples()):
+            fight = self._fight(tmp_path / f"rewind-{n}.sqlite")
+            self._perform(fight, sample)
+            self._next_round(fight)
+            self._perform(fight, sample)
+            back_to = fight.versions[0]  # the encounter's version after the first action
+            fight.app.rewind_encounter(
+                RewindEncounter(fight.campaign_id, fight.encounter_id, back_to, "the kit rewinds")
+            )
+            self._assert_as_played(tmp_path, f"rewind-{n}", fight, sample)
+
+    def test_bad_sheets_are_refused_naming_the_field(self) -> None:
+        for bad in self.bad_sheets:
+            with pytest.raises(InvalidInput) as refused:
+                self.ruleset.validate_sheet(bad.value)
+            assert bad.field in _fields(refused.value), (bad.field, str(refused.value))
+
+    def test_bad_params_are_refused_naming_the_field(self) -> None:
+        for bad in self.bad_params:
+            assert bad.kind is not None, "a BadInput for params names its action's kind"
+            with pytest.raises(InvalidInput) as refused:
+                self.ruleset.validate_params(bad.kind, bad.value)
+            assert bad.field in _fields(refused.value), (bad.field, str(refused.value))
+
+    def test_an_unknown_action_is_refused_naming_the_actions(self) -> None:
+        with pytest.raises(InvalidInput) as refused:
+            self.ruleset.validate_params("no-such-action", {})
+        assert all(kind in str(refused.value) for kind in self.ruleset.actions)
+
+    def test_the_odds_offered_sum_to_exactly_one(self) -> None:
+        from skald_campaign.domain.odds.explore import TooLarge
+        from skald_campaign.domain.odds.odds import action_odds
+
+        offered = 0
+        for sample in self._samples():
+            view, ids = self._view()
+            params = _placed(sample.params, ids)
+            actor = ids[0] if sample.actor == ACTOR else sample.actor
+            try:
+                odds = action_odds(self._rules(), view, sample.kind, actor, params)
+            except TooLarge:
+                continue  # Skald answers that exact odds would cost too much: none offered
+            offered += 1
+            results = odds["results"]
+            assert isinstance(results, list)
+            assert sum(_chance(row) for row in results) == 1, (sample.kind, results)
+            damage = odds["damage"]
+            assert isinstance(damage, list)
+            for track in damage:
+                assert isinstance(track, dict)
+                rows = track["distribution"]
+                assert isinstance(rows, list)
+                # Rows of probability 0 are left out; "no loss" is one when it can happen.
+                assert sum(_chance(row) for row in rows) == 1, (sample.kind, track)
+        if not offered:
+            pytest.skip("Skald offers no exact odds for these samples")
+
+    def test_rolled_initiative_orders_by_the_given_dice(self, tmp_path: Path) -> None:
+        from skald_campaign.application.table_commands import RollInitiative
+
+        initiative: dict[str, Any] = {"mode": "roll", "dice": "1d20"}
+        if self.initiative_add is not None:
+            initiative["add"] = self.initiative_add
+        fight = self._fight(tmp_path / "initiative.sqlite", extra={"initiative": initiative})
+        actor, target = fight.ids
+        encounter = fight.app.roll_initiative(
+            RollInitiative(
+                fight.campaign_id,
+                fight.encounter_id,
+                {f"initiative.{actor}": [1], f"initiative.{target}": [20]},
+            )
+        )
+        assert encounter.order == [target, actor]
+
+    def test_actions_per_round_limits_an_actor(self, tmp_path: Path) -> None:
+        sample = self._first_by_an_actor()
+        fight = self._fight(tmp_path / "per-round.sqlite", extra={"actions_per_round": 1})
+        self._perform(fight, sample)
+        with pytest.raises(ActionRefused):
+            self._perform(fight, sample)
+        self._next_round(fight)
+        self._perform(fight, sample)  # a new round, a new action
+
+    def test_a_combatant_who_cannot_act_is_skipped(self, tmp_path: Path) -> None:
+        from skald_campaign.application.table_commands import NextTurn, SetTurnOrder
+
+        if self.unable_tracks is None:
+            pytest.skip("the contract names no tracks that leave a combatant unable to act")
+        stored = self.ruleset.validate_sheet(self.sheets[1])
+        maxima = self.ruleset.track_maxima(stored)
+        conditions = self.ruleset.conditions(stored, {**maxima, **self.unable_tracks}, {})
+        assert self.ruleset.cannot_act_words(conditions) is not None, conditions
+        unable = {**self.sheets[1]}
+        fight = self._fight(tmp_path / "skip.sqlite", third=unable)
+        actor, target = fight.ids
+        third = fight.third
+        assert third is not None
+        self._adjust(fight, target, dict(self.unable_tracks))
+        fight.app.set_turn_order(
+            SetTurnOrder(fight.campaign_id, fight.encounter_id, (actor, target, third))
+        )
+        encounter = fight.app.next_turn(NextTurn(fight.campaign_id, fight.encounter_id))
+        assert encounter.order[encounter.turn_index] == third
+
+    # -- how the tests play -----------------------------------------------------------
+
+    def _samples(self) -> Sequence[ActionSample]:
+        assert self.samples, "the contract needs at least one sample action"
+        return self.samples
+
+    def _first_by_an_actor(self) -> ActionSample:
+        for sample in self._samples():
+            if sample.actor is not None:
+                return sample
+        pytest.skip("no sample has an actor")
+
+    def _rules(self) -> Ruleset:
+        return self.ruleset.under(self.ruleset.validate_options(self.options))
+
+    def _view(self) -> tuple[EncounterView, tuple[str, str]]:
+        rules = self._rules()
+        ids = ("kit-actor", "kit-target")
+        combatants: dict[str, CombatantView] = {}
+        for cid, side, sheet in zip(ids, ("heroes", "foes"), self.sheets, strict=False):
+            stored = rules.validate_sheet(sheet)
+            tracks = rules.track_maxima(stored)
+            state = rules.start_state(stored)
+            conditions = rules.conditions(stored, tracks, state)
+            combatants[cid] = CombatantView(
+                cid, cid, side, 1, stored, tracks, state, tuple(conditions)
+            )
+        options = rules.validate_options(self.options)
+        return EncounterView(1, combatants, options), ids
+
+    def _resolve(self, sample: ActionSample) -> tuple[Outcome, list[dict[str, Any]]]:
+        view, ids = self._view()
+        rules = self._rules()
+        params = rules.validate_params(sample.kind, _placed(sample.params, ids))
+        tray = DiceTray(FailingRoller("while resolving"), _dice(sample, ids))
+        actor = ids[0] if sample.actor == ACTOR else sample.actor
+        outcome = rules.action_type(sample.kind).resolve(view, actor, params, tray)
+        return outcome, [dict(r) for r in tray.close()]
+
+    def _application(self, path: Path, where: str) -> Any:
+        from skald_campaign.application.application import SkaldApplication
+
+        env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
+        return SkaldApplication(env=env, roller=FailingRoller(where))
+
+    def _fight(
+        self,
+        path: Path,
+        *,
+        extra: Mapping[str, Any] | None = None,
+        third: Mapping[str, Any] | None = None,
+    ) -> _Fight:
+        from skald_campaign.application.commands import (
+            Combatant,
+            CreateCampaign,
+            EnrolCharacter,
+            StartEncounter,
+        )
+
+        options = {**self.options, **(extra or {})}
+        app = self._application(path, "in a fight where every face was given")
+        campaign = app.create_campaign(CreateCampaign("Kit", self.ruleset.id, options))
+        ids = []
+        for name, sheet in zip(("Actor", "Target"), self.sheets, strict=False):
+            _, cid = app.enrol_character(EnrolCharacter(campaign.id, name, dict(sheet)))
+            ids.append(cid)
+        combatants = [Combatant(ids[0], "heroes"), Combatant(ids[1], "foes")]
+        extra_id = None
+        if third is not None:
+            _, extra_id = app.enrol_character(EnrolCharacter(campaign.id, "Third", dict(third)))
+            combatants.append(Combatant(extra_id, "foes"))
+        encounter = app.start_encounter(StartEncounter(campaign.id, "Kit", tuple(combatants)))
+        return _Fight(app, campaign.id, encounter.id, (ids[0], ids[1]), third=extra_id)
+
+    def _perform(self, fight: _Fight, sample: ActionSample) -> None:
+        from skald_campaign.application.commands import PerformAction
+
+        params = dict(_placed(sample.params, fight.ids))
+        actor = fight.ids[0] if sample.actor == ACTOR else sample.actor
+        dice = _dice(sample, fight.ids)
+        encounter, _ = fight.app.perform_action(
+            PerformAction(fight.campaign_id, fight.encounter_id, sample.kind, params, actor, dice)
+        )
+        fight.versions.append(encounter.version)
+
+    def _adjust(self, fight: _Fight, character_id: str, tracks: dict[str, int]) -> None:
+        from skald_campaign.application.commands import AdjustTracks
+
+        fight.app.adjust_tracks(
+            AdjustTracks(fight.campaign_id, character_id, "the kit", set=tracks)
+        )
+
+    def _combatants(self, app: Any, fight: _Fight) -> dict[str, Any]:
+        encounter = app.encounter(fight.campaign_id, fight.encounter_id)
+        return {
+            cid: (
+                dict(c.as_json()["tracks"]),
+                dict(c.as_json()["state"]),
+                encounter.conditions_of(cid),
+            )
+            for cid, c in encounter.combatants.items()
+        }
+
+    def _next_round(self, fight: _Fight) -> None:
+        from skald_campaign.application.commands import NextRound
+
+        fight.app.next_round(NextRound(fight.campaign_id, fight.encounter_id))
+
+    def _assert_as_played(
+        self,
+        tmp_path: Path,
+        name: str,
+        corrected: _Fight,
+        sample: ActionSample,
+        next_round_first: bool = False,
+    ) -> None:
+        """The corrected fight stands as a fresh one where ``sample`` was played once (in
+        round 2 when ``next_round_first``), and reads so from its store."""
+        once = self._fight(tmp_path / f"{name}-once.sqlite")
+        if next_round_first:
+            self._next_round(once)
+        self._perform(once, sample)
+        expected = _renamed(self._combatants(once.app, once), once.ids, corrected.ids)
+        assert self._combatants(corrected.app, corrected) == expected, (name, sample.kind)
+        reader = self._application(tmp_path / f"{name}.sqlite", "while reading a correction")
+        assert self._combatants(reader, corrected) == expected, (name, sample.kind)
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+@contextmanager
+def registered(ruleset: Ruleset) -> Iterator[None]:
+    """The ruleset in Skald's registry while the application is built: a registry that
+    takes one at run time gets it; otherwise its entry point must be installed."""
+    from skald_campaign.domain import rulesets
+
+    registry = rulesets.RULESETS
+    if ruleset.id in registry:
+        yield
+        return
+    if not isinstance(registry, dict):
+        pytest.fail(
+            f"Skald finds no ruleset '{ruleset.id}': install its distribution so that its "
+            "entry point in the group skald.rulesets is found (pip install -e .)"
+        )
+    registry[ruleset.id] = ruleset
+    try:
+        yield
+    finally:
+        del registry[ruleset.id]
+
+
+def _fails(name: str) -> Any:
+    def fail(*args: object, **kwargs: object) -> object:
+        pytest.fail(f"random.{name} was called while the store applied recorded events")
+
+    return fail
+
+
+def _placed(params: Mapping[str, Any], ids: Sequence[str]) -> dict[str, Any]:
+    def place(value: Any) -> Any:
+        if value == ACTOR:
+            return ids[0]
+        if value == TARGET:
+            return ids[1]
+        if isinstance(value, Mapping):
+            return {k: place(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [place(v) for v in value]
+        return value
+
+    return {name: place(value) for name, value in params.items()}
+
+
+def _dice(sample: ActionSample, ids: Sequence[str]) -> dict[str, list[int]]:
+    """The sample's dice, the ids placed in the roll names (``defense.$target.guard``)."""
+    return {
+        name.replace(ACTOR, ids[0]).replace(TARGET, ids[1]): list(faces)
+        for name, faces in sample.dice.items()
+    }
+
+
+def _renamed(found: dict[str, Any], old: Sequence[str], new: Sequence[str]) -> dict[str, Any]:
+    names = dict(zip(old, new, strict=True))
+    return {names.get(cid, cid): value for cid, value in found.items()}
+
+
+def _fields(error: InvalidInput) -> list[str]:
+    problems = getattr(error, "problems", None)
+    if problems is None:
+        return [str(error)]
+    return [str(problem.field) for problem in problems]
+
+
+def _chance(row: object) -> Fraction:
+    assert isinstance(row, dict)
+    return Fraction(str(row["probability"]))
