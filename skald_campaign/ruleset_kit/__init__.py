@@ -424,24 +424,19 @@ class RulesetContract:
 
 @contextmanager
 def registered(ruleset: Ruleset) -> Iterator[None]:
-    """The ruleset in Skald's registry while the application is built: a registry that
-    takes one at run time gets it; otherwise its entry point must be installed."""
+    """Skald plays ``ruleset`` under its id for as long as this lasts: the one under test,
+    installed or not (an installed one of the same id is set aside meanwhile)."""
     from skald_campaign.domain import rulesets
 
-    registry = rulesets.RULESETS
-    if ruleset.id in registry:
+    known = rulesets.RULESETS
+    if known.get(ruleset.id) is ruleset:
         yield
         return
-    if not isinstance(registry, dict):
-        pytest.fail(
-            f"Skald finds no ruleset '{ruleset.id}': install its distribution so that its "
-            "entry point in the group skald.rulesets is found (pip install -e .)"
-        )
-    registry[ruleset.id] = ruleset
+    setattr(rulesets, "RULESETS", {**known, ruleset.id: ruleset})  # noqa: B010
     try:
         yield
     finally:
-        del registry[ruleset.id]
+        setattr(rulesets, "RULESETS", known)  # noqa: B010
 
 
 def _fails(name: str) -> Any:
