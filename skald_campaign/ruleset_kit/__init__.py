@@ -39,11 +39,12 @@ from uuid import UUID
 
 import pytest
 
-from skald_campaign.domain.dice import DiceTray
-from skald_campaign.domain.errors import ActionRefused, InvalidInput
-from skald_campaign.domain.rulesets.base import (
+from skald_campaign.ruleset_api import (
+    ActionRefused,
     CombatantView,
+    DiceTray,
     EncounterView,
+    InvalidInput,
     Outcome,
     Ruleset,
 )
