@@ -426,18 +426,21 @@ class RulesetContract:
 @contextmanager
 def registered(ruleset: Ruleset) -> Iterator[None]:
     """Skald plays ``ruleset`` under its id for as long as this lasts: the one under test,
-    installed or not (an installed one of the same id is set aside meanwhile)."""
-    from skald_campaign.domain import rulesets
+    installed or not (an installed one of the same id is set aside meanwhile). Every
+    reader of the registry (the campaign, its version check, the reads) then finds it."""
+    from skald_campaign.domain.rulesets import RULESETS, Discovered
 
-    known = rulesets.RULESETS
-    if known.get(ruleset.id) is ruleset:
+    if RULESETS.get(ruleset.id) is ruleset:
         yield
         return
-    setattr(rulesets, "RULESETS", {**known, ruleset.id: ruleset})  # noqa: B010
+    # The registry as discovered, with this ruleset among the rulesets found: what its
+    # entry point would give if it were installed (the registry is Skald's own).
+    found = RULESETS._discovered()
+    RULESETS._found = Discovered({**found.rulesets, ruleset.id: ruleset}, dict(found.failed))
     try:
         yield
     finally:
-        setattr(rulesets, "RULESETS", known)  # noqa: B010
+        RULESETS._found = found
 
 
 def _fails(name: str) -> Any:
