@@ -147,6 +147,10 @@ def take_damage(
 class HitPoints(RulesetOf[Sheet]):
     id = "hitpoints"
     title = "Hit points (example)"
+    # Bumped only when a rule changes what an action, a day, a sheet or a condition comes
+    # to; a campaign records it (Skald's docs/rulesets.md, "Versions").
+    version = "0.1.0"
+    distribution = "skald-hitpoints"
     sheet_model = Sheet
     options_model = Options
     initiative_adds = ("initiative", "attack_bonus")
