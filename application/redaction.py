@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from skald_campaign.domain.access import Role
 from skald_campaign.domain.actions import conditions_from_json
@@ -40,9 +39,11 @@ from skald_campaign.domain.campaign import Campaign
 from skald_campaign.domain.narrative import Sheeted, new_conditions_note
 from skald_campaign.domain.outcomes import outcome
 from skald_campaign.domain.records import JSON
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import Ruleset
 from skald_campaign.domain.texts import Reader, render
 from skald_campaign.domain.told import parties, told_for
-from skald_campaign.domain.visibility import MARGIN_WOUNDED_AT, descriptor
+from skald_campaign.domain.visibility import descriptor
 
 # An NPC's numbers: replaced by {} (never removed, so each answer keeps its shape).
 SECRET_FIELDS = ("sheet", "tracks", "maxima", "state", "derived", "equipment")
@@ -81,7 +82,9 @@ class Redaction:
     ruleset_id: str
     npcs: Mapping[str, Npc]
     names: Mapping[str, str]  # every character's name, for the outcomes' summaries
-    wounded_at: Fraction = MARGIN_WOUNDED_AT
+    # The campaign's ruleset under its options, which word an NPC's descriptor (T3);
+    # without one, the ruleset ``ruleset_id`` names under its default options.
+    rules: Ruleset | None = None
     # Every character (its name and sheet), for the texts built from parts (domain/told.py).
     roster: Mapping[str, Sheeted] = field(default_factory=dict)
     # Every action record the campaign's fights ever held (the records corrections
@@ -97,7 +100,10 @@ class Redaction:
     def _describe(self, owner: str, tracks: Mapping[str, int]) -> str:
         npc = self.npcs.get(owner)
         maxima = npc.maxima if npc is not None else {}
-        return descriptor(self.ruleset_id, tracks, maxima, self.wounded_at)
+        return descriptor(self._rules(), tracks, maxima)
+
+    def _rules(self) -> Ruleset:
+        return get_ruleset(self.ruleset_id) if self.rules is None else self.rules
 
     def document(self, value: JSON) -> JSON:
         """``value`` as a player or viewer may see it (a new value; ``value`` is kept)."""
@@ -174,9 +180,7 @@ class Redaction:
         if shown is not None:
             tracks, maxima = shown
             npc = self.npcs[npc_id]
-            out["descriptor"] = descriptor(
-                self.ruleset_id, tracks, maxima or npc.maxima, self.wounded_at
-            )
+            out["descriptor"] = descriptor(self._rules(), tracks, maxima or npc.maxima)
         return changed
 
     def _report_line(self, line: Mapping[str, JSON]) -> tuple[JSON, bool]:
@@ -444,6 +448,4 @@ def redaction_for(
                 npcs[cid] = Npc(character.name, rules.track_maxima(character.sheet))
     roster = {cid: campaign.character(cid) for cid in campaign.characters}
     names = {cid: character.name for cid, character in roster.items()}
-    stored = campaign.options.get("wounded_at")
-    wounded_at = MARGIN_WOUNDED_AT if stored is None else Fraction(str(stored))
-    return Redaction(campaign.ruleset_id, npcs, names, wounded_at, roster, ReadOnce(written))
+    return Redaction(campaign.ruleset_id, npcs, names, rules, roster, ReadOnce(written))

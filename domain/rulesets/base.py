@@ -373,6 +373,12 @@ class RulesetOf(ABC, Generic[SheetT]):
         """
         return None
 
+    def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
+        """T3: this ruleset's own word for an NPC's tracks, the first of its list that
+        applies ("stunned", "bloodied"), or None: the engine then says ``hurt`` (a track
+        below its maximum) or ``unhurt`` (domain/visibility.py ``descriptor``)."""
+        return None
+
     def derived_ratings(self, sheet: SheetLike, state: JsonMapping) -> JsonObject:
         """Ratings the character view shows beside the sheet, each with its terms."""
         return {}

@@ -6,9 +6,23 @@ from fractions import Fraction
 
 import pytest
 
-from skald_campaign.domain.visibility import descriptor
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.visibility import descriptor as described
 
 SB_MAX = {"stamina": 12, "body": 10}
+
+
+def descriptor(
+    ruleset_id: str,
+    tracks: dict[str, int],
+    maxima: dict[str, int],
+    wounded_at: Fraction | None = None,
+) -> str:
+    """The descriptor under the ruleset's default options, or margin's ``wounded_at``."""
+    rules = get_ruleset(ruleset_id)
+    if wounded_at is not None:
+        rules = rules.under({"wounded_at": str(wounded_at)})
+    return described(rules, tracks, maxima)
 
 
 @pytest.mark.parametrize(

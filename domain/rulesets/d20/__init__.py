@@ -56,6 +56,15 @@ class D20(RulesetOf[D20Sheet]):
         "the conditions; it is not a marker"
     }
 
+    def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
+        """T3: down (HP <= 0), bloodied (HP <= half its maximum)."""
+        hp = tracks.get("hp", 0)
+        if hp <= 0:
+            return "down"
+        if "hp" in maxima and 2 * hp <= maxima["hp"]:
+            return "bloodied"
+        return None
+
     def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
         return {"hp": self.sheet(sheet).hp}
 

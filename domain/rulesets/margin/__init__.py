@@ -102,6 +102,16 @@ class Margin(RulesetOf[MarginSheet]):
             found.append("down")
         return tuple(found)
 
+    def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
+        """T3: down (health <= 0), wounded (M7, M18: health <= the campaign's
+        ``wounded_at`` x maximum, compared exactly)."""
+        health = tracks.get("health", 0)
+        if health <= 0:
+            return "down"
+        if "health" in maxima and health <= self.campaign_options.wounded_at * maxima["health"]:
+            return "wounded"
+        return None
+
     def turn_refusal(self, name: str, state: JsonMapping, round: int) -> str | None:
         return m5_refusal(name, CharacterState.from_json(state), round)
 

@@ -180,6 +180,18 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
             lasting[STABILISED] = True
         return lasting
 
+    def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
+        """T3: unconscious (Body < 0), stunned (Stamina < 0), winded (Stamina <= a third
+        of its maximum)."""
+        body, stamina = tracks.get("body", 0), tracks.get("stamina", 0)
+        if body < 0:
+            return "unconscious"
+        if stamina < 0:
+            return "stunned"
+        if "stamina" in maxima and 3 * stamina <= maxima["stamina"]:
+            return "winded"
+        return None
+
     def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
         typed = self.sheet(sheet)
         return {"stamina": typed.stamina_max, "body": typed.body_max}
