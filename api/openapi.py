@@ -17,8 +17,10 @@ import fastapi.routing
 from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
+from pydantic import ValidationError
 
 from skald_campaign.api.deps import operator_gate, reader, view_reader
+from skald_campaign.domain.errors import DomainError
 from skald_campaign.domain.rulesets import RULESETS
 
 ERROR_SCHEMA: dict[str, Any] = {
@@ -74,7 +76,6 @@ ERRORS: dict[int, tuple[str, dict[str, Any]]] = {
 # checks every body has one that its schema accepts.
 CHARACTER_ID = "5f0c8a52-3b1e-4f4e-9d62-0b8f2a6c1d37"
 EXAMPLES: dict[str, dict[str, Any]] = {
-    "CreateCampaignBody": {"name": "The Sunken Crown", "ruleset": "stamina-body"},
     "EnrolCharacterBody": {
         "name": "Bran",
         "sheet": {
@@ -227,12 +228,30 @@ def add_error(operation: dict[str, Any], status: int) -> None:
         response["headers"] = headers
 
 
+def example_ruleset() -> str:
+    """The ruleset the examples play (the campaign's, its sheet's, its action's): the
+    first installed one whose sheets take the enrolment example's sheet and whose
+    actions take the action example, read from the registry."""
+    sheet, action = EXAMPLES["EnrolCharacterBody"]["sheet"], EXAMPLES["ActionBody"]
+    for ruleset_id in sorted(RULESETS):
+        rules = RULESETS[ruleset_id]
+        try:
+            rules.sheet_model.model_validate(sheet)
+            rules.validate_params(action["kind"], action["params"])
+        except (DomainError, ValidationError):
+            continue
+        return ruleset_id
+    return min(RULESETS, default="")
+
+
 def add_example(operation: dict[str, Any], components: dict[str, Any]) -> None:
     content = operation.get("requestBody", {}).get("content", {}).get("application/json")
     if content is None:
         return
     name = content["schema"].get("$ref", "").rsplit("/", 1)[-1]
-    if name in EXAMPLES:
+    if name == "CreateCampaignBody":
+        content["example"] = {"name": "The Sunken Crown", "ruleset": example_ruleset()}
+    elif name in EXAMPLES:
         content["example"] = EXAMPLES[name]
     else:  # the model's own example, else one made from its schema: required fields only
         content["example"] = sample(content["schema"], components)

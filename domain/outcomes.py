@@ -24,30 +24,14 @@ from skald_campaign.domain import breakdowns as bd
 from skald_campaign.domain.breakdowns import read
 from skald_campaign.domain.narrative import Sheeted, name_of
 from skald_campaign.domain.records import JSONObject
-from skald_campaign.domain.rulesets.d20 import move_texts as d20_moves
-from skald_campaign.domain.rulesets.d20 import texts as d20_texts
-from skald_campaign.domain.rulesets.margin import texts as margin_texts
-from skald_campaign.domain.rulesets.stamina_body import texts as sb_texts
+from skald_campaign.domain.rulesets import RULESETS
+from skald_campaign.domain.rulesets.base import UNREADABLE
 from skald_campaign.domain.texts import Descriptor, Part, Text, joined, render, secret
 
 Roster = Mapping[str, Sheeted]
 Head = Callable[[JSONObject, Roster], Text | None]
 Tracks = Mapping[str, Mapping[str, int]]
 
-# Each ruleset's words for what an action did; the first that words a record wins.
-HEADS: dict[str, tuple[Head, ...]] = {
-    "stamina-body": (sb_texts.outcome,),
-    "margin": (margin_texts.outcome,),
-    "d20": (d20_texts.outcome, d20_moves.outcome),
-}
-# Each ruleset's words for a character's tracks: "3 Stamina and 9 Body", "14 HP".
-STANDINGS: dict[str, Callable[[Mapping[str, int]], str]] = {
-    "stamina-body": sb_texts.standing,
-    "margin": margin_texts.standing,
-    "d20": d20_texts.standing,
-}
-# What a builder's reading of a record shaped otherwise raises (domain/breakdowns.py).
-UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 # What a waiting exchange (an attack the defender has still to answer) says of itself.
 WAITING = {"pending": "waiting for {}'s answer", "resolved": "answered", "withdrawn": "withdrawn"}
 
@@ -80,13 +64,13 @@ def head(ruleset: str, record: JSONObject, combatants: Roster) -> Text:
         who = others[0] if others else "the defender"
         waiting = WAITING.get(acted.status, acted.status).format(who)
         return (f"{actor} {acted.kind.replace('_', ' ')}s {who}: {waiting}",)
-    for builder in HEADS.get(ruleset, ()):
-        try:
-            built = builder(record, combatants)
-        except UNREADABLE:
-            continue
-        if built is not None:
-            return built
+    rules = RULESETS.get(ruleset)
+    try:
+        built = None if rules is None else rules.outcome(record, combatants)
+    except UNREADABLE:
+        built = None
+    if built is not None:
+        return built
     on = f" on {', '.join(others)}" if others else ""
     return (f"{actor}'s {acted.kind.replace('_', ' ')}{on}",)
 
@@ -99,10 +83,12 @@ def listed(tracks: Mapping[str, int]) -> str:
 def standing(ruleset: str, owner: str, tracks: Mapping[str, int], combatants: Roster) -> Text:
     """'Mira is at 14 HP' to a reader who sees Mira's numbers; 'Goblin 1 is stunned' to
     one who does not see the goblin's."""
-    words = STANDINGS.get(ruleset, listed)
+    rules = RULESETS.get(ruleset)
+    words = None if rules is None else rules.standing(tracks)
+    said = listed(tracks) if words is None else words
     return (
         f"{name_of(combatants, owner)} is ",
-        *secret(owner, f"at {words(tracks)}", instead=(Descriptor(owner, tracks),)),
+        *secret(owner, f"at {said}", instead=(Descriptor(owner, tracks),)),
     )
 
 

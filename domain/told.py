@@ -30,10 +30,8 @@ from skald_campaign.domain.narrative import (
     unused_lines,
 )
 from skald_campaign.domain.records import JSONObject
-from skald_campaign.domain.rulesets.d20 import move_texts as d20_moves
-from skald_campaign.domain.rulesets.d20 import texts as d20_texts
-from skald_campaign.domain.rulesets.margin import texts as margin_texts
-from skald_campaign.domain.rulesets.stamina_body import texts as sb_texts
+from skald_campaign.domain.rulesets import RULESETS
+from skald_campaign.domain.rulesets.base import UNREADABLE, Ruleset
 from skald_campaign.domain.texts import Reader, Text, joined, render, render_lines, secret
 
 T = TypeVar("T")
@@ -42,24 +40,11 @@ Builder = Callable[[JSONObject, Roster], Text | None]
 LinesBuilder = Callable[[JSONObject, Roster], list[Text] | None]
 Parties = Callable[[JSONObject, Roster], set[str]]
 
-# Each ruleset's parts, in its package; the first that builds a record's wins.
-SUMMARIES: dict[str, tuple[Builder, ...]] = {
-    "stamina-body": (sb_texts.summary,),
-    "margin": (margin_texts.summary,),
-    "d20": (d20_texts.summary, d20_moves.summary),
-}
-NARRATIVES: dict[str, tuple[LinesBuilder, ...]] = {
-    "stamina-body": (sb_texts.narrative,),
-    "margin": (margin_texts.narrative,),
-    "d20": (d20_texts.narrative, d20_moves.narrative),
-}
-# Who a record involves that neither its actor, its parameters nor its changes name.
-PARTIES: dict[str, tuple[Parties, ...]] = {
-    "margin": (margin_texts.parties,),
-    "d20": (d20_moves.parties,),
-}
-# What a builder's reading of a record shaped otherwise raises (domain/breakdowns.py).
-UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+def own(ruleset: str) -> Ruleset | None:
+    """The campaign's ruleset, whose package builds its records' parts (None: a ruleset
+    not installed, whose records read in the plain lines)."""
+    return RULESETS.get(ruleset)
 
 
 def first_built(
@@ -82,13 +67,8 @@ def first_built(
 def parties(ruleset: str, stored: JSONObject, combatants: Roster) -> set[str]:
     """The characters a record's texts speak of beyond its actor, its parameters and its
     changes (a Ward's dwarf, a hold's other party): their numbers are in its lines."""
-    found: set[str] = set()
-    for builder in PARTIES.get(ruleset, ()):
-        try:
-            found |= builder(stored, combatants)
-        except UNREADABLE:
-            continue
-    return found
+    rules = own(ruleset)
+    return set() if rules is None else rules.parties(stored, combatants)
 
 
 def secret_of(owners: Collection[str], text: Text) -> Text:
@@ -131,7 +111,10 @@ def summary_parts(ruleset: str, stored: JSONObject, combatants: Roster) -> Text 
     """The record's summary as parts, or None when none are built for it. Parts that do
     not render, for the GM, to the stored summary are not used (the summary is said as
     it was written, or not at all)."""
-    builders = (table_texts.summary, initiative, *SUMMARIES.get(ruleset, ()))
+    rules = own(ruleset)
+    builders: tuple[Builder, ...] = (table_texts.summary, initiative)
+    if rules is not None:
+        builders += (rules.summary,)
     built = first_built(builders, stored, combatants)
     if built is None:
         return None
@@ -194,7 +177,8 @@ def narrative_parts(
     the summary as this reader may read it (``parts``: the summary's parts, when built),
     ``involved`` the NPCs the action involves. The ruleset's lines, or the plain lines,
     are used only where they render for the GM exactly to ``said``."""
-    lines = first_built(NARRATIVES.get(ruleset, ()), stored, combatants)
+    rules = own(ruleset)
+    lines = first_built(() if rules is None else (rules.narrative,), stored, combatants)
     extra = [(line,) for line in unused_lines(stored) + conditions_lines(stored, combatants)]
     for built in (lines, plain_lines(stored, combatants, parts)):
         if built is not None and unids_lines(render_lines([*built, *extra]), combatants) == said:

@@ -1,12 +1,13 @@
 """What an odds answer may cost: CPU, modelled per ruleset, not counted in resolver runs.
 
-A resolver run's cost depends on its ruleset and on how many dice it rolls: a margin
-run (pools, postures, luck, Wards) costs several stamina-body runs, and a run of an
-11-die pool more than one of a 5-die pool. Counting runs alone let the dearest request,
-a margin combatant's odds view, take 4.5 s of CPU within its 1,600 runs (issue 28). Each
-run is charged ``base + per_die * dice rolled`` cost units; a unit is about a microsecond
-of CPU on the development machine, fitted (rounded up) from bench/odds.py's cases under
-load (`bench/README.md`, issue 28), so a whole answer stays within ``COST_BUDGET``: about
+A resolver run's cost depends on its ruleset (its ``odds_run_cost``, in its package)
+and on how many dice it rolls: a margin run (pools, postures, luck, Wards) costs
+several stamina-body runs, and a run of an 11-die pool more than one of a 5-die pool.
+Counting runs alone let the dearest request, a margin combatant's odds view, take 4.5 s
+of CPU within its 1,600 runs (issue 28). Each run is charged
+``base + per_die * dice rolled`` cost units; a unit is about a microsecond of CPU on the
+development machine, fitted (rounded up) from bench/odds.py's cases under load
+(`bench/README.md`, issue 28), so a whole answer stays within ``COST_BUDGET``: about
 300 ms. Deterministic: the same request is answered or refused the same way every time,
 whatever else the machine is doing.
 """
@@ -14,6 +15,8 @@ whatever else the machine is doing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from skald_campaign.domain.rulesets import RULESETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,15 +29,23 @@ class RunCost:
 
 
 COST_BUDGET = 300_000  # cost units one odds request may spend: about 300 ms of CPU
-RUN_COSTS = {
-    "stamina-body": RunCost(base=120, per_die=15),
-    "margin": RunCost(base=450, per_die=5),
-    "d20": RunCost(base=100, per_die=30),
-}
-DEAREST = RunCost(base=max(c.base for c in RUN_COSTS.values()), per_die=30)
 ONE_RUN = RunCost(base=1, per_die=0)  # a budget counted in resolver runs (the tests' own)
+DEAREST_PER_DIE = 30  # an unmeasured ruleset's cost per die
+
+
+def run_costs() -> dict[str, RunCost]:
+    """Each installed ruleset's measured cost per run (its ``odds_run_cost``), by id."""
+    return {
+        rules.id: rules.odds_run_cost
+        for rules in RULESETS.values()
+        if rules.odds_run_cost is not None
+    }
 
 
 def run_cost(ruleset: str) -> RunCost:
     """A ruleset's cost per run; a ruleset not measured yet is charged the dearest."""
-    return RUN_COSTS.get(ruleset, DEAREST)
+    rules = RULESETS.get(ruleset)
+    if rules is not None and rules.odds_run_cost is not None:
+        return rules.odds_run_cost
+    measured = run_costs().values()
+    return RunCost(base=max((c.base for c in measured), default=1), per_die=DEAREST_PER_DIE)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import cast
 
@@ -13,14 +12,12 @@ from skald_campaign.domain.access import Access, Forbidden
 from skald_campaign.domain.encounter import Encounter
 from skald_campaign.domain.errors import ActionRefused, DomainError
 from skald_campaign.domain.odds.cache import ODDS
+from skald_campaign.domain.odds.choices import Choice as Choice
 from skald_campaign.domain.odds.cost import COST_BUDGET
 from skald_campaign.domain.odds.explore import TooLarge
 from skald_campaign.domain.odds.odds import action_odds
-from skald_campaign.domain.rulesets.base import CombatantView, JsonMapping, JsonObject, read_sheet
-from skald_campaign.domain.rulesets.d20.sheet import D20Sheet
+from skald_campaign.domain.rulesets.base import JsonMapping, JsonObject
 from skald_campaign.domain.rulesets.jsonread import as_int
-from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
-from skald_campaign.domain.rulesets.stamina_body.sheet import sheet_of as stamina_body_sheet
 
 
 def _open(encounter: Encounter) -> None:
@@ -45,46 +42,6 @@ def encounter_odds(
     return ODDS.answer(key, lambda: action_odds(rules, encounter.view(), kind, actor, params))[0]
 
 
-@dataclass(frozen=True)
-class Choice:
-    label: str
-    kind: str
-    params: JsonObject
-
-
-def attack_choices(
-    ruleset_id: str, attacker: CombatantView, target: str, effort: int
-) -> list[Choice]:
-    """Every attack a combatant can make on one opponent, as the action it would be."""
-    if ruleset_id == "stamina-body":
-        return [
-            Choice(
-                f"{weapon} ({'no defense' if defense == 'none' else defense})",
-                "attack",
-                {"target": target, "weapon": weapon, "defense": defense},
-            )
-            for weapon in [*(w.name for w in stamina_body_sheet(attacker).weapons), "unarmed"]
-            for defense in ("none", "parry", "dodge")
-        ]
-    if ruleset_id == "margin":
-        sheet = read_sheet(MarginSheet, attacker.sheet)
-        weapons = [w.name for w in sheet.weapons]
-        strikes = [*weapons, *(["fists"] if "fists" not in weapons else [])]
-        return [
-            Choice(name, "attack", {"target": target, "weapon": name, "effort": effort})
-            for name in strikes
-        ] + [
-            Choice(name, "cast", {"target": target, "spell": name, "effort": effort})
-            for name in (s.name for s in sheet.spells)
-        ]
-    if ruleset_id == "d20":
-        return [
-            Choice(name, "attack", {"target": target, "weapon": name})
-            for name in (w.name for w in read_sheet(D20Sheet, attacker.sheet).weapons)
-        ] + [Choice("shove", "shove", {"target": target})]
-    return []
-
-
 # A character view answers for many attacks at once; together they share one request's
 # cost budget, so a sheet of twenty weapons is not twenty slow answers in a row.
 VIEW_BUDGET = COST_BUDGET
@@ -105,7 +62,7 @@ def attack_odds(
     opponent = view.combatant(against, "opponent")
     attacks: list[JsonValue] = []
     left = budget
-    for choice in attack_choices(encounter.ruleset_id, attacker, opponent.id, effort):
+    for choice in encounter.rules.attack_choices(attacker, opponent.id, effort):
         entry: JsonObject = {"label": choice.label, "kind": choice.kind}
         key = ODDS.key(encounter.id, encounter.version, choice.kind, attacker.id, choice.params)
         try:

@@ -11,7 +11,7 @@ from skald_campaign.domain.dice import DiceTray
 from skald_campaign.domain.odds.cost import COST_BUDGET, run_cost
 from skald_campaign.domain.odds.explore import Explorer, TooLarge
 from skald_campaign.domain.odds.faces import FaceModel, Faces, Rolled
-from skald_campaign.domain.odds.memo import memo_for, stamina_body_damage_type
+from skald_campaign.domain.odds.memo import memo_for
 from skald_campaign.domain.odds.models import face_model
 from skald_campaign.domain.odds.readers import Features, reader
 from skald_campaign.domain.odds.report import summarise
@@ -43,9 +43,7 @@ def action_odds(
     def run(tray: DiceTray) -> Resolved:
         return resolve(rules, view, kind, actor, params, tray)
 
-    table = (
-        stamina_body_damage_type(view, kind, actor, params) if rules.id == "stamina-body" else None
-    )
+    table = rules.odds_damage_type(view, kind, actor, params)
 
     def model_for(roll: str) -> FaceModel:
         if rolled is not None and roll in rolled:  # made already: its faces stand

@@ -23,6 +23,7 @@ from fractions import Fraction
 from pydantic import JsonValue
 
 from skald_campaign.domain.odds.report import chance
+from skald_campaign.domain.rulesets import RULESETS
 from skald_campaign.domain.rulesets.base import JsonObject
 
 WITHHELD = (
@@ -69,7 +70,8 @@ def odds_for(
         return out
     out["extras"] = {}
     shown: list[JsonValue] = []
-    if ruleset_id == "stamina-body" and odds.get("kind") == "attack":
+    rules = RULESETS.get(ruleset_id)
+    if rules is not None and odds.get("kind") in rules.odds_public_hit_or_miss:
         shown = _hit_or_miss(odds.get("results"))
     out["results"] = shown
     # How many outcomes the exploration met, and what it cost, grow with the NPC's

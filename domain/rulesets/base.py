@@ -10,15 +10,25 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Generic, TypeVar, cast, get_args, get_origin
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from skald_campaign.domain.dice import DiceTray
 from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
-from skald_campaign.domain.records import JSON
+from skald_campaign.domain.records import JSON, JSONObject
 from skald_campaign.domain.remembered_params import valid_params
 from skald_campaign.domain.validation import validate
+
+if TYPE_CHECKING:  # the narration's and the odds' types (their modules read no ruleset)
+    from skald_campaign.domain.narrative import Sheeted
+    from skald_campaign.domain.odds.choices import Choice
+    from skald_campaign.domain.odds.cost import RunCost
+    from skald_campaign.domain.odds.explore import Memo
+    from skald_campaign.domain.odds.faces import FaceModel
+    from skald_campaign.domain.texts import Text
+
+    Roster = Mapping[str, Sheeted]
 
 
 class Frozen(BaseModel):
@@ -233,6 +243,31 @@ class ActionType:
         self.gm_only = gm_only
 
 
+# A builder of a record's texts (a ruleset's, in its package): the record's JSON and
+# the combatants by id (each a name and a sheet) to what it builds, or None.
+B = TypeVar("B")
+Builder = Callable[["JSONObject", "Roster"], B | None]
+# What a builder's reading of a record shaped otherwise raises (domain/breakdowns.py).
+UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def first_built(
+    builders: Sequence[Callable[[JSONObject, Roster], B | None]],
+    record: JSONObject,
+    combatants: Roster,
+) -> B | None:
+    """What the first builder that builds the record's texts builds; None if none does
+    (a builder that cannot read the record counts as none)."""
+    for builder in builders:
+        try:
+            built = builder(record, combatants)
+        except UNREADABLE:
+            continue
+        if built is not None:
+            return built
+    return None
+
+
 class RulesetOf(ABC, Generic[SheetT]):
     """A ruleset over its own typed sheet ``SheetT``: stored sheets are read into it once
     (``sheet``), and the rules read its attributes, never the JSON's keys."""
@@ -378,6 +413,91 @@ class RulesetOf(ABC, Generic[SheetT]):
         applies ("stunned", "bloodied"), or None: the engine then says ``hurt`` (a track
         below its maximum) or ``unhurt`` (domain/visibility.py ``descriptor``)."""
         return None
+
+    # -- narration (RULINGS T3a; ruleset_api.Narration): the ruleset's builders of a
+    # stored record's texts, in its package, tried in turn: one that cannot read the
+    # record (UNREADABLE) counts as none, the first that builds wins. None built (and
+    # the defaults): the engine's plain words.
+    summaries: ClassVar[tuple[Builder[Text], ...]] = ()
+    narratives: ClassVar[tuple[Builder[list[Text]], ...]] = ()
+    outcomes: ClassVar[tuple[Builder[Text], ...]] = ()
+    # Who a record involves that neither its actor, its parameters nor its changes name
+    # (a Ward's dwarf, a hold's other party): their numbers are in its lines.
+    party_finders: ClassVar[tuple[Callable[[JSONObject, Roster], set[str]], ...]] = ()
+
+    def summary(self, record: JSONObject, combatants: Roster) -> Text | None:
+        """The record in one line (the feed's, the log's), or None."""
+        return first_built(self.summaries, record, combatants)
+
+    def narrative(self, record: JSONObject, combatants: Roster) -> list[Text] | None:
+        """The record, line by line, in the order things happened, or None."""
+        return first_built(self.narratives, record, combatants)
+
+    def outcome(self, record: JSONObject, combatants: Roster) -> Text | None:
+        """What came of it, in one sentence (a hidden roll's outcome), or None."""
+        return first_built(self.outcomes, record, combatants)
+
+    def parties(self, record: JSONObject, combatants: Roster) -> set[str]:
+        """The characters the record's texts speak of beyond its actor, its parameters
+        and its changes."""
+        found: set[str] = set()
+        for finder in self.party_finders:
+            try:
+                found |= finder(record, combatants)
+            except UNREADABLE:
+                continue
+        return found
+
+    def standing(self, tracks: Mapping[str, int]) -> str | None:
+        """A combatant's tracks in words ("3 Stamina and 9 Body"), or None: the engine
+        lists them by name."""
+        return None
+
+    def narrate(self, record: JSONObject, combatants: Roster) -> list[str] | None:
+        """The record's plain narrative (the action view's ``narrative``), or None: the
+        engine's plain lines (domain/narrators.py)."""
+        return None
+
+    # -- odds (docs/odds.md; ruleset_api.OddsHelpers): what the exact odds ask of the
+    # rules, each answered in the ruleset's package; the defaults help nothing (every
+    # face apart, no memo, no attacks listed, the dearest cost, the first check's result).
+    # A resolver run's measured cost (domain/odds/cost.py); None: the dearest.
+    odds_run_cost: ClassVar[RunCost | None] = None
+    # Kinds whose chance to hit or miss a player may read against an NPC whose numbers
+    # are hidden (the attacker's own skill against a fixed target; RULINGS T3a).
+    odds_public_hit_or_miss: ClassVar[frozenset[str]] = frozenset()
+
+    def face_model(
+        self, options: JsonMapping, roll_name: str, damage_type: str | None
+    ) -> FaceModel | None:
+        """How the rules read one roll's faces (its total, a table reading), or None."""
+        return None
+
+    def odds_damage_type(
+        self, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
+    ) -> str | None:
+        """The table an action's damage dice are read on, when it can be told before
+        rolling (``face_model``'s ``damage_type``), or None."""
+        return None
+
+    def odds_memo(
+        self, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
+    ) -> Memo | None:
+        """The key that tells apart the paths of dice the rules can tell apart, or None."""
+        return None
+
+    def attack_choices(self, attacker: CombatantView, target: str, effort: int) -> list[Choice]:
+        """Every attack the attacker can make on the target, as the action it would be."""
+        return []
+
+    def odds_result(self, kind: str, breakdown: JsonMapping) -> str | None:
+        """An outcome's one-word result as the odds report it ("hit"), or None: the
+        breakdown's first check's success or failure (domain/odds/readers.py)."""
+        return None
+
+    def odds_extras(self, kind: str, breakdown: JsonMapping) -> tuple[tuple[str, int | str], ...]:
+        """What else the odds report of an outcome (a shove's distance), by name."""
+        return ()
 
     def derived_ratings(self, sheet: SheetLike, state: JsonMapping) -> JsonObject:
         """Ratings the character view shows beside the sheet, each with its terms."""

@@ -10,7 +10,7 @@ import pytest
 
 from skald_campaign.domain.odds import COST_BUDGET, TooLarge, action_odds
 from skald_campaign.domain.odds.cache import ODDS, OddsCache
-from skald_campaign.domain.odds.cost import RUN_COSTS, RunCost, run_cost
+from skald_campaign.domain.odds.cost import RunCost, run_cost, run_costs
 from skald_campaign.domain.odds.encounter import attack_odds, encounter_odds
 from tests.unit.test_margin_table import Table
 from tests.unit.test_odds_support import SWORD, encounter, margin_sheet, sb_sheet
@@ -48,7 +48,7 @@ def test_rulesets_cost_what_was_measured_and_an_unmeasured_one_the_dearest() -> 
         "stamina-body": RunCost(base=120, per_die=15),
         "margin": RunCost(base=450, per_die=5),
         "d20": RunCost(base=100, per_die=30),
-    } == RUN_COSTS
+    } == run_costs()
     assert run_cost("homebrew") == RunCost(base=450, per_die=30)
     assert COST_BUDGET == 300_000
 

@@ -14,8 +14,9 @@ from fractions import Fraction
 import pytest
 
 from skald_campaign.domain.odds.faces import EVERY_ORDER, FaceModel, by_total, ordered
-from skald_campaign.domain.odds.models import STAMINA_DAMAGE, face_model, stamina_damage_model
+from skald_campaign.domain.odds.models import face_model
 from skald_campaign.domain.rulesets.margin.pools import read_faces
+from skald_campaign.domain.rulesets.stamina_body.odds import STAMINA_DAMAGE, stamina_damage_model
 from tests.unit.test_odds_support import (
     SWORD,
     distribution,

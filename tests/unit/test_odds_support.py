@@ -13,7 +13,7 @@ from skald_campaign.domain.dice import DiceTray
 from skald_campaign.domain.odds import action_odds
 from skald_campaign.domain.odds.explore import Explorer, Memo
 from skald_campaign.domain.odds.faces import FaceModel
-from skald_campaign.domain.odds.memo import memo_for, stamina_body_damage_type
+from skald_campaign.domain.odds.memo import memo_for
 from skald_campaign.domain.odds.models import face_model
 from skald_campaign.domain.odds.readers import Features, reader
 from skald_campaign.domain.records import Combatant
@@ -124,7 +124,7 @@ def distribution(
     def run(tray: DiceTray) -> Resolved:
         return resolve(rules, view, kind, actor, params, tray)
 
-    table = stamina_body_damage_type(view, kind, actor, params)
+    table = rules.odds_damage_type(view, kind, actor, params)
 
     def model_for(roll: str) -> FaceModel:
         return model or face_model(rules.id, view.options, roll, table)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from skald_campaign.domain.rulesets.d20 import ratings
+from skald_campaign.domain.rulesets.d20 import move_texts, narrator, odds, ratings, texts
 from skald_campaign.domain.rulesets.d20.actions import ACTIONS
 from skald_campaign.domain.rulesets.d20.actions.common import (
     GRAPPLED_BY,
@@ -27,12 +27,16 @@ from skald_campaign.domain.rulesets.d20.sheet import (
 from skald_campaign.domain.rulesets.d20.tracks import HitPoints
 from skald_campaign.ruleset_api import (
     ActionType,
+    CombatantView,
     JsonMapping,
+    JSONObject,
     JsonObject,
     RulesetOf,
     SheetLike,
     StateObject,
 )
+from skald_campaign.ruleset_api.narrative import Roster
+from skald_campaign.ruleset_api.odds import TOTAL, Choice, Extras, FaceModel, RunCost
 
 # Every d20 state key describes the fight in progress; none should outlive it.
 ENCOUNTER_SCOPED_STATE = frozenset({STANCE_ROUND, PRONE, GRAPPLING, GRAPPLED_BY})
@@ -46,6 +50,37 @@ class D20(RulesetOf[D20Sheet]):
     sheet_model = D20Sheet
     options_model = D20Options
     initiative_adds = INITIATIVE_ADDS
+
+    # Narration (RULINGS T3a): its texts' builders, an attack's (texts.py) before a
+    # move's (move_texts.py), and its plain narrative.
+    summaries = (texts.summary, move_texts.summary)
+    narratives = (texts.narrative, move_texts.narrative)
+    outcomes = (texts.outcome, move_texts.outcome)
+    party_finders = (move_texts.parties,)
+
+    # The odds (docs/odds.md): every roll read as its total.
+    odds_run_cost = RunCost(base=100, per_die=30)
+
+    def face_model(
+        self, options: JsonMapping, roll_name: str, damage_type: str | None
+    ) -> FaceModel | None:
+        return TOTAL
+
+    def attack_choices(self, attacker: CombatantView, target: str, effort: int) -> list[Choice]:
+        return odds.attack_choices(attacker, target)
+
+    def odds_result(self, kind: str, breakdown: JsonMapping) -> str | None:
+        return odds.result(kind, breakdown)
+
+    def odds_extras(self, kind: str, breakdown: JsonMapping) -> Extras:
+        return odds.extras(kind, breakdown)
+
+    def standing(self, tracks: Mapping[str, int]) -> str:
+        return texts.standing(tracks)
+
+    def narrate(self, record: JSONObject, combatants: Roster) -> list[str] | None:
+        return narrator.d20(record, combatants)
+
     initiative_add_description = INITIATIVE_ADD_DESCRIPTION
     actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
     incapacitating = frozenset({"down"})

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import ClassVar
 
+from skald_campaign.domain.rulesets.margin import narrator, odds, texts
 from skald_campaign.domain.rulesets.margin.actions import ACTIONS
 from skald_campaign.domain.rulesets.margin.daily import Rest, apply_day
 from skald_campaign.domain.rulesets.margin.options import (
@@ -28,14 +29,19 @@ from skald_campaign.domain.rulesets.margin.tracks import Health
 from skald_campaign.domain.rulesets.margin.turn import m5_refusal
 from skald_campaign.ruleset_api import (
     ActionType,
+    CombatantView,
     DailyOutcome,
+    EncounterView,
     Frozen,
     JsonMapping,
+    JSONObject,
     JsonObject,
     RulesetOf,
     SheetLike,
     StateObject,
 )
+from skald_campaign.ruleset_api.narrative import Roster
+from skald_campaign.ruleset_api.odds import Choice, FaceModel, Memo, RunCost
 
 
 class MarginDayPlan(Frozen):
@@ -52,6 +58,41 @@ class Margin(RulesetOf[MarginSheet]):
     sheet_model = MarginSheet
     options_model = MarginOptions
     initiative_adds = INITIATIVE_ADDS
+
+    # Narration (RULINGS T3a): its texts' builders (texts.py), and its plain narrative.
+    summaries = (texts.summary,)
+    narratives = (texts.narrative,)
+    outcomes = (texts.outcome,)
+    party_finders = (texts.parties,)
+
+    # The odds (docs/odds.md): a run costs pools, postures, luck and Wards.
+    odds_run_cost = RunCost(base=450, per_die=5)
+
+    def face_model(
+        self, options: JsonMapping, roll_name: str, damage_type: str | None
+    ) -> FaceModel | None:
+        success_on = read_options(options).success_on
+        return FaceModel(f"pool total (success on {success_on}+)", key=odds._pool_total(success_on))
+
+    def odds_memo(
+        self, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
+    ) -> Memo | None:
+        if kind in ("attack", "cast") and actor is not None:
+            return odds.margin_memo(read_options(view.options).success_on, actor)
+        return None
+
+    def attack_choices(self, attacker: CombatantView, target: str, effort: int) -> list[Choice]:
+        return odds.attack_choices(attacker, target, effort)
+
+    def odds_result(self, kind: str, breakdown: JsonMapping) -> str | None:
+        return odds.result(kind, breakdown)
+
+    def standing(self, tracks: Mapping[str, int]) -> str:
+        return texts.standing(tracks)
+
+    def narrate(self, record: JSONObject, combatants: Roster) -> list[str] | None:
+        return narrator.margin(record, combatants)
+
     actions: ClassVar[Mapping[str, ActionType]] = ACTIONS
     # M7: a character who is down cannot act; the aggregate refuses before resolving.
     incapacitating = frozenset({"down"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from skald_campaign.domain.rulesets.stamina_body import odds, texts
 from skald_campaign.domain.rulesets.stamina_body.actions import TakeHit, resolve_take_hit
 from skald_campaign.domain.rulesets.stamina_body.bleeding import (
     BLED_ROUND,
@@ -43,11 +44,15 @@ from skald_campaign.ruleset_api import (
     EncounterView,
     Frozen,
     JsonMapping,
+    JSONObject,
     JsonObject,
     RulesetOf,
     SheetLike,
     StateObject,
 )
+from skald_campaign.ruleset_api.narrative import Roster
+from skald_campaign.ruleset_api.odds import TOTAL, Choice, FaceModel, Memo, RunCost
+from skald_campaign.ruleset_api.texts import render
 
 
 class StaminaBody(RulesetOf[StaminaBodySheet]):
@@ -58,6 +63,45 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
     sheet_model = StaminaBodySheet
     options_model = StaminaBodyOptions
     initiative_adds = INITIATIVE_ADDS
+
+    # Narration (RULINGS T3a): its texts' builders (texts.py), and its plain narrative.
+    summaries = (texts.summary,)
+    narratives = (texts.narrative,)
+    outcomes = (texts.outcome,)
+
+    # The odds (docs/odds.md); a player may read the chance to hit an NPC with hidden
+    # numbers: 3d6 against the attacker's own skill.
+    odds_run_cost = RunCost(base=120, per_die=15)
+    odds_public_hit_or_miss = frozenset({"attack"})
+
+    def face_model(
+        self, options: JsonMapping, roll_name: str, damage_type: str | None
+    ) -> FaceModel | None:
+        return odds.stamina_damage_model(damage_type) if roll_name == "damage" else TOTAL
+
+    def odds_damage_type(
+        self, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
+    ) -> str | None:
+        return odds.stamina_body_damage_type(view, kind, actor, params)
+
+    def odds_memo(
+        self, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
+    ) -> Memo | None:
+        return odds.stamina_body_attack_key(view, actor, params) if kind == "attack" else None
+
+    def attack_choices(self, attacker: CombatantView, target: str, effort: int) -> list[Choice]:
+        return odds.attack_choices(attacker, target)
+
+    def odds_result(self, kind: str, breakdown: JsonMapping) -> str | None:
+        return odds.result(kind, breakdown)
+
+    def standing(self, tracks: Mapping[str, int]) -> str:
+        return texts.standing(tracks)
+
+    def narrate(self, record: JSONObject, combatants: Roster) -> list[str] | None:
+        lines = texts.narrative(record, combatants)
+        return None if lines is None else [render(line) for line in lines]
+
     actions: ClassVar[Mapping[str, ActionType]] = {
         action.kind: action
         for action in (

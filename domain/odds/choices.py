@@ -1,0 +1,15 @@
+"""One attack a combatant can make, as the action it would be (a ruleset's
+``attack_choices``, in its package, lists them for the odds view)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from skald_campaign.domain.rulesets.base import JsonObject
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    kind: str
+    params: JsonObject
