@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from skald_campaign.domain.rulesets.d20 import records as bd
 from skald_campaign.domain.rulesets.d20.texts import both, check_lines
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, name_of
-from skald_campaign.ruleset_api.records import builtin as bd
 from skald_campaign.ruleset_api.records import read, target_of
 from skald_campaign.ruleset_api.texts import Descriptor, Part, Text, render, secret
 

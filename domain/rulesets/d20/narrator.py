@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from skald_campaign.domain.rulesets.d20 import records as bd
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Roster, faces, name_of
-from skald_campaign.ruleset_api.records import builtin as bd
 from skald_campaign.ruleset_api.records import given, read, target_of
 
 

@@ -4,10 +4,10 @@ happened, each part read from the breakdown as a typed record where it is read."
 
 from __future__ import annotations
 
+from skald_campaign.domain.rulesets.margin import records as bd
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Roster, exact, faces, name_of, plural
 from skald_campaign.ruleset_api.records import UNSET, given, present, read
-from skald_campaign.ruleset_api.records import builtin as bd
 
 
 def pool_line(who: str, what: str, roll: bd.PoolRoll) -> list[str]:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from skald_campaign.domain.rulesets.margin import records as bd
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, exact, faces, name_of, plural
 from skald_campaign.ruleset_api.records import UNSET, given, present, read, target_of
-from skald_campaign.ruleset_api.records import builtin as bd
 from skald_campaign.ruleset_api.texts import Descriptor, Part, Text, secret
 
 Roster = Mapping[str, Sheeted]

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from skald_campaign.domain.rulesets.stamina_body import records as bd
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, faces, name_of
-from skald_campaign.ruleset_api.records import builtin as bd
 from skald_campaign.ruleset_api.records import given, present, read, target_of
 from skald_campaign.ruleset_api.texts import Descriptor, Part, Text, render, secret
 

@@ -1,0 +1,42 @@
+"""d20's records: a stored action record's breakdown as its narrators read it,
+typed records (decoded where they are read; only the fields a narrator reads are declared)."""
+
+from __future__ import annotations
+
+from skald_campaign.ruleset_api.records import UNSET, BeforeAfter, Part, Unset
+
+__all__ = ["BeforeAfter", "Part"]  # read beside this package's own, as bd.<name>
+
+
+class D20Told(Part, frozen=True):
+    breakdown: dict[str, object]
+    summary: str
+    params: dict[str, object] | Unset = UNSET  # read for a change of hit points
+
+
+class D20Term(Part, frozen=True):
+    value: int
+    name: str
+
+
+class D20Check(Part, frozen=True):
+    d20: int
+    terms: list[D20Term]
+    total: int
+    comparison: str
+    against: str
+    target: int
+    success: bool
+    note: str | None = None
+
+
+class D20Damage(Part, frozen=True):
+    faces: list[int]
+    dice: str | None = ""
+    why: str | None = None
+    formula: str | None = None
+
+
+class D20Breakdown(Part, frozen=True):
+    damage: object = None  # read as D20Damage when it is an object with faces
+    hp: object = None  # read as BeforeAfter when it is an object
