@@ -67,6 +67,13 @@ from skald_campaign.domain.rulesets.jsonread import as_optional_str as as_option
 from skald_campaign.domain.table_options import TableOptions as TableOptions
 from skald_campaign.domain.table_options import table_options as table_options
 from skald_campaign.domain.validation import validate as validate
+
+# The API's submodules, each an attribute of the package (ruleset_api.texts, ...), not
+# only once a ruleset happens to have imported them.
+from skald_campaign.ruleset_api import narrative as narrative
+from skald_campaign.ruleset_api import odds as odds
+from skald_campaign.ruleset_api import records as records
+from skald_campaign.ruleset_api import texts as texts
 from skald_campaign.ruleset_api.capabilities import DailyRules as DailyRules
 from skald_campaign.ruleset_api.capabilities import Narration as Narration
 from skald_campaign.ruleset_api.capabilities import NpcDescriptors as NpcDescriptors
