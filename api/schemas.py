@@ -215,6 +215,54 @@ class ActionOut(BaseModel):
     )
 
 
+class RulesetPresentation(BaseModel):
+    """How the pages show a ruleset, as the ruleset publishes it (``Ruleset.presentation``).
+    Every field may be left out: an action is then shown under its own name ("stand up"
+    for ``stand_up``), in the order the ruleset lists its actions."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    labels: dict[str, str] = Field(
+        default_factory=dict,
+        description="the words on a button, by action kind or by a defender's declared "
+        'answer (`parry`; `none` reads "No defence" when not given)',
+    )
+    panel_titles: dict[str, str] = Field(
+        default_factory=dict,
+        description="an action's panel title where it differs from its button's label",
+    )
+    param_titles: dict[str, str] = Field(
+        default_factory=dict,
+        description="a parameter's label in an action's form, by parameter name (else its "
+        "schema's title)",
+    )
+    panel: list[Annotated[str, StringConstraints(pattern=r"^(declare:)?[a-z0-9_]+$")]] = Field(
+        default_factory=list,
+        description="the GM's combat panel's buttons in this order, each an action kind or "
+        "`declare:<answer>` (a button that answers the attack waiting for a defence); the "
+        "actions left out follow in the ruleset's order",
+    )
+    server_recorded: list[str] = Field(
+        default_factory=list,
+        description="actions the server records by itself (a round's bleeding): no button",
+    )
+    self_targeted: list[str] = Field(
+        default_factory=list,
+        description="actions done to the actor as often as to another (their own wound): "
+        "the target list offers the actor first",
+    )
+    initiative_add: list[str] = Field(
+        default_factory=list,
+        description="the sheet fields a rolled initiative may add (the new-campaign form's "
+        "choice), in the order the page offers them: the options' `initiative.add` values "
+        "(left out: the ruleset's `initiative_adds`)",
+    )
+    templates: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="starter sheets for a quick NPC by name, each a sheet the ruleset accepts",
+    )
+
+
 class RulesetOut(BaseModel):
     id: str
     title: str
@@ -232,6 +280,11 @@ class RulesetOut(BaseModel):
         description="the counters a character's `state` keeps beside its tracks (margin: "
         "`fatigue`, `luck`), each with what it is: the pages show them on the cards, and the "
         "GM sets or adjusts them through `POST .../characters/{chid}/tracks` as a track",
+    )
+    presentation: RulesetPresentation = Field(
+        default_factory=RulesetPresentation,
+        description="how the pages show the ruleset: its buttons' words, the panel's "
+        "order, starter sheets, the initiative fields (the ruleset's own presentation)",
     )
 
 

@@ -16,6 +16,7 @@ from skald_campaign.api.schemas import (
     EncounterOut,
     EncounterSummaryOut,
     RulesetOut,
+    RulesetPresentation,
 )
 from skald_campaign.domain.actions import ActionRecord
 from skald_campaign.domain.campaign import Campaign
@@ -204,6 +205,11 @@ def ruleset_out(ruleset: Ruleset) -> RulesetOut:
             ruleset.day_plan_model.model_json_schema() if ruleset.day_plan_model else None
         ),
         counters=dict(ruleset.counters),
+        # The initiative fields the page offers: the ruleset's initiative_adds unless its
+        # presentation orders them its own way.
+        presentation=RulesetPresentation.model_validate(
+            {"initiative_add": list(ruleset.initiative_adds), **ruleset.presentation()}
+        ),
     )
 
 

@@ -353,6 +353,13 @@ class RulesetOf(ABC, Generic[SheetT]):
     # as `counters`): each one's name in the state, and what it is.
     counters: ClassVar[Mapping[str, str]] = {}
 
+    def presentation(self) -> JsonMapping:
+        """How the pages show this ruleset (published at /rulesets as `presentation`):
+        plain data in the fields of api/schemas.py ``RulesetPresentation`` (the buttons'
+        words, the panel's order, starter sheets, the initiative fields...). None given:
+        the pages show each action under its own name, in the order the ruleset lists them."""
+        return {}
+
     def state_after_encounter(self, state: JsonMapping) -> StateObject:
         """What of a combatant's state outlasts the encounter (postures and holds do not)."""
         return dict(state)

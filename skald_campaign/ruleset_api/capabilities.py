@@ -108,12 +108,15 @@ def has_daily_rules(ruleset: object) -> bool:
 @runtime_checkable
 class PagePresentation(Protocol):
     """What the pages show of a ruleset, as ``/rulesets`` publishes it: its title, the
-    counters its state keeps beside the tracks, and the sheet fields an initiative roll
-    may add."""
+    counters its state keeps beside the tracks, the sheet fields an initiative roll
+    may add, and its presentation (its buttons' words, the panel's order, starter
+    sheets: plain data in the fields of api/schemas.py ``RulesetPresentation``)."""
 
     title: ClassVar[str]
     counters: ClassVar[Mapping[str, str]]
     initiative_adds: ClassVar[tuple[str, ...]]
+
+    def presentation(self) -> JsonMapping: ...
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from skald_campaign.domain.rulesets.d20.actions.common import (
     PRONE,
     STANCE_ROUND,
 )
+from skald_campaign.domain.rulesets.d20.presentation import PRESENTATION
 from skald_campaign.domain.rulesets.d20.sheet import (
     INITIATIVE_ADD_DESCRIPTION,
     INITIATIVE_ADDS,
@@ -131,3 +132,6 @@ class D20(RulesetOf[D20Sheet]):
         characters who are no longer fighting.
         """
         return {k: v for k, v in state.items() if k not in ENCOUNTER_SCOPED_STATE}
+
+    def presentation(self) -> JsonMapping:
+        return PRESENTATION

@@ -22,6 +22,7 @@ from skald_campaign.domain.rulesets.margin.options import (
     MarginOptions,
     read_options,
 )
+from skald_campaign.domain.rulesets.margin.presentation import PRESENTATION
 from skald_campaign.domain.rulesets.margin.ratings import derived_ratings
 from skald_campaign.domain.rulesets.margin.sheet import MarginSheet
 from skald_campaign.domain.rulesets.margin.state import CharacterState, is_down
@@ -186,6 +187,9 @@ class Margin(RulesetOf[MarginSheet]):
         combatant's state through this so they do not leak into the next fight.
         """
         return {**state, **CharacterState.from_json(state).without_round_marks().as_json()}
+
+    def presentation(self) -> JsonMapping:
+        return PRESENTATION
 
 
 @lru_cache(maxsize=64)

@@ -28,6 +28,7 @@ from skald_campaign.domain.rulesets.stamina_body.care import (
 from skald_campaign.domain.rulesets.stamina_body.combat import Attack, resolve_attack
 from skald_campaign.domain.rulesets.stamina_body.declarations import awaiting_defense
 from skald_campaign.domain.rulesets.stamina_body.healing import DayPlan, daily_heal
+from skald_campaign.domain.rulesets.stamina_body.presentation import PRESENTATION
 from skald_campaign.domain.rulesets.stamina_body.sheet import (
     INITIATIVE_ADDS,
     StaminaBodyOptions,
@@ -259,3 +260,6 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
             if state.get(flag):
                 found.append(flag)
         return tuple(found)
+
+    def presentation(self) -> JsonMapping:
+        return PRESENTATION

@@ -1,0 +1,51 @@
+"""How the pages show margin (published at /rulesets as ``presentation``): its buttons'
+words and a starter sheet for a quick NPC. Plain data, the schema's fields
+(api/schemas.py ``RulesetPresentation``); tests/unit/test_page_templates.py checks the
+starter and the initiative fields against the ruleset."""
+
+from __future__ import annotations
+
+from skald_campaign.ruleset_api import JsonMapping
+
+PRESENTATION: JsonMapping = {
+    "labels": {
+        "attack": "Attack",
+        "cast": "Cast",
+        "defend": "Defend",
+        "riposte": "Riposte",
+        "ward": "Ward",
+    },
+    "initiative_add": [
+        "grace",
+        "might",
+        "vigor",
+        "aether",
+        "melee",
+        "marksmanship",
+        "evasion",
+        "guard",
+        "abjuration",
+        "luck",
+    ],
+    "templates": {
+        "Orc (template)": {
+            "might": 3,
+            "grace": 1,
+            "vigor": 2,
+            "aether": 0,
+            "melee": 2,
+            "race": "orc",
+            "weapons": [
+                {
+                    "name": "axe",
+                    "attribute": "might",
+                    "skill": "melee",
+                    "category": "melee",
+                    "base_damage": 3,
+                    "per_margin": 1,
+                    "damage_type": "slash",
+                }
+            ],
+        },
+    },
+}
