@@ -4,12 +4,12 @@
 // be saved to the bestiary (bestiary.js) under its name.
 import { $ } from "/static/skald.js";
 import { batchKeys, onSubmit, press, write } from "/static/writes.js";
-import { TEMPLATES } from "/static/rulesets.js";
+import { templates } from "/static/rulesets.js";
 import { names, sheetForm } from "/static/sheetform.js";
 
 export function enrolForm({ page, refresh, show, keys, bestiary }) {
   const from = $("enrol-from");
-  const starters = TEMPLATES[page.campaign.ruleset] || {};
+  const starters = templates(page.ruleset);
   let form = null;
 
   function options() {

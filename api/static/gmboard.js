@@ -155,7 +155,7 @@ function renderPending(enc, names) {
     el("div", { class: "row wrap" },
       (x.choices || []).map((choice) => el("button", { type: "button", class: "secondary",
         "data-declare": choice, onclick: (event) => declare(x, choice, event.currentTarget) },
-        `${names[x.defender] || "Defender"}: ${label(page.campaign.ruleset, choice)}`)),
+        `${names[x.defender] || "Defender"}: ${label(page.ruleset, choice)}`)),
       el("button", { type: "button", class: "danger", "data-withdraw": x.number,
         onclick: (event) => withdraw(x, event.currentTarget) }, "Withdraw")))));
   if (typed.focused) document.querySelector(`#pending [data-declare-dice="${typed.focused}"]`)?.focus();

@@ -17,7 +17,7 @@ function answering() {
 }
 
 function panelButton(entry, id) {
-  const ruleset = page.campaign.ruleset;
+  const ruleset = page.ruleset;
   if (entry.startsWith("declare:")) {
     const choice = entry.slice(8);
     const exchange = answering();
@@ -48,7 +48,7 @@ export function renderPanel() {
     return;
   }
   $("panel-caption").textContent = `${turn} · ${who.name} acts`;
-  $("action-buttons").replaceChildren(...panelEntries(page.campaign.ruleset, page.ruleset.actions)
+  $("action-buttons").replaceChildren(...panelEntries(page.ruleset)
     .map((entry) => panelButton(entry, who.id)));
 }
 
@@ -58,7 +58,7 @@ export const panel = actionPanel({
     // The form folds away once it is done: the answer (or the defender's choices) stands
     // right under the panel's buttons, Parry and Dodge beside Hit.
     panel.close();
-    showResult(response, { declare, words: (c) => label(page.campaign.ruleset, c) });
+    showResult(response, { declare, words: (c) => label(page.ruleset, c) });
     await refresh();
     $("panel-section").scrollIntoView({ block: "start" });
   },

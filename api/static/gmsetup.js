@@ -2,7 +2,7 @@
 // and a new campaign for a table that has none yet (its GM key shown once).
 import { $, el, remember, session, signIn } from "/static/skald.js";
 import { linkFor, onceCard, publicOrigin } from "/static/keys.js";
-import { INITIATIVE_ADD } from "/static/rulesets.js";
+import { initiativeFields } from "/static/rulesets.js";
 import { daysRequest } from "/static/gmdays.js";
 import { clearMessage, page, refresh } from "/static/gmpage.js";
 import { onSubmit, write } from "/static/writes.js";
@@ -45,9 +45,11 @@ export function newCampaignForm(slot) {
       el("option", { value: "roll" }, "rolled: 1d20 + a sheet field"));
     const add = el("select", { id: "new-campaign-initiative-add" });
     const addLabel = el("label", { hidden: true }, "Added to the roll ", add);
+    // Each ruleset as /rulesets publishes it, by id (its initiative fields).
+    const published = new Map();
     const fields = () => {
       add.replaceChildren(el("option", { value: "" }, "— (nothing)"),
-        ...(INITIATIVE_ADD[ruleset.value] || []).map((f) => el("option", { value: f }, f)));
+        ...initiativeFields(published.get(ruleset.value)).map((f) => el("option", { value: f }, f)));
       addLabel.hidden = initiative.value !== "roll";
     };
     ruleset.addEventListener("change", fields);
@@ -55,6 +57,7 @@ export function newCampaignForm(slot) {
     // The rulesets arrive after the form is shown: a Create clicked before them waits for
     // them (it had posted an empty ruleset, refused with a 422).
     const loaded = fetch("/rulesets").then((r) => r.json()).then((all) => {
+      for (const r of all) published.set(r.id, r);
       ruleset.replaceChildren(...all.map((r) => el("option", { value: r.id }, `${r.title}`)));
       fields();
     });

@@ -3,7 +3,7 @@
 // by the server or typed in from the table under the names the roll preview gives;
 // the odds beside it before anything is rolled.
 import { $, ApiError, el, readFields, schemaFields } from "/static/skald.js";
-import { label, PANEL_TITLES, PARAM_TITLES, SELF_TARGETED } from "/static/rulesets.js";
+import { label, panelTitle, paramTitles, selfTargeted } from "/static/rulesets.js";
 import { onSubmit, press, Said, write } from "/static/writes.js";
 
 // What the actor's sheet offers for a parameter that names a piece of it: weapons
@@ -27,7 +27,7 @@ function sheetChoices(schema, sheet) {
 function targets(ruleset, kind, combatants, actor) {
   const self = combatants.filter((c) => c.id === actor);
   const others = combatants.filter((c) => c.id !== actor && c.present !== false);
-  return (SELF_TARGETED[ruleset] || []).includes(kind) ? [...self, ...others] : others;
+  return selfTargeted(ruleset, kind) ? [...self, ...others] : others;
 }
 
 function faces(text) {
@@ -267,13 +267,13 @@ export function actionPanel({ context, done, fail, gm = false }) {
       $("odds").replaceChildren();
       const schema = ruleset.actions[kind].params;
       const character = campaign.characters.find((c) => c.id === actor);
-      const title = (PANEL_TITLES[campaign.ruleset] || {})[kind] || label(campaign.ruleset, kind);
+      const title = panelTitle(ruleset, kind);
       $("action-fields").replaceChildren(el("h3", {}, title),
         el("p", { class: "caption" }, ruleset.actions[kind].description),
-        ...schemaFields(schema, targets(campaign.ruleset, kind, encounter.combatants, actor), {
+        ...schemaFields(schema, targets(ruleset, kind, encounter.combatants, actor), {
           gm, choices: sheetChoices(schema, (character && character.sheet) || {}),
-          titles: PARAM_TITLES[campaign.ruleset] || {} }));
-      $("action-submit").textContent = `${label(campaign.ruleset, kind)}!`;
+          titles: paramTitles(ruleset) }));
+      $("action-submit").textContent = `${label(ruleset, kind)}!`;
       offerHidden(Boolean(character && character.npc));
       refreshAside();
     },

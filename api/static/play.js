@@ -110,7 +110,7 @@ function render() {
   $("action-buttons").replaceChildren(...(acting ? Object.entries(page.ruleset.actions)
     .filter(([, a]) => !a.gm_only)
     .map(([kind, a]) => el("button", { type: "button", "data-kind": kind, title: a.description,
-      onclick: () => panel.open(kind, acting.id) }, label(campaign.ruleset, kind))) : []));
+      onclick: () => panel.open(kind, acting.id) }, label(page.ruleset, kind))) : []));
 }
 
 // The panel's caption names whose turn it is and the round ("Kara's turn · round 2"), and

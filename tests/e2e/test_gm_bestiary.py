@@ -21,7 +21,7 @@ from tests.patience import HANG_SECONDS
 DESKTOP = {"width": 1280, "height": 800}
 NARROW = {"width": 360, "height": 740}
 KNIGHT = {"st": 13, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12, "body_max": 10}
-# The page's Goblin starter (api/static/rulesets.js) as stamina-body validates it.
+# The page's Goblin starter (stamina-body's presentation at /rulesets), as it validates.
 GOBLIN = {
     "st": 9,
     "con": 10,
