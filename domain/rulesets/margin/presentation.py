@@ -5,6 +5,7 @@ starter and the initiative fields against the ruleset."""
 
 from __future__ import annotations
 
+from skald_campaign.domain.rulesets.margin.options import INITIATIVE_ADDS
 from skald_campaign.ruleset_api import JsonMapping
 
 PRESENTATION: JsonMapping = {
@@ -15,18 +16,9 @@ PRESENTATION: JsonMapping = {
         "riposte": "Riposte",
         "ward": "Ward",
     },
-    "initiative_add": [
-        "grace",
-        "might",
-        "vigor",
-        "aether",
-        "melee",
-        "marksmanship",
-        "evasion",
-        "guard",
-        "abjuration",
-        "luck",
-    ],
+    # The sheet fields an initiative roll may add (options.py), grace first: the field the
+    # form offers before the GM picks another.
+    "initiative_add": ["grace", *(name for name in INITIATIVE_ADDS if name != "grace")],
     "templates": {
         "Orc (template)": {
             "might": 3,
