@@ -215,6 +215,10 @@ class ActionOut(BaseModel):
     )
 
 
+# The GM screen's own single-letter keys (gm.js): next and previous turn, undo.
+SCREEN_KEYS: frozenset[str] = frozenset({"n", "p", "u"})
+
+
 class RulesetPresentation(BaseModel):
     """How the pages show a ruleset, as the ruleset publishes it (``Ruleset.presentation``).
     Every field may be left out: an action is then shown under its own name ("stand up"
@@ -261,6 +265,26 @@ class RulesetPresentation(BaseModel):
         default_factory=dict,
         description="starter sheets for a quick NPC by name, each a sheet the ruleset accepts",
     )
+    shortcuts: dict[Annotated[str, StringConstraints(pattern=r"^[a-z]$")], str] = Field(
+        default_factory=dict,
+        description="the GM screen's keys that open an action's form, by key letter "
+        '(`{"h": "attack"}`): for the selected combatant where the action is `self_targeted`, '
+        "else for whoever's turn it is; the screen's own keys (" + ", ".join(
+            sorted(SCREEN_KEYS)) + ") are not a ruleset's to give",
+        # The published schema refuses what the model refuses: another key than one
+        # letter, or one of the screen's own.
+        json_schema_extra={
+            "additionalProperties": False,
+            "propertyNames": {"not": {"enum": [key for key in sorted(SCREEN_KEYS)]}},
+        },
+    )
+
+    @model_validator(mode="after")
+    def _keys_left_to_the_screen(self) -> RulesetPresentation:
+        taken = sorted(SCREEN_KEYS & self.shortcuts.keys())
+        if taken:
+            raise ValueError(f"shortcuts: {', '.join(taken)} are the GM screen's own keys")
+        return self
 
 
 class RulesetOut(BaseModel):

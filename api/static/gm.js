@@ -9,11 +9,11 @@ import { campaignMenu, keysBox } from "/static/keys.js";
 import { enrolForm } from "/static/enrol.js";
 import { bestiaryBox } from "/static/bestiary.js";
 import { savedEncountersBox } from "/static/saved.js";
-import { shortcuts, themeToggle } from "/static/gmkeys.js";
+import { keyRows, shortcuts, themeToggle } from "/static/gmkeys.js";
 import { askReason } from "/static/gmlog.js";
 import { renderBoard, renderRoster, undoLast } from "/static/gmboard.js";
 import { nextRound, rollInitiative } from "/static/gmorder.js";
-import { openFor, panel, renderPanel } from "/static/gmcombat.js";
+import { actionKeys, panel, renderPanel } from "/static/gmcombat.js";
 import { advanceDays, newCampaignForm, startEncounter } from "/static/gmsetup.js";
 import { page, refresh, refreshSoon, showError, turnStep, wire } from "/static/gmpage.js";
 import { onSubmit } from "/static/writes.js";
@@ -76,11 +76,13 @@ async function start() {
   bestiary = bestiaryBox({ page, refresh, show: showError });
   savedEncountersBox({ page, bestiary, refresh, show: showError });
   enrolForm({ page, refresh, show: showError, keys, bestiary });
+  // The ruleset's own keys first (its attack on h...), then the engine's, which win.
+  const actionKeyList = actionKeys();
+  $("shortcuts-list").insertBefore(keyRows(actionKeyList), $("shortcut-undo"));
   shortcuts({
+    ...Object.fromEntries(actionKeyList.map(({ key, run }) => [key, run])),
     n: step("turn", "next-turn"),
     p: step("turn/previous", "prev-turn"),
-    h: () => openFor("attack", (page.encounter.turn || {}).current || page.selected),
-    d: () => openFor("take_hit", page.selected || (page.encounter.turn || {}).current),
     u: undoLast,
   });
   const audit = await page.api.get("audit?limit=1");

@@ -2,7 +2,7 @@
 // action's published parameter schema, panel.js), Parry and Dodge beside Hit, and the
 // shortcuts' way in (openFor).
 import { $, el } from "/static/skald.js";
-import { label, panelEntries } from "/static/rulesets.js";
+import { label, panelEntries, selfTargeted, shortcuts } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
 import { showResult } from "/static/gmlog.js";
 import { whoseTurn } from "/static/fight.js";
@@ -29,7 +29,7 @@ function panelButton(entry, id) {
   }
   const action = page.ruleset.actions[entry];
   return el("button", { type: "button", "data-kind": entry, title: action.description,
-    "aria-keyshortcuts": { attack: "h", take_hit: "d" }[entry] || null,
+    "aria-keyshortcuts": keyOf(entry),
     onclick: () => { clearMessage(); panel.open(entry, id); } }, label(ruleset, entry));
 }
 
@@ -66,8 +66,31 @@ export const panel = actionPanel({
   gm: true,
 });
 
-// A shortcut opens an action for a combatant (whoever's turn it is for a hit, the
-// selected one for damage taken), as a click on the card and the button would.
+// The key the ruleset gives an action, if any (rulesets.js `shortcuts`).
+function keyOf(kind) {
+  const found = Object.entries(shortcuts(page.ruleset)).find(([, action]) => action === kind);
+  return found ? found[0] : null;
+}
+
+// Who a key's action opens for: the selected combatant for an action done to the one who
+// acts (a hit taken), else whoever's turn it is.
+const forWhom = (kind) => {
+  const turn = (page.encounter.turn || {}).current;
+  return selfTargeted(page.ruleset, kind) ? page.selected || turn : turn || page.selected;
+};
+
+// The ruleset's keys for its actions, each with the words the keyboard list shows.
+export function actionKeys() {
+  return Object.entries(shortcuts(page.ruleset)).filter(([, kind]) => page.ruleset.actions[kind])
+    .map(([key, kind]) => ({
+      key,
+      run: () => openFor(kind, forWhom(kind)),
+      words: `${label(page.ruleset, kind)}, ${selfTargeted(page.ruleset, kind)
+        ? "on the selected combatant" : "for whoever's turn it is"}`,
+    }));
+}
+
+// A shortcut opens an action for a combatant, as a click on the card and the button would.
 export function openFor(kind, id) {
   if (!live() || !id || !page.ruleset.actions[kind]) return;
   if (page.selected !== id) select(id);

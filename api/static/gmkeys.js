@@ -1,13 +1,20 @@
 // The GM screen's keyboard and its theme: single-letter shortcuts (never while typing in
 // a field or with a dialog open), '?' for their list; a light theme for a projector
 // that follows the system unless the GM picks one (kept in this browser).
-import { $ } from "/static/skald.js";
+import { $, el } from "/static/skald.js";
 
 const THEME = "skald.theme";
 
 function typing(target) {
   return target instanceof HTMLElement && (target.isContentEditable
     || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName));
+}
+
+// The keyboard list's rows for the ruleset's own keys ({key, words} each).
+export function keyRows(list) {
+  const rows = document.createDocumentFragment();
+  for (const { key, words } of list) rows.append(el("dt", {}, key), el("dd", {}, words));
+  return rows;
 }
 
 export function shortcuts(actions) {

@@ -43,5 +43,10 @@ export const selfTargeted = (ruleset, kind) => (shown(ruleset).self_targeted || 
 // tests/unit/test_page_templates.py keeps them equal).
 export const initiativeFields = (ruleset) => shown(ruleset).initiative_add || [];
 
+// The GM screen's keys that open an action's form, by key letter ("h": its attack), as
+// the ruleset publishes them; each opens for whoever's turn it is, or for the selected
+// combatant where the action is done to the one who acts (a hit taken).
+export const shortcuts = (ruleset) => shown(ruleset).shortcuts || {};
+
 // Starter sheets by name, each one its ruleset accepts (tests/unit/test_page_templates.py).
 export const templates = (ruleset) => shown(ruleset).templates || {};

@@ -206,6 +206,11 @@ def test_a_d20_evening_through_the_pages(
     gm.locator("#new-campaign-open").click()
     expect(gm.locator("#connection")).to_have_attribute("data-state", "live")
     expect(gm.locator("#campaign-facts")).to_have_text("d20 · day 0")
+    # d20's keys: h opens its attack; it has no take-hit action, so no d.
+    gm.keyboard.press("?")
+    expect(gm.locator("#shortcuts-list dt")).to_have_text(["n", "p", "h", "u", "?"])
+    expect(gm.locator("#shortcuts-list dd").nth(2)).to_have_text("Attack, for whoever's turn it is")
+    gm.keyboard.press("Escape")
     cid = gm.evaluate("JSON.parse(sessionStorage.getItem('skald.session')).campaign")
     record = Record(server, cid, gm_key)
     created = record.campaign()

@@ -547,6 +547,14 @@ def test_14_undo_last_a_track_from_its_number_and_the_keyboard(
         # The keyboard: ? lists the keys; n is the next turn, but not while typing.
         gm.keyboard.press("?")
         expect(gm.locator("#shortcuts-dialog")).to_be_visible()
+        # The ruleset's own keys (its presentation's `shortcuts`) among the screen's.
+        expect(gm.locator("#shortcuts-list dt")).to_have_text(["n", "p", "h", "d", "u", "?"])
+        expect(gm.locator("#shortcuts-list dd").nth(2)).to_have_text(
+            "Hit, for whoever's turn it is"
+        )
+        expect(gm.locator("#shortcuts-list dd").nth(3)).to_have_text(
+            "Damage, on the selected combatant"
+        )
         gm.keyboard.press("Escape")
         expect(gm.locator("#shortcuts-dialog")).to_be_hidden()
         gm.locator("#setup-box summary").click()

@@ -28,6 +28,7 @@ FIELDS = {
     "self_targeted",
     "initiative_add",
     "templates",
+    "shortcuts",
 }
 
 
@@ -77,6 +78,8 @@ def test_the_published_presentation_is_the_seeds_own(client: TestClient) -> None
         "treat_wound", "mark_wound",
     ]  # fmt: skip
     assert seed_001["server_recorded"] == ["bleed"]
+    assert seed_001["shortcuts"] == {"h": "attack", "d": "take_hit"}
+    assert shown["margin"]["shortcuts"] == shown["d20"]["shortcuts"] == {"h": "attack"}
     assert seed_001["self_targeted"] == ["take_hit", "treat_wound", "mark_wound"]
     assert list(seed_001["templates"]) == ["Goblin (template)", "Soldier (template)"]
     assert seed_001["templates"]["Goblin (template)"]["weapons"] == [
@@ -106,6 +109,7 @@ def test_a_ruleset_without_a_presentation_is_published_with_a_neutral_one(
         "self_targeted": [],
         "initiative_add": ["strength", "dexterity", "constitution", "wisdom", "level"],
         "templates": {},
+        "shortcuts": {},
     }
     assert one["presentation"]["initiative_add"] == list(RULESETS["d20"].initiative_adds)
 
@@ -119,3 +123,8 @@ def test_the_schema_refuses_a_presentation_it_does_not_know() -> None:
         check.validate({"panel": ["declare parry"]})
     with pytest.raises(jsonschema.ValidationError):
         check.validate({"lables": {}})
+    with pytest.raises(jsonschema.ValidationError):
+        check.validate({"shortcuts": {"hit": "attack"}})
+    with pytest.raises(jsonschema.ValidationError):
+        check.validate({"shortcuts": {"u": "attack"}})
+    check.validate({"shortcuts": {"h": "attack"}})

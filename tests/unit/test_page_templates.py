@@ -49,3 +49,13 @@ def test_the_presentation_names_only_the_rulesets_actions(ruleset: str) -> None:
         set(shown.panel_titles) | set(shown.server_recorded) | set(shown.self_targeted) <= actions
     )
     assert set(shown.labels) <= actions | answers | {"none"}
+    assert set(shown.shortcuts.values()) <= actions
+
+
+def test_a_ruleset_may_not_take_the_screens_own_keys() -> None:
+    """n, p and u step the turns and undo on every GM screen: a ruleset's key among them
+    would leave the GM without one or the other."""
+    with pytest.raises(ValueError, match="shortcuts: n, u are the GM screen's own keys"):
+        RulesetPresentation.model_validate({"shortcuts": {"u": "attack", "n": "x", "h": "y"}})
+    with pytest.raises(ValueError, match="String should match pattern"):
+        RulesetPresentation.model_validate({"shortcuts": {"H": "attack"}})

@@ -21,6 +21,8 @@ PRESENTATION: JsonMapping = {
         "trip": "Trip",
     },
     "initiative_add": ["dexterity", "strength", "constitution", "wisdom", "level"],
+    # The GM screen's keys: h opens the attack for whoever's turn it is.
+    "shortcuts": {"h": "attack"},
     "templates": {
         "Bandit (template)": {
             "strength": 12,

@@ -19,6 +19,8 @@ PRESENTATION: JsonMapping = {
     # The sheet fields an initiative roll may add (options.py), grace first: the field the
     # form offers before the GM picks another.
     "initiative_add": ["grace", *(name for name in INITIATIVE_ADDS if name != "grace")],
+    # The GM screen's keys: h opens the attack for whoever's turn it is.
+    "shortcuts": {"h": "attack"},
     "templates": {
         "Orc (template)": {
             "might": 3,

@@ -45,6 +45,9 @@ PRESENTATION: JsonMapping = {
     # The hit landed on them, their own wound: the actor is offered first.
     "self_targeted": ["take_hit", "treat_wound", "mark_wound"],
     "initiative_add": ["dodge", "parry", "st", "con", "unarmed_skill"],
+    # The GM screen's keys: h opens the attack for whoever's turn it is, d the hit taken
+    # by the selected combatant.
+    "shortcuts": {"h": "attack", "d": "take_hit"},
     "templates": {
         "Goblin (template)": {
             "st": 9,
