@@ -158,9 +158,15 @@ def ruleset_options(body: dict[str, Any], components: dict[str, Any]) -> None:
         component = model.model_json_schema(ref_template="#/components/schemas/{model}")
         component["title"] = f"{ruleset_id} options"
         # Nested models (the initiative option's) are components of their own.
-        components.update(component.pop("$defs", {}))
-        components[model.__name__] = component
-        ref = {"$ref": f"#/components/schemas/{model.__name__}"}
+        nested: dict[str, Any] = component.pop("$defs", {})
+        named = {**nested, model.__name__: component}
+        renamed = {
+            name: unique_name(name, ruleset_id, schema, components)
+            for name, schema in named.items()
+        }
+        for name, schema in named.items():
+            components[renamed[name]] = with_refs_renamed(schema, renamed)
+        ref = {"$ref": f"#/components/schemas/{renamed[model.__name__]}"}
         choices.append(ref)
         rules.append(
             {
@@ -177,6 +183,28 @@ def ruleset_options(body: dict[str, Any], components: dict[str, Any]) -> None:
         "(each ruleset's schema below; an unknown option or value is refused with 422)"
     )
     body["allOf"] = rules
+
+
+def unique_name(name: str, ruleset_id: str, schema: Any, components: dict[str, Any]) -> str:
+    """A ruleset's options model's component name: its class's own, unless another
+    component (another ruleset's, a plugin's that named its class alike) already holds a
+    different schema under it; then the name with the ruleset's id, so neither is lost."""
+    taken = components.get(name)
+    return name if taken is None or taken == schema else f"{name}.{ruleset_id}"
+
+
+def with_refs_renamed(schema: Any, renamed: dict[str, str]) -> Any:
+    """The schema with each ``$ref`` to a renamed component pointing at its new name."""
+    prefix = "#/components/schemas/"
+    if isinstance(schema, dict):
+        found = {key: with_refs_renamed(value, renamed) for key, value in schema.items()}
+        ref = found.get("$ref")
+        if isinstance(ref, str) and ref.startswith(prefix):
+            found["$ref"] = prefix + renamed.get(ref[len(prefix) :], ref[len(prefix) :])
+        return found
+    if isinstance(schema, list):
+        return [with_refs_renamed(item, renamed) for item in schema]
+    return schema
 
 
 def api_routes(app: FastAPI) -> Iterator[Any]:

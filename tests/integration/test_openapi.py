@@ -18,6 +18,7 @@ from skald_campaign.api.deps import Reader
 from skald_campaign.api.openapi import sample
 from skald_campaign.api.schemas import Body, VoidBody
 from skald_campaign.domain.rulesets import RULESETS
+from skald_campaign.ruleset_kit import registered
 from tests.helpers import GM, new_campaign
 
 SCHEMA = create_app(nullcontext).openapi()
@@ -125,6 +126,41 @@ def test_ruleset_is_an_enum_of_the_built_in_ids() -> None:
     assert sorted(RULESETS) == ["d20", "margin", "stamina-body"]
     (parameter,) = OPERATIONS["GET /rulesets/{ruleset_id}"]["parameters"]
     assert parameter["schema"]["enum"] == ["d20", "margin", "stamina-body"]
+
+
+def test_a_plugins_options_named_like_a_built_ins_keep_both() -> None:
+    """A plugin whose ruleset class is named like a built-in's (``D20``) gets an options
+    model of the same name (``D20Options``); each ruleset's schema stays published, the
+    second under its id, and each ruleset's body refers to its own (the first one's was
+    overwritten before)."""
+    house_class = type("D20", (type(RULESETS["stamina-body"]),), {"id": "house-d20"})
+    house = house_class()
+    d20_options = RULESETS["d20"].campaign_options_model.model_json_schema()
+    with registered(house):
+        app = create_app(nullcontext)
+        components = app.openapi()["components"]["schemas"]
+    assert components["D20Options"]["title"] == "d20 options"
+    assert components["D20Options"]["properties"].keys() == d20_options["properties"].keys()
+    assert components["D20Options.house-d20"]["title"] == "house-d20 options"
+    assert "health" not in components["D20Options"]["properties"]
+    rules = {
+        rule["if"]["properties"]["ruleset"]["const"]: rule["then"]["properties"]["options"]
+        for rule in components["CreateCampaignBody"]["allOf"]
+    }
+    assert rules["d20"] == {"$ref": "#/components/schemas/D20Options"}
+    assert rules["house-d20"] == {"$ref": "#/components/schemas/D20Options.house-d20"}
+    # Its initiative roll (other fields to add) is its own too, and referred to as such.
+    roll = components["D20Options.house-d20"]["properties"]["initiative"]
+    assert "#/components/schemas/D20InitiativeRoll.house-d20" in str(roll)
+    assert "D20InitiativeRoll.house-d20" in components
+    accepted = jsonschema.Draft202012Validator(
+        {**components["CreateCampaignBody"], "components": {"schemas": components}}
+    )
+    assert accepted.is_valid({"name": "Hall", "ruleset": "house-d20", "options": {}})
+    assert not accepted.is_valid(
+        {"name": "Hall", "ruleset": "house-d20", "options": {"initiative": {"mode": "roll",
+         "dice": "1d20", "add": "dexterity"}}}
+    )  # fmt: skip
 
 
 def test_a_route_added_later_is_documented_the_same_way() -> None:
