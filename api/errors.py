@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from skald_campaign.domain.access import Forbidden, Unauthenticated
+from skald_campaign.domain.campaign.ruleset_versions import RulesetNotCurrent
 from skald_campaign.domain.errors import (
     ActionRefused,
     ConcurrentWrite,
@@ -22,7 +23,6 @@ from skald_campaign.domain.errors import (
     InvalidInput,
     NotFound,
 )
-from skald_campaign.domain.ruleset_versions import RulesetNotCurrent
 from skald_campaign.domain.validation import InvalidFields
 
 log = logging.getLogger("skald.api")

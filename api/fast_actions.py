@@ -38,7 +38,7 @@ from skald_campaign.api.views import outcome_json
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.commands import PerformAction
 from skald_campaign.domain.access import Access
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import DomainError
 
 ACTION_PATH = re.compile(r"^/campaigns/([0-9a-f-]{36})/encounters/([0-9a-f-]{36})/actions$")

@@ -18,10 +18,10 @@ from skald_campaign.api.schemas import (
     RulesetOut,
     RulesetPresentation,
 )
-from skald_campaign.domain.actions import ActionRecord
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.encounter import Encounter
-from skald_campaign.domain.narrators import narrate
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.encounter.aggregate import Encounter
+from skald_campaign.domain.play.actions import ActionRecord
+from skald_campaign.domain.reading.narrators import narrate
 from skald_campaign.domain.records import JSONObject
 from skald_campaign.domain.rulesets.base import Ruleset
 

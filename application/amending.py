@@ -17,9 +17,9 @@ from skald_campaign.application.commands import (
     RemoveCombatant,
 )
 from skald_campaign.application.store import Commands
-from skald_campaign.domain.campaign import Campaign, check_name
-from skald_campaign.domain.encounter import Encounter
-from skald_campaign.domain.gm_changes import ADJUST, AMEND, JOIN, LEAVE, MOVE, check_adjustment
+from skald_campaign.domain.campaign.aggregate import Campaign, check_name
+from skald_campaign.domain.encounter.aggregate import Encounter
+from skald_campaign.domain.play.gm_changes import ADJUST, AMEND, JOIN, LEAVE, MOVE, check_adjustment
 from skald_campaign.domain.reasons import check_reason
 from skald_campaign.domain.records import Combatant
 

@@ -76,10 +76,10 @@ from skald_campaign.application.table_commands import (
 from skald_campaign.application.webhooks import RegisterWebhook, WebhookCommands
 from skald_campaign.domain.access import Access, Role
 from skald_campaign.domain.bestiary import BestiaryEntry, CampaignBestiary, SavedEncounter
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.dice import Roller
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.play.dice import Roller
 from skald_campaign.domain.reasons import check_reason as check_reason
 from skald_campaign.domain.records import JSONObject
 from skald_campaign.domain.rulesets.base import JsonObject

@@ -29,11 +29,11 @@ from skald_campaign.domain.bestiary import (
     SavedFoes,
     numbered,
 )
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.roster import check_name
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import NotFound
 from skald_campaign.domain.records import JSONObject
-from skald_campaign.domain.roster import check_name
 
 
 @dataclass(frozen=True)

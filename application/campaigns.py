@@ -13,7 +13,7 @@ from skald_campaign.application.commands import (
 )
 from skald_campaign.application.store import Commands
 from skald_campaign.application.writes import unguarded
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.reasons import check_reason
 
 

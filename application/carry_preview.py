@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from skald_campaign.domain.actions import as_list
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.corrections import ReportLine
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.encounter.aggregate import Encounter
+from skald_campaign.domain.play.actions import as_list
+from skald_campaign.domain.play.corrections import ReportLine
 from skald_campaign.domain.records import JSON, JSONObject, Record, as_object
 from skald_campaign.domain.walk import Walk
 

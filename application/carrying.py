@@ -14,9 +14,11 @@ from uuid import UUID
 from skald_campaign.application.carry_preview import CarriedRecord, CarryPreview, Preview, summarise
 from skald_campaign.application.commands import CorrectDayPlan, CorrectEncounter
 from skald_campaign.application.store import Commands
-from skald_campaign.domain.calendar import DayPlans
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.corrections import (
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.calendar import DayPlans
+from skald_campaign.domain.encounter.aggregate import Encounter
+from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.play.corrections import (
     ACTIVE,
     VOID,
     Reroll,
@@ -24,9 +26,7 @@ from skald_campaign.domain.corrections import (
     correction_plan,
     rewind_plan,
 )
-from skald_campaign.domain.encounter import Encounter
-from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
-from skald_campaign.domain.gm_changes import GM_KINDS
+from skald_campaign.domain.play.gm_changes import GM_KINDS
 from skald_campaign.domain.reasons import check_reason
 from skald_campaign.domain.records import JSON, JSONObject, Sheet, State, Tracks, as_object
 from skald_campaign.domain.validation import validate

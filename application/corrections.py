@@ -19,7 +19,7 @@ from skald_campaign.application.commands import (
     VoidAction,
 )
 from skald_campaign.application.store import Commands, Store
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import InvalidInput
 from skald_campaign.domain.reasons import check_reason
 from skald_campaign.domain.records import JSONObject
@@ -71,7 +71,7 @@ class Corrections(Commands):
     def reroll_rolls(self, campaign_id: UUID, encounter_id: UUID, number: int) -> JSONObject:
         """The rolls a reroll of action ``number`` takes (``rolls`` and ``may_follow``, each
         with its name, count and sides), worked out by the replay the reroll itself runs
-        (domain/corrections.py), in an open or an ended fight: the action as it was
+        (domain/play/corrections.py), in an open or an ended fight: the action as it was
         resolved, not as the fight stands now. Nothing is written."""
         encounter = self.store.encounter(campaign_id, encounter_id)
         return {"number": number, **encounter.reroll_rolls(number).as_json()}

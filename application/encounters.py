@@ -14,11 +14,11 @@ from skald_campaign.application.commands import (
     StartEncounter,
 )
 from skald_campaign.application.store import Commands
-from skald_campaign.domain.campaign import Campaign, check_name
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign, check_name
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.reading.visibility import refuse_hidden_roll
 from skald_campaign.domain.records import Combatant, JSONObject
-from skald_campaign.domain.visibility import refuse_hidden_roll
 
 MAX_COMBATANTS = 50
 R = TypeVar("R")

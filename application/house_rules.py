@@ -1,7 +1,7 @@
 """The house-rule preview: the campaign's ended fights replayed under changed options.
 
 Reads only: the campaign, its ended encounters, and the replay every correction takes
-(domain/house_rules.py over domain/corrections.py). Nothing is saved, nothing rolled.
+(domain/campaign/house_rules.py over domain/play/corrections.py). Nothing is saved, nothing rolled.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from uuid import UUID
 
 from skald_campaign.application.store import Commands
+from skald_campaign.domain.campaign.house_rules import preview_fight
 from skald_campaign.domain.errors import InvalidInput
-from skald_campaign.domain.house_rules import preview_fight
 from skald_campaign.domain.records import JSON, JSONObject
 from skald_campaign.domain.rulesets import get_ruleset
 

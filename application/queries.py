@@ -14,7 +14,7 @@ from skald_campaign.application.redaction import Redaction, redaction_for, writt
 from skald_campaign.application.store import Commands, Store
 from skald_campaign.domain import records
 from skald_campaign.domain.access import Role
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import InvalidInput
 from skald_campaign.domain.records import JSON
 

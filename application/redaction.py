@@ -11,18 +11,18 @@ The policy works on the JSON itself, by the shapes every read shares, not route 
   an NPC's id in a map) keeps its name, side, rank, conditions and every other word, but
   not its numbers: ``sheet``, ``tracks``, ``maxima``, ``state``, ``derived`` and
   ``equipment`` become ``{}``, and any other number in it ``null``, lists of numbers
-  ``[]``; a ``descriptor`` (domain/visibility.py) stands for its tracks. Unless the
+  ``[]``; a ``descriptor`` (domain/reading/visibility.py) stands for its tracks. Unless the
   campaign's ``show_npc_numbers`` is on.
 - **An action that involves an NPC** (its actor, its target, one whose tracks or state
   it changed, one who rolled initiative) keeps its kind, actor, parameters, open dice,
   status, conditions and the PCs' own tracks; its breakdown (the GM's working, step by
   step) is ``{}``, and its summary and narrative are built from parts for this reader
-  (RULINGS T3a, domain/told.py): each NPC number left out or its descriptor instead,
+  (RULINGS T3a, domain/reading/told.py): each NPC number left out or its descriptor instead,
   everything public as the GM reads it. Unless ``show_npc_numbers`` is on.
 - **A hidden action** (``"hidden": true``, the GM's hidden roll) or a pending exchange of
   one: as above, and its dice (``rolls``) and what it showed before the answer
   (``shown``: the hit score) are removed too, whatever ``show_npc_numbers`` says; its
-  summary is its outcome (domain/outcomes.py), built from parts.
+  summary is its outcome (domain/reading/outcomes.py), built from parts.
 - **A text another object holds** (an audit or history entry's summary, a correction
   report's before and after) is told as the record that wrote it reads for this
   reader. No character of any line is scrubbed.
@@ -34,16 +34,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from skald_campaign.domain.access import Role
-from skald_campaign.domain.actions import conditions_from_json
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.narrative import Sheeted, new_conditions_note
-from skald_campaign.domain.outcomes import outcome
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.play.actions import conditions_from_json
+from skald_campaign.domain.reading.narrative import Sheeted, new_conditions_note
+from skald_campaign.domain.reading.outcomes import outcome
+from skald_campaign.domain.reading.texts import Reader, render
+from skald_campaign.domain.reading.told import parties, told_for
+from skald_campaign.domain.reading.visibility import descriptor
 from skald_campaign.domain.records import JSON
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import Ruleset
-from skald_campaign.domain.texts import Reader, render
-from skald_campaign.domain.told import parties, told_for
-from skald_campaign.domain.visibility import descriptor
 
 # An NPC's numbers: replaced by {} (never removed, so each answer keeps its shape).
 SECRET_FIELDS = ("sheet", "tracks", "maxima", "state", "derived", "equipment")
@@ -85,7 +85,7 @@ class Redaction:
     # The campaign's ruleset under its options, which word an NPC's descriptor (T3);
     # without one, the ruleset ``ruleset_id`` names under its default options.
     rules: Ruleset | None = None
-    # Every character (its name and sheet), for the texts built from parts (domain/told.py).
+    # Every character (its name and sheet), for the texts built from parts (domain/reading/told.py).
     roster: Mapping[str, Sheeted] = field(default_factory=dict)
     # Every action record the campaign's fights ever held (the records corrections
     # replaced too), by its summary: the record a correction report's line was written
@@ -250,7 +250,7 @@ class Redaction:
 
     def told(self, action: Mapping[str, JSON]) -> tuple[str, list[str]]:
         """The action's summary and narrative as this reader reads them: built from
-        parts (domain/told.py); a hidden roll only as its outcome (T3)."""
+        parts (domain/reading/told.py); a hidden roll only as its outcome (T3)."""
         line = self.outcome(action)
         if _hidden(action) or not isinstance(action.get("summary"), str):
             return line, [line]
@@ -269,7 +269,7 @@ class Redaction:
 
     def outcome(self, action: Mapping[str, JSON]) -> str:
         """The action's outcome as this reader reads it, built from parts
-        (domain/outcomes.py): 'Ogre attacks Bran with maul and hits: Bran is at 3 Stamina
+        (domain/reading/outcomes.py): 'Ogre attacks Bran with maul and hits: Bran is at 3 Stamina
         and 9 Body; Bran gains: stunned'. What a hidden roll shows, and what a record
         whose own texts are not built from parts says to a reader kept from its numbers."""
         tracks = next((c["tracks"] for c in _changes(action) if "tracks" in c), None)
@@ -324,7 +324,7 @@ class ReadOnce:
 
 
 def _is_report_line(value: Mapping[str, JSON]) -> bool:
-    """A correction report's line (domain/corrections.py ``_entry``)."""
+    """A correction report's line (domain/play/corrections.py ``_entry``)."""
     return "before" in value and "after" in value and "status" in value and "kind" in value
 
 

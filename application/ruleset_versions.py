@@ -3,7 +3,7 @@
 The check itself runs on every command's read of the campaign (application/store.py,
 ``Store._writable``): a campaign whose installed ruleset is not its recorded version,
 and under which some recorded action comes out differently, refuses every write
-(domain/ruleset_versions.py) until the GM, having read the list this answers, accepts
+(domain/campaign/ruleset_versions.py) until the GM, having read the list this answers, accepts
 the installed version here. Days the calendar advanced that the healing worker could
 not heal meanwhile are healed with the acceptance, under the version accepted.
 """
@@ -15,9 +15,9 @@ from uuid import UUID
 from skald_campaign.application.commands import AcceptRulesetVersion
 from skald_campaign.application.store import Commands
 from skald_campaign.application.writes import unguarded
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.ruleset_versions import CHECK_COMMAND
 from skald_campaign.domain.records import JSON, JSONObject
-from skald_campaign.domain.ruleset_versions import CHECK_COMMAND
 
 # What the acceptance keeps of each differing action it was shown: where it is and what
 # became of it, not its texts (the log, the feed and webhooks are read by players' and

@@ -18,12 +18,12 @@ from eventsourcing.domain import Aggregate, DomainEventProtocol
 
 from skald_campaign.application.idempotency import current_claim
 from skald_campaign.application.writes import WriteRunner, unguarded, writing
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.dice import Roller, seeded_roller
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.ruleset_versions import RulesetNotCurrent, differing_actions
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import InvalidInput, NotFound
+from skald_campaign.domain.play.dice import Roller, seeded_roller
 from skald_campaign.domain.records import JSONObject
-from skald_campaign.domain.ruleset_versions import RulesetNotCurrent, differing_actions
 from skald_campaign.domain.timeline import Seed, Walk, walk
 
 A = TypeVar("A", bound=Aggregate)
@@ -70,7 +70,7 @@ class Store(WriteRunner):
             self.campaign(campaign_id)  # the campaign's ruleset version guards its fights
         return encounter
 
-    # -- the ruleset's version on record (domain/ruleset_versions.py) ----------------------
+    # -- the ruleset's version on record (domain/campaign/ruleset_versions.py) -----------------
 
     def _writable(self, campaign: Campaign) -> None:
         """A command reads the campaign to write: its ruleset must be the version it has
@@ -95,7 +95,7 @@ class Store(WriteRunner):
 
     def differing_actions(self, campaign: Campaign) -> list[JSONObject]:
         """The campaign's recorded actions that come out differently under the ruleset
-        installed now (domain/ruleset_versions.py), worked out once per state of the
+        installed now (domain/campaign/ruleset_versions.py), worked out once per state of the
         campaign and its fights (while it is read-only, nothing of them changes)."""
         with unguarded():
             encounters = [self.encounter(campaign.id, UUID(eid)) for eid in campaign.encounters]

@@ -11,10 +11,10 @@ from uuid import UUID
 
 from skald_campaign.application.store import Commands
 from skald_campaign.domain.access import Access
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.play.roll_preview import preview
 from skald_campaign.domain.records import JSONObject
-from skald_campaign.domain.roll_preview import preview
 from skald_campaign.domain.rulesets.base import JsonObject
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from skald_campaign.domain.errors import DomainError
 from skald_campaign.domain.odds import COST_BUDGET, action_odds
+from skald_campaign.domain.play.resolution import build_view
 from skald_campaign.domain.records import Combatant
-from skald_campaign.domain.resolution import build_view
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 

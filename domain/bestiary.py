@@ -23,9 +23,9 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
+from skald_campaign.domain.campaign.roster import check_name
 from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
 from skald_campaign.domain.records import JSON, Record, Sheet, as_int, as_object, as_str
-from skald_campaign.domain.roster import check_name
 
 # The namespace of the bestiary aggregates' ids (uuid5 of the campaign's id): fixed forever.
 BESTIARY_NAMESPACE = UUID("3c9a7e52-1d84-4b6f-8e2a-7f51c0d9b4e3")
@@ -82,6 +82,7 @@ class CampaignBestiary(Aggregate):
     # topic is explicit like every other class here.
     class Created(Aggregate.Created):
         TOPIC = "domain.bestiary:CampaignBestiary.Created"
+
     @staticmethod
     def create_id(campaign_id: UUID) -> UUID:
         return uuid5(BESTIARY_NAMESPACE, str(campaign_id))

@@ -16,8 +16,8 @@ from typing import Final, Generic, TypeVar
 from eventsourcing.domain import Aggregate
 
 from skald_campaign.domain.bestiary import CampaignBestiary
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.idempotency import IdempotentRequest
 from skald_campaign.domain.webhooks import CampaignWebhooks
 

@@ -97,7 +97,7 @@ class Combatant(Record, frozen=True):
     sheet: Sheet
     tracks: Tracks
     state: State
-    present: bool = True  # False once they left the fight (domain/gm_changes.py)
+    present: bool = True  # False once they left the fight (domain/play/gm_changes.py)
 
     @classmethod
     def from_json(cls, stored: JSONObject) -> Combatant:

@@ -1,6 +1,6 @@
 """The aggregates' snapshots: their state stored as the JSON of version 1.
 
-Both aggregates hold records (domain/records.py, domain/actions.py) and store each
+Both aggregates hold records (domain/records.py, domain/play/actions.py) and store each
 snapshot's state as version 1 stored it, JSON with the records written out, so that
 every snapshot, old or new, is read through the aggregate's ``upcast_v1_v2``.
 """

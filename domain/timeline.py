@@ -7,7 +7,7 @@ step (an encounter's actions, or the plan of a day already healed); this walk
 then takes every later step again, in order, from what it recorded: each heal
 from its day's plan, each wound, amendment and adjustment from its parameters,
 each encounter from its starting line-up (taken from the roster as it now
-stands) with its actions re-resolved on their recorded dice (domain/corrections.py).
+stands) with its actions re-resolved on their recorded dice (domain/play/corrections.py).
 
 Two rosters walk side by side: the one believed until now (what the events and
 earlier carried corrections said) and the one the correction gives. A step
@@ -26,12 +26,9 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, DomainEventProtocol
 
-from skald_campaign.domain.actions import ActionRecord
-from skald_campaign.domain.calendar import Day
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.corrections import replay, resolve_all
-from skald_campaign.domain.dice import Roller
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.calendar import Day
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.events import (
     CampaignCreated,
     CorrectionCarried,
@@ -42,7 +39,10 @@ from skald_campaign.domain.events import (
     RulesetVersionAccepted,
     RulesetVersionRecorded,
 )
-from skald_campaign.domain.gm_changes import JOIN, GMParams, adjust, amend
+from skald_campaign.domain.play.actions import ActionRecord
+from skald_campaign.domain.play.corrections import replay, resolve_all
+from skald_campaign.domain.play.dice import Roller
+from skald_campaign.domain.play.gm_changes import JOIN, GMParams, adjust, amend
 from skald_campaign.domain.records import JSONObject, Vitals, as_object, replace
 from skald_campaign.domain.rulesets.base import Ruleset
 from skald_campaign.domain.walk import (

@@ -75,7 +75,7 @@ LINE_SEPARATORS = frozenset("\u2028\u2029")
 # Scotland, Wales), and variation selectors right after a character that takes one.
 JOINERS = frozenset("\u200c\u200d")
 # What is kept although it renders as nothing: two names that differ only by these
-# look the same, so names are compared without them (domain/roster.py).
+# look the same, so names are compared without them (domain/campaign/roster.py).
 KEPT_INVISIBLE = JOINERS | DIRECTION_MARKS
 FLAG_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 TAGS = range(0xE0000, 0xE0080)

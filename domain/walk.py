@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from skald_campaign.domain.actions import ActionRecord
-from skald_campaign.domain.calendar import DayPlans
-from skald_campaign.domain.corrections import Plan, Replay
+from skald_campaign.domain.campaign.calendar import DayPlans
+from skald_campaign.domain.play.actions import ActionRecord
+from skald_campaign.domain.play.corrections import Plan, Replay
 from skald_campaign.domain.records import (
     JSON,
     Combatant,

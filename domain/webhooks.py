@@ -51,6 +51,7 @@ class CampaignWebhooks(Aggregate):
     # topic is explicit like every other class here.
     class Created(Aggregate.Created):
         TOPIC = "domain.webhooks:CampaignWebhooks.Created"
+
     @staticmethod
     def create_id(campaign_id: UUID) -> UUID:
         return uuid5(WEBHOOKS_NAMESPACE, str(campaign_id))

@@ -48,7 +48,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import get_topic
 
 from skald_campaign.domain.bestiary import CampaignBestiary
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.idempotency import IdempotentRequest
 from skald_campaign.replay_check import ReplayError, check_replays
 

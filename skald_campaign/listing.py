@@ -11,7 +11,7 @@ from eventsourcing.domain import CanMutateAggregate
 from eventsourcing.utils import get_topic
 
 from skald_campaign.application.application import SkaldApplication
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
 
 CAMPAIGN_CREATED = get_topic(Campaign.Created)
 BATCH = 1000

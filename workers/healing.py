@@ -25,8 +25,8 @@ from eventsourcing.utils import get_topic
 
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.commands import HealThrough
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.ruleset_versions import RulesetNotCurrent
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.ruleset_versions import RulesetNotCurrent
 from skald_campaign.projections.narrow import redis_text
 from skald_campaign.workers.retries import log_failure
 

@@ -11,7 +11,7 @@ from skald_campaign.api.schemas import AdvanceDaysBody, AdvanceDaysOut, Characte
 from skald_campaign.api.views import campaign_out, character_out
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.commands import AdvanceDays, MarkWound
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.idempotency import Replayed
 
 router = APIRouter(prefix="/campaigns/{campaign_id}", tags=["calendar"])

@@ -18,7 +18,7 @@ from skald_campaign.api.schemas import (
 )
 from skald_campaign.api.views import encounter_out
 from skald_campaign.application.commands import RerollAction, RewindEncounter, VoidAction
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 
 router = APIRouter(
     prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", tags=["corrections"]

@@ -29,7 +29,7 @@ from skald_campaign.application.commands import (
     StartEncounter,
 )
 from skald_campaign.domain.access import Access
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import InvalidInput
 from skald_campaign.domain.idempotency import Replayed
 

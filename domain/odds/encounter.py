@@ -7,15 +7,15 @@ from typing import cast
 
 from pydantic import JsonValue
 
-from skald_campaign.domain import exchanges
 from skald_campaign.domain.access import Access, Forbidden
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import ActionRefused, DomainError
 from skald_campaign.domain.odds.cache import ODDS
 from skald_campaign.domain.odds.choices import Choice as Choice
 from skald_campaign.domain.odds.cost import COST_BUDGET
 from skald_campaign.domain.odds.explore import TooLarge
 from skald_campaign.domain.odds.odds import action_odds
+from skald_campaign.domain.play import exchanges
 from skald_campaign.domain.rulesets.base import JsonMapping, JsonObject
 from skald_campaign.domain.rulesets.jsonread import as_int
 

@@ -18,10 +18,10 @@ from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
 
-from skald_campaign.domain.dice import DiceTray, Roll
 from skald_campaign.domain.errors import InvalidInput
 from skald_campaign.domain.odds.cost import ONE_RUN, RunCost
 from skald_campaign.domain.odds.faces import Classes, FaceModel, Faces
+from skald_campaign.domain.play.dice import DiceTray, Roll
 
 ModelFor = Callable[[str], FaceModel]
 MAX_LISTED = 20_000  # throws listed for one roll before merging (a 60-die margin pool: 1,891)

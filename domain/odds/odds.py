@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import cast
 
-from skald_campaign.domain.dice import DiceTray
 from skald_campaign.domain.odds.cost import COST_BUDGET, run_cost
 from skald_campaign.domain.odds.explore import Explorer, TooLarge
 from skald_campaign.domain.odds.faces import FaceModel, Faces, Rolled
@@ -15,7 +14,8 @@ from skald_campaign.domain.odds.memo import memo_for
 from skald_campaign.domain.odds.models import face_model
 from skald_campaign.domain.odds.readers import Features, reader
 from skald_campaign.domain.odds.report import summarise
-from skald_campaign.domain.resolution import Resolved, resolve
+from skald_campaign.domain.play.dice import DiceTray
+from skald_campaign.domain.play.resolution import Resolved, resolve
 from skald_campaign.domain.rulesets.base import EncounterView, JsonMapping, JsonObject, Ruleset
 
 ESTIMATE_CAP = 10**15

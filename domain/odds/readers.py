@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from skald_campaign.domain.resolution import Resolved
+from skald_campaign.domain.play.resolution import Resolved
 from skald_campaign.domain.rulesets.base import EncounterView, JsonMapping, Ruleset
 
 Extras = tuple[tuple[str, int | str], ...]

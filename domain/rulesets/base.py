@@ -14,19 +14,19 @@ from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast, get_args, ge
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
-from skald_campaign.domain.dice import DiceTray
 from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.play.dice import DiceTray
+from skald_campaign.domain.play.remembered_params import valid_params
 from skald_campaign.domain.records import JSON, JSONObject
-from skald_campaign.domain.remembered_params import valid_params
 from skald_campaign.domain.validation import validate
 
 if TYPE_CHECKING:  # the narration's and the odds' types (their modules read no ruleset)
-    from skald_campaign.domain.narrative import Sheeted
     from skald_campaign.domain.odds.choices import Choice
     from skald_campaign.domain.odds.cost import RunCost
     from skald_campaign.domain.odds.explore import Memo
     from skald_campaign.domain.odds.faces import FaceModel
-    from skald_campaign.domain.texts import Text
+    from skald_campaign.domain.reading.narrative import Sheeted
+    from skald_campaign.domain.reading.texts import Text
 
     Roster = Mapping[str, Sheeted]
 
@@ -247,7 +247,7 @@ class ActionType:
 # the combatants by id (each a name and a sheet) to what it builds, or None.
 B = TypeVar("B")
 Builder = Callable[["JSONObject", "Roster"], B | None]
-# What a builder's reading of a record shaped otherwise raises (domain/breakdowns.py).
+# What a builder's reading of a record shaped otherwise raises (domain/reading/breakdowns.py).
 UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
@@ -293,9 +293,9 @@ class RulesetOf(ABC, Generic[SheetT]):
     @property
     def campaign_options_model(self) -> type[Frozen]:
         """Every option a campaign of this ruleset takes: the engine's table options,
-        then the ruleset's own (domain/table_options.py builds it, once per ruleset)."""
+        then the ruleset's own (domain/play/table/options.py builds it, once per ruleset)."""
         # Imported here: table_options builds on this module's Frozen.
-        from skald_campaign.domain.table_options import campaign_options_model
+        from skald_campaign.domain.play.table.options import campaign_options_model
 
         return campaign_options_model(self)
 
@@ -418,7 +418,7 @@ class RulesetOf(ABC, Generic[SheetT]):
     def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
         """T3: this ruleset's own word for an NPC's tracks, the first of its list that
         applies ("stunned", "bloodied"), or None: the engine then says ``hurt`` (a track
-        below its maximum) or ``unhurt`` (domain/visibility.py ``descriptor``)."""
+        below its maximum) or ``unhurt`` (domain/reading/visibility.py ``descriptor``)."""
         return None
 
     # -- narration (RULINGS T3a; ruleset_api.Narration): the ruleset's builders of a
@@ -462,7 +462,7 @@ class RulesetOf(ABC, Generic[SheetT]):
 
     def narrate(self, record: JSONObject, combatants: Roster) -> list[str] | None:
         """The record's plain narrative (the action view's ``narrative``), or None: the
-        engine's plain lines (domain/narrators.py)."""
+        engine's plain lines (domain/reading/narrators.py)."""
         return None
 
     # -- odds (docs/odds.md; ruleset_api.OddsHelpers): what the exact odds ask of the

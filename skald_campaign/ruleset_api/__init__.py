@@ -26,20 +26,22 @@ the major one when a name is removed or changes meaning.
 
 from __future__ import annotations
 
-from skald_campaign.domain.dice import MAX_DICE_PER_ROLL as MAX_DICE_PER_ROLL
-from skald_campaign.domain.dice import MAX_SIDES as MAX_SIDES
-from skald_campaign.domain.dice import DiceExpression as DiceExpression
-from skald_campaign.domain.dice import DiceTray as DiceTray
-from skald_campaign.domain.dice import Roll as Roll
-from skald_campaign.domain.dice import Roller as Roller
-from skald_campaign.domain.dice import replay_tray as replay_tray
-from skald_campaign.domain.dice import seeded_roller as seeded_roller
 from skald_campaign.domain.errors import ActionRefused as ActionRefused
 from skald_campaign.domain.errors import DiceError as DiceError
 from skald_campaign.domain.errors import DomainError as DomainError
 from skald_campaign.domain.errors import InvalidInput as InvalidInput
 from skald_campaign.domain.errors import NotFound as NotFound
-from skald_campaign.domain.gm_calls import GM_CALL as GM_CALL
+from skald_campaign.domain.play.dice import MAX_DICE_PER_ROLL as MAX_DICE_PER_ROLL
+from skald_campaign.domain.play.dice import MAX_SIDES as MAX_SIDES
+from skald_campaign.domain.play.dice import DiceExpression as DiceExpression
+from skald_campaign.domain.play.dice import DiceTray as DiceTray
+from skald_campaign.domain.play.dice import Roll as Roll
+from skald_campaign.domain.play.dice import Roller as Roller
+from skald_campaign.domain.play.dice import replay_tray as replay_tray
+from skald_campaign.domain.play.dice import seeded_roller as seeded_roller
+from skald_campaign.domain.play.gm_calls import GM_CALL as GM_CALL
+from skald_campaign.domain.play.table.options import TableOptions as TableOptions
+from skald_campaign.domain.play.table.options import table_options as table_options
 from skald_campaign.domain.records import JSON as JSON
 from skald_campaign.domain.records import JSONObject as JSONObject
 from skald_campaign.domain.rulesets.base import ActionType as ActionType
@@ -64,8 +66,6 @@ from skald_campaign.domain.rulesets.base import read_stored as read_stored
 from skald_campaign.domain.rulesets.jsonread import as_int as as_int
 from skald_campaign.domain.rulesets.jsonread import as_object as as_object
 from skald_campaign.domain.rulesets.jsonread import as_optional_str as as_optional_str
-from skald_campaign.domain.table_options import TableOptions as TableOptions
-from skald_campaign.domain.table_options import table_options as table_options
 from skald_campaign.domain.validation import validate as validate
 
 # The API's submodules, each an attribute of the package (ruleset_api.texts, ...), not

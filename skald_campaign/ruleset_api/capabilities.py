@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
+from skald_campaign.domain.reading.texts import Text
 from skald_campaign.domain.records import JSONObject
 from skald_campaign.domain.rulesets.base import (
     CombatantView,
@@ -21,7 +22,6 @@ from skald_campaign.domain.rulesets.base import (
     JsonMapping,
     SheetLike,
 )
-from skald_campaign.domain.texts import Text
 
 if TYPE_CHECKING:  # the odds engine imports the rulesets; its types are for annotations
     from skald_campaign.domain.odds.encounter import Choice

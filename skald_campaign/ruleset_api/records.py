@@ -11,16 +11,16 @@ Each ruleset declares its own records on ``Part`` in its package (the built-ins'
 
 from __future__ import annotations
 
-from skald_campaign.domain.breakdowns import UNSET as UNSET
-from skald_campaign.domain.breakdowns import BeforeAfter as BeforeAfter
-from skald_campaign.domain.breakdowns import Part as Part
-from skald_campaign.domain.breakdowns import Target as Target
-from skald_campaign.domain.breakdowns import Unset as Unset
-from skald_campaign.domain.breakdowns import Why as Why
-from skald_campaign.domain.breakdowns import given as given
-from skald_campaign.domain.breakdowns import present as present
-from skald_campaign.domain.breakdowns import read as read
-from skald_campaign.domain.breakdowns import target_of as target_of
+from skald_campaign.domain.reading.breakdowns import UNSET as UNSET
+from skald_campaign.domain.reading.breakdowns import BeforeAfter as BeforeAfter
+from skald_campaign.domain.reading.breakdowns import Part as Part
+from skald_campaign.domain.reading.breakdowns import Target as Target
+from skald_campaign.domain.reading.breakdowns import Unset as Unset
+from skald_campaign.domain.reading.breakdowns import Why as Why
+from skald_campaign.domain.reading.breakdowns import given as given
+from skald_campaign.domain.reading.breakdowns import present as present
+from skald_campaign.domain.reading.breakdowns import read as read
+from skald_campaign.domain.reading.breakdowns import target_of as target_of
 
 __all__ = [
     "UNSET",

@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from skald_campaign.application.application import SkaldApplication
-from skald_campaign.domain.dice import Roller
+from skald_campaign.domain.play.dice import Roller
 from skald_campaign.embedded_redis import EmbeddedRedis
 from skald_campaign.settings import Settings
 from skald_campaign.store import persistence_env

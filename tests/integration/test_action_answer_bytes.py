@@ -21,7 +21,7 @@ import skald_campaign.api.fast_actions as fast_actions
 import skald_campaign.api.routes.encounters as encounter_routes
 from skald_campaign.api.app import create_app
 from skald_campaign.api.views import outcome_json, outcome_out
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.services import build_services
 from skald_campaign.settings import Settings
 from tests.fixtures.compat.stories import d20, margin, stamina_body

@@ -22,7 +22,7 @@ from skald_campaign.application.commands import (
     PerformAction,
     StartEncounter,
 )
-from skald_campaign.domain.dice import seeded_roller
+from skald_campaign.domain.play.dice import seeded_roller
 from skald_campaign.settings import Settings
 from skald_campaign.store import persistence_env
 

@@ -22,7 +22,7 @@ from skald_campaign.application.commands import (
     PerformAction,
     StartEncounter,
 )
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.errors import ActionRefused, ConcurrentWrite
 from skald_campaign.domain.timeline import Seed, Walk
 

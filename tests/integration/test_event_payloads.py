@@ -26,8 +26,8 @@ from eventsourcing.utils import resolve_topic
 from fastapi.testclient import TestClient
 
 from skald_campaign.api.app import create_app
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.events import NEVER_RECORDED, TableRecorded, TurnAdvanced
 from skald_campaign.domain.rulesets import RULESETS
 from skald_campaign.domain.snapshots import JSONStateSnapshot

@@ -29,8 +29,8 @@ from skald_campaign.application.commands import (
     PerformAction,
     StartEncounter,
 )
-from skald_campaign.domain.calendar import Day
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.calendar import Day
 from skald_campaign.domain.errors import ActionRefused
 from skald_campaign.domain.events import CharacterEnrolled, CharacterHealed, EncounterClosed
 from skald_campaign.workers.healing import HealingWorker

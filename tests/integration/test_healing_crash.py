@@ -26,7 +26,7 @@ from skald_campaign.application.commands import (
     PerformAction,
     StartEncounter,
 )
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.rulesets.stamina_body.healing import DayPlan, daily_heal
 from skald_campaign.embedded_redis import EmbeddedRedis
 from skald_campaign.settings import Settings

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.settings import Settings
 from tests.helpers import act, enrol, new_campaign, ok, start
 from tests.integration.test_export_import import BARE, OGRE, skald

@@ -31,9 +31,9 @@ from skald_campaign.application.commands import (
 )
 from skald_campaign.application.event_log import logged
 from skald_campaign.cli import app as cli
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.ruleset_versions import RulesetNotCurrent
 from skald_campaign.domain.errors import ActionRefused
-from skald_campaign.domain.ruleset_versions import RulesetNotCurrent
 from skald_campaign.domain.rulesets import RULESETS, Discovered
 from skald_campaign.domain.rulesets.d20 import D20
 from skald_campaign.domain.rulesets.d20.tables import ARMOR, Armor

@@ -33,9 +33,7 @@ def queued_tests(client: TestClient) -> list[bytes]:
 
 def test_a_retried_test_request_queues_one_test_event(client: TestClient) -> None:
     cid = new_campaign(client, "stamina-body", name="Hooks")
-    hook = ok(
-        client.post(f"/campaigns/{cid}/webhooks", json={"url": "http://127.0.0.1:9/in"}), 201
-    )
+    hook = ok(client.post(f"/campaigns/{cid}/webhooks", json={"url": "http://127.0.0.1:9/in"}), 201)
     test = f"/campaigns/{cid}/webhooks/{hook['id']}/test"
     pressed = {"Idempotency-Key": "test-press-1"}
     assert ok(client.post(test, headers=pressed), 202) == {"queued": hook["id"]}

@@ -1,5 +1,5 @@
-"""The calendar's records (domain/calendar.py): each day's plans as a ``Day``, stored as the
-JSON version 1 wrote (``{"1": {character id: plan}}``), and an old snapshot's calendar read
+"""The calendar's records (domain/campaign/calendar.py): each day's plans as a ``Day``, stored as
+the JSON version 1 wrote (``{"1": {character id: plan}}``), and an old snapshot's calendar read
 back into days."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from uuid import UUID
 
 import pytest
 
-from skald_campaign.domain.calendar import Day, calendar_as_json, calendar_from_json
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.calendar import Day, calendar_as_json, calendar_from_json
 from tests.unit.test_snapshot_upcast import SNAPSHOTS, loaded
 
 FULL = {"rest": "full", "care": True, "healer": False}

@@ -1,4 +1,4 @@
-"""The Campaign's events are declared classes (domain/campaign.py) whose topics and
+"""The Campaign's events are declared classes (domain/campaign/aggregate.py) whose topics and
 payload fields are what fe485e1 stored: the compat store (tests/fixtures/compat/) holds
 every one of them, and each stored payload's keys are the class's fields, in order."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from eventsourcing.utils import get_topic, resolve_topic
 
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.events import CAMPAIGN_EVENTS
 from skald_campaign.domain.records import Vitals
 from skald_campaign.domain.walk import Entry, vitals_as_json, vitals_from_json
@@ -46,7 +46,9 @@ def test_every_campaign_event_of_the_old_store_resolves_to_its_declared_class() 
         # declared class under the same name), not generated from an @event method.
         # (A generated class has no base of its own name; fe485e1's had none.)
         bases = [b for b in cls.__mro__[1:] if b.__qualname__ == f"Campaign.{name}"]
-        assert bases and {b.__module__ for b in bases} == {"skald_campaign.domain.campaign"}
+        assert bases and {b.__module__ for b in bases} == {
+            "skald_campaign.domain.campaign.aggregate"
+        }
         assert list(vars(bases[-1])["__annotations__"]) == [
             f.name for f in dataclasses.fields(cls) if f.name not in LIBRARY
         ]

@@ -1,6 +1,6 @@
 """What the Campaign aggregate refuses, and says, before it records anything (the checks
-of domain/roster.py and domain/calendar.py), on the aggregate itself: exact messages, and
-no event pending after a refusal."""
+of domain/campaign/roster.py and domain/campaign/calendar.py), on the aggregate itself: exact
+messages, and no event pending after a refusal."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from skald_campaign.domain.campaign import Campaign
+from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
 from skald_campaign.domain.records import Character
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from skald_campaign.domain.dice import DiceTray, seeded_roller
 from skald_campaign.domain.errors import ActionRefused, InvalidInput
+from skald_campaign.domain.play.dice import DiceTray, seeded_roller
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, Outcome
 from skald_campaign.domain.rulesets.d20 import rules

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skald_campaign.domain.dice import DiceTray, replay_tray, seeded_roller
+from skald_campaign.domain.play.dice import DiceTray, replay_tray, seeded_roller
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, Outcome
 from skald_campaign.domain.rulesets.d20.tables import ARMOR, SIZE_ORDER

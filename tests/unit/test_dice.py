@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from skald_campaign.domain.dice import DiceExpression, DiceTray, replay_tray
 from skald_campaign.domain.errors import DiceError
+from skald_campaign.domain.play.dice import DiceExpression, DiceTray, replay_tray
 
 
 @pytest.mark.parametrize(

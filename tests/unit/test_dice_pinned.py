@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from skald_campaign.domain.dice import (
+from skald_campaign.domain.errors import DiceError
+from skald_campaign.domain.play.dice import (
     MAX_DICE_PER_ROLL,
     MAX_SIDES,
     DiceExpression,
@@ -15,7 +16,6 @@ from skald_campaign.domain.dice import (
     Roll,
     seeded_roller,
 )
-from skald_campaign.domain.errors import DiceError
 
 
 class Recorder:

@@ -1,4 +1,4 @@
-"""The Encounter's events are declared as classes with typed fields (domain/encounter.py),
+"""The Encounter's events are declared as classes with typed fields (domain/encounter/aggregate.py),
 under the names, and so the topics, they were always stored with; each class's fields
 are the keys its stored payloads carry (fe485e1's compat store)."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from eventsourcing.utils import get_topic
 
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.events import ENCOUNTER_EVENTS
 
 COMPAT = Path(__file__).parents[1] / "fixtures/compat/store-fe485e1.jsonl"

@@ -1,4 +1,4 @@
-"""The encounter's records (domain/actions.py, domain/encounter_records.py) read the JSON
+"""The encounter's records (domain/play/actions.py, domain/play/records.py) read the JSON
 that events and snapshots stored and write it back byte for byte, keys in their order.
 
 Each shape below is one fe485e1 wrote (copied from its stored events and snapshots,
@@ -15,15 +15,15 @@ from types import MappingProxyType
 import orjson
 import pytest
 
-from skald_campaign.domain.actions import (
+from skald_campaign.domain.play.actions import (
     ActionRecord,
     ConditionChange,
     Effects,
     Override,
     RollRecord,
 )
-from skald_campaign.domain.dice import DiceExpression, Roll
-from skald_campaign.domain.encounter_records import Correction, Exchange, TurnOverride
+from skald_campaign.domain.play.dice import DiceExpression, Roll
+from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
 from skald_campaign.domain.records import JSON, Combatant
 
 HERO = "587e84dd-ed56-40e7-846a-9be351487816"
@@ -297,7 +297,7 @@ def test_an_old_snapshot_loads_as_records_and_a_new_one_stores_the_same_json() -
     loads into records; taking one now stores the same JSON, which loads the same."""
     from uuid import UUID
 
-    from skald_campaign.domain.encounter import Encounter
+    from skald_campaign.domain.encounter.aggregate import Encounter
     from tests.unit.test_snapshot_upcast import SNAPSHOTS, loaded
 
     row = next(r for r in SNAPSHOTS if "exchanges" in json.loads(r["state"])["state"])

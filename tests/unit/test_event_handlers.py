@@ -16,8 +16,8 @@ from eventsourcing.utils import get_topic
 
 from skald_campaign.domain import events
 from skald_campaign.domain.bestiary import CampaignBestiary
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.events import EventHandlers, UnhandledEvent
 from skald_campaign.domain.idempotency import IdempotentRequest
 from skald_campaign.domain.timeline import STEPS

@@ -9,7 +9,7 @@ from types import MappingProxyType
 import pytest
 
 from skald_campaign.application.application import check_reason
-from skald_campaign.domain.campaign import check_name
+from skald_campaign.domain.campaign.aggregate import check_name
 from skald_campaign.domain.validation import (
     BIDI_CONTROLS,
     LINE_SEPARATORS,

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.play.dice import DiceTray
 from skald_campaign.domain.rulesets.margin.pools import Pool, PoolTerm, read_faces, roll_pool
 
 

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from skald_campaign.application.commands import PerformAction
-from skald_campaign.domain.corrections import VOID, correction_plan, replay
-from skald_campaign.domain.dice import DiceTray
 from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.play.corrections import VOID, correction_plan, replay
+from skald_campaign.domain.play.dice import DiceTray
+from skald_campaign.domain.play.resolution import build_view, resolve
 from skald_campaign.domain.records import replace
-from skald_campaign.domain.resolution import build_view, resolve
 from skald_campaign.domain.rulesets.margin import Margin
 from tests.unit.test_margin_table import AXE, SWORD, NoRoller, Table, sheet
 

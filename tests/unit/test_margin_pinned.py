@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.play.dice import DiceTray
 from skald_campaign.domain.rulesets.margin.exact import Bounds, parse_exact, round_half_up
 from skald_campaign.domain.rulesets.margin.options import MarginOptions
 from skald_campaign.domain.rulesets.margin.pools import Pool, PoolTerm, read_faces, roll_pool

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.play.dice import DiceTray
 from skald_campaign.domain.rulesets.base import CombatantView, EncounterView, Outcome
 from skald_campaign.domain.rulesets.margin import Margin
 from skald_campaign.domain.rulesets.margin.actions import (

@@ -25,8 +25,8 @@ from skald_campaign.application.commands import (
     PerformAction,
     StartEncounter,
 )
-from skald_campaign.domain.dice import Roller
 from skald_campaign.domain.errors import DomainError, InvalidInput
+from skald_campaign.domain.play.dice import Roller
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.margin import Margin
 

@@ -22,9 +22,9 @@ from fractions import Fraction
 from math import sqrt
 from typing import Any
 
-from skald_campaign.domain.dice import DiceTray, Roll, Roller
 from skald_campaign.domain.odds.readers import Features, reader
-from skald_campaign.domain.resolution import resolve
+from skald_campaign.domain.play.dice import DiceTray, Roll, Roller
+from skald_campaign.domain.play.resolution import resolve
 from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 from tests.unit.test_odds_support import (
     SWORD,

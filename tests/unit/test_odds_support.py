@@ -9,15 +9,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from skald_campaign.domain.dice import DiceTray
 from skald_campaign.domain.odds import action_odds
 from skald_campaign.domain.odds.explore import Explorer, Memo
 from skald_campaign.domain.odds.faces import FaceModel
 from skald_campaign.domain.odds.memo import memo_for
 from skald_campaign.domain.odds.models import face_model
 from skald_campaign.domain.odds.readers import Features, reader
+from skald_campaign.domain.play.dice import DiceTray
+from skald_campaign.domain.play.resolution import Resolved, build_view, resolve
 from skald_campaign.domain.records import Combatant
-from skald_campaign.domain.resolution import Resolved, build_view, resolve
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 

@@ -1,12 +1,12 @@
 """An action's parameters validated and written out once for what is sent again
-(domain/remembered_params.py): the same model, the same JSON, the same refusals."""
+(domain/play/remembered_params.py): the same model, the same JSON, the same refusals."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import StrictBool, StrictInt
 
-from skald_campaign.domain.remembered_params import valid_params, written
+from skald_campaign.domain.play.remembered_params import valid_params, written
 from skald_campaign.domain.rulesets.base import Frozen
 from skald_campaign.domain.rulesets.stamina_body.actions import TakeHit
 from skald_campaign.domain.validation import InvalidFields, validate

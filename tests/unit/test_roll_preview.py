@@ -10,10 +10,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.play.dice import DiceTray
+from skald_campaign.domain.play.resolution import apply_outcome, build_view, resolve
+from skald_campaign.domain.play.roll_preview import human_name, preview
 from skald_campaign.domain.records import Combatant, replace
-from skald_campaign.domain.resolution import apply_outcome, build_view, resolve
-from skald_campaign.domain.roll_preview import human_name, preview
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 from tests.unit.test_d20_support import fr_sheet

@@ -83,7 +83,7 @@ def test_the_walk_sees_what_it_must_refuse(tmp_path: Path) -> None:
         "from skald_campaign.domain.rulesets.margin.sheet import MarginSheet\n"
         "from .sheet import MarginSheet as Sheet\n"
         "from ..base import Frozen\n"
-        "import skald_campaign.domain.dice\n"
+        "import skald_campaign.domain.play.dice\n"
         "from skald_campaign.domain import breakdowns\n"
         "from skald_campaign.domain.rulesets.d20 import D20\n"
         "import requests\n",
@@ -91,7 +91,7 @@ def test_the_walk_sees_what_it_must_refuse(tmp_path: Path) -> None:
     )
     assert offending_imports(tmp_path) == [
         "domain/rulesets/margin/rules.py:8: skald_campaign.domain.rulesets.base",
-        "domain/rulesets/margin/rules.py:9: skald_campaign.domain.dice",
+        "domain/rulesets/margin/rules.py:9: skald_campaign.domain.play.dice",
         "domain/rulesets/margin/rules.py:10: skald_campaign.domain",
         "domain/rulesets/margin/rules.py:11: skald_campaign.domain.rulesets.d20",
         "domain/rulesets/margin/rules.py:12: requests",

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.play.table.options import TableOptions, table_options
 from skald_campaign.domain.rulesets import (
     ENTRY_POINT_GROUP,
     RULESETS,
@@ -26,7 +27,6 @@ from skald_campaign.domain.rulesets import (
     discover,
     get_ruleset,
 )
-from skald_campaign.domain.table_options import TableOptions, table_options
 
 BUILT_INS = ["d20", "margin", "stamina-body"]
 

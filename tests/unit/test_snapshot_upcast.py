@@ -18,8 +18,8 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 
 from skald_campaign.application.application import SkaldApplication
-from skald_campaign.domain.campaign import Campaign
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.records import Character, Combatant
 from skald_campaign.transcoder import OrjsonTranscoder
 

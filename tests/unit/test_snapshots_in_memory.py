@@ -18,7 +18,7 @@ from skald_campaign.application.commands import (
     StartEncounter,
 )
 from skald_campaign.application.snapshotting import snapshot_due
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 
 SHEET = {"st": 10, "con": 10, "stamina_max": 200, "body_max": 200}
 

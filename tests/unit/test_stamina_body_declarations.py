@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from skald_campaign.domain.dice import DiceExpression, DiceTray
 from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.play.dice import DiceExpression, DiceTray
 from skald_campaign.domain.rulesets.base import Awaiting, CombatantView, EncounterView
 from skald_campaign.domain.rulesets.stamina_body import StaminaBody, rules
 from skald_campaign.domain.rulesets.stamina_body.combat import defend, unable_to_answer

@@ -1,5 +1,5 @@
 """A stamina-body record whose breakdown or parameters are not JSON objects narrates as
-the plain lines (domain/narrators.py), whichever part the narrator meets them in."""
+the plain lines (domain/reading/narrators.py), whichever part the narrator meets them in."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from skald_campaign.domain.narrators import narrate
+from skald_campaign.domain.reading.narrators import narrate
 from skald_campaign.domain.records import JSON
 
 

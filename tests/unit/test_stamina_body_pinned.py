@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from skald_campaign.domain.dice import DiceTray
 from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
+from skald_campaign.domain.play.dice import DiceTray
 from skald_campaign.domain.rulesets.base import CombatantView, EncounterView
 from skald_campaign.domain.rulesets.stamina_body import StaminaBody, rules
 from skald_campaign.domain.rulesets.stamina_body.care import (

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skald_campaign.domain.dice import DiceTray
+from skald_campaign.domain.play.dice import DiceTray
 from skald_campaign.domain.rulesets.base import CombatantView, EncounterView
 from skald_campaign.domain.rulesets.stamina_body import rules
 from skald_campaign.domain.rulesets.stamina_body.care import Recover, resolve_recover

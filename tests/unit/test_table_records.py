@@ -9,12 +9,12 @@ from uuid import uuid4
 import msgspec
 import pytest
 
-from skald_campaign.domain.encounter import Encounter
+from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import ActionRefused
+from skald_campaign.domain.play.table.corrections import position_void, table_step_refusal
+from skald_campaign.domain.play.table.records import boundaries_of, table_of
 from skald_campaign.domain.records import Combatant, JSONObject
 from skald_campaign.domain.rulesets import get_ruleset
-from skald_campaign.domain.table import boundaries_of, table_of
-from skald_campaign.domain.table_corrections import position_void, table_step_refusal
 
 MARGIN = {"might": 2, "grace": 2, "vigor": 2, "aether": 2}
 

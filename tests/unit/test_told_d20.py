@@ -1,7 +1,7 @@
 """d20's Defensive Stance, shoves, trips, holds and standing up, as the GM, a player and a
 viewer read them (RULINGS T3a; the records: tests/unit/scenes_d20.py).
 
-The GM reads what domain/narrators.py and the rules wrote, byte for byte as before these
+The GM reads what domain/reading/narrators.py and the rules wrote, byte for byte as before these
 kinds were built from parts (a shove towards a hazard in the plain lines, as then). A
 player and a viewer read the d20's face, the feet, the outcome words and a PC's numbers;
 an NPC's FD, FR bonus, any total or comparison that holds one, and the damage a throw

@@ -1,5 +1,5 @@
 """A hidden roll as the GM, a player and a viewer read it (RULINGS T3, T3a; issue 36):
-one sentence of its outcome, built from parts (domain/outcomes.py), in each ruleset, for
+one sentence of its outcome, built from parts (domain/reading/outcomes.py), in each ruleset, for
 an attack and for another kind. The GM reads the record as written; the others read who
 did what to whom, the outcome words, a PC's tracks as numbers and an NPC's descriptor,
 and never the hidden roll's dice, totals, scores or the sheet values it was rolled

@@ -1,7 +1,7 @@
 """Margin's postures and its attacks with a Dwarf's Ward or an Elf's Riposte in them, as
 the GM, a player and a viewer read them (RULINGS T3a; the records: tests/unit/scenes_margin.py).
 
-The GM reads what domain/narrators.py and the rules wrote, byte for byte as before these
+The GM reads what domain/reading/narrators.py and the rules wrote, byte for byte as before these
 kinds were built from parts (an answered Riposte and a Ward that covered nobody in the
 plain lines, as then). A player and a viewer read the same parts without an NPC's sheet
 values, weapon damage, armor, health or effort: the dice, their successes, the margin, a

@@ -3,7 +3,7 @@ GM's records on an NPC (a marker, a join, a move, a leave, a sheet amended, trac
 adjusted), as the GM, a player and a viewer read them (RULINGS T3a; the records:
 tests/unit/scenes_stamina_body.py).
 
-The GM reads what the rules, the table and domain/narrators.py wrote, byte for byte as
+The GM reads what the rules, the table and domain/reading/narrators.py wrote, byte for byte as
 before these kinds were built from parts. A player and a viewer read them as the GM does
 (names, markers and their durations, sides and ranks are public) but for an NPC's
 numbers: the Stamina it recovers, the Body it bleeds, its tracks set by the GM (its

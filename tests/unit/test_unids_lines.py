@@ -1,4 +1,4 @@
-"""A narrative's lines name combatants, never their ids (domain/narrative.py): the lines
+"""A narrative's lines name combatants, never their ids (domain/reading/narrative.py): the lines
 made at once read as each line made on its own by ``unids``."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from skald_campaign.domain.narrative import unids, unids_lines
+from skald_campaign.domain.reading.narrative import unids, unids_lines
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
+from skald_campaign.domain.reading.visibility import descriptor as described
 from skald_campaign.domain.rulesets import get_ruleset
-from skald_campaign.domain.visibility import descriptor as described
 
 SB_MAX = {"stamina": 12, "body": 10}
 

@@ -26,8 +26,8 @@ from skald_campaign.application.commands import (
 )
 from skald_campaign.application.redaction import redaction_for
 from skald_campaign.application.table_commands import NextTurn, PlaceMarker, RollInitiative
-from skald_campaign.domain.dice import Roller
-from skald_campaign.domain.narrators import narrate
+from skald_campaign.domain.play.dice import Roller
+from skald_campaign.domain.reading.narrators import narrate
 from skald_campaign.domain.records import JSON
 
 Read = tuple[str, list[str]]  # a record's summary and narrative, as one reader reads them

@@ -1,7 +1,7 @@
 """d20's moves as parts (RULINGS T3a): the Defensive Stance, shoves, trips, holds
 (grapple, maintain, escape, throw, release) and standing up.
 
-The GM reads every part, the same bytes domain/narrators.py and the moves' summaries
+The GM reads every part, the same bytes domain/reading/narrators.py and the moves' summaries
 wrote. Others read the d20's face, the feet moved, the outcome words (shoves, trips,
 fails, keeps hold, double success, Forceful Defense denies it), the words of a refusal
 and the PCs' numbers; an NPC's FD, FR bonus, a total that holds one and the damage a
@@ -232,7 +232,7 @@ def forceful_line(move: Move, other: str, why: str) -> Text:
 
 
 def checks(value: object, move: Move, other: str, lines: list[Text]) -> None:
-    """Every d20 check in the breakdown, in order, as domain/narrators.py d20_checks
+    """Every d20 check in the breakdown, in order, as domain/reading/narrators.py d20_checks
     walks it (a part it cannot read fails here as there: no parts, the plain lines)."""
     if isinstance(value, Mapping):
         if "d20" in value and "comparison" in value:
@@ -248,7 +248,7 @@ def checks(value: object, move: Move, other: str, lines: list[Text]) -> None:
 
 
 def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
-    """The move's checks, then its summary: the lines domain/narrators.py d20 writes."""
+    """The move's checks, then its summary: the lines domain/reading/narrators.py d20 writes."""
     move = read_move(record)
     if move is None:
         return None
@@ -273,7 +273,7 @@ def parties(record: JSONObject, combatants: Roster) -> set[str]:
 
 
 def outcome(record: JSONObject, combatants: Roster) -> Text | None:
-    """What a move did, as a hidden roll shows it (domain/outcomes.py): 'Ogre shoves Bran
+    """What a move did, as a hidden roll shows it (domain/reading/outcomes.py): 'Ogre shoves Bran
     5 ft (double success), into the wall', 'Ogre fails to trip Bran', 'Ogre takes a
     Defensive Stance until round 2 ends'; no d20, no total, no FD, no FR bonus."""
     move = read_move(record)

@@ -1,7 +1,7 @@
 """d20's texts as parts (RULINGS T3a): an attack's narrative and summary, built from its
 breakdown, each number marked with whose it is.
 
-The GM reads every part, the same bytes domain/narrators.py wrote before. Others read
+The GM reads every part, the same bytes domain/reading/narrators.py wrote before. Others read
 neither an NPC's bonuses (the total of a d20 that holds them) nor its AC, its armour
 value, the damage it takes or its hit points, which become its descriptor; the d20's
 face, the damage dice's faces, the outcome words (hits, misses, success) and the PCs'
@@ -152,14 +152,14 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
             )
         )
     # The narrative ends with the stored summary, with the conditions the action brought
-    # on ("; Ogre gains: down"): words every reader reads (domain/resolution.py).
+    # on ("; Ogre gains: down"): words every reader reads (domain/play/resolution.py).
     stored = str(record.get("summary", ""))
     note = stored[len(render(said)) :] if stored.startswith(render(said)) else ""
     return [*lines, (*said, note) if note.startswith("; ") else said]
 
 
 def outcome(record: JSONObject, combatants: Roster) -> Text | None:
-    """What an attack did, as a hidden roll shows it (domain/outcomes.py): 'Bandit 1
+    """What an attack did, as a hidden roll shows it (domain/reading/outcomes.py): 'Bandit 1
     attacks Mira with Sword and hits'; no d20, no total, no AC, no damage rolled."""
     found = read_attack(record)
     if found is None:

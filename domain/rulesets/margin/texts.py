@@ -2,7 +2,7 @@
 a Dwarf's Ward and an Elf's Riposte in it, and a posture's summary, built from the
 record, each number marked with whose it is.
 
-The GM reads every part, the same bytes domain/narrators.py wrote before. Others read
+The GM reads every part, the same bytes domain/reading/narrators.py wrote before. Others read
 neither the sheet values an NPC's pools add up (Might 2 + Melee 2) nor its weapon's
 damage, its nature, its armor or its health (its descriptor instead), nor the effort
 an NPC puts into a posture (it spends its fatigue); the dice thrown (how many and their
@@ -11,7 +11,7 @@ words (intercepts, stops the blow dead, turned, counters) and the PCs' numbers s
 
 Where the GM's narrator cannot read a record (an answered Riposte's counter, recorded
 without whom it hurt; a Ward that covered nobody) it writes the plain lines, and so do
-these parts (domain/told.py): the open dice, then the summary.
+these parts (domain/reading/told.py): the open dice, then the summary.
 """
 
 from __future__ import annotations
@@ -128,8 +128,8 @@ def read_attack(record: JSONObject) -> tuple[bd.MarginAttack, str, str] | None:
 
 
 def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
-    """The lines domain/narrators.py margin writes, in its order; what it cannot read
-    fails here too (domain/told.py then says the plain lines)."""
+    """The lines domain/reading/narrators.py margin writes, in its order; what it cannot read
+    fails here too (domain/reading/told.py then says the plain lines)."""
     found = read_attack(record)
     if found is None:
         return None
@@ -278,7 +278,7 @@ def parties(record: JSONObject, combatants: Roster) -> set[str]:
 
 def outcome(record: JSONObject, combatants: Roster) -> Text | None:
     """What an attack, a spell or a posture did, as a hidden roll shows it
-    (domain/outcomes.py): 'Orc 2 attacks Thrain with axe and hits', 'Orc 1 attacks Lia
+    (domain/reading/outcomes.py): 'Orc 2 attacks Thrain with axe and hits', 'Orc 1 attacks Lia
     with axe: the blow is turned and Lia counters with rapier', 'Orc 1 takes up Defend
     for round 2'; no pool, no success count, no margin, no effort."""
     if record.get("kind") in POSTURES:

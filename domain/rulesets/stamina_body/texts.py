@@ -1,14 +1,14 @@
 """Stamina-body's texts as parts (RULINGS T3a): an action record's narrative and summary,
 built from its breakdown, each number marked with whose it is.
 
-The GM reads every part, the same bytes domain/narrators.py wrote before (its narrative
+The GM reads every part, the same bytes domain/reading/narrators.py wrote before (its narrative
 tests hold them). Others read an NPC's skill, defense, hit or defense score, the damage
 it takes (a recovery's Stamina, a round's bleeding), its resilience and its tracks as
 nothing or its descriptor; the open dice (3d6 rolled 12, damage dice 5, 1), the outcome
 words (success, hit score, parried, lands, bleeds, stabilises) and the PCs' numbers
 stay. A wound marked or treated and a stabilising are words only. The kinds besides an
-attack and a take-hit are narrated as the plain lines (domain/narrators.py): their open
-dice and their summary (domain/told.py).
+attack and a take-hit are narrated as the plain lines (domain/reading/narrators.py): their open
+dice and their summary (domain/reading/told.py).
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def takes(target: str, target_id: str, taken: bd.SbDamage) -> Text:
 
 def summary(record: JSONObject, combatants: Roster) -> Text | None:
     """The one-line summary of an attack, a take-hit or a recovery (the conditions'
-    note aside: domain/narrators.py adds it); None for another kind."""
+    note aside: domain/reading/narrators.py adds it); None for another kind."""
     told = read(record, bd.SbTold)
     if told.kind == "take_hit":
         target_id = str(target_of(told.params))
@@ -279,7 +279,7 @@ CARE = {"mark_wound": marked, "treat_wound": treated, "stabilise": stabilised, "
 
 
 def outcome(record: JSONObject, combatants: Roster) -> Text | None:
-    """What an action did, as a hidden roll shows it (domain/outcomes.py): 'Ogre attacks
+    """What an action did, as a hidden roll shows it (domain/reading/outcomes.py): 'Ogre attacks
     Bran with maul and hits', 'Bran parries Ogre's blow', 'Goblin 1 rolls to recover';
     no roll's number, no score, no skill. None for a kind it does not word."""
     told = read(record, bd.SbTold)

@@ -1,0 +1,434 @@
+"""The Campaign aggregate: ruleset and options, roster, calendar and open encounters.
+
+Its events are classes declared here with typed fields, each named (its stored topic is
+``domain.campaign:Campaign.<name>``) and with its fields in the order its payloads are
+stored, as fe485e1's generated classes were; what a ruleset defines is JSON in them
+(domain/records.py). A command is worked out in domain/campaign/commands.py (its
+checks in domain/campaign/roster.py, domain/campaign/calendar.py) and recorded by the event methods
+here; the snapshots' state is domain/campaign/state.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from eventsourcing.domain import Aggregate, event
+
+from skald_campaign.domain.access import Role
+from skald_campaign.domain.campaign import commands, reads
+from skald_campaign.domain.campaign import state as campaign_state
+from skald_campaign.domain.campaign.calendar import Day, DayPlans
+from skald_campaign.domain.campaign.commands import SheetsOf, StateOf, TracksOf
+from skald_campaign.domain.campaign.roster import MAX_CHARACTERS, MAX_NAME, check_name
+from skald_campaign.domain.campaign.ruleset_versions import (
+    UNRECORDED_DISTRIBUTION,
+    UNRECORDED_VERSION,
+)
+from skald_campaign.domain.records import (
+    JSON,
+    Character,
+    EncounterEntry,
+    JSONObject,
+    KeyGrant,
+    KeyId,
+    Sha256Hex,
+    Sheet,
+    State,
+    Tracks,
+    UUIDText,
+    Vitals,
+    replace,
+)
+from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.snapshots import JSONStateSnapshot
+
+__all__ = ["MAX_CHARACTERS", "MAX_NAME", "Campaign", "check_name"]
+
+
+class Campaign(Aggregate):
+    # The state is records; snapshots store it as the JSON of version 1, so every
+    # snapshot, old or new, is read through upcast_v1_v2 (domain/campaign/state.py).
+    TOPIC = "domain.campaign:Campaign"
+    class_version = 2
+
+    class Snapshot(JSONStateSnapshot):
+        TOPIC = "domain.campaign:Campaign.Snapshot"
+        json_state = campaign_state.JSON_STATE
+
+    def stored_state(self, state: Mapping[str, object]) -> dict[str, object]:
+        return campaign_state.stored_state(state, self)
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, object]) -> None:
+        campaign_state.upcast_v1_v2(state)
+
+    class Created(Aggregate.Created):
+        TOPIC = "domain.campaign:Campaign.Created"
+        # Version 2 (issue 38) records the ruleset's distribution and version; a
+        # version 1 event reads as the version the built-ins had then (the upcast).
+        class_version = 2
+        name: str
+        ruleset: str
+        options: JSONObject
+        by: str
+        gm_key_id: KeyId
+        gm_key_hash: Sha256Hex
+        ruleset_distribution: str
+        ruleset_version: str
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, object]) -> None:
+            state["ruleset_distribution"] = UNRECORDED_DISTRIBUTION
+            state["ruleset_version"] = UNRECORDED_VERSION
+
+    @event(Created)
+    def __init__(
+        self,
+        name: str,
+        ruleset: str,
+        options: JSONObject,
+        by: str,
+        gm_key_id: str,
+        gm_key_hash: str,
+        ruleset_distribution: str,
+        ruleset_version: str,
+    ) -> None:
+        self.keys = {gm_key_id: KeyGrant(gm_key_id, "gm", (), "GM", gm_key_hash)}
+        self.gm_key_id = gm_key_id
+        self.name = name
+        self.ruleset_id = ruleset
+        self.ruleset_distribution = ruleset_distribution
+        self.ruleset_version = ruleset_version
+        self.options: dict[str, JSON] = dict(options)
+        self.created_by = by
+        self.day = 0
+        self.characters: dict[str, Character] = {}
+        self.encounters: dict[str, EncounterEntry] = {}
+        self.calendar: dict[int, Day] = {}
+
+    # -- its commands: each worked out in domain/campaign/commands.py, then recorded by
+    # the event methods below (``campaign.enrol(name, sheet, by)``); what it answers
+    # about itself is read in domain/campaign/reads.py
+
+    create = classmethod(commands.create)
+    issue_key = commands.issue_key
+    revoke_key = commands.revoke_key
+    enrol = commands.enrol
+    open_encounter = commands.open_encounter
+    join_encounter = commands.join_encounter
+    carry_over = commands.carry_over
+    advance_days = commands.advance_days
+    heal_through = commands.heal_through
+    heal_before_joining = commands.heal_before_joining
+    mark_wound = commands.mark_wound
+    amend_sheet = commands.amend_sheet
+    adjust_tracks = commands.adjust_tracks
+
+    access_for = reads.access_for
+    character = reads.character
+    conditions_of = reads.conditions_of
+    plans_on = reads.plans_on
+    ruleset_standing = reads.ruleset_standing
+    record_ruleset_version = commands.record_ruleset_version
+    accept_ruleset_version = commands.accept_ruleset_version
+
+    @property
+    def rules(self) -> Ruleset:
+        return reads.rules(self)
+
+    @property
+    def open_encounters(self) -> list[str]:
+        return reads.open_encounters(self)
+
+    # -- keys ----------------------------------------------------------------------
+
+    class KeyIssued(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.KeyIssued"
+        key_id: KeyId
+        key_hash: Sha256Hex
+        role: Role
+        characters: Sequence[UUIDText]
+        label: str
+        by: str
+
+    @event(KeyIssued)
+    def _key_issued(
+        self, key_id: str, key_hash: str, role: Role, characters: Sequence[str], label: str, by: str
+    ) -> None:
+        self.keys[key_id] = KeyGrant(key_id, role, tuple(characters), label, key_hash)
+
+    class KeyRevoked(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.KeyRevoked"
+        key_id: KeyId
+        by: str
+
+    @event(KeyRevoked)
+    def _key_revoked(self, key_id: str, by: str) -> None:
+        self.keys[key_id] = replace(self.keys[key_id], revoked=True)
+
+    # -- the roster --------------------------------------------------------------------
+
+    class CharacterEnrolled(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.CharacterEnrolled"
+        character_id: UUIDText
+        name: str
+        sheet: Sheet
+        tracks: Tracks
+        state: State
+        by: str
+        # T3, after fe485e1: a stored enrolment without them is a PC with no player named.
+        npc: bool = False
+        player: str | None = None
+
+    @event(CharacterEnrolled)
+    def _enrolled(
+        self,
+        character_id: str,
+        name: str,
+        sheet: Sheet,
+        tracks: Tracks,
+        state: State,
+        by: str,
+        npc: bool = False,
+        player: str | None = None,
+    ) -> None:
+        # A character's first day to heal is the one after they joined.
+        enrolled = Character(
+            character_id, name, sheet, tracks, state, by, None, self.day, npc, player
+        )
+        self.characters[character_id] = enrolled
+
+    # -- encounters --------------------------------------------------------------------
+
+    class EncounterOpened(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.EncounterOpened"
+        encounter_id: UUIDText
+        name: str
+        character_ids: Sequence[UUIDText]
+
+    @event(EncounterOpened)
+    def _encounter_opened(self, encounter_id: str, name: str, character_ids: Sequence[str]) -> None:
+        self.encounters[encounter_id] = EncounterEntry(encounter_id, name)
+        for character_id in character_ids:
+            self._hold(character_id, encounter_id)
+
+    class CharacterJoined(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.CharacterJoined"
+        encounter_id: UUIDText
+        character_id: UUIDText
+        by: str
+
+    @event(CharacterJoined)
+    def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
+        self._hold(character_id, encounter_id)
+
+    def _hold(self, character_id: str, encounter_id: str) -> None:
+        held = replace(self.characters[character_id], in_encounter=encounter_id)
+        self.characters[character_id] = held
+
+    class EncounterClosed(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.EncounterClosed"
+        encounter_id: UUIDText
+        tracks: TracksOf
+        state: StateOf
+        by: str
+
+    @event(EncounterClosed)
+    def _encounter_closed(
+        self, encounter_id: str, tracks: TracksOf, state: StateOf, by: str
+    ) -> None:
+        self.encounters[encounter_id] = replace(self.encounters[encounter_id], open=False)
+        for cid, values in tracks.items():
+            closed = replace(
+                self.characters[cid], tracks=values, state=state[cid], in_encounter=None
+            )
+            self.characters[cid] = closed
+
+    # -- the calendar --------------------------------------------------------------
+
+    class DayAdvanced(Aggregate.Event):
+        """Declared, not generated, so the healing worker can name its topic."""
+
+        TOPIC = "domain.campaign:Campaign.DayAdvanced"
+
+        day: int
+        plans: DayPlans
+        by: str
+
+    @event(DayAdvanced)
+    def _day_advanced(self, day: int, plans: DayPlans, by: str) -> None:
+        self.day = day
+        self.calendar[day] = Day(day, plans)
+
+    class CharacterHealed(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.CharacterHealed"
+        character_id: UUIDText
+        day: int
+        breakdown: JSONObject
+        tracks: TracksOf
+        state: StateOf
+
+    @event(CharacterHealed)
+    def _healed(
+        self, character_id: str, day: int, breakdown: JSONObject, tracks: TracksOf, state: StateOf
+    ) -> None:
+        self.characters[character_id] = replace(
+            self.characters[character_id],
+            tracks=tracks[character_id],
+            state=state[character_id],
+            healed_through=day,
+        )
+
+    class WoundMarked(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.WoundMarked"
+        character_id: UUIDText
+        wound: str
+        present: bool
+        reason: str
+        by: str
+        state: StateOf
+
+    @event(WoundMarked)
+    def _wound_marked(
+        self, character_id: str, wound: str, present: bool, reason: str, by: str, state: StateOf
+    ) -> None:
+        marked = replace(self.characters[character_id], state=state[character_id])
+        self.characters[character_id] = marked
+
+    # -- the GM's changes between fights (domain/play/gm_changes.py) -----------------------
+
+    class SheetAmended(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.SheetAmended"
+        character_id: UUIDText
+        sheet: Sheet
+        reason: str
+        by: str
+        breakdown: JSONObject
+        tracks: TracksOf
+        state: StateOf
+        sheets: SheetsOf
+
+    @event(SheetAmended)
+    def _sheet_amended(
+        self,
+        character_id: str,
+        sheet: Sheet,
+        reason: str,
+        by: str,
+        breakdown: JSONObject,
+        tracks: TracksOf,
+        state: StateOf,
+        sheets: SheetsOf,
+    ) -> None:
+        vitals = Vitals(sheet, tracks[character_id], state[character_id])
+        self.characters[character_id] = self.characters[character_id].with_vitals(vitals)
+
+    class TracksAdjusted(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.TracksAdjusted"
+        character_id: UUIDText
+        changes: Mapping[str, Mapping[str, int]]
+        reason: str
+        by: str
+        summary: str
+        breakdown: JSONObject
+        tracks: TracksOf
+        # The state after it, when the change set a state counter (margin's fatigue or
+        # luck); adjustments of tracks alone, and every older event, carry none.
+        state: StateOf | None = None
+
+    @event(TracksAdjusted)
+    def _tracks_adjusted(
+        self,
+        character_id: str,
+        changes: Mapping[str, Mapping[str, int]],
+        reason: str,
+        by: str,
+        summary: str,
+        breakdown: JSONObject,
+        tracks: TracksOf,
+        state: StateOf | None = None,
+    ) -> None:
+        adjusted = replace(self.characters[character_id], tracks=tracks[character_id])
+        if state is not None:
+            adjusted = replace(adjusted, state=state[character_id])
+        self.characters[character_id] = adjusted
+
+    # -- corrections carried forward (domain/timeline.py, application/carrying.py) -----
+
+    class CorrectionCarried(Aggregate.Event):
+        TOPIC = "domain.campaign:Campaign.CorrectionCarried"
+        correction: JSONObject
+        steps: Mapping[str, Mapping[str, JSONObject]]  # version -> character id -> values
+        tracks: TracksOf
+        state: StateOf
+        sheets: SheetsOf
+        plans: Mapping[str, DayPlans]  # day -> character id -> corrected plan
+        by: str
+
+    @event(CorrectionCarried)
+    def carry_correction(
+        self,
+        correction: JSONObject,
+        steps: Mapping[str, Mapping[str, JSONObject]],
+        tracks: TracksOf,
+        state: StateOf,
+        sheets: SheetsOf,
+        plans: Mapping[str, DayPlans],
+        by: str,
+    ) -> None:
+        """Record a correction's effect on the roster: every step it changed (by the
+        version of the event that recorded the step) and every character's values now."""
+        for cid, values in tracks.items():
+            vitals = Vitals(sheets[cid], values, state[cid])
+            self.characters[cid] = self.characters[cid].with_vitals(vitals)
+        for day, day_plans in plans.items():
+            self.calendar[int(day)] = self.calendar[int(day)].with_plans(day_plans)
+
+    # -- the ruleset's version on record (domain/campaign/ruleset_versions.py, issue 38) ----------
+
+    class RulesetVersionRecorded(Aggregate.Event):
+        """The installed version of the ruleset resolved every recorded action as it was
+        recorded: the writer took it on (once, whichever process saw it first)."""
+
+        TOPIC = "domain.campaign:Campaign.RulesetVersionRecorded"
+        distribution: str
+        version: str
+        previous_distribution: str
+        previous_version: str
+
+    @event(RulesetVersionRecorded)
+    def _ruleset_version_recorded(
+        self,
+        distribution: str,
+        version: str,
+        previous_distribution: str,
+        previous_version: str,
+    ) -> None:
+        self.ruleset_distribution = distribution
+        self.ruleset_version = version
+
+    class RulesetVersionAccepted(Aggregate.Event):
+        """The GM accepted the installed version of the ruleset, having seen the recorded
+        actions that come out differently under it (``differing``, as they were listed):
+        every action and correction from now on resolves under it."""
+
+        TOPIC = "domain.campaign:Campaign.RulesetVersionAccepted"
+        distribution: str
+        version: str
+        previous_distribution: str
+        previous_version: str
+        differing: Sequence[JSON]
+        by: str
+
+    @event(RulesetVersionAccepted)
+    def _ruleset_version_accepted(
+        self,
+        distribution: str,
+        version: str,
+        previous_distribution: str,
+        previous_version: str,
+        differing: Sequence[JSON],
+        by: str,
+    ) -> None:
+        self.ruleset_distribution = distribution
+        self.ruleset_version = version

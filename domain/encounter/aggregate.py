@@ -1,0 +1,329 @@
+"""The Encounter aggregate: combatants, rounds, every action and every correction.
+
+Its events are declared here, each class named as its stored topic
+(``domain.encounter:Encounter.ActionResolved``...), and bound to the functions that
+apply them (domain/encounter/applying.py). What a command works out before recording
+them is in domain/encounter/commands.py; the state's records in domain/play/actions.py and
+domain/play/records.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from skald_campaign.domain.encounter import applying, commands
+from skald_campaign.domain.encounter.state import JSON_STATE, copy_sharing, read_state, write_state
+from skald_campaign.domain.errors import NotFound
+from skald_campaign.domain.play import markers
+from skald_campaign.domain.play.actions import ActionRecord
+from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
+from skald_campaign.domain.play.resolution import build_view
+from skald_campaign.domain.play.table import commands as table_commands
+from skald_campaign.domain.play.table.records import Table, table_of
+from skald_campaign.domain.play.turns import TurnState
+from skald_campaign.domain.records import (
+    JSON,
+    JSONObject,
+    Sheet,
+    State,
+    Tracks,
+    UUIDText,
+    combatants_from_json,
+)
+from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
+from skald_campaign.domain.snapshots import JSONStateSnapshot
+
+
+class Encounter(Aggregate):
+    # The state is records; snapshots store it as the JSON of version 1, so every
+    # snapshot, old or new, is read through upcast_v1_v2 (domain/encounter/state.py).
+    TOPIC = "domain.encounter:Encounter"
+
+    # Not recorded by Skald (the library defines it on every aggregate); named so its
+    # topic is explicit like every other class here.
+    class Created(Aggregate.Created):
+        TOPIC = "domain.encounter:Encounter.Created"
+
+    class_version = 2
+
+    class Snapshot(JSONStateSnapshot):
+        TOPIC = "domain.encounter:Encounter.Snapshot"
+        json_state = JSON_STATE
+
+    @staticmethod
+    def stored_state(state: Mapping[str, object]) -> dict[str, object]:
+        return write_state(state)
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, object]) -> None:
+        read_state(state)
+
+    # -- its events: each class's name is its stored topic (domain.encounter:Encounter.X)
+
+    class Started(Aggregate.Created):
+        TOPIC = "domain.encounter:Encounter.Started"
+        campaign_id: UUID
+        name: str
+        ruleset: str
+        options: JSONObject
+        combatants: Mapping[UUIDText, JSON]
+        by: str
+        day: int = 0
+
+    class ActionResolved(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.ActionResolved"
+        number: int
+        round: int
+        kind: str
+        actor: UUIDText | None
+        params: JSONObject
+        rolls: Sequence[JSON]
+        summary: str
+        breakdown: JSONObject
+        tracks: Mapping[UUIDText, Tracks]
+        state: Mapping[UUIDText, State]
+        conditions_before: Mapping[UUIDText, Sequence[str]]
+        by: str
+        # The GM's override that let this action through (refusal, reason, by): on the
+        # record, so a correction replays it as allowed. Older events have none.
+        override: JSONObject | None = None
+        # T3: rolled hidden by the GM (an NPC's); older events were not.
+        hidden: bool = False
+
+    class RoundStarted(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.RoundStarted"
+        round: int
+        by: str
+
+    class OrderSet(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.OrderSet"
+        order: Sequence[UUIDText]
+        summary: str
+        by: str
+
+    class TurnAdvanced(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.TurnAdvanced"
+        turn: int
+        summary: str
+        by: str
+
+    class TurnOverridden(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.TurnOverridden"
+        actor: UUIDText | None
+        round: int
+        refusal: str
+        reason: str
+        summary: str
+        by: str
+
+    class ExchangeOpened(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.ExchangeOpened"
+        exchange: JSONObject
+        summary: str
+        by: str
+
+    class DefenseDeclared(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.DefenseDeclared"
+        number: int
+        choice: str
+        action: int
+        summary: str
+        by: str
+
+    class ExchangeWithdrawn(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.ExchangeWithdrawn"
+        number: int
+        reason: str
+        summary: str
+        by: str
+
+    class Ended(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.Ended"
+        by: str
+        reason: str | None = None  # why the GM ended it (older events have none)
+
+    class Corrected(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.Corrected"
+        correction: JSONObject
+        actions: Sequence[JSON]
+        tracks: Mapping[UUIDText, Tracks]
+        state: Mapping[UUIDText, State]
+        round: int
+        # Where the turn stands after it (a rewind's, a voided turn change's) and what
+        # the table's records add up to; corrections recorded before them have neither.
+        position: JSONObject | None = None
+        table: JSONObject | None = None
+
+    class GMChanged(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.GMChanged"
+        record: JSONObject
+        summary: str
+        tracks: Mapping[UUIDText, Tracks]
+        state: Mapping[UUIDText, State]
+        sheets: Mapping[UUIDText, Sheet]
+
+    class TableRecorded(Aggregate.Event):
+        """Initiative, a turn change or a marker (domain/play/table/records.py): a record among the
+        actions, where the turn stands after it, and what the table adds up to."""
+
+        TOPIC = "domain.encounter:Encounter.TableRecorded"
+
+        record: JSONObject
+        summary: str
+        position: JSONObject | None
+        table: JSONObject
+
+    class Recomputed(Aggregate.Event):
+        TOPIC = "domain.encounter:Encounter.Recomputed"
+        correction: JSONObject
+        initial: Mapping[UUIDText, JSON]
+        actions: Sequence[JSON]
+        combatants: Mapping[UUIDText, JSON]
+        tracks: Mapping[UUIDText, Tracks]
+        state: Mapping[UUIDText, State]
+
+    @event(Started)
+    def __init__(
+        self,
+        campaign_id: UUID,
+        name: str,
+        ruleset: str,
+        options: JSONObject,
+        combatants: Mapping[str, JSON],
+        by: str,
+        day: int = 0,
+    ) -> None:
+        self.campaign_id = campaign_id
+        self.day = day
+        self.name = name
+        self.ruleset_id = ruleset
+        self.options = options
+        self.initial_combatants = combatants_from_json(combatants)
+        self.combatants = dict(self.initial_combatants)
+        self.round = 1
+        self.actions: list[ActionRecord] = []
+        self.corrections: list[Correction] = []
+        self.ended = False
+        self.started_by = by
+
+    if TYPE_CHECKING:
+        # Set by the first event that records them (domain/encounter/applying.py), so an
+        # encounter recorded before them has none and is read through the properties
+        # below. Declared for the type checker only: an annotation in the class body
+        # would make the library turn the aggregate into a dataclass.
+        turn: int
+        turn_order: list[str]
+        exchanges: list[Exchange]
+        overrides: list[TurnOverride]
+        end_reason: str | None
+        last_outcome: dict[str, int]
+
+    # Action records and the starting line-up are never changed in place (actions are
+    # appended by copying the list, corrections write new records), so copies of an
+    # encounter may share them. The aggregate cache copies on every read; copying
+    # every record made each action cost more than the one before.
+    SHARED = frozenset({"actions", "initial_combatants", "options"})
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Encounter:
+        clone = object.__new__(type(self))
+        copy_sharing(self, clone, memo, self.SHARED)
+        return clone
+
+    # -- reading it ---------------------------------------------------------------
+
+    @property
+    def rules(self) -> Ruleset:
+        return get_ruleset(self.ruleset_id).under(self.options)
+
+    def conditions_of(self, combatant_id: str) -> tuple[str, ...]:
+        c = self.combatants[combatant_id]
+        return self.rules.conditions(c.sheet, c.tracks, c.state)
+
+    def view(self, turn_overridden: bool = False) -> EncounterView:
+        return build_view(
+            self.rules, self.round, self.options, self.combatants, turn_overridden=turn_overridden
+        )
+
+    def action(self, number: int) -> ActionRecord:
+        if not 1 <= number <= len(self.actions):
+            raise NotFound(f"encounter '{self.name}' has no action {number}")
+        return self.actions[number - 1]
+
+    @property
+    def order(self) -> list[str]:
+        order: list[str] = getattr(self, "turn_order", [])
+        return list(order)
+
+    @property
+    def exchange_list(self) -> list[Exchange]:
+        listed: list[Exchange] = getattr(self, "exchanges", [])  # none before exchanges
+        return list(listed)
+
+    @property
+    def turn_index(self) -> int:
+        turn: int = getattr(self, "turn", 0)  # encounters recorded before turn order
+        return turn
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {cid: c.name for cid, c in self.combatants.items()}
+
+    def turn_state(self) -> TurnState:
+        return TurnState(self.round, tuple(self.order), self.turn_index, self.names)
+
+    @property
+    def table(self) -> Table:
+        """The standing markers, initiative totals and last skips (domain/play/table/records.py)."""
+        return table_of(self.actions)
+
+    @property
+    def reason_ended(self) -> str | None:
+        reason: str | None = getattr(self, "end_reason", None)  # none before the reason
+        return reason
+
+    # -- its commands: each worked out in domain/encounter/commands.py, then recorded by
+    # the event methods below (``encounter.act(kind, actor, params, dice, roller, by)``)
+
+    act = commands.act
+    next_round = commands.next_round
+    set_order = commands.set_order
+    declare = commands.declare
+    withdraw = commands.withdraw
+    end = commands.end
+    void = commands.void
+    reroll = commands.reroll
+    reroll_rolls = commands.reroll_rolls
+    rewind = commands.rewind
+    gm_change = commands.gm_change
+    correct_after_end = commands.correct_after_end
+    recompute = commands.recompute
+    roll_initiative = table_commands.roll_initiative
+    seat_joiner = table_commands.seat_joiner
+    next_turn = table_commands.next_turn
+    previous_turn = table_commands.previous_turn
+    delay = table_commands.delay
+    move_in_order = table_commands.move_in_order
+    mark = markers.mark
+    unmark = markers.unmark
+
+    # -- applying its events: each body is in domain/encounter/applying.py, bound to its
+    # event class here (calling it records the event; replaying the event applies it)
+
+    _action_resolved = event(ActionResolved)(applying.action_resolved)
+    _round_started = event(RoundStarted)(applying.round_started)
+    _order_set = event(OrderSet)(applying.order_set)
+    _turn_advanced = event(TurnAdvanced)(applying.turn_advanced)
+    _turn_overridden = event(TurnOverridden)(applying.turn_overridden)
+    _exchange_opened = event(ExchangeOpened)(applying.exchange_opened)
+    _defense_declared = event(DefenseDeclared)(applying.defense_declared)
+    _exchange_withdrawn = event(ExchangeWithdrawn)(applying.exchange_withdrawn)
+    _ended = event(Ended)(applying.ended)
+    _record_table = event(TableRecorded)(applying.table_recorded)
+    _corrected = event(Corrected)(applying.corrected)
+    _gm_changed = event(GMChanged)(applying.gm_changed)
+    _recomputed = event(Recomputed)(applying.recomputed)

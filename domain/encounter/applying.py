@@ -1,0 +1,212 @@
+"""How each of the Encounter's events changes it: the bodies of its ``@event`` methods.
+
+The events are declared in domain/encounter/aggregate.py (each class named as its stored topic),
+which binds each of these to its class (``_ended = event(Ended)(applying.ended)``);
+calling the bound method records the event and applies it, and replaying the event
+applies it again, as with a method written in the class. What a command works out
+before it records an event is in domain/encounter/commands.py. Inside an apply,
+``self.version`` is still the version before the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from skald_campaign.domain.play.actions import JOIN, ActionRecord, Effects, actions_from_json
+from skald_campaign.domain.play.corrections import ACTIVE
+from skald_campaign.domain.play.exchanges import declared, withdrawn
+from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
+from skald_campaign.domain.play.table.records import Position
+from skald_campaign.domain.reading.breakdowns import target_of
+from skald_campaign.domain.records import (
+    JSON,
+    JSONObject,
+    Sheet,
+    State,
+    Tracks,
+    combatants_from_json,
+    replace,
+)
+
+if TYPE_CHECKING:
+    from skald_campaign.domain.encounter.aggregate import Encounter
+
+
+# -- actions ---------------------------------------------------------------------------
+
+
+def action_resolved(
+    self: Encounter,
+    number: int,
+    round: int,
+    kind: str,
+    actor: str | None,
+    params: JSONObject,
+    rolls: Sequence[JSON],
+    summary: str,
+    breakdown: JSONObject,
+    tracks: Mapping[str, Tracks],
+    state: Mapping[str, State],
+    conditions_before: Mapping[str, Sequence[str]],
+    by: str,
+    override: JSONObject | None = None,
+    hidden: bool = False,
+) -> None:
+    for cid, now in tracks.items():
+        self.combatants[cid] = replace(self.combatants[cid], tracks=now)
+    for cid, values in state.items():
+        self.combatants[cid] = replace(self.combatants[cid], state=values)
+    self.last_outcome = {"action": number}
+    after = {cid: self.conditions_of(cid) for cid in conditions_before}
+    effects = Effects(tracks=tracks, state=state)
+    recorded = ActionRecord.resolved(
+        number,
+        round,
+        kind,
+        actor,
+        params,
+        rolls,
+        summary,
+        breakdown,
+        by,
+        self.version + 1,
+        effects,
+        conditions_before,
+        after,
+        override,
+        hidden,
+    )
+    # Copy on write: copies of the aggregate share the list (Encounter.__deepcopy__).
+    self.actions = [*self.actions, recorded]
+
+
+def ended(self: Encounter, by: str, reason: str | None = None) -> None:
+    self.ended = True
+    self.end_reason = reason
+
+
+# -- rounds, the turn order and the table (domain/play/table/records.py) ---------------------------
+
+
+def round_started(self: Encounter, round: int, by: str) -> None:
+    self.round = round
+    self.turn = 0  # a new round starts at the top of the turn order
+
+
+def order_set(self: Encounter, order: Sequence[str], summary: str, by: str) -> None:
+    self.turn_order = list(order)
+    self.turn = 0
+
+
+def turn_advanced(self: Encounter, turn: int, summary: str, by: str) -> None:
+    self.turn = turn
+
+
+def turn_overridden(
+    self: Encounter, actor: str | None, round: int, refusal: str, reason: str, summary: str, by: str
+) -> None:
+    before: list[TurnOverride] = getattr(self, "overrides", [])
+    self.overrides = [*before, TurnOverride(actor, round, refusal, reason, by)]
+
+
+def table_recorded(
+    self: Encounter,
+    record: JSONObject,
+    summary: str,
+    position: JSONObject | None,
+    table: JSONObject,
+) -> None:
+    recorded = replace(ActionRecord.from_json(record), version=self.version + 1)
+    self.actions = [*self.actions, recorded]
+    if position is not None:
+        move_to(self, Position.from_json(position))
+
+
+def move_to(self: Encounter, position: Position) -> None:
+    self.round = position.round
+    self.turn_order = list(position.order)
+    self.turn = position.turn
+
+
+# -- exchanges (domain/play/exchanges.py) ----------------------------------------------------
+
+
+def exchange_opened(self: Encounter, exchange: JSONObject, summary: str, by: str) -> None:
+    opened = Exchange.from_json(exchange)
+    self.exchanges = [*self.exchange_list, opened]
+    self.last_outcome = {"exchange": opened.number}
+
+
+def defense_declared(
+    self: Encounter, number: int, choice: str, action: int, summary: str, by: str
+) -> None:
+    update_exchange(self, declared(self.exchange_list[number - 1], choice, by, action))
+
+
+def exchange_withdrawn(self: Encounter, number: int, reason: str, summary: str, by: str) -> None:
+    update_exchange(self, withdrawn(self.exchange_list[number - 1], reason, by))
+
+
+def update_exchange(self: Encounter, exchange: Exchange) -> None:
+    listed = self.exchange_list
+    listed[exchange.number - 1] = exchange
+    self.exchanges = listed
+
+
+# -- corrections and the GM's changes ---------------------------------------------------
+
+
+def corrected(
+    self: Encounter,
+    correction: JSONObject,
+    actions: Sequence[JSON],
+    tracks: Mapping[str, Tracks],
+    state: Mapping[str, State],
+    round: int,
+    position: JSONObject | None = None,
+    table: JSONObject | None = None,
+) -> None:
+    self.actions = actions_from_json(actions)
+    for cid, c in self.combatants.items():
+        self.combatants[cid] = replace(c, tracks=tracks[cid], state=state[cid])
+    for record in self.actions:  # a join the correction struck out: out of the fight
+        if record.kind == JOIN and record.status != ACTIVE:
+            cid = str(target_of(record.params))
+            self.combatants[cid] = replace(self.combatants[cid], present=False)
+    self.round = round
+    if position is not None:
+        move_to(self, Position.from_json(position))
+    self.corrections.append(recorded_correction(self, correction))
+
+
+def recorded_correction(self: Encounter, correction: JSONObject) -> Correction:
+    return replace(Correction.from_json(correction), version=self.version + 1)
+
+
+def gm_changed(
+    self: Encounter,
+    record: JSONObject,
+    summary: str,
+    tracks: Mapping[str, Tracks],
+    state: Mapping[str, State],
+    sheets: Mapping[str, Sheet],
+) -> None:
+    recorded = ActionRecord.from_json(record)
+    self.combatants.update(recorded.effects.combatants or {})
+    self.actions = [*self.actions, replace(recorded, version=self.version + 1)]
+
+
+def recomputed(
+    self: Encounter,
+    correction: JSONObject,
+    initial: Mapping[str, JSON],
+    actions: Sequence[JSON],
+    combatants: Mapping[str, JSON],
+    tracks: Mapping[str, Tracks],
+    state: Mapping[str, State],
+) -> None:
+    self.initial_combatants = combatants_from_json(initial)
+    self.actions = actions_from_json(actions)
+    self.combatants = combatants_from_json(combatants)
+    self.corrections.append(recorded_correction(self, correction))

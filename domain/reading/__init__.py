@@ -1,0 +1,1 @@
+"""Reading: an action record's breakdowns, narratives, outcomes and texts, per reader."""
