@@ -3,14 +3,16 @@
 Its events are classes declared here with typed fields, each named (its stored topic is
 ``domain.campaign:Campaign.<name>``) and with its fields in the order its payloads are
 stored, as fe485e1's generated classes were; what a ruleset defines is JSON in them
-(domain/records.py). A command is worked out in domain/campaign/commands.py (its
-checks in domain/campaign/roster.py, domain/campaign/calendar.py) and recorded by the event methods
-here; the snapshots' state is domain/campaign/state.py.
+(domain/records.py). A command is decided in domain/campaign/commands.py (its checks in
+domain/campaign/roster.py, domain/campaign/calendar.py), which returns the events to record;
+the aggregate records them, and its event methods here apply them. The snapshots' state is
+domain/campaign/state.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 
 from eventsourcing.domain import Aggregate, event
 
@@ -106,31 +108,117 @@ class Campaign(Aggregate):
         self.encounters: dict[str, EncounterEntry] = {}
         self.calendar: dict[int, Day] = {}
 
-    # -- its commands: each worked out in domain/campaign/commands.py, then recorded by
-    # the event methods below (``campaign.enrol(name, sheet, by)``); what it answers
-    # about itself is read in domain/campaign/reads.py
+    # -- its commands: each decided in domain/campaign/commands.py from what it reads of
+    # the campaign, then recorded here as the events it names (``campaign.enrol(name,
+    # sheet, by)``); what it answers about itself is read in domain/campaign/reads.py
 
-    create = classmethod(commands.create)
-    issue_key = commands.issue_key
-    revoke_key = commands.revoke_key
-    enrol = commands.enrol
-    open_encounter = commands.open_encounter
-    join_encounter = commands.join_encounter
-    carry_over = commands.carry_over
-    advance_days = commands.advance_days
-    heal_through = commands.heal_through
-    heal_before_joining = commands.heal_before_joining
-    mark_wound = commands.mark_wound
-    amend_sheet = commands.amend_sheet
-    adjust_tracks = commands.adjust_tracks
+    def _record(self, decisions: Iterable[commands.Decision]) -> list[commands.Decision]:
+        """Record each decision as the event of its name, with its fields, in turn: a
+        command's later decisions may read what its earlier ones left."""
+        recorded = []
+        for decision in decisions:
+            fields = {f.name: getattr(decision, f.name) for f in dataclasses.fields(decision)}
+            self.trigger_event(getattr(type(self), type(decision).__name__), **fields)
+            recorded.append(decision)
+        return recorded
+
+    @classmethod
+    def create(
+        cls,
+        name: str,
+        ruleset_id: str,
+        option_overrides: JSONObject | None,
+        by: str,
+        gm_key_id: str,
+        gm_key_hash: str,
+    ) -> Campaign:
+        created = commands.create(name, ruleset_id, option_overrides, by, gm_key_id, gm_key_hash)
+        return cls(**{f.name: getattr(created, f.name) for f in dataclasses.fields(created)})
+
+    def issue_key(
+        self,
+        key_id: str,
+        key_hash: str,
+        role: str,
+        characters: list[str],
+        label: str,
+        by: str,
+    ) -> None:
+        self._record([commands.issue_key(self, key_id, key_hash, role, characters, label, by)])
+
+    def revoke_key(self, key_id: str, by: str) -> None:
+        self._record([commands.revoke_key(self, key_id, by)])
+
+    def enrol(
+        self,
+        name: str,
+        sheet: JSONObject,
+        by: str,
+        npc: bool = False,
+        player: str | None = None,
+    ) -> str:
+        enrolled = commands.enrol(self, name, sheet, by, npc, player)
+        self._record([enrolled])
+        return enrolled.character_id
+
+    def open_encounter(self, encounter_id: str, name: str, character_ids: list[str]) -> None:
+        self._record([commands.open_encounter(self, encounter_id, name, character_ids)])
+
+    def join_encounter(self, encounter_id: str, character_id: str, by: str) -> None:
+        self._record(commands.join_encounter(self, encounter_id, character_id, by))
+
+    def carry_over(
+        self,
+        encounter_id: str,
+        tracks: commands.TracksOf,
+        state: commands.StateOf,
+        by: str,
+        sheets: commands.SheetsOf | None = None,
+    ) -> None:
+        self._record(commands.carry_over(self, encounter_id, tracks, state, by, sheets))
+
+    def advance_days(
+        self, days: int, default_plan: JSONObject, plans: Mapping[str, JSONObject], by: str
+    ) -> None:
+        self._record(commands.advance_days(self, days, default_plan, plans, by))
+
+    def heal_through(self, day: int) -> int:
+        """The number of heals recorded (domain/campaign/commands.py)."""
+        return len(self._record(commands.heal_through(self, day)))
+
+    def heal_before_joining(self, character_ids: list[str]) -> int:
+        return len(self._record(commands.heal_before_joining(self, character_ids)))
+
+    def mark_wound(
+        self, character_id: str, wound: str, present: bool, reason: str, by: str
+    ) -> None:
+        self._record([commands.mark_wound(self, character_id, wound, present, reason, by)])
+
+    def amend_sheet(
+        self, character_id: str, changes: Mapping[str, JSON], reason: str, by: str
+    ) -> None:
+        self._record([commands.amend_sheet(self, character_id, changes, reason, by)])
+
+    def adjust_tracks(
+        self,
+        character_id: str,
+        changes: Mapping[str, Mapping[str, int]],
+        reason: str,
+        by: str,
+    ) -> None:
+        self._record([commands.adjust_tracks(self, character_id, changes, reason, by)])
+
+    def record_ruleset_version(self) -> None:
+        self._record(commands.record_ruleset_version(self))
+
+    def accept_ruleset_version(self, version: str, differing: Sequence[JSON], by: str) -> None:
+        self._record([commands.accept_ruleset_version(self, version, differing, by)])
 
     access_for = reads.access_for
     character = reads.character
     conditions_of = reads.conditions_of
     plans_on = reads.plans_on
     ruleset_standing = reads.ruleset_standing
-    record_ruleset_version = commands.record_ruleset_version
-    accept_ruleset_version = commands.accept_ruleset_version
 
     @property
     def rules(self) -> Ruleset:

@@ -1,57 +1,53 @@
 """What the Campaign answers about itself: the access a key grants, its rules under its
 options, a character and their conditions, the open encounters and a day's plans.
 
-They read the aggregate's records and change nothing; the campaign binds them as its
-methods and properties (``campaign.character(cid)``, ``campaign.rules``), as it binds
-its commands (domain/campaign/commands.py), so domain/campaign/aggregate.py keeps its events and
-the methods that apply them.
+They read a campaign's records (``CampaignRecords``, domain/campaign/view.py) and change
+nothing; the campaign binds them as its methods and properties (``campaign.character(cid)``,
+``campaign.rules``), so domain/campaign/aggregate.py keeps its events and the methods that
+apply them.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from skald_campaign.domain.access import Access
 from skald_campaign.domain.campaign import roster
 from skald_campaign.domain.campaign.calendar import DayPlans
 from skald_campaign.domain.campaign.ruleset_versions import Standing, standing
+from skald_campaign.domain.campaign.view import CampaignRecords
 from skald_campaign.domain.records import Character
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import Ruleset
 
-if TYPE_CHECKING:
-    from skald_campaign.domain.campaign.aggregate import Campaign
 
-
-def access_for(campaign: Campaign, key_id: str, key_hash: str) -> Access:
+def access_for(campaign: CampaignRecords, key_id: str, key_hash: str) -> Access:
     """The access a presented key grants here; hashes are compared in constant time."""
     return roster.access(campaign.keys, key_id, key_hash)
 
 
-def rules(campaign: Campaign) -> Ruleset:
+def rules(campaign: CampaignRecords) -> Ruleset:
     return get_ruleset(campaign.ruleset_id).under(campaign.options)
 
 
-def character(campaign: Campaign, character_id: str) -> Character:
+def character(campaign: CampaignRecords, character_id: str) -> Character:
     return roster.enrolled(campaign.characters, character_id)
 
 
-def conditions_of(campaign: Campaign, character_id: str) -> tuple[str, ...]:
+def conditions_of(campaign: CampaignRecords, character_id: str) -> tuple[str, ...]:
     enrolled = character(campaign, character_id)
-    return campaign.rules.conditions(enrolled.sheet, enrolled.tracks, enrolled.state)
+    return rules(campaign).conditions(enrolled.sheet, enrolled.tracks, enrolled.state)
 
 
-def open_encounters(campaign: Campaign) -> list[str]:
+def open_encounters(campaign: CampaignRecords) -> list[str]:
     return [eid for eid, entry in campaign.encounters.items() if entry.open]
 
 
-def plans_on(campaign: Campaign, day: int) -> DayPlans:
+def plans_on(campaign: CampaignRecords, day: int) -> DayPlans:
     """Every character's plan for the day (none before the first day)."""
     found = campaign.calendar.get(day)
     return {} if found is None else found.plans
 
 
-def ruleset_standing(campaign: Campaign) -> Standing:
+def ruleset_standing(campaign: CampaignRecords) -> Standing:
     """The campaign's ruleset as recorded, beside the one installed."""
     return standing(
         str(campaign.id),

@@ -8,13 +8,13 @@ snapshot, old or new, is read through ``upcast_v1_v2``, which builds the records
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from skald_campaign.domain.campaign.calendar import calendar_as_json, calendar_from_json
 from skald_campaign.domain.campaign.ruleset_versions import (
     UNRECORDED_DISTRIBUTION,
     UNRECORDED_VERSION,
 )
+from skald_campaign.domain.campaign.view import CampaignRecords
 from skald_campaign.domain.records import (
     JSON,
     Character,
@@ -23,9 +23,6 @@ from skald_campaign.domain.records import (
     KeyGrant,
     as_object,
 )
-
-if TYPE_CHECKING:
-    from skald_campaign.domain.campaign.aggregate import Campaign
 
 
 def stored_object(value: object) -> JSONObject:
@@ -39,7 +36,7 @@ def stored_object(value: object) -> JSONObject:
 JSON_STATE = frozenset(("characters", "keys", "encounters", "calendar"))
 
 
-def stored_state(taken: Mapping[str, object], campaign: Campaign) -> dict[str, object]:
+def stored_state(taken: Mapping[str, object], campaign: CampaignRecords) -> dict[str, object]:
     """The state the library took of the campaign, as version 1 stored it: JSON, records
     written out (each in its place among the attributes, so the stored bytes are the same)."""
     written: dict[str, JSON] = {

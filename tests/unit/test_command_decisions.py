@@ -1,0 +1,65 @@
+"""The aggregates' command modules decide the events to record as plain records (issue 38):
+each decision is named as the aggregate's event class it stands for and has that event's
+fields, in their order, so the aggregate records it as that event and nothing is lost or
+renamed on the way."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from types import ModuleType
+
+import pytest
+
+from skald_campaign.domain.campaign import commands as campaign_commands
+from skald_campaign.domain.campaign.aggregate import Campaign
+
+# The fields every event has from the library, not from the command.
+LIBRARY = {"originator_id", "originator_version", "timestamp", "originator_topic"}
+
+
+def decisions(module: ModuleType) -> list[type[object]]:
+    return [
+        cls
+        for _, cls in inspect.getmembers(module, inspect.isclass)
+        if cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls)
+    ]
+
+
+def event_fields(event_class: type[object]) -> list[str]:
+    return [f.name for f in dataclasses.fields(event_class) if f.name not in LIBRARY]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("module", "aggregate"),
+    [(campaign_commands, Campaign)],
+)
+def test_each_decision_is_an_event_of_its_aggregate_with_its_fields(
+    module: ModuleType, aggregate: type[object]
+) -> None:
+    found = decisions(module)
+    assert found
+    for decision in found:
+        event_class = getattr(aggregate, decision.__name__)
+        assert [f.name for f in dataclasses.fields(decision)] == event_fields(event_class), (  # type: ignore[arg-type]
+            decision.__name__
+        )
+
+
+def test_the_campaigns_decisions_are_every_event_its_commands_record() -> None:
+    assert sorted(cls.__name__ for cls in decisions(campaign_commands)) == [
+        "CharacterEnrolled",
+        "CharacterHealed",
+        "CharacterJoined",
+        "Created",
+        "DayAdvanced",
+        "EncounterClosed",
+        "EncounterOpened",
+        "KeyIssued",
+        "KeyRevoked",
+        "RulesetVersionAccepted",
+        "RulesetVersionRecorded",
+        "SheetAmended",
+        "TracksAdjusted",
+        "WoundMarked",
+    ]
