@@ -54,7 +54,7 @@ FEED_QUIET = "live lag 2xx -> SSE entry, p99 (goal on a quiet machine)"
 VIEW_QUIET = "live lag 2xx -> vitals view, p99 (goal on a quiet machine)"
 ODDS = "the most expensive odds request, CPU"
 REBUILD = "skald projections rebuild, spawn to exit, vs raw read + decode"
-ROUTED = "two API processes on PostgreSQL behind the router vs one"
+ROUTED = "compose's shape on PostgreSQL (2 replicas, workers apart), CPU per command vs one serve's"
 FIGURES = (VITALS, BOARD, AUDIT, PAGE, HISTORY, COMMAND_CPU, COMMANDS, FEED, VIEW)
 FIGURES += (FEED_QUIET, VIEW_QUIET, ODDS, REBUILD, ROUTED)
 
@@ -100,7 +100,7 @@ GOALS = {VITALS: ">= 0.5x", BOARD: ">= 0.5x", AUDIT: ">= 0.5x", PAGE: "<= 1.5x"}
 GOALS |= {HISTORY: "<= 1.5x", COMMAND_CPU: ">= 0.33x", COMMANDS: ">= 1.5x", FEED: "<= 2x"}
 GOALS |= {VIEW: "<= 2x", FEED_QUIET: "<= 1x (50 ms)", VIEW_QUIET: "<= 1x (50 ms)"}
 GOALS |= {ODDS: "<= 1x (300 ms, or a 422 within it)"}
-GOALS |= {REBUILD: ">= 0.75x", ROUTED: ">= 1.5x"}
+GOALS |= {REBUILD: ">= 0.75x", ROUTED: "<= 1.2x"}
 
 
 @dataclass(frozen=True)
@@ -119,9 +119,9 @@ def served(table: Table, sizes: Sizes, data: Path) -> None:
     from bench.http import BODY, UNLIMITED, ceiling_app, get_script, post_script, skald_setup, wrk
     from bench.million import caught_up
     from bench.reads import SECRET, build, cpu_per_read, read_paths
+    from bench.server import Server
     from skald_campaign.settings import Settings
     from skald_campaign.store import persistence_env
-    from tests.e2e.server import Server
 
     seconds, conns = sizes.seconds, 16
     with ceiling_app() as (url, pid):
@@ -225,8 +225,10 @@ def routed(table: Table, sizes: Sizes, postgres: str | None, data: Path) -> None
         return table.fail((ROUTED,), "no haproxy (apt-get install haproxy)")
     with fresh_database(postgres) as database:
         found = scale_out(database, sizes.seconds, 16, data)
-    two, one = found["two"]["rate"], found["one"]["rate"]
-    table.add(ROUTED, f"{two:.0f}/s", f"one process {one:.0f}/s", two / one, GOALS[ROUTED])
+    compose, one = found["compose"], found["one"]
+    measured = f"{compose['cpu_ms']:.3f} ms ({compose['rate']:.0f}/s)"
+    anchor = f"one skald serve {one['cpu_ms']:.3f} ms ({one['rate']:.0f}/s)"
+    table.add(ROUTED, measured, anchor, compose["cpu_ms"] / one["cpu_ms"], GOALS[ROUTED])
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from uuid import uuid4
 import httpx
 
 from bench.live import JSON, percentile
-from tests.e2e.server import Server
+from bench.server import Server
 
 Setup = Callable[[str, int], tuple[str, list[str], list[str]]]
 

@@ -12,7 +12,6 @@ import os
 import sys
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from skald_campaign.domain.errors import DomainError
@@ -329,30 +328,51 @@ def dearest(repeats: int = 3) -> dict[str, tuple[float, str]]:
     return found
 
 
-ROOT = str(Path(__file__).resolve().parents[1])  # tests/ helpers, when run as a script
+def weapon(name: str, category: str, base: int, per_margin: int, damage_type: str) -> Any:
+    return {"name": name, "attribute": "might", "skill": "melee", "category": category,
+            "base_damage": base, "per_margin": per_margin, "damage_type": damage_type}  # fmt: skip
+
+
+ARMS = [
+    weapon("sword", "melee", 2, 1, "slash"),
+    weapon("axe", "melee", 1, 2, "slash"),
+    weapon("club", "melee", 0, 1, "blunt"),
+    weapon("spear", "reach", 2, 1, "pierce"),
+    weapon("halberd", "reach", 3, 1, "slash"),
+]
 
 
 def combatant_view(repeats: int) -> tuple[float, Any]:
     """The issue's dearest request (GET .../combatants/{id}/odds): a margin champion's
     every attack against a lucky guard, all sharing one budget. A fresh encounter each
-    repeat, so no answer comes from the odds cache."""
+    repeat, so no answer comes from the odds cache. The application is driven directly
+    (in memory): the bench imports nothing from tests/ (its venv has no test extras)."""
+    from skald_campaign.application.application import SkaldApplication
+    from skald_campaign.application.commands import (
+        Combatant as Enrolled,
+    )
+    from skald_campaign.application.commands import (
+        CreateCampaign,
+        EnrolCharacter,
+        StartEncounter,
+    )
     from skald_campaign.domain.odds.encounter import attack_odds
-
-    if ROOT not in sys.path:
-        sys.path.append(ROOT)
-    from tests.unit.test_margin_table import AXE, CLUB, HALBERD, SPEAR, SWORD, Table, sheet
 
     cpu, answer = float("inf"), None
     for _ in range(repeats):
-        table = Table()
-        arms = [SWORD, AXE, CLUB, SPEAR, HALBERD]
-        table.enrol("hero", sheet(might=6, melee=5, luck=1, weapons=arms))
-        table.enrol("foe", sheet(grace=3, evasion=3, vigor=3, guard=3, luck=1))
-        table.start(("hero", "a", 1), ("foe", "b", 1))
-        assert table.encounter is not None
-        encounter = table.app.encounter(table.campaign, table.encounter)
+        app = SkaldApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+        campaign = app.create_campaign(CreateCampaign("Odds bench", "margin", {})).id
+        _, hero = app.enrol_character(
+            EnrolCharacter(campaign, "hero", m(might=6, melee=5, luck=1, weapons=ARMS))
+        )
+        _, foe = app.enrol_character(
+            EnrolCharacter(campaign, "foe", m(grace=3, evasion=3, vigor=3, guard=3, luck=1))
+        )
+        lineup = (Enrolled(hero, "a", 1), Enrolled(foe, "b", 1))
+        eid = app.start_encounter(StartEncounter(campaign, "Fight", lineup)).id
+        encounter = app.encounter(campaign, eid)
         used = time.process_time()
-        answer = attack_odds(encounter, table.ids["hero"], table.ids["foe"], effort=3)
+        answer = attack_odds(encounter, hero, foe, effort=3)
         cpu = min(cpu, (time.process_time() - used) * 1000)
     return cpu, answer
 

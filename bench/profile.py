@@ -23,7 +23,7 @@ import tempfile
 import threading
 from collections import Counter
 
-from tests.e2e.server import Server
+from bench.server import Server
 
 # bench/http.py, loaded by path: its name would shadow the `http` standard module.
 _spec = importlib.util.spec_from_file_location("bench_http", Path(__file__).with_name("http.py"))

@@ -144,7 +144,7 @@ def cpu_per_read(
 def main() -> None:
     from bench.http import UNLIMITED, ceiling_app, get_script, wrk
     from bench.million import caught_up
-    from tests.e2e.server import Server
+    from bench.server import Server
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=5)

