@@ -3,14 +3,16 @@
 Its events are declared here, each class named as its stored topic
 (``domain.encounter:Encounter.ActionResolved``...), and bound to the functions that
 apply them (domain/encounter/applying.py). What a command works out before recording
-them is in domain/encounter/commands.py; the state's records in domain/play/actions.py and
+them is in domain/encounter/commands.py (the table's in domain/play/table/), which
+yields the events to record; the state's records in domain/play/actions.py and
 domain/play/records.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
@@ -18,11 +20,12 @@ from eventsourcing.domain import Aggregate, event
 from skald_campaign.domain.encounter import applying, commands
 from skald_campaign.domain.encounter.state import JSON_STATE, copy_sharing, read_state, write_state
 from skald_campaign.domain.errors import NotFound
-from skald_campaign.domain.play import markers
 from skald_campaign.domain.play.actions import ActionRecord
+from skald_campaign.domain.play.fight import Fight
 from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
 from skald_campaign.domain.play.resolution import build_view
 from skald_campaign.domain.play.table import commands as table_commands
+from skald_campaign.domain.play.table import markers
 from skald_campaign.domain.play.table.records import Table, table_of
 from skald_campaign.domain.play.turns import TurnState
 from skald_campaign.domain.records import (
@@ -37,6 +40,21 @@ from skald_campaign.domain.records import (
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 from skald_campaign.domain.snapshots import JSONStateSnapshot
+
+Answer = TypeVar("Answer")
+Args = ParamSpec("Args")
+
+
+def recording(
+    command: Callable[Concatenate[Fight, Args], commands.Command[Answer]],
+) -> Callable[Concatenate[Encounter, Args], Answer]:
+    """The command as the encounter's method: it records what the command decides."""
+
+    @functools.wraps(command)
+    def method(self: Encounter, /, *args: Args.args, **kwargs: Args.kwargs) -> Answer:
+        return self._run(command(self, *args, **kwargs))
+
+    return method
 
 
 class Encounter(Aggregate):
@@ -286,30 +304,43 @@ class Encounter(Aggregate):
         reason: str | None = getattr(self, "end_reason", None)  # none before the reason
         return reason
 
-    # -- its commands: each worked out in domain/encounter/commands.py, then recorded by
-    # the event methods below (``encounter.act(kind, actor, params, dice, roller, by)``)
+    # -- its commands: each decided in domain/encounter/commands.py (the table's in
+    # domain/play/table/) from what it reads of the encounter, which records each decision
+    # as the event it names (``encounter.act(kind, actor, params, dice, roller, by)``)
 
-    act = commands.act
-    next_round = commands.next_round
-    set_order = commands.set_order
-    declare = commands.declare
-    withdraw = commands.withdraw
-    end = commands.end
-    void = commands.void
-    reroll = commands.reroll
+    def _run(self, command: commands.Command[Answer]) -> Answer:
+        """Record each decision the command yields, before it goes on; its answer."""
+        try:
+            decision = next(command)
+            while True:
+                # The event of the decision's name, every field given (trigger_event).
+                self.trigger_event(getattr(type(self), type(decision).__name__), **vars(decision))
+                decision = command.send(None)
+        except StopIteration as done:
+            answer: Answer = done.value
+            return answer
+
+    act = recording(commands.act)
+    next_round = recording(commands.next_round)
+    set_order = recording(commands.set_order)
+    declare = recording(commands.declare)
+    withdraw = recording(commands.withdraw)
+    end = recording(commands.end)
+    void = recording(commands.void)
+    reroll = recording(commands.reroll)
     reroll_rolls = commands.reroll_rolls
-    rewind = commands.rewind
-    gm_change = commands.gm_change
-    correct_after_end = commands.correct_after_end
-    recompute = commands.recompute
-    roll_initiative = table_commands.roll_initiative
-    seat_joiner = table_commands.seat_joiner
-    next_turn = table_commands.next_turn
-    previous_turn = table_commands.previous_turn
-    delay = table_commands.delay
+    rewind = recording(commands.rewind)
+    gm_change = recording(commands.gm_change)
+    correct_after_end = recording(commands.correct_after_end)
+    recompute = recording(commands.recompute)
+    roll_initiative = recording(table_commands.roll_initiative)
+    seat_joiner = recording(table_commands.seat_joiner)
+    next_turn = recording(table_commands.next_turn)
+    previous_turn = recording(table_commands.previous_turn)
+    delay = recording(table_commands.delay)
     move_in_order = table_commands.move_in_order
-    mark = markers.mark
-    unmark = markers.unmark
+    mark = recording(markers.mark)
+    unmark = recording(markers.unmark)
 
     # -- applying its events: each body is in domain/encounter/applying.py, bound to its
     # event class here (calling it records the event; replaying the event applies it)

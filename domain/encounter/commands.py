@@ -1,16 +1,22 @@
-"""What the Encounter's commands work out before they record their events.
+"""What the Encounter's commands decide: the events to record, worked out from what they read.
 
 The checks (whose turn it is, whether a record may be corrected), the resolution
 (domain/play/resolution.py, domain/play/exchanges.py), the replay of a correction
-(domain/play/corrections.py) and the records a GM change makes: each function here takes
-the encounter, works the command out and records it through the encounter's own
-event methods (domain/encounter/aggregate.py), where its events and their topics stay.
+(domain/play/corrections.py) and the records a GM change makes: each function here
+takes what it reads of the encounter (``Fight``, domain/play/fight.py), works the
+command out and yields its decisions, each named as the Encounter's event it stands for
+and with that event's fields in their order (a unit test holds them to it). The
+aggregate (domain/encounter/aggregate.py) records each as that event before the command
+goes on, so a command reads what its earlier events left, and its return value is its
+answer: as eventsourcing's functional examples (aggregate7) have commands return the
+events, and the aggregate keep them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias, TypeVar
 
 from skald_campaign.domain.access import Access, Forbidden
 from skald_campaign.domain.encounter.state import tracks_and_state
@@ -29,6 +35,7 @@ from skald_campaign.domain.play.corrections import (
 )
 from skald_campaign.domain.play.corrections import rewind_plan as plan_rewind
 from skald_campaign.domain.play.dice import Roller, seeded_roller
+from skald_campaign.domain.play.fight import Dice, Fight
 from skald_campaign.domain.play.gm_calls import refuse_gm_calls
 from skald_campaign.domain.play.gm_changes import AMEND, JOIN, amended_sheet, apply_gm_record
 from skald_campaign.domain.play.resolution import Resolved
@@ -36,16 +43,148 @@ from skald_campaign.domain.play.roll_preview import Preview, technical_dice
 from skald_campaign.domain.play.table import commands as table_commands
 from skald_campaign.domain.play.table.corrections import position_void
 from skald_campaign.domain.play.table.options import table_options
-from skald_campaign.domain.play.table.records import POSITION_KINDS, Position, position, table_of
-from skald_campaign.domain.records import JSON, Combatant, JSONObject, as_object, combatants_as_json
+from skald_campaign.domain.play.table.records import (
+    POSITION_KINDS,
+    Position,
+    TableRecorded,
+    position,
+    table_of,
+)
+from skald_campaign.domain.records import (
+    JSON,
+    Combatant,
+    JSONObject,
+    Sheet,
+    State,
+    Tracks,
+    as_object,
+    combatants_as_json,
+)
 
-if TYPE_CHECKING:
-    from skald_campaign.domain.encounter.aggregate import Encounter
-
-Dice = Mapping[str, list[int]]
+# -- the decisions: one per event of the Encounter's, named and ordered as its fields -----
 
 
-def refuse_if_ended(e: Encounter) -> None:
+@dataclass(frozen=True)
+class ActionResolved:
+    number: int
+    round: int
+    kind: str
+    actor: str | None
+    params: JSONObject
+    rolls: Sequence[JSON]
+    summary: str
+    breakdown: JSONObject
+    tracks: Mapping[str, Tracks]
+    state: Mapping[str, State]
+    conditions_before: Mapping[str, Sequence[str]]
+    by: str
+    override: JSONObject | None
+    hidden: bool
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    round: int
+    by: str
+
+
+@dataclass(frozen=True)
+class OrderSet:
+    order: Sequence[str]
+    summary: str
+    by: str
+
+
+@dataclass(frozen=True)
+class TurnOverridden:
+    actor: str | None
+    round: int
+    refusal: str
+    reason: str
+    summary: str
+    by: str
+
+
+@dataclass(frozen=True)
+class ExchangeOpened:
+    exchange: JSONObject
+    summary: str
+    by: str
+
+
+@dataclass(frozen=True)
+class DefenseDeclared:
+    number: int
+    choice: str
+    action: int
+    summary: str
+    by: str
+
+
+@dataclass(frozen=True)
+class ExchangeWithdrawn:
+    number: int
+    reason: str
+    summary: str
+    by: str
+
+
+@dataclass(frozen=True)
+class Ended:
+    by: str
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class Corrected:
+    correction: JSONObject
+    actions: Sequence[JSON]
+    tracks: Mapping[str, Tracks]
+    state: Mapping[str, State]
+    round: int
+    position: JSONObject | None
+    table: JSONObject | None
+
+
+@dataclass(frozen=True)
+class GMChanged:
+    record: JSONObject
+    summary: str
+    tracks: Mapping[str, Tracks]
+    state: Mapping[str, State]
+    sheets: Mapping[str, Sheet]
+
+
+@dataclass(frozen=True)
+class Recomputed:
+    correction: JSONObject
+    initial: Mapping[str, JSON]
+    actions: Sequence[JSON]
+    combatants: Mapping[str, JSON]
+    tracks: Mapping[str, Tracks]
+    state: Mapping[str, State]
+
+
+Decision: TypeAlias = (
+    ActionResolved
+    | RoundStarted
+    | OrderSet
+    | TurnOverridden
+    | ExchangeOpened
+    | DefenseDeclared
+    | ExchangeWithdrawn
+    | Ended
+    | Corrected
+    | GMChanged
+    | Recomputed
+    | TableRecorded
+)
+Answer = TypeVar("Answer")
+# A command: the decisions it yields, each recorded before it goes on, then its answer.
+Command: TypeAlias = Generator[Decision, None, Answer]
+
+
+def refuse_if_ended(e: Fight) -> None:
     if e.ended:
         raise ActionRefused(f"encounter '{e.name}' has ended; start a new one")
 
@@ -54,7 +193,7 @@ def refuse_if_ended(e: Encounter) -> None:
 
 
 def act(
-    e: Encounter,
+    e: Fight,
     kind: str,
     actor: str | None,
     params: JSONObject,
@@ -65,7 +204,7 @@ def act(
     role: str = "gm",
     override_reason: str | None = None,
     hidden: bool = False,
-) -> dict[str, JSON]:
+) -> Command[dict[str, JSON]]:
     """Resolve an action, rolling whatever the caller did not supply, and record it:
     the record's JSON. An attack whose defender has a choice to declare is recorded
     as a pending exchange instead (domain/play/exchanges.py); its JSON says which."""
@@ -85,7 +224,7 @@ def act(
         refusal, reason = overridden
         override = Override(refusal=refusal, reason=reason, by=by)
         summary = f"GM override: {refusal}; reason: {reason}"
-        e._turn_overridden(actor, e.round, refusal, reason, summary, by)
+        yield TurnOverridden(actor, e.round, refusal, reason, summary, by)
     if opening.exchange is not None:
         number = len(e.exchange_list) + 1
         # The exchange keeps the override for the action record it becomes.
@@ -95,14 +234,15 @@ def act(
         if hidden:
             marks["hidden"] = True
         summary = f"exchange {number}: {opening.exchange['summary']}"
-        e._exchange_opened({**opening.exchange, **marks}, summary, by)
+        yield ExchangeOpened({**opening.exchange, **marks}, summary, by)
         return e.exchange_list[-1].as_json()
     assert opening.resolved is not None
-    return record(e, kind, actor, opening.resolved, e.round, by, override, hidden).as_json()
+    recorded = yield from record(e, kind, actor, opening.resolved, e.round, by, override, hidden)
+    return recorded.as_json()
 
 
 def record(
-    e: Encounter,
+    e: Fight,
     kind: str,
     actor: str | None,
     resolved: Resolved,
@@ -110,12 +250,11 @@ def record(
     by: str,
     override: Override | None,
     hidden: bool = False,
-) -> ActionRecord:
+) -> Command[ActionRecord]:
     outcome = resolved.outcome
-    # e._action_resolved(...) without its decorator's per-call binding and argument
-    # filtering: the same event class, every field given (eventsourcing's equivalent).
-    e.trigger_event(
-        e.ActionResolved,
+    # Every field given: the aggregate records it without the event method's per-call
+    # binding and argument filtering (eventsourcing's trigger_event).
+    yield ActionResolved(
         number=len(e.actions) + 1,
         round=round,
         kind=kind,
@@ -135,7 +274,7 @@ def record(
 
 
 def turn_check(
-    e: Encounter, actor: str | None, gm_tool: bool, override_reason: str | None, role: str
+    e: Fight, actor: str | None, gm_tool: bool, override_reason: str | None, role: str
 ) -> tuple[str, str] | None:
     """None when the actor may act now; (refusal, reason) when the GM overrides it."""
     reason = turns.check_override(override_reason, role)
@@ -153,31 +292,31 @@ def turn_check(
 
 
 def next_round(
-    e: Encounter, by: str, roller: Roller | None = None, dice: Dice | None = None
-) -> None:
+    e: Fight, by: str, roller: Roller | None = None, dice: Dice | None = None
+) -> Command[None]:
     """The next round: its start records, then (``each_round``) initiative again, with
     the table's ``dice`` by combatant id where given. Dice for a round that rolls no
     initiative are refused before anything is recorded, never dropped."""
     refuse_if_ended(e)
     if dice:
         refuse_round_dice(e, dice, roller)
-    e._round_started(e.round + 1, by)
+    yield RoundStarted(e.round + 1, by)
     # What the rules do by themselves at a round's start (bleeding, S10) is
     # recorded as actions, so that corrections replay it like any other; no dice.
     for kind in e.rules.round_start_actions(e.view()):
-        act(e, kind, None, {}, None, None, by)
+        yield from act(e, kind, None, {}, None, None, by)
     # T1: initiative rolled again every round (the server's dice; a table re-rolls
     # with its own through "roll initiative").
     if roller is not None and rolls_each_round(e, roller):
-        e.roll_initiative(dice, roller, by)
+        yield from table_commands.roll_initiative(e, dice, roller, by)
 
 
-def rolls_each_round(e: Encounter, roller: Roller | None) -> bool:
+def rolls_each_round(e: Fight, roller: Roller | None) -> bool:
     options = table_options(e.options)
     return options.roll and options.each_round and bool(e.order) and roller is not None
 
 
-def refuse_round_dice(e: Encounter, dice: Dice, roller: Roller | None) -> None:
+def refuse_round_dice(e: Fight, dice: Dice, roller: Roller | None) -> None:
     """Refuse the table's dice for a new round that rolls no initiative, naming them."""
     if rolls_each_round(e, roller):
         return
@@ -192,16 +331,16 @@ def refuse_round_dice(e: Encounter, dice: Dice, roller: Roller | None) -> None:
     raise DiceError(f"dice were supplied for {names}, which this new round never rolls: {why}")
 
 
-def set_order(e: Encounter, order: list[str], by: str) -> None:
+def set_order(e: Fight, order: list[str], by: str) -> Command[None]:
     refuse_if_ended(e)
     checked = turns.check_order(order, e.combatants)
     names = ", ".join(e.combatants[cid].name for cid in checked)
-    e._order_set(checked, f"Turn order: {names}", by)
+    yield OrderSet(checked, f"Turn order: {names}", by)
 
 
 def declare(
-    e: Encounter, number: int, choice: str, dice: Dice | None, roller: Roller, access: Access
-) -> dict[str, JSON]:
+    e: Fight, number: int, choice: str, dice: Dice | None, roller: Roller, access: Access
+) -> Command[dict[str, JSON]]:
     """The defender's declaration (their player or the GM); the exchange then resolves."""
     refuse_if_ended(e)
     exchange = exchanges.find(e.exchange_list, number)
@@ -214,8 +353,8 @@ def declare(
     resolved = exchanges.resolve_declared(e.rules, view, exchange, choice, dice, roller, aliases)
     name = e.combatants[defender].name
     summary = f"exchange {number}: {name} declares {exchange.param} {choice}"
-    e._defense_declared(number, choice, len(e.actions) + 1, summary, access.who)
-    recorded = record(
+    yield DefenseDeclared(number, choice, len(e.actions) + 1, summary, access.who)
+    recorded = yield from record(
         e,
         exchange.kind,
         exchange.actor,
@@ -228,22 +367,22 @@ def declare(
     return recorded.as_json()
 
 
-def withdraw(e: Encounter, number: int, reason: str, by: str) -> dict[str, JSON]:
+def withdraw(e: Fight, number: int, reason: str, by: str) -> Command[dict[str, JSON]]:
     refuse_if_ended(e)
     exchanges.refuse_unless_pending(exchanges.find(e.exchange_list, number), "withdraw")
-    e._exchange_withdrawn(number, reason, f"exchange {number} withdrawn: {reason}", by)
+    yield ExchangeWithdrawn(number, reason, f"exchange {number} withdrawn: {reason}", by)
     return e.exchange_list[number - 1].as_json()
 
 
 # -- corrections -------------------------------------------------------------------
 
 
-def end(e: Encounter, by: str, reason: str | None = None) -> None:
+def end(e: Fight, by: str, reason: str | None = None) -> Command[None]:
     refuse_if_ended(e)
-    e._ended(by, reason)
+    yield Ended(by, reason)
 
 
-def correctable(e: Encounter, number: int) -> ActionRecord:
+def correctable(e: Fight, number: int) -> ActionRecord:
     if e.ended:
         raise ActionRefused(
             f"encounter '{e.name}' has ended and its tracks went back to the roster; "
@@ -255,27 +394,29 @@ def correctable(e: Encounter, number: int) -> ActionRecord:
     return found
 
 
-def void(e: Encounter, number: int, reason: str, by: str, roller: Roller) -> list[JSONObject]:
+def void(e: Fight, number: int, reason: str, by: str, roller: Roller) -> Command[list[JSONObject]]:
     """Strike action ``number`` out; every later action is resolved again. A turn
     change or an initiative roll takes the turn back to where it stood before it
     (domain/play/table/corrections.py)."""
     found = correctable(e, number)
     if found.kind in POSITION_KINDS:
-        plan, moved = position_void(e.actions, found)
-        return replayed(e, "void", number, plan, reason, by, roller, moved)
-    return replayed(e, "void", number, correction_plan(number, VOID), reason, by, roller)
+        moved_plan, moved = position_void(e.actions, found)
+        return (yield from replayed(e, "void", number, moved_plan, reason, by, roller, moved))
+    return (
+        yield from replayed(e, "void", number, correction_plan(number, VOID), reason, by, roller)
+    )
 
 
 def reroll(
-    e: Encounter, number: int, dice: Dice | None, reason: str, by: str, roller: Roller
-) -> list[JSONObject]:
+    e: Fight, number: int, dice: Dice | None, reason: str, by: str, roller: Roller
+) -> Command[list[JSONObject]]:
     """Roll action ``number`` again (new or supplied dice); later actions follow."""
     refuse_unless_rerollable(correctable(e, number))
     plan = correction_plan(number, Reroll(dice))
-    return replayed(e, "reroll", number, plan, reason, by, roller)
+    return (yield from replayed(e, "reroll", number, plan, reason, by, roller))
 
 
-def reroll_rolls(e: Encounter, number: int) -> Preview:
+def reroll_rolls(e: Fight, number: int) -> Preview:
     """The rolls a reroll of action ``number`` takes (table dice go under these names),
     worked out as the reroll resolves it again, in an open or an ended fight."""
     record = e.action(number)
@@ -283,7 +424,7 @@ def reroll_rolls(e: Encounter, number: int) -> Preview:
 
 
 def replayed(
-    e: Encounter,
+    e: Fight,
     kind: str,
     number: int,
     plan: Plan,
@@ -291,7 +432,7 @@ def replayed(
     by: str,
     roller: Roller,
     moved: Position | None = None,
-) -> list[JSONObject]:
+) -> Command[list[JSONObject]]:
     result = replay(e.rules, e.options, e.initial_combatants, e.actions, plan, roller)
     if moved is None and result.turn_moved is not None:
         # A lifted skip moved the last turn change: the turn goes with it, unless the GM
@@ -306,11 +447,11 @@ def replayed(
         "report": list(result.report),
     }
     round = e.round if moved is None else moved.round
-    e.correct_after_end(correction, result.records, result.combatants, round, moved)
+    yield from correct_after_end(e, correction, result.records, result.combatants, round, moved)
     return result.report
 
 
-def rewind(e: Encounter, past: Encounter, reason: str, by: str) -> list[JSONObject]:
+def rewind(e: Fight, past: Fight, reason: str, by: str) -> Command[list[JSONObject]]:
     """Go back to how ``past`` stood; everything after is superseded, kept on record."""
     refuse_if_ended(e)
     if past.version >= e.version:
@@ -328,7 +469,7 @@ def rewind(e: Encounter, past: Encounter, reason: str, by: str) -> list[JSONObje
         "report": list(result.report),
     }
     back = Position(past.round, tuple(past.order), past.turn_index)
-    e.correct_after_end(correction, result.records, result.combatants, past.round, back)
+    yield from correct_after_end(e, correction, result.records, result.combatants, past.round, back)
     return result.report
 
 
@@ -336,8 +477,8 @@ def rewind(e: Encounter, past: Encounter, reason: str, by: str) -> list[JSONObje
 
 
 def gm_change(
-    e: Encounter, kind: str, target: str, params: JSONObject, reason: str, by: str
-) -> dict[str, JSON]:
+    e: Fight, kind: str, target: str, params: JSONObject, reason: str, by: str
+) -> Command[dict[str, JSON]]:
     """Record a GM change among the actions, so a correction replays it in its place."""
     refuse_if_ended(e)
     if kind != JOIN and target not in e.combatants:
@@ -353,7 +494,9 @@ def gm_change(
     before = e.conditions_of(target) if target in e.combatants else ()
     made = gm_record(rules, kind, full, changed, before, len(e.actions) + 1, e.round, by)
     sheets = {target: changed.combatant.sheet}
-    e._gm_changed(made.as_json(), changed.summary, made.effects.tracks, made.effects.state, sheets)
+    yield GMChanged(
+        made.as_json(), changed.summary, made.effects.tracks, made.effects.state, sheets
+    )
     return e.actions[-1].as_json()
 
 
@@ -361,13 +504,13 @@ def gm_change(
 
 
 def correct_after_end(
-    e: Encounter,
+    e: Fight,
     correction: JSONObject,
     records: Sequence[ActionRecord],
     combatants: Mapping[str, Combatant],
     round: int,
     moved: Position | None = None,
-) -> None:
+) -> Command[None]:
     """A correction of this encounter: in the fight, or after its end, worked out by the
     campaign's carry (``correction`` as its event carries it, with its report); a
     correction that moved the turn says where it now stands."""
@@ -375,17 +518,17 @@ def correct_after_end(
     names = {cid: c.name for cid, c in combatants.items()}
     table = table_of(records).as_json(names)
     where = None if moved is None else moved.as_json()
-    e._corrected(correction, actions_as_json(records), tracks, state, round, where, table)
+    yield Corrected(correction, actions_as_json(records), tracks, state, round, where, table)
 
 
 def recompute(
-    e: Encounter,
+    e: Fight,
     correction: JSONObject,
     initial: Mapping[str, Combatant],
     records: Sequence[ActionRecord],
     combatants: Mapping[str, Combatant],
-) -> None:
+) -> Command[None]:
     """A correction earlier in the campaign changed how this encounter started."""
     tracks, state = tracks_and_state(combatants)
     initial_json, now_json = combatants_as_json(initial), combatants_as_json(combatants)
-    e._recomputed(correction, initial_json, actions_as_json(records), now_json, tracks, state)
+    yield Recomputed(correction, initial_json, actions_as_json(records), now_json, tracks, state)

@@ -1,6 +1,6 @@
 """The table's and the GM's records as parts (RULINGS T3a), alike in every ruleset: a
 marker put on, a combatant joining the turn order last, joining, moving, leaving, a
-sheet amended, tracks set or adjusted (domain/play/markers.py, domain/play/table/commands.py,
+sheet amended, tracks set or adjusted (domain/play/table/markers.py, domain/play/table/commands.py,
 domain/play/gm_changes.py write them).
 
 Markers, their names, notes and durations, sides, ranks and the names of the fields a

@@ -13,6 +13,9 @@ import pytest
 
 from skald_campaign.domain.campaign import commands as campaign_commands
 from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.encounter import commands as encounter_commands
+from skald_campaign.domain.encounter.aggregate import Encounter
+from skald_campaign.domain.play.table import records as table_records
 
 # The fields every event has from the library, not from the command.
 LIBRARY = {"originator_id", "originator_version", "timestamp", "originator_topic"}
@@ -30,20 +33,20 @@ def event_fields(event_class: type[object]) -> list[str]:
     return [f.name for f in dataclasses.fields(event_class) if f.name not in LIBRARY]  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(
-    ("module", "aggregate"),
-    [(campaign_commands, Campaign)],
-)
+DECIDED = [
+    *((decision, Campaign) for decision in decisions(campaign_commands)),
+    *((decision, Encounter) for decision in decisions(encounter_commands)),
+    (table_records.TableRecorded, Encounter),
+]
+
+
+@pytest.mark.parametrize(("decision", "aggregate"), DECIDED, ids=lambda d: d.__name__)
 def test_each_decision_is_an_event_of_its_aggregate_with_its_fields(
-    module: ModuleType, aggregate: type[object]
+    decision: type[object], aggregate: type[object]
 ) -> None:
-    found = decisions(module)
-    assert found
-    for decision in found:
-        event_class = getattr(aggregate, decision.__name__)
-        assert [f.name for f in dataclasses.fields(decision)] == event_fields(event_class), (  # type: ignore[arg-type]
-            decision.__name__
-        )
+    event_class = getattr(aggregate, decision.__name__)
+    names = [f.name for f in dataclasses.fields(decision)]  # type: ignore[arg-type]
+    assert names == event_fields(event_class)
 
 
 def test_the_campaigns_decisions_are_every_event_its_commands_record() -> None:
@@ -62,4 +65,20 @@ def test_the_campaigns_decisions_are_every_event_its_commands_record() -> None:
         "SheetAmended",
         "TracksAdjusted",
         "WoundMarked",
+    ]
+
+
+def test_the_encounters_decisions_are_every_event_its_commands_record() -> None:
+    assert sorted(cls.__name__ for cls in decisions(encounter_commands)) == [
+        "ActionResolved",
+        "Corrected",
+        "DefenseDeclared",
+        "Ended",
+        "ExchangeOpened",
+        "ExchangeWithdrawn",
+        "GMChanged",
+        "OrderSet",
+        "Recomputed",
+        "RoundStarted",
+        "TurnOverridden",
     ]

@@ -7,24 +7,25 @@ moves down the order, passing over a combatant who cannot act at all under its
 ruleset (option ``skip_unable``) and saying why; past the last it starts the next
 round (domain/encounter/commands.py ``next_round``). Previous turn moves back one;
 delay moves the current combatant to a later place in the order. Markers are in
-domain/play/markers.py.
+domain/play/table/markers.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Generator, Mapping, Sequence
 
 from skald_campaign.domain.errors import ActionRefused, DiceError, InvalidInput, NotFound
 from skald_campaign.domain.play.actions import ActionRecord, RollRecord
 from skald_campaign.domain.play.dice import DiceTray, Roller
-from skald_campaign.domain.play.markers import expire_markers
+from skald_campaign.domain.play.fight import Dice, Fight
+from skald_campaign.domain.play.table.markers import expire_markers
 from skald_campaign.domain.play.table.options import dice_of, table_options
 from skald_campaign.domain.play.table.params import PassedOver
 from skald_campaign.domain.play.table.records import (
     INITIATIVE,
     TURN,
     Position,
+    TableRecorded,
     position,
     table_of,
     table_record,
@@ -32,10 +33,8 @@ from skald_campaign.domain.play.table.records import (
 from skald_campaign.domain.records import JSON, Combatant
 from skald_campaign.domain.rulesets.base import Ruleset
 
-if TYPE_CHECKING:
-    from skald_campaign.domain.encounter.aggregate import Encounter
-
-Dice = Mapping[str, list[int]]
+# A table command's answer, once the encounter has recorded what it yielded.
+Recording = Generator[TableRecorded, None, ActionRecord]
 ROLL_PREFIX = "initiative."
 
 
@@ -57,8 +56,8 @@ def sheet_bonus(rules: Ruleset, combatant: Combatant, field: str) -> int:
 
 
 def roll_initiative(
-    e: Encounter, dice: Dice | None, roller: Roller, by: str, only: Sequence[str] | None = None
-) -> ActionRecord:
+    e: Fight, dice: Dice | None, roller: Roller, by: str, only: Sequence[str] | None = None
+) -> Recording:
     """Roll for every present combatant (or ``only`` those, placed into the order)."""
     if e.ended:
         raise ActionRefused(f"encounter '{e.name}' has ended; start a new one")
@@ -112,16 +111,18 @@ def roll_initiative(
     if only is not None:
         params["only"] = list(only)
     breakdown: dict[str, JSON] = {"entries": entries, "order": list(after.order)}
-    return table_record(e, INITIATIVE, params, summary, breakdown, by, rolls, after)
+    return (yield from table_record(e, INITIATIVE, params, summary, breakdown, by, rolls, after))
 
 
-def seat_joiner(e: Encounter, joiner: str, roller: Roller, by: str) -> None:
+def seat_joiner(
+    e: Fight, joiner: str, roller: Roller, by: str
+) -> Generator[TableRecorded, None, None]:
     """T1: one who joins once the order is set rolls on joining (rolled initiative,
     placed by total) or is placed last (manual: the GM may move them)."""
     if not e.order or joiner in e.order:
         return
     if table_options(e.options).roll:
-        roll_initiative(e, None, roller, by, [joiner])
+        yield from roll_initiative(e, None, roller, by, [joiner])
         return
     before = position(e)
     after = Position(before.round, (*before.order, joiner), before.turn)
@@ -129,10 +130,10 @@ def seat_joiner(e: Encounter, joiner: str, roller: Roller, by: str) -> None:
     params: dict[str, JSON] = {"from": before.as_json(), "to": after.as_json(), "only": [joiner]}
     breakdown: dict[str, JSON] = {"entries": [{"id": joiner, "name": name, "placed": "last"}]}
     summary = f"{name} joins the turn order, last"
-    table_record(e, INITIATIVE, params, summary, breakdown, by, moved_to=after)
+    yield from table_record(e, INITIATIVE, params, summary, breakdown, by, moved_to=after)
 
 
-def _placed(e: Encounter, before: Position, totals: Mapping[str, int]) -> Position:
+def _placed(e: Fight, before: Position, totals: Mapping[str, int]) -> Position:
     """Each newly rolled combatant before the first one standing with a lower total;
     the turn stays with whoever has it."""
     known = dict(table_of(e.actions).initiative)
@@ -159,8 +160,8 @@ def unable(rules: Ruleset, combatant: Combatant) -> str | None:
 
 
 def next_turn(
-    e: Encounter, by: str, roller: Roller | None = None, dice: Dice | None = None
-) -> ActionRecord:
+    e: Fight, by: str, roller: Roller | None = None, dice: Dice | None = None
+) -> Recording:
     """Move down the order, passing over who cannot act; past the last, a new round
     (with ``dice``: the table's for its each-round initiative; refused if none rolls)."""
     refuse_without_order(e)
@@ -193,10 +194,10 @@ def next_turn(
             "new round (the table's initiative dice go with the turn that starts one)"
         )
     after = Position(e.round, tuple(e.order), index)
-    return _turn_moved(e, "next", before, after, passed, skipped, made, by)
+    return (yield from _turn_moved(e, "next", before, after, passed, skipped, made, by))
 
 
-def previous_turn(e: Encounter, by: str) -> ActionRecord:
+def previous_turn(e: Fight, by: str) -> Recording:
     """Back one place in the order (from the top of a round, to the previous round's last)."""
     refuse_without_order(e)
     before = position(e)
@@ -206,10 +207,10 @@ def previous_turn(e: Encounter, by: str) -> ActionRecord:
         after = Position(before.round - 1, before.order, len(before.order) - 1)
     else:
         after = Position(before.round, before.order, before.turn - 1)
-    return _turn_moved(e, "previous", before, after, [], [], [], by)
+    return (yield from _turn_moved(e, "previous", before, after, [], [], [], by))
 
 
-def delay(e: Encounter, after_id: str | None, by: str) -> ActionRecord:
+def delay(e: Fight, after_id: str | None, by: str) -> Recording:
     """The current combatant acts later: placed after ``after_id`` (default: the last)."""
     refuse_without_order(e)
     before = position(e)
@@ -227,11 +228,11 @@ def delay(e: Encounter, after_id: str | None, by: str) -> ActionRecord:
     after = Position(before.round, tuple(order), before.turn)
     landed = after.current
     passed: list[JSON] = [[landed, "start"]] if landed is not None else []
-    return _turn_moved(e, "delay", before, after, passed, [], [], by, delayed=current)
+    return (yield from _turn_moved(e, "delay", before, after, passed, [], [], by, delayed=current))
 
 
 def _turn_moved(
-    e: Encounter,
+    e: Fight,
     move: str,
     before: Position,
     after: Position,
@@ -240,7 +241,7 @@ def _turn_moved(
     made: list[int],
     by: str,
     delayed: str | None = None,
-) -> ActionRecord:
+) -> Recording:
     if after.current is not None:
         passed = [*passed, [after.current, "start"]] if move == "next" else passed
     summary = turn_summary(e.names, move, after, skipped, delayed)
@@ -250,8 +251,8 @@ def _turn_moved(
     if delayed is not None:
         params["delayed"] = delayed
     breakdown: dict[str, JSON] = {"skipped": skipped, "boundaries": passed}
-    record = table_record(e, TURN, params, summary, breakdown, by, moved_to=after)
-    expire_markers(e, record.number, by)
+    record = yield from table_record(e, TURN, params, summary, breakdown, by, moved_to=after)
+    yield from expire_markers(e, record.number, by)
     return record
 
 
@@ -273,14 +274,14 @@ def turn_summary(
     return summary
 
 
-def refuse_without_order(e: Encounter) -> None:
+def refuse_without_order(e: Fight) -> None:
     if e.ended:
         raise ActionRefused(f"encounter '{e.name}' has ended; start a new one")
     if not e.order:
         raise ActionRefused("no turn order is set: the GM sets one (or rolls initiative) first")
 
 
-def move_in_order(e: Encounter, combatant: str, steps: int) -> list[str]:
+def move_in_order(e: Fight, combatant: str, steps: int) -> list[str]:
     """The order with ``combatant`` moved ``steps`` places (negative: up, earlier)."""
     refuse_without_order(e)
     order = list(e.order)

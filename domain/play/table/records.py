@@ -16,11 +16,11 @@ the Nth, as an ``expire`` record naming the turn change that caused it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from skald_campaign.domain.play.actions import ActionRecord, Effects, RollRecord, as_list, as_strs
+from skald_campaign.domain.play.fight import Fight
 from skald_campaign.domain.play.table.params import MarkPlaced, Rolled, TakenOff
 from skald_campaign.domain.records import JSON, JSONObject, Record, as_int, as_object, as_str
 
@@ -32,9 +32,6 @@ EXPIRE = "expire"
 TABLE_KINDS = frozenset({INITIATIVE, TURN, MARK, UNMARK, EXPIRE})
 POSITION_KINDS = frozenset({INITIATIVE, TURN})
 START, END = "start", "end"
-
-if TYPE_CHECKING:
-    from skald_campaign.domain.encounter.aggregate import Encounter
 
 
 class Position(Record, frozen=True):
@@ -176,12 +173,22 @@ def expired(table: Table) -> list[Marker]:
     return [m for m in table.markers.values() if m.rounds_left is not None and m.rounds_left <= 0]
 
 
-def position(e: Encounter) -> Position:
+def position(e: Fight) -> Position:
     return Position(e.round, tuple(e.order), e.turn_index)
 
 
+@dataclass(frozen=True)
+class TableRecorded:
+    """The decision to record a table record: the Encounter's TableRecorded event."""
+
+    record: JSONObject
+    summary: str
+    position: JSONObject | None
+    table: JSONObject
+
+
 def table_record(
-    e: Encounter,
+    e: Fight,
     kind: str,
     params: Mapping[str, JSON],
     summary: str,
@@ -189,8 +196,9 @@ def table_record(
     by: str,
     rolls: Sequence[RollRecord] = (),
     moved_to: Position | None = None,
-) -> ActionRecord:
-    """Record one table record (and where the turn now stands, if it moved it)."""
+) -> Generator[TableRecorded, None, ActionRecord]:
+    """Record one table record (and where the turn now stands, if it moved it): the
+    record as the encounter keeps it, once recorded."""
     record = ActionRecord(
         number=len(e.actions) + 1,
         round=e.round if moved_to is None else moved_to.round,
@@ -206,5 +214,5 @@ def table_record(
     )
     table = table_of([*e.actions, record]).as_json(e.names)
     where = None if moved_to is None else moved_to.as_json()
-    e._record_table(record.as_json(), record.summary, where, table)
+    yield TableRecorded(record.as_json(), record.summary, where, table)
     return e.actions[-1]

@@ -3,24 +3,23 @@ boundary they count (domain/play/table/records.py says how boundaries are counte
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Generator
 
 from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
 from skald_campaign.domain.play.actions import ActionRecord
+from skald_campaign.domain.play.fight import Fight
 from skald_campaign.domain.play.table.records import (
     END,
     EXPIRE,
     MARK,
     START,
     UNMARK,
+    TableRecorded,
     expired,
     table_of,
     table_record,
 )
 from skald_campaign.domain.records import JSON
-
-if TYPE_CHECKING:
-    from skald_campaign.domain.encounter.aggregate import Encounter
 
 MAX_MARKER_NAME = 40
 MAX_MARKER_NOTE = 200
@@ -28,7 +27,7 @@ MAX_MARKER_ROUNDS = 100
 
 
 def mark(
-    e: Encounter,
+    e: Fight,
     target: str,
     name: str,
     note: str | None,
@@ -36,7 +35,7 @@ def mark(
     watch: str | None,
     at: str,
     by: str,
-) -> ActionRecord:
+) -> Generator[TableRecorded, None, ActionRecord]:
     if e.ended:
         raise ActionRefused(f"encounter '{e.name}' has ended; start a new one")
     if target not in e.combatants:
@@ -64,10 +63,10 @@ def mark(
         plural = "round" if rounds == 1 else "rounds"
         lasting = f"{rounds} {plural}, to the {at} of {names[watched]}'s turn"
     summary = f"{names[target]}: {cleaned} ({lasting})" + (f": {note}" if note else "")
-    return table_record(e, MARK, params, summary, {}, by)
+    return (yield from table_record(e, MARK, params, summary, {}, by))
 
 
-def unmark(e: Encounter, number: int, by: str) -> ActionRecord:
+def unmark(e: Fight, number: int, by: str) -> Generator[TableRecorded, None, ActionRecord]:
     if e.ended:
         raise ActionRefused(f"encounter '{e.name}' has ended; start a new one")
     marker = table_of(e.actions).markers.get(number)
@@ -75,13 +74,13 @@ def unmark(e: Encounter, number: int, by: str) -> ActionRecord:
         raise NotFound(f"no marker {number} stands in this encounter")
     target = e.combatants[marker.target].name
     summary = f"{marker.name} taken off {target}"
-    return table_record(e, UNMARK, {"marker": number}, summary, {}, by)
+    return (yield from table_record(e, UNMARK, {"marker": number}, summary, {}, by))
 
 
-def expire_markers(e: Encounter, cause: int, by: str) -> None:
+def expire_markers(e: Fight, cause: int, by: str) -> Generator[TableRecorded, None, None]:
     names = {cid: c.name for cid, c in e.combatants.items()}
     for marker in expired(table_of(e.actions)):
         target, watch = names.get(marker.target, marker.target), names.get(marker.watch or "", "")
         summary = f"{marker.name} on {target} expires ({marker.at} of {watch}'s turn)"
         params: dict[str, JSON] = {"marker": marker.number, "cause": cause}
-        table_record(e, EXPIRE, params, summary, {"rounds": marker.rounds}, by)
+        yield from table_record(e, EXPIRE, params, summary, {"rounds": marker.rounds}, by)
