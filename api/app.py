@@ -42,6 +42,7 @@ from skald_campaign.api.routes import (
     webhooks,
 )
 from skald_campaign.api.security import SecurityHeaders
+from skald_campaign.assistant.mount import AssistantMount, Assistants
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
@@ -49,12 +50,15 @@ BackendFactory = Callable[[], AbstractContextManager[Backend]]
 def create_app(
     build_backend: BackendFactory, fast_actions: bool = True, fast_views: bool = True
 ) -> FastAPI:
+    assistants = Assistants()  # /campaigns/{id}/mcp: skald_campaign/assistant/mount.py
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         with build_backend() as backend:
             app.state.backend = backend
             app.state.rate_limiter = RateLimiter(backend.policy)
-            yield
+            async with assistants.running():
+                yield
 
     app = FastAPI(
         title="Skald",
@@ -79,6 +83,8 @@ def create_app(
     # Outside every middleware that may change an answer: the ETag is of the bytes sent.
     app.add_middleware(ViewETags)
     app.add_middleware(RateLimit)  # before the body is read: a refused caller costs little
+    # Outside all the above: an assistant's tools call the API back through every one.
+    app.add_middleware(AssistantMount, assistants=assistants)
     app.add_middleware(errors.UnexpectedErrors)  # a JSON 500, the connection kept
     app.add_middleware(SecurityHeaders)
     app.include_router(campaigns.router)

@@ -197,6 +197,39 @@ def keep_out_of_collections() -> None:
     gc.set_threshold(*SERVING_GC_THRESHOLDS)
 
 
+@app.command("mcp")
+def mcp_stdio(
+    url: Annotated[
+        str,
+        typer.Option(envvar="SKALD_URL", help="The running Skald's address [http://127.0.0.1:8000]"),
+    ] = "http://127.0.0.1:8000",
+    campaign: Annotated[
+        UUID | None, typer.Option(envvar="SKALD_CAMPAIGN", help="The campaign's id")
+    ] = None,
+) -> None:
+    """An MCP server over stdio for a desktop assistant (docs/assistant.md).
+
+    It talks HTTP to a running Skald with the key in SKALD_KEY (never on the command
+    line) and offers the tools that key's role may use; it never opens the store."""
+    import os
+
+    from skald_campaign.assistant.stdio import CannotStart, run
+
+    key = os.environ.get("SKALD_KEY", "").strip()
+    if not key or campaign is None:
+        typer.echo(
+            "skald mcp needs the campaign's key in SKALD_KEY and its id in --campaign "
+            "(or SKALD_CAMPAIGN)",
+            err=True,
+        )
+        raise typer.Exit(2)
+    try:
+        run(url, key, str(campaign))
+    except CannotStart as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(1) from None
+
+
 worker_app = typer.Typer(help="Run one background worker on its own (scale-out).")
 
 
