@@ -103,9 +103,7 @@ class Caller:
         idempotency_key: str,
     ) -> Any:
         headers = self._headers(write_headers(expected_version, idempotency_key))
-        response = await self.client.request(
-            method, self._url(path), json=body, headers=headers
-        )
+        response = await self.client.request(method, self._url(path), json=body, headers=headers)
         return self._answer(response)
 
     def _url(self, path: str) -> str:

@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skald_campaign.api.keys import bearer_in
 from skald_campaign.assistant.calls import Caller
-from skald_campaign.assistant.tools import ROLES, Role, build_server
+from skald_campaign.assistant.tools import ROLES, build_server
 
 PATH = re.compile(r"^/campaigns/([0-9a-fA-F-]{36})/mcp/?$")
 # The origin the in-process requests name (never resolved: the transport is the app).
@@ -62,7 +62,7 @@ class Assistants:
     """The servers, one per role, and their session managers (run by the app's lifespan)."""
 
     def __init__(self) -> None:
-        self.managers: dict[Role, StreamableHTTPSessionManager] = {}
+        self.managers: dict[str, StreamableHTTPSessionManager] = {}
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
@@ -107,7 +107,7 @@ class Assistants:
                 f"/campaigns/{campaign_id}/me", headers={"authorization": f"Bearer {found[0]}"}
             )
         role = answer.json().get("role") if answer.status_code == 200 else None
-        manager = self.managers.get(role) if isinstance(role, str) else None  # type: ignore[arg-type]
+        manager = self.managers.get(role) if isinstance(role, str) else None
         if manager is None:
             refused = JSONResponse(answer.json(), status_code=answer.status_code)
             if answer.status_code == 200:  # a role with no tools

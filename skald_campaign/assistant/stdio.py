@@ -29,13 +29,16 @@ async def serve(url: str, key: str, campaign_id: str) -> None:
         try:
             me = await caller.get("/me")
         except Refused as refused:
-            raise CannotStart(f"{url} refused the key for campaign {campaign_id}: {refused}")
+            raise CannotStart(
+                f"{url} refused the key for campaign {campaign_id}: {refused}"
+            ) from None
         except httpx.HTTPError as error:
             raise CannotStart(f"no Skald answers at {url}: {error}") from error
         role = me["role"]
         if role not in ROLES:
             raise CannotStart(f"a key of role {role!r} has no tools")
         checked: Role = role
+
         @asynccontextmanager
         async def connect(_ctx: Context) -> AsyncIterator[Caller]:
             yield caller  # one client for the process, closed when it ends

@@ -15,7 +15,6 @@ answers what would change and a token; ``confirm_correction`` commits exactly th
 after a yes from the user where the client supports elicitation.
 """
 
-
 import base64
 import hashlib
 import hmac
@@ -326,6 +325,25 @@ def _gm_writes(server: MCPServer, connect: Connect) -> None:
         )  # fmt: skip
 
     @server.tool(annotations=ADD)
+    async def end_encounter(
+        ctx: Context,
+        encounter_id: EncounterId,
+        expected_version: ExpectedVersion,
+        reason: Annotated[str | None, Field(default=None, max_length=500)] = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> dict[str, Any]:
+        """End the fight (optionally saying why, on record); tracks go to the roster."""
+        path = f"/encounters/{encounter_id}/end"
+        body = {"reason": reason} if reason else None
+        arguments = {"encounter_id": encounter_id, "reason": reason}
+        return dict(
+            await _write(
+                ctx, connect, "end_encounter", "POST", path, body, expected_version,
+                idempotency_key, arguments,
+            )
+        )  # fmt: skip
+
+    @server.tool(annotations=ADD)
     async def place_marker(
         ctx: Context,
         encounter_id: EncounterId,
@@ -438,7 +456,9 @@ def _open(secret: bytes, token: str) -> dict[str, Any]:
         raise ToolError("that is not a token a preview gave: preview again") from error
     expected = hmac.new(secret, text, hashlib.sha256).hexdigest()[:32]
     if not hmac.compare_digest(mac, expected):
-        raise ToolError("that is not a token a preview gave (or the server restarted): preview again")
+        raise ToolError(
+            "that is not a token a preview gave (or the server restarted): preview again"
+        )
     payload = json.loads(text)
     if not isinstance(payload, dict):
         raise ToolError("that is not a token a preview gave: preview again")
@@ -540,7 +560,8 @@ def _corrections(server: MCPServer, connect: Connect, secret: bytes) -> None:
         when the encounter changed since the preview, or when the user says no."""
         payload = _open(secret, token)
         if answer.action != "accept" or answer.data is None or not answer.data.confirm:
-            return {"applied": False, "why": f"the user answered {answer.action}: not applied"}
+            said = "said no" if answer.action == "accept" else f"{answer.action}ed the question"
+            return {"applied": False, "why": f"the user {said}: nothing was written"}
         encounter_id = str(payload["encounter_id"])
         what = str(payload["what"])
         body: dict[str, Any] = {"reason": payload["reason"]}
@@ -615,4 +636,3 @@ async def recap_lines(caller: Caller, after: int) -> list[str]:
                 for line in narratives.get((str(entry["encounter_id"]), int(number)), [])
             )
     return out
-
