@@ -8,7 +8,7 @@ the API's preview of what it carries through the campaign (dialog#preview-dialog
 Cancel or Escape writes nothing, "Record it" records it once (a double-click too) and
 the roster shows the carried tracks. A hidden roll is the GM's, for an NPC's action.
 
-Stamina-body, worked by hand (docs/rules/stamina-body.md):
+Stamina-body, worked by hand (domain/rulesets/stamina_body/RULES.md):
 
 Kara (PC): Stamina 12, Body 10, longsword (piercing, class 3, skill 13).
 Ogre (NPC): Stamina 16, Body 12, CON 13, club (impact, class 3, skill 11).

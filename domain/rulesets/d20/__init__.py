@@ -2,7 +2,7 @@
 
 Tables live in ``tables``, the sheet and options in ``sheet``, the seven
 derived ratings in ``ratings``, pure rules in ``rules`` and the actions in
-``actions``. ``docs/rules/d20.md`` explains them for a GM.
+``actions``. ``RULES.md`` beside this module explains them for a GM.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Sheet and options: :mod:`.sheet`, :mod:`.options`. Dice: :mod:`.pools`. Pure rules:
 :mod:`.rules`. Actions: :mod:`.actions` (attack, cast, defend, riposte, ward), built
 on :mod:`.strike`, :mod:`.defense`, :mod:`.riposte` and :mod:`.postures`. Between
-fights: :mod:`.daily`. The rules as implemented: ``docs/rules/margin.md``.
+fights: :mod:`.daily`. The rules as implemented: ``RULES.md`` beside this module.
 """
 
 from __future__ import annotations
