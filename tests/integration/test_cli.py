@@ -30,7 +30,7 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 def test_help_lists_every_command() -> None:
     top = run("--help")
     assert top.returncode == 0
-    for command in ("serve", "settings", "worker", "projections", "rulesets"):
+    for command in ("serve", "settings", "worker", "projections", "rulesets", "mcp"):
         assert command in top.stdout
     workers = run("worker", "--help")
     assert "healing" in workers.stdout and "projections" in workers.stdout

@@ -196,7 +196,8 @@ def test_one_campaign_goes_to_one_replica_and_a_lost_replica_moves_only_its_own(
             assert time.monotonic() < deadline, "HAProxy did not start"
             time.sleep(0.1)
         campaigns = [str(uuid.uuid4()) for _ in range(40)]
-        paths = ["", "/vitals", "/encounters/e1/board", "/history?offset=5", "/feed"]
+        # An assistant's MCP endpoint (docs/assistant.md) is under the campaign's path too.
+        paths = ["", "/vitals", "/encounters/e1/board", "/history?offset=5", "/feed", "/mcp"]
 
         def replica_of(cid: str) -> str:
             answers = {http.get(f"/campaigns/{cid}{path}").text for path in paths}

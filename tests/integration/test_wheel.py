@@ -43,6 +43,9 @@ def test_the_wheel_holds_one_top_level_package_skald_campaign(tmp_path: Path) ->
     assert top_level == {"skald_campaign"}
     assert metadata["Name"] == "skald-campaign"
     # The folders linked under skald_campaign/ arrive as real files, the pages included.
-    assert "skald_campaign/domain/dice.py" in names
+    assert "skald_campaign/domain/play/dice.py" in names
     assert "skald_campaign/api/static/gm.js" in names
+    # Each built-in ruleset's rules document, which an assistant reads from the package.
+    for package in ("d20", "margin", "stamina_body"):
+        assert f"skald_campaign/domain/rulesets/{package}/RULES.md" in names
     assert "skald = skald_campaign.cli:app" in entry_points

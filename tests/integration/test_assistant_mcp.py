@@ -1,0 +1,330 @@
+"""An assistant at the table (issue 40): Skald's MCP tools through the SDK's own client,
+against a real `skald serve`, over stdio (`skald mcp`) and over Streamable HTTP
+(`/campaigns/{id}/mcp`). Each test makes its own campaign on one server per module."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp.client.context import ClientRequestContext
+from mcp_types import ElicitRequestParams, ElicitResult
+
+from skald_campaign.assistant.documents import documents
+from tests.e2e.server import Server
+from tests.integration.assistant_support import TRANSPORTS, Table, call, refusal
+from tests.patience import HANG_SECONDS
+
+READS = [
+    "who_am_i", "campaign", "encounter", "board", "vitals", "character", "audit",
+    "event_log", "event_catalog",
+]  # fmt: skip
+PLAYER = [*READS, "odds", "answer_odds", "act", "answer"]
+GM = [
+    *PLAYER, "next_turn", "next_round", "end_encounter", "place_marker", "remove_marker",
+    "change_tracks", "advance_days", "preview_void", "preview_reroll", "preview_rewind",
+    "confirm_correction",
+]  # fmt: skip
+READ_ONLY = {*READS, "odds", "answer_odds", "preview_void", "preview_reroll", "preview_rewind"}
+DESTRUCTIVE = {"remove_marker", "change_tracks", "confirm_correction"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(Path(tmp_path_factory.mktemp("assistant")) / "data").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def table(server: Server) -> Table:
+    return Table(server).set_up()
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_each_role_lists_only_the_tools_it_may_use(table: Table, transport: str) -> None:
+    async def listed(role: str) -> dict[str, Any]:
+        async with table.assistant(transport, role) as client:
+            return {tool.name: tool.annotations for tool in (await client.list_tools()).tools}
+
+    async def main() -> None:
+        gm, player, viewer = [await listed(role) for role in ("gm", "player", "viewer")]
+        assert sorted(gm) == sorted(GM)
+        assert sorted(player) == sorted(PLAYER)
+        assert sorted(viewer) == sorted(READS)
+        assert [name for name, hints in viewer.items() if not hints.read_only_hint] == []
+        for name, hints in gm.items():
+            assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == (
+                name in READ_ONLY,
+                name in DESTRUCTIVE,
+                True,
+            ), name
+            assert hints.open_world_hint is False
+
+    anyio.run(main)
+
+
+def combatant(encounter: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(c for c in encounter["combatants"] if c["name"] == name)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_fight_run_by_the_gms_and_the_players_assistants(table: Table, transport: str) -> None:
+    async def main() -> None:
+        async with (
+            table.assistant(transport, "gm") as gm,
+            table.assistant(transport, "player") as player,
+        ):
+            fight = await call(gm, "encounter", encounter_id=table.eid, limit=1)
+            assert fight["version"] == 1
+            attack = await call(
+                gm, "act", encounter_id=table.eid, kind="attack", actor=table.goblin,
+                params={"target": table.hero, "weapon": "club"}, dice={"hit": [1, 1, 1]},
+                expected_version=1,
+            )  # fmt: skip
+            assert (attack["status"], attack["exchange"]["number"]) == ("pending", 1)
+            assert attack["exchange"]["summary"] == (
+                "Goblin's attack on Hero waits for Hero's defense: parry, dodge, none"
+            )
+            answered = await call(
+                player, "answer", encounter_id=table.eid, number=1, choice="none",
+                dice={"damage": [6, 6, 6]}, expected_version=attack["encounter"]["version"],
+            )  # fmt: skip
+            assert answered["action"]["summary"] == (
+                "Goblin hits: Hero takes 15 Stamina and 3 Body (15/3 raw); Hero gains: stunned"
+            )
+            assert answered["encounter"]["version"] == 4
+            hero = combatant(answered["encounter"], "Hero")
+            assert (hero["tracks"], hero["conditions"]) == ({"stamina": -3, "body": 7}, ["stunned"])
+            marked = await call(
+                gm, "place_marker", encounter_id=table.eid, target=table.hero, name="prone",
+                expected_version=4,
+            )  # fmt: skip
+            assert [(m["number"], m["target_name"], m["name"]) for m in marked["markers"]] == [
+                (2, "Hero", "prone")
+            ]
+            ended = await call(
+                gm, "end_encounter", encounter_id=table.eid, expected_version=marked["version"]
+            )
+            assert (ended["ended"], ended["version"]) == (True, 6)
+            campaign = await call(gm, "campaign")
+            days = await call(gm, "advance_days", expected_version=campaign["version"], days=1)
+            assert (days["day"], days["days_advanced"]) == (1, 1)
+            preview = await call(
+                gm, "preview_void", encounter_id=table.eid, number=1, reason="the club missed"
+            )
+            assert (preview["changes_nothing"], preview["expected_version"]) == (False, 6)
+            assert preview["characters"][table.hero]["before"]["tracks"] == {
+                "stamina": -3, "body": 7,
+            }  # fmt: skip
+            assert preview["characters"][table.hero]["after"]["tracks"]["body"] == 10
+            confirmed = await call(gm, "confirm_correction", token=preview["token"])
+            assert confirmed["applied"] is True
+            assert (confirmed["correction"]["kind"], confirmed["correction"]["number"]) == (
+                "void",
+                1,
+            )
+            with table.http() as http:
+                roster = http.get(f"/campaigns/{table.cid}/characters/{table.hero}").json()
+            assert roster["tracks"]["body"] == 10
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_retried_write_writes_once_and_answers_as_the_first(table: Table, transport: str) -> None:
+    async def main() -> None:
+        async with table.assistant(transport, "gm") as gm:
+            arguments = {"encounter_id": table.eid, "target": table.hero, "name": "hidden",
+                         "expected_version": 1}  # fmt: skip
+            first = await call(gm, "place_marker", **arguments)
+            written = table.events()
+            again = await call(gm, "place_marker", **arguments)
+            assert again == first
+            assert (first["version"], [m["name"] for m in first["markers"]]) == (2, ["hidden"])
+            assert table.events() == written
+            # A key the caller names holds the same way, across two sessions.
+            named = {"encounter_id": table.eid, "expected_version": 2, "idempotency_key": "t-1"}
+            turned = await call(gm, "next_round", **named)
+            written = table.events()
+        async with table.assistant(transport, "gm") as gm:
+            assert await call(gm, "next_round", **named) == turned
+            assert table.events() == written
+            fight = await call(gm, "encounter", encounter_id=table.eid)
+        assert (fight["version"], fight["round"], turned["round"]) == (3, 2, 2)
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_players_assistant_reads_no_npc_number(table: Table, transport: str) -> None:
+    async def main() -> None:
+        async with table.assistant(transport, "gm") as gm:
+            await call(
+                gm, "act", encounter_id=table.eid, kind="attack", actor=table.hero,
+                params={"target": table.goblin}, dice={"hit": [1, 1, 1]}, expected_version=1,
+            )  # fmt: skip
+            hit = await call(
+                gm, "answer", encounter_id=table.eid, number=1, choice="none",
+                dice={"damage": [6, 6]}, expected_version=2,
+            )  # fmt: skip
+            assert combatant(hit["encounter"], "Goblin")["tracks"] == {"stamina": 2, "body": 8}
+        for role in ("player", "viewer"):
+            async with table.assistant(transport, role) as reader:
+                # The roster's Goblin: as it went into the fight (its tracks go back at the end).
+                goblin = await call(reader, "character", character_id=table.goblin)
+                assert (goblin["sheet"], goblin["tracks"], goblin["descriptor"]) == (
+                    {}, {}, "unhurt",
+                )  # fmt: skip
+                vitals = await call(reader, "vitals")
+                (listed,) = [c for c in vitals["characters"] if c["name"] == "Goblin"]
+                assert (listed["tracks"], listed["descriptor"]) == ({}, "winded")
+                fight = await call(reader, "encounter", encounter_id=table.eid)
+                seen = combatant(fight, "Goblin")
+                assert (seen["tracks"], seen["maxima"], seen["descriptor"]) == ({}, {}, "winded")
+                (action,) = fight["actions"]
+                assert action["summary"] == "Hero hits: Goblin is winded"
+                board = await call(reader, "board", encounter_id=table.eid)
+                texts = repr(board) + repr(fight) + repr(await call(reader, "audit"))
+                texts += repr(await call(reader, "event_log"))
+                for number in ("'stamina': 2", "'body': 8", "Stamina 12 -> 2", "Body 10 -> 8"):
+                    assert number not in texts, (role, number)
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_every_read_only_tool_leaves_the_store_as_it_was(table: Table, transport: str) -> None:
+    async def main() -> None:
+        async with table.assistant(transport, "gm") as gm:
+            await call(
+                gm, "act", encounter_id=table.eid, kind="attack", actor=table.goblin,
+                params={"target": table.hero, "weapon": "club"}, dice={"hit": [1, 1, 1]},
+                expected_version=1,
+            )  # fmt: skip
+            await call(
+                gm, "answer", encounter_id=table.eid, number=1, choice="none",
+                dice={"damage": [2, 2, 2]}, expected_version=2,
+            )  # fmt: skip
+            before = table.events()
+            with table.http() as http:
+                position = http.get(f"/campaigns/{table.cid}/events?after=0&limit=500").json()
+            arguments: dict[str, dict[str, Any]] = {
+                "encounter": {"encounter_id": table.eid},
+                "board": {"encounter_id": table.eid},
+                "character": {"character_id": table.goblin},
+                "odds": {
+                    "encounter_id": table.eid,
+                    "kind": "attack",
+                    "actor": table.hero,
+                    "params": {"target": table.goblin},
+                },
+                "answer_odds": {"encounter_id": table.eid, "number": 1},
+                "preview_void": {"encounter_id": table.eid, "number": 1, "reason": "why"},
+                "preview_reroll": {"encounter_id": table.eid, "number": 1, "reason": "why"},
+                "preview_rewind": {"encounter_id": table.eid, "to_version": 1, "reason": "why"},
+            }
+            listed = (await gm.list_tools()).tools
+            read_only = [t.name for t in listed if t.annotations and t.annotations.read_only_hint]
+            assert sorted(read_only) == sorted(READ_ONLY)
+            answers = {}
+            for name in read_only:
+                result = await gm.call_tool(name, arguments.get(name, {}))
+                answers[name] = result.is_error
+            # answer_odds of a resolved exchange is refused (nothing waits): still a read
+            assert answers == {name: name == "answer_odds" for name in read_only}
+            assert table.events() == before
+            with table.http() as http:
+                after = http.get(f"/campaigns/{table.cid}/events?after=0&limit=500").json()
+            assert after["next"] == position["next"]
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_the_rules_resources_and_the_recap_prompt(table: Table, transport: str) -> None:
+    async def main() -> None:
+        async with table.assistant(transport, "gm") as gm:
+            with table.http() as http:
+                start = http.get(f"/campaigns/{table.cid}/events?after=0&limit=500").json()
+            await call(
+                gm, "act", encounter_id=table.eid, kind="attack", actor=table.hero,
+                params={"target": table.goblin}, dice={"hit": [6, 6, 6]}, expected_version=1,
+            )  # fmt: skip
+        async with table.assistant(transport, "player") as player:
+            resources = (await player.list_resources()).resources
+            assert sorted(str(r.uri) for r in resources) == [
+                "skald://rules/d20", "skald://rules/margin", "skald://rules/stamina-body",
+            ]  # fmt: skip
+            read = await player.read_resource("skald://rules/stamina-body")
+            (content,) = read.contents
+            assert content.text == documents()["stamina-body"]  # type: ignore[union-attr]
+            assert content.text.startswith("# ")  # type: ignore[union-attr]
+            recap = await player.get_prompt("recap", {"position": str(start["next"])})
+            (message,) = recap.messages
+            text = message.content.text  # type: ignore[union-attr]
+            assert text.splitlines()[2:] == [
+                f"[{start['next'] + 1}] Hero misses Goblin",
+                "    Unarmed: ST 8 // 4 = 2 dice (at least 1), impact",
+                "    Hero's hit: 3d6 rolled 18 against unarmed skill 10: failure, hit score -8 "
+                "(a natural 18 always fails)",
+                "    Hero misses Goblin: no defense and no damage",
+            ]
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_correction_asks_the_user_where_the_client_can(table: Table, transport: str) -> None:
+    asked: list[str] = []
+    answers = iter([False, True])
+
+    async def elicit(_: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        asked.append(params.message)
+        return ElicitResult(action="accept", content={"confirm": next(answers)})
+
+    async def main() -> None:
+        async with table.assistant(transport, "gm", elicitation_callback=elicit) as gm:
+            await call(
+                gm, "act", encounter_id=table.eid, kind="attack", actor=table.hero,
+                params={"target": table.goblin}, dice={"hit": [6, 6, 6]}, expected_version=1,
+            )  # fmt: skip
+            before = table.events()
+            preview = await call(
+                gm, "preview_void", encounter_id=table.eid, number=1, reason="wrong target"
+            )
+            assert await call(gm, "confirm_correction", token=preview["token"]) == {
+                "applied": False,
+                "why": "the user said no: nothing was written",
+            }
+            assert table.events() == before
+            done = await call(gm, "confirm_correction", token=preview["token"])
+            assert (done["applied"], done["encounter"]["version"]) == (True, 3)
+            question = (
+                "Strike out action 1 (wrong target)? this correction changes nothing: no "
+                "track, condition or later outcome moves"
+            )
+            assert asked == [question, question]
+            forged = preview["token"][:-1] + ("0" if preview["token"][-1] != "0" else "1")
+            assert "not a token a preview gave" in await refusal(
+                gm, "confirm_correction", token=forged
+            )
+
+    anyio.run(main)
+
+
+def test_the_mcp_path_wants_a_key(table: Table) -> None:
+    with httpx.Client(base_url=table.server.url, timeout=HANG_SECONDS) as http:
+        bare = http.post(f"/campaigns/{table.cid}/mcp", json={})
+        assert (bare.status_code, bare.json()["error"]) == (401, "unauthenticated")
+        wrong = "skald_0123456789abcdef_" + "0" * 40
+        refused = http.post(
+            f"/campaigns/{table.cid}/mcp", json={}, headers={"authorization": f"Bearer {wrong}"}
+        )
+        assert refused.status_code == 401, refused.text
