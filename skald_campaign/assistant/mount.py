@@ -13,6 +13,7 @@ the server listens on (behind a proxy, on --lan, in a test's TestClient alike).
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from collections.abc import AsyncIterator
@@ -20,7 +21,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import httpx
-from mcp.server.mcpserver import Context
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
@@ -58,6 +59,16 @@ async def request_caller(ctx: Context) -> AsyncIterator[Caller]:
         yield caller
 
 
+@functools.cache
+def servers() -> dict[str, MCPServer]:
+    """The servers by role, built once a process (a few hundred milliseconds: each app's
+    start, a test's included, would pay it again); each app's lifespan runs its own
+    session managers on them. A token a GM's preview gives is good on this process (the
+    campaign's replica)."""
+    secret = secrets.token_bytes(32)
+    return {role: build_server(role, request_caller, secret) for role in ROLES}
+
+
 class Assistants:
     """The servers, one per role, and their session managers (run by the app's lifespan)."""
 
@@ -66,11 +77,8 @@ class Assistants:
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        # A token a GM's preview gives is good on this process (a campaign's replica).
-        secret = secrets.token_bytes(32)
         async with AsyncExitStack() as stack:
-            for role in ROLES:
-                server = build_server(role, request_caller, secret)
+            for role, server in servers().items():
                 # The key is the protection (a bearer only a client given it sends): the
                 # SDK's Host/Origin allow-list for unauthenticated local servers would
                 # refuse a table reached through a proxy or by the machine's LAN address.

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -77,6 +78,18 @@ class Table:
         """How many events the store holds."""
         with httpx.Client(base_url=self.server.url, timeout=HANG_SECONDS) as http:
             return int(_ok(http.get("/health"))["event_store"]["events"])
+
+    def wait_for_heals(self, count: int) -> list[dict[str, Any]]:
+        """The healing worker's CharacterHealed entries, once there are `count`: it heals
+        each day after the day is advanced, in the background."""
+        deadline = time.monotonic() + HANG_SECONDS
+        with self.http() as http:
+            while True:
+                path = f"/campaigns/{self.cid}/history?kind=CharacterHealed"
+                entries: list[dict[str, Any]] = _ok(http.get(path))["entries"]
+                if len(entries) >= count or time.monotonic() > deadline:
+                    return entries
+                time.sleep(0.05)
 
     @asynccontextmanager
     async def assistant(self, transport: str, role: str, **options: Any) -> AsyncIterator[Client]:

@@ -116,14 +116,22 @@ def test_a_fight_run_by_the_gms_and_the_players_assistants(table: Table, transpo
             campaign = await call(gm, "campaign")
             days = await call(gm, "advance_days", expected_version=campaign["version"], days=1)
             assert (days["day"], days["days_advanced"]) == (1, 1)
+            # The healing worker heals the day in the background: the preview follows it.
+            healed = table.wait_for_heals(2)
+            assert [(e["character_id"], e["tracks"][e["character_id"]]) for e in healed] == [
+                (table.hero, {"stamina": 12, "body": 9}),
+                (table.goblin, {"stamina": 12, "body": 10}),
+            ]
             preview = await call(
                 gm, "preview_void", encounter_id=table.eid, number=1, reason="the club missed"
             )
             assert (preview["changes_nothing"], preview["expected_version"]) == (False, 6)
-            assert preview["characters"][table.hero]["before"]["tracks"] == {
-                "stamina": -3, "body": 7,
-            }  # fmt: skip
-            assert preview["characters"][table.hero]["after"]["tracks"]["body"] == 10
+            # Carried through the day: without the blow, Hero rests at full tracks.
+            hero_changes = preview["characters"][table.hero]
+            assert (hero_changes["before"]["tracks"], hero_changes["after"]["tracks"]) == (
+                {"stamina": 12, "body": 9},
+                {"stamina": 12, "body": 10},
+            )
             confirmed = await call(gm, "confirm_correction", token=preview["token"])
             assert confirmed["applied"] is True
             assert (confirmed["correction"]["kind"], confirmed["correction"]["number"]) == (
