@@ -4,19 +4,25 @@ against a real `skald serve`, over stdio (`skald mcp`) and over Streamable HTTP
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
+import httpx2
 import pytest
+from mcp import Client
 from mcp.client.context import ClientRequestContext
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp_types import ElicitRequestParams, ElicitResult
 
 from skald_campaign.assistant.documents import documents
 from tests.e2e.server import Server
-from tests.integration.assistant_support import TRANSPORTS, Table, call, refusal
+from tests.integration.assistant_support import SKALD, TRANSPORTS, Table, call, refusal
 from tests.patience import HANG_SECONDS
 
 READS = [
@@ -29,6 +35,7 @@ GM = [
     "change_tracks", "advance_days", "preview_void", "preview_reroll", "preview_rewind",
     "confirm_correction",
 ]  # fmt: skip
+DOC = Path(__file__).resolve().parents[2] / "docs" / "assistant.md"
 READ_ONLY = {*READS, "odds", "answer_odds", "preview_void", "preview_reroll", "preview_rewind"}
 DESTRUCTIVE = {"remove_marker", "change_tracks", "confirm_correction"}
 
@@ -336,3 +343,43 @@ def test_the_mcp_path_wants_a_key(table: Table) -> None:
             f"/campaigns/{table.cid}/mcp", json={}, headers={"authorization": f"Bearer {wrong}"}
         )
         assert refused.status_code == 401, refused.text
+
+
+def test_the_docs_client_configurations_work_as_written(table: Table) -> None:
+    """docs/assistant.md's two JSON blocks, run with their placeholders filled in: the
+    desktop client's stdio command, and the HTTP client's address and header."""
+    blocks = re.findall(r"```json\n(.*?)```", DOC.read_text(), re.DOTALL)
+    stdio, http = [json.loads(block)["mcpServers"]["skald"] for block in blocks]
+    filled = {
+        "http://127.0.0.1:8000": table.server.url,
+        "<the campaign's id>": table.cid,
+        "<the key>": table.keys["player"],
+    }
+
+    def fill(text: str) -> str:
+        for placeholder, value in filled.items():
+            text = text.replace(placeholder, value)
+        return text
+
+    assert (stdio["command"], stdio["args"]) == ("skald", ["mcp"])
+    # The client starts it with the SDK's default environment (PATH, HOME...) and these.
+    params = StdioServerParameters(
+        command=SKALD, args=stdio["args"], env={k: fill(v) for k, v in stdio["env"].items()}
+    )
+    headers = {k: fill(v) for k, v in http["headers"].items()}
+
+    async def main() -> None:
+        async with Client(params, read_timeout_seconds=HANG_SECONDS) as client:
+            assert sorted(t.name for t in (await client.list_tools()).tools) == sorted(PLAYER)
+            assert (await call(client, "who_am_i"))["label"] == "Ann"
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=HANG_SECONDS) as session,
+            Client(
+                streamable_http_client(fill(http["url"]), http_client=session),
+                read_timeout_seconds=HANG_SECONDS,
+            ) as client,
+        ):
+            assert sorted(t.name for t in (await client.list_tools()).tools) == sorted(PLAYER)
+            assert (await call(client, "who_am_i"))["label"] == "Ann"
+
+    anyio.run(main)
