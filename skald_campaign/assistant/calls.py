@@ -46,7 +46,7 @@ def write_headers(expected_version: int | None, idempotency_key: str) -> dict[st
     nothing) and the mark that it was made via an assistant (the audit says so)."""
     headers = {"idempotency-key": idempotency_key}
     if expected_version is not None:
-        headers["if-match"] = f'"{expected_version}"'
+        headers["if-match"] = f'"v{expected_version}"'  # the GET's version tag (docs/access.md)
     return headers
 
 
