@@ -1,13 +1,32 @@
-"""The idempotency claim of the request being handled, carried to the writer thread.
+"""The idempotency claim and the expected version of the request being handled, carried
+to the writer thread.
 
-The record itself (domain/idempotency.py) is pure; which claim guards the
-command now running is context, set by the api and read by the writer.
+The record itself (domain/idempotency.py) and the precondition (domain/preconditions.py)
+are pure; which claim guards the command now running, and which version its subject must
+be at, is context, set by the api and read by the writer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from skald_campaign.domain.idempotency import Claim
+from skald_campaign.domain.preconditions import Expected
 
 current_claim: ContextVar[Claim | None] = ContextVar("current_claim", default=None)
+current_expected: ContextVar[Expected | None] = ContextVar("current_expected", default=None)
+
+
+@contextmanager
+def own_fact() -> Iterator[None]:
+    """A save within a command that records a fact of its own, not the request's answer
+    (the ruleset's version on record): no claim's record, no expected version."""
+    claim = current_claim.set(None)
+    expected = current_expected.set(None)
+    try:
+        yield
+    finally:
+        current_expected.reset(expected)
+        current_claim.reset(claim)

@@ -16,7 +16,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate, DomainEventProtocol
 
-from skald_campaign.application.idempotency import current_claim
+from skald_campaign.application.idempotency import own_fact
 from skald_campaign.application.writes import WriteRunner, unguarded, writing
 from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.campaign.ruleset_versions import RulesetNotCurrent, differing_actions
@@ -87,11 +87,8 @@ class Store(WriteRunner):
         if differing:
             raise RulesetNotCurrent(found, len(differing))
         campaign.record_ruleset_version()
-        token = current_claim.set(None)  # its own fact, not the request's answer
-        try:
+        with own_fact():  # not the request's answer, nor its subject
             self.save(campaign)
-        finally:
-            current_claim.reset(token)
 
     def differing_actions(self, campaign: Campaign) -> list[JSONObject]:
         """The campaign's recorded actions that come out differently under the ruleset

@@ -25,13 +25,14 @@ from eventsourcing.domain import (
 )
 from eventsourcing.persistence import IntegrityError, Recording
 
-from skald_campaign.application.group_commit import GroupCommitWriter
-from skald_campaign.application.idempotency import current_claim
+from skald_campaign.application.group_commit import Batch, GroupCommitWriter
+from skald_campaign.application.idempotency import current_claim, current_expected
 from skald_campaign.application.snapshotting import due_snapshots
 from skald_campaign.application.store_position import KnownPosition
 from skald_campaign.application.writer_cache import WriterCache
-from skald_campaign.domain.errors import ConcurrentWrite
+from skald_campaign.domain.errors import ConcurrentWrite, VersionMismatch
 from skald_campaign.domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
+from skald_campaign.domain.preconditions import Expected
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -65,6 +66,45 @@ def unguarded() -> Iterator[None]:
         yield
     finally:
         _unguarded.reset(token)
+
+
+Tokens = tuple[
+    "contextvars.Token[Claim | None] | None", "contextvars.Token[Expected | None] | None"
+]
+
+
+def _conditions(claim: Claim | None, expected: Expected | None) -> Tokens:
+    """The request's claim and expected version, in force for the command (the writer's
+    job takes a copy of the context it was queued in)."""
+    return (
+        current_claim.set(claim) if claim is not None else None,
+        current_expected.set(expected) if expected is not None else None,
+    )
+
+
+def _reset(tokens: Tokens) -> None:
+    claim, expected = tokens
+    if expected is not None:
+        current_expected.reset(expected)
+    if claim is not None:
+        current_claim.reset(claim)
+
+
+def read_version(subject: Aggregate, batch: Batch | None) -> int:
+    """The version of its subject a command read, before its own changes: within a batch,
+    the earlier commands' uncommitted events count as read (they commit with it)."""
+    settled = batch.pending.get(subject.id, 0) if batch is not None else 0
+    return subject.version - (len(subject.pending_events) - settled)
+
+
+def _check_expected(subject: Aggregate, expected: Expected, batch: Batch | None) -> None:
+    """The write's subject must be at the version it was decided on: the version this
+    attempt of the command read (re-checked on every re-run after a lost race), else the
+    command is refused before anything of it is saved."""
+    version = read_version(subject, batch)
+    if not expected.accepts(version):
+        kind = type(subject).__name__.lower()
+        raise VersionMismatch(kind, str(subject.id), expected.asked, version)
 
 
 class WriteRunner(Application[UUID]):
@@ -189,28 +229,35 @@ class WriteRunner(Application[UUID]):
 
     # -- idempotency and retries -------------------------------------------------
 
-    def idempotent(self, claim: Claim | None, run: Callable[[], T]) -> T | Replayed:
-        """Run a command once per claim; a repeat gets what the first one produced."""
-        if claim is None:
+    def idempotent(
+        self, claim: Claim | None, run: Callable[[], T], expected: Expected | None = None
+    ) -> T | Replayed:
+        """Run a command once per claim; a repeat gets what the first one produced. With
+        an expected version, the command's subject must be at it (checked on the writer
+        as the command saves, after the claim's: a repeat of a write that succeeded gets
+        its first answer, not a refusal)."""
+        if claim is None and expected is None:
             return run()
-        token = current_claim.set(claim)
+        tokens = _conditions(claim, expected)
         try:
             return run()
         except AlreadyDone as done:
             return done.replayed
         finally:
-            current_claim.reset(token)
+            _reset(tokens)
 
     def idempotent_later(
-        self, claim: Claim | None, enqueue: Callable[[], Future[T]]
+        self,
+        claim: Claim | None,
+        enqueue: Callable[[], Future[T]],
+        expected: Expected | None = None,
     ) -> Future[T | Replayed]:
         """`idempotent` for a command handed to the writer without waiting for it."""
-        token = current_claim.set(claim) if claim is not None else None
+        tokens = _conditions(claim, expected)
         try:
             queued = enqueue()  # the job takes a copy of the context, claim included
         finally:
-            if token is not None:
-                current_claim.reset(token)
+            _reset(tokens)
         answer: Future[T | Replayed] = Future()
         answer.set_running_or_notify_cancel()  # like the queued command: not cancellable
 
@@ -237,13 +284,19 @@ class WriteRunner(Application[UUID]):
         yet (the batch is, with the rest of it, or not at all): no recordings.
         """
         claim = current_claim.get()
-        if claim is not None and objs:
+        expected = current_expected.get()
+        batch = self.writer.batch if self.writer is not None else None
+        if (claim is not None or expected is not None) and objs:
             subject = objs[0]
             if not isinstance(subject, Aggregate):
                 raise TypeError(f"a request's subject is an aggregate, not {subject!r}")
-            record = IdempotentRequest(claim.scope, claim.request_hash, subject.id, subject.version)
-            objs = (*objs, record)
-        batch = self.writer.batch if self.writer is not None else None
+            if expected is not None:
+                _check_expected(subject, expected, batch)
+            if claim is not None:
+                record = IdempotentRequest(
+                    claim.scope, claim.request_hash, subject.id, subject.version
+                )
+                objs = (*objs, record)
         if batch is not None:  # committed with the rest of the batch, or not at all
             batch.to_save.extend(objs)
             return []

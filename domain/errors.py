@@ -33,3 +33,19 @@ class ConcurrentWrite(DomainError):
     def __init__(self, message: str, current_version: int | None = None) -> None:
         super().__init__(message)
         self.current_version = current_version
+
+
+class VersionMismatch(DomainError):
+    """A write that named the version it was decided on (HTTP If-Match), and that version
+    is not the aggregate's now: refused, nothing written (HTTP 412)."""
+
+    def __init__(self, kind: str, aggregate_id: str, expected: str, current_version: int) -> None:
+        super().__init__(
+            f"this write was decided on {kind} version {expected}, but the {kind} is at "
+            f"version {current_version} now: read it again, decide again, and send the "
+            "version read (If-Match)"
+        )
+        self.kind = kind
+        self.aggregate_id = aggregate_id
+        self.expected = expected
+        self.current_version = current_version
