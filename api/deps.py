@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
@@ -22,9 +22,11 @@ from pydantic import BaseModel
 from skald_campaign.api.backend import Backend
 from skald_campaign.api.idempotency import claim
 from skald_campaign.api.keys import KeyMaker
+from skald_campaign.api.preconditions import expected_of
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.domain.access import Access, Forbidden, Unauthenticated
 from skald_campaign.domain.idempotency import Claim
+from skald_campaign.domain.preconditions import Expected
 from skald_campaign.projections.reader import ViewReader
 
 
@@ -176,3 +178,23 @@ async def idempotency_key(request: Request) -> IdempotencyKey:
 
 
 Idempotency = Annotated[IdempotencyKey, Depends(idempotency_key)]
+
+
+# --- If-Match: the version a write was decided on (api/preconditions.py) ---
+
+IF_MATCH_DESCRIPTION = (
+    "the ETag of the version this write was decided on (from GET of the encounter or the "
+    "campaign, whichever the write's subject is: docs/access.md); refused with 412, "
+    "nothing written, when it is not the current one. `*` or no header: no check"
+)
+
+
+async def if_match(
+    if_match: Annotated[
+        str | None, Header(alias="If-Match", description=IF_MATCH_DESCRIPTION)
+    ] = None,
+) -> Expected | None:
+    return expected_of(if_match)
+
+
+IfMatch = Annotated[Expected | None, Depends(if_match)]

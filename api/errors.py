@@ -22,6 +22,7 @@ from skald_campaign.domain.errors import (
     DomainError,
     InvalidInput,
     NotFound,
+    VersionMismatch,
 )
 from skald_campaign.domain.validation import InvalidFields
 
@@ -35,6 +36,7 @@ STATUS: list[tuple[type[DomainError], int, str]] = [
     (RulesetNotCurrent, 409, "ruleset_not_current"),
     (ActionRefused, 409, "action_refused"),
     (ConcurrentWrite, 409, "concurrent_write"),
+    (VersionMismatch, 412, "version_mismatch"),
 ]
 
 
@@ -44,7 +46,31 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 def _domain_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, DomainError)
+    if isinstance(error, VersionMismatch):
+        return version_problem(error, request.url.path)
     return domain_error_response(error)
+
+
+VERSION_PROBLEM = "urn:skald:problem:version-mismatch"
+
+
+def version_problem(error: VersionMismatch, instance: str) -> JSONResponse:
+    """A write whose If-Match names a version its subject is not at (api/preconditions.py):
+    412, an RFC 9457 problem that also carries Skald's own error and message, and names
+    the subject and its current version (nothing was written)."""
+    body = {
+        "type": VERSION_PROBLEM,
+        "title": "the version this write was decided on is not the current one",
+        "status": 412,
+        "detail": error.message,
+        "instance": instance,
+        **error_body("version_mismatch", error.message),
+        "aggregate": error.kind,
+        "aggregate_id": error.aggregate_id,
+        "current_version": error.current_version,
+        "if_match": error.expected,
+    }
+    return JSONResponse(body, status_code=412, media_type="application/problem+json")
 
 
 RULESET_PROBLEM = "urn:skald:problem:ruleset-not-current"

@@ -93,8 +93,10 @@ class ActionFastPath:
     ) -> PerformAction | None:
         """The command, when this request is an ordinary one; else None (the route's)."""
         headers = dict(scope["headers"])
-        if b"idempotency-key" in headers or not headers.get(b"content-type", b"").startswith(
-            b"application/json"
+        if (
+            b"idempotency-key" in headers
+            or b"if-match" in headers  # the route's: it checks the expected version
+            or not headers.get(b"content-type", b"").startswith(b"application/json")
         ):
             return None
         presented = bearer_in(scope["headers"])

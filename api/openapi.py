@@ -19,7 +19,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 
-from skald_campaign.api.deps import operator_gate, reader, view_reader
+from skald_campaign.api.deps import if_match, operator_gate, reader, view_reader
 from skald_campaign.domain.errors import DomainError
 from skald_campaign.domain.rulesets import RULESETS
 
@@ -50,6 +50,50 @@ ERROR_SCHEMA: dict[str, Any] = {
     },
 }
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
+VERSION_PROBLEM_SCHEMA: dict[str, Any] = {
+    "title": "VersionProblem",
+    "type": "object",
+    "description": "412: the If-Match named a version the write's subject is not at; nothing "
+    "was written (RFC 9457 problem details, with Skald's error and message)",
+    "required": [
+        "type",
+        "title",
+        "status",
+        "detail",
+        "instance",
+        "error",
+        "message",
+        "aggregate",
+        "aggregate_id",
+        "current_version",
+        "if_match",
+    ],
+    "properties": {
+        "type": {"type": "string", "enum": ["urn:skald:problem:version-mismatch"]},
+        "title": {"type": "string"},
+        "status": {"type": "integer", "enum": [412]},
+        "detail": {"type": "string"},
+        "instance": {"type": "string", "description": "the path written to"},
+        "error": {"type": "string", "enum": ["version_mismatch"]},
+        "message": {"type": "string"},
+        "aggregate": {
+            "type": "string",
+            "enum": ["encounter", "campaign"],
+            "description": "the write's subject, whose version the If-Match is checked against",
+        },
+        "aggregate_id": {"type": "string", "format": "uuid"},
+        "current_version": {"type": "integer", "description": "the subject's version now"},
+        "if_match": {"type": "string", "description": "the If-Match as sent (80 characters)"},
+    },
+}
+VERSION_ETAG = {
+    "ETag": {
+        "description": 'the version read, for If-Match on a write decided on it: "v7" for the '
+        'GM, "v7-player" / "v7-viewer" for a redacted answer (an encounter\'s also names the '
+        'campaign\'s version its redaction followed: "v7-player-c12")',
+        "schema": {"type": "string"},
+    }
+}
 RETRY_AFTER = {
     "Retry-After": {
         "description": "seconds to wait before asking again",
@@ -66,10 +110,18 @@ ERRORS: dict[int, tuple[str, dict[str, Any]]] = {
     409: ("the current state forbids it, or a write kept losing a race", {}),
     413: ("a request body over 256 KiB", {}),
     415: ("a request body with a Content-Encoding (gzip...): send it unencoded", {}),
+    412: (
+        "If-Match names a version the write's subject (the encounter or the campaign) is "
+        "not at now: nothing was written; read it again and decide again",
+        {},
+    ),
     422: ("invalid input: malformed JSON, a bad field, parameter or dice", {}),
     429: ("too many requests from this key or address", RETRY_AFTER),
     503: ("the views are unavailable (Redis does not answer); writes go on", RETRY_AFTER),
 }
+
+# The reads whose answer carries a version ETag (api/preconditions.py).
+VERSIONED_READS = ("read_campaign", "read_encounter")
 
 # One example per request body, by schema name. A body not listed gets its model's
 # own example, else one made from its schema; tests/integration/test_openapi.py
@@ -131,6 +183,7 @@ def install(app: FastAPI) -> None:
 def complete(app: FastAPI, schema: dict[str, Any]) -> dict[str, Any]:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components["Error"] = ERROR_SCHEMA
+    components["VersionProblem"] = VERSION_PROBLEM_SCHEMA
     for route in api_routes(app):
         for method in route.methods:
             operation = schema["paths"][route.path_format][method.lower()]
@@ -138,6 +191,8 @@ def complete(app: FastAPI, schema: dict[str, Any]) -> dict[str, Any]:
             for status in sorted(statuses(route, method, operation)):
                 add_error(operation, status)
             add_example(operation, components)
+            if route.name in VERSIONED_READS:
+                operation["responses"]["200"]["headers"] = VERSION_ETAG
             ruleset_enum(operation.get("parameters", []))
     for name in ("HTTPValidationError", "ValidationError"):  # replaced by Error
         components.pop(name, None)
@@ -236,6 +291,8 @@ def statuses(route: Any, method: str, operation: dict[str, Any]) -> set[int]:
         found.add(409)
     if view_reader in calls:
         found.add(503)
+    if if_match in calls:
+        found.add(412)
     return found
 
 
@@ -250,7 +307,10 @@ def add_error(operation: dict[str, Any], status: int) -> None:
     description, headers = ERRORS[status]
     response = operation["responses"].setdefault(str(status), {})
     response["description"] = response.get("description") or description
-    if str(status) == "422" or "content" not in response:
+    if status == 412:
+        problem = {"schema": {"$ref": "#/components/schemas/VersionProblem"}}
+        response["content"] = {"application/problem+json": problem}
+    elif str(status) == "422" or "content" not in response:
         response["content"] = {"application/json": {"schema": ERROR_REF}}
     if headers:
         response["headers"] = headers

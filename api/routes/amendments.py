@@ -12,7 +12,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, StrictInt
 
-from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch
 from skald_campaign.api.routes.encounters import settled
 from skald_campaign.api.schemas import Body, CharacterOut, EncounterOut
 from skald_campaign.api.views import character_out, encounter_out
@@ -100,6 +100,7 @@ def changed_out(
 @router.post("/characters/{character_id}/sheet")
 def amend_sheet(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     character_id: str,
     body: AmendSheetBody,
@@ -108,13 +109,16 @@ def amend_sheet(
 ) -> ChangedOut:
     """Amend a sheet (armour off, a new weapon, a raised skill, arrows restocked)."""
     command = AmendSheet(campaign_id, character_id, body.changes, body.reason, access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.amend_sheet(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.amend_sheet(command), expected
+    )
     return changed_out(app, campaign_id, character_id, outcome)
 
 
 @router.post("/characters/{character_id}/tracks")
 def adjust_tracks(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     character_id: str,
     body: AdjustTracksBody,
@@ -125,13 +129,16 @@ def adjust_tracks(
     command = AdjustTracks(
         campaign_id, character_id, body.reason, body.set, body.adjust, access.who
     )
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.adjust_tracks(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.adjust_tracks(command), expected
+    )
     return changed_out(app, campaign_id, character_id, outcome)
 
 
 @router.post("/encounters/{encounter_id}/combatants", status_code=201)
 def add_combatant(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     body: AddCombatantBody,
@@ -142,13 +149,16 @@ def add_combatant(
     command = AddCombatant(
         campaign_id, encounter_id, body.character_id, body.side, body.reason, body.rank, access.who
     )
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.add_combatant(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.add_combatant(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/encounters/{encounter_id}/combatants/{character_id}/leave")
 def remove_combatant(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     character_id: str,
@@ -158,13 +168,16 @@ def remove_combatant(
 ) -> EncounterOut:
     """A combatant leaves the fight (fled); their tracks go back when the encounter ends."""
     command = RemoveCombatant(campaign_id, encounter_id, character_id, body.reason, access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.remove_combatant(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.remove_combatant(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/encounters/{encounter_id}/combatants/{character_id}/move")
 def move_combatant(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     character_id: str,
@@ -176,5 +189,7 @@ def move_combatant(
     command = MoveCombatant(
         campaign_id, encounter_id, character_id, body.rank, body.reason, access.who
     )
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.move_combatant(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.move_combatant(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))

@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Path
 
 from skald_campaign.api.bestiary_schemas import BestiaryBody, BestiaryEnrolBody, BestiaryEntryOut
-from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch
 from skald_campaign.api.schemas import CharacterOut
 from skald_campaign.api.views import character_out
 from skald_campaign.application.bestiary import EnrolFromBestiary, SaveToBestiary
@@ -75,14 +75,14 @@ def remove_from_bestiary(
 
 @router.post("/{entry_id}/enrol", status_code=201)
 def enrol_from_bestiary(
-    idempotency: Idempotency, campaign_id: UUID, entry_id: EntryId, body: BestiaryEnrolBody,
-    app: App, access: GM,
+    idempotency: Idempotency, expected: IfMatch, campaign_id: UUID, entry_id: EntryId,
+    body: BestiaryEnrolBody, app: App, access: GM,
 ) -> list[CharacterOut]:  # fmt: skip
     """Enrol `count` NPCs with the entry's sheet, named Goblin 1, Goblin 2... (numbered on
     from the campaign's highest); one alone, the first of its name, is plain Goblin."""
     command = EnrolFromBestiary(campaign_id, entry_id, body.count, access.who, body.name)
     outcome = app.idempotent(
-        idempotency.claim(body, access), lambda: app.enrol_from_bestiary(command)
+        idempotency.claim(body, access), lambda: app.enrol_from_bestiary(command), expected
     )
     if isinstance(outcome, Replayed):
         then = app.campaign(campaign_id, outcome.subject_version)

@@ -6,7 +6,7 @@ from uuid import UUID
 
 from fastapi import APIRouter
 
-from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch
 from skald_campaign.api.schemas import AdvanceDaysBody, AdvanceDaysOut, CharacterOut, WoundBody
 from skald_campaign.api.views import campaign_out, character_out
 from skald_campaign.application.application import SkaldApplication
@@ -25,12 +25,20 @@ def settled(app: SkaldApplication, outcome: Campaign | Replayed) -> Campaign:
 
 @router.post("/days", status_code=201)
 def advance_days(
-    idempotency: Idempotency, campaign_id: UUID, body: AdvanceDaysBody, app: App, access: GM
+    idempotency: Idempotency,
+    expected: IfMatch,
+    campaign_id: UUID,
+    body: AdvanceDaysBody,
+    app: App,
+    access: GM,
 ) -> AdvanceDaysOut:
     """Advance the calendar; the healing worker then applies each day's rules."""
     command = AdvanceDays(campaign_id, body.days, body.default, body.characters, access.who)
     campaign = settled(
-        app, app.idempotent(idempotency.claim(body, access), lambda: app.advance_days(command))
+        app,
+        app.idempotent(
+            idempotency.claim(body, access), lambda: app.advance_days(command), expected
+        ),
     )
     return AdvanceDaysOut(
         day=campaign.day,
@@ -43,6 +51,7 @@ def advance_days(
 @router.post("/characters/{character_id}/wounds", status_code=201)
 def mark_wound(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     character_id: str,
     body: WoundBody,
@@ -54,6 +63,7 @@ def mark_wound(
         campaign_id, character_id, body.wound, body.present, body.reason, access.who
     )
     campaign = settled(
-        app, app.idempotent(idempotency.claim(body, access), lambda: app.mark_wound(command))
+        app,
+        app.idempotent(idempotency.claim(body, access), lambda: app.mark_wound(command), expected),
     )
     return character_out(campaign, character_id)

@@ -6,9 +6,10 @@ from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
-from skald_campaign.api.deps import GM, App, Idempotency, Keys, Operator, Reader
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch, Keys, Operator, Reader
+from skald_campaign.api.preconditions import version_etag
 from skald_campaign.api.schemas import (
     MAX_VERSION,
     CampaignCreatedOut,
@@ -79,17 +80,33 @@ def create_campaign(
 
 @router.get("/campaigns/{campaign_id}", tags=["campaigns"])
 def read_campaign(
-    campaign_id: UUID, app: App, _: Reader, version: Version = None, at: At = None
+    campaign_id: UUID,
+    app: App,
+    access: Reader,
+    response: Response,
+    version: Version = None,
+    at: At = None,
 ) -> CampaignOut:
-    return campaign_out(app.campaign(campaign_id, campaign_version(app, campaign_id, version, at)))
+    """The campaign. Its ETag names the version read: send it as If-Match on a write
+    decided on it (api/preconditions.py)."""
+    campaign = app.campaign(campaign_id, campaign_version(app, campaign_id, version, at))
+    response.headers["ETag"] = version_etag(campaign.version, access.role)
+    return campaign_out(campaign)
 
 
 @router.post("/campaigns/{campaign_id}/characters", status_code=201, tags=["characters"])
 def enrol_character(
-    idempotency: Idempotency, campaign_id: UUID, body: EnrolCharacterBody, app: App, access: GM
+    idempotency: Idempotency,
+    expected: IfMatch,
+    campaign_id: UUID,
+    body: EnrolCharacterBody,
+    app: App,
+    access: GM,
 ) -> CharacterOut:
     command = EnrolCharacter(campaign_id, body.name, body.sheet, access.who, body.npc, body.player)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.enrol_character(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.enrol_character(command), expected
+    )
     if isinstance(outcome, Replayed):
         then = app.campaign(campaign_id, outcome.subject_version)
         return character_out(then, list(then.characters)[-1])

@@ -12,7 +12,7 @@ from uuid import UUID
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field, StrictInt
 
-from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch
 from skald_campaign.api.schemas import MAX_VERSION, Body, CampaignOut, Dice
 from skald_campaign.api.views import campaign_out
 from skald_campaign.application.application import SkaldApplication
@@ -111,6 +111,7 @@ def preview_day_plan(
 @router.post("/days/{day}/plans/{character_id}")
 def correct_day_plan(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     day: Day,
     character_id: str,
@@ -120,7 +121,9 @@ def correct_day_plan(
 ) -> PlanCorrectedOut:
     """Correct a day's plan; a day already healed is healed again and the change carried."""
     command = CorrectDayPlan(campaign_id, day, character_id, body.plan, body.reason, access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.commit_day_plan(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.commit_day_plan(command), expected
+    )
     if isinstance(outcome, tuple):
         return PlanCorrectedOut(preview=PreviewOut(**outcome[1]), campaign=campaign_out(outcome[0]))
     # A retry: the first answer again, from the version it produced and the record of

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path
 
-from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch
 from skald_campaign.api.routes.encounters import settled
 from skald_campaign.api.schemas import (
     CorrectionOut,
@@ -38,6 +38,7 @@ def correction_out(encounter: Encounter) -> CorrectionOut:
 @router.post("/actions/{number}/void")
 def void_action(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     number: Number,
@@ -47,13 +48,16 @@ def void_action(
 ) -> CorrectionOut:
     """Strike an action out; every later action is re-resolved with its recorded dice."""
     command = VoidAction(campaign_id, encounter_id, number, body.reason, access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.void_action(command)[0])
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.void_action(command)[0], expected
+    )
     return correction_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/actions/{number}/reroll")
 def reroll_action(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     number: Number,
@@ -63,7 +67,9 @@ def reroll_action(
 ) -> CorrectionOut:
     """Roll an action again (the table's dice or the server's); later actions follow."""
     command = RerollAction(campaign_id, encounter_id, number, body.reason, body.dice, access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.reroll_action(command)[0])
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.reroll_action(command)[0], expected
+    )
     return correction_out(settled(app, campaign_id, outcome))
 
 
@@ -83,6 +89,7 @@ def reroll_rolls(
 @router.post("/rewind")
 def rewind_encounter(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     body: RewindBody,
@@ -92,6 +99,6 @@ def rewind_encounter(
     """Go back to a version; everything after it is superseded and kept on record."""
     command = RewindEncounter(campaign_id, encounter_id, body.to_version, body.reason, access.who)
     outcome = app.idempotent(
-        idempotency.claim(body, access), lambda: app.rewind_encounter(command)[0]
+        idempotency.claim(body, access), lambda: app.rewind_encounter(command)[0], expected
     )
     return correction_out(settled(app, campaign_id, outcome))

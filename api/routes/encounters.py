@@ -9,8 +9,9 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Response
 from fastapi.concurrency import run_in_threadpool
 
-from skald_campaign.api.deps import GM, App, Idempotency, Reader
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch, Reader
 from skald_campaign.api.loop_futures import on_this_loop
+from skald_campaign.api.preconditions import version_etag
 from skald_campaign.api.schemas import (
     MAX_VERSION,
     ActionBody,
@@ -58,7 +59,8 @@ def read_encounter(
     campaign_id: UUID,
     encounter_id: UUID,
     app: App,
-    _: Reader,
+    access: Reader,
+    response: Response,
     version: Annotated[
         int | None, Query(ge=1, le=MAX_VERSION, description="the encounter as it was then")
     ] = None,
@@ -70,12 +72,17 @@ def read_encounter(
     ] = 0,
     limit: Annotated[int, Query(ge=1, le=1000, description="how many actions to list")] = 500,
 ) -> EncounterOut:
-    """The encounter, with its actions a page at a time (oldest first)."""
+    """The encounter, with its actions a page at a time (oldest first). Its ETag names
+    the version read: send it as If-Match on a write decided on it (api/preconditions.py)."""
     if at is not None:
         if version is not None:
             raise InvalidInput("give either version or at, not both")
         version = app.version_at(encounter_id, at, "encounter")
-    return encounter_out(app.encounter(campaign_id, encounter_id, version), offset, limit)
+    encounter = app.encounter(campaign_id, encounter_id, version)
+    # A player's or viewer's answer is redacted as the campaign now says (who is hidden).
+    redacted_by = None if access.role == "gm" else app.campaign(campaign_id).version
+    response.headers["ETag"] = version_etag(encounter.version, access.role, redacted_by)
+    return encounter_out(encounter, offset, limit)
 
 
 @router.post(
@@ -91,6 +98,7 @@ def read_encounter(
 )
 async def perform_action(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     body: ActionBody,
@@ -107,7 +115,9 @@ async def perform_action(
     # Awaited, not waited for: the hot path holds no thread while the writer commits it.
     # The answer is made on the writer right after the action: no copy of the encounter.
     queued = app.idempotent_later(
-        idempotency.claim(body, access), lambda: app.perform_action_answered(command, action_answer)
+        idempotency.claim(body, access),
+        lambda: app.perform_action_answered(command, action_answer),
+        expected,
     )
     outcome = await on_this_loop(queued)
     if isinstance(outcome, Replayed):  # a repeated request: read what the first one made
@@ -150,6 +160,7 @@ def action_answer(encounter: Encounter) -> tuple[int, ActionOut]:
 @router.post("/{encounter_id}/round")
 def next_round(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     app: App,
@@ -161,13 +172,16 @@ def next_round(
     dice for a round that rolls no initiative are refused with 422."""
     dice = dict(body.dice or {}) or None if body is not None else None
     command = NextRound(campaign_id, encounter_id, access.who, dice)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.next_round(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.next_round(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/{encounter_id}/end")
 def end_encounter(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     app: App,
@@ -177,5 +191,7 @@ def end_encounter(
     """End the fight (optionally saying why: on the record); tracks go to the roster."""
     reason = body.reason.strip() or None if body is not None and body.reason else None
     command = EndEncounter(campaign_id, encounter_id, access.who, reason)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.end_encounter(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.end_encounter(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))

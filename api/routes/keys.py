@@ -10,7 +10,7 @@ from uuid import UUID
 import segno
 from fastapi import APIRouter, Path, Response
 
-from skald_campaign.api.deps import GM, App, Idempotency, Keys
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch, Keys
 from skald_campaign.api.routes.calendar import settled
 from skald_campaign.api.schemas import IssuedKeyOut, IssueKeyBody, KeyOut, QrBody
 from skald_campaign.application.commands import IssueKey, RevokeKey
@@ -35,6 +35,7 @@ def key_out(key: KeyGrant) -> KeyOut:
 @router.post("", status_code=201)
 def issue_key(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     body: IssueKeyBody,
     app: App,
@@ -53,7 +54,9 @@ def issue_key(
         body.label,
         access.who,
     )
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.issue_key(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.issue_key(command), expected
+    )
     if isinstance(outcome, Replayed):  # the key that version issued: the last one
         key_id = list(app.campaign(campaign_id, outcome.subject_version).keys)[-1]
     campaign = settled(app, outcome)
@@ -87,10 +90,16 @@ def key_link_qr(campaign_id: UUID, body: QrBody, access: GM) -> Response:
 
 @router.delete("/{key_id}")
 def revoke_key(
-    idempotency: Idempotency, campaign_id: UUID, key_id: KeyId, app: App, access: GM
+    idempotency: Idempotency,
+    expected: IfMatch,
+    campaign_id: UUID,
+    key_id: KeyId,
+    app: App,
+    access: GM,
 ) -> KeyOut:
     command = RevokeKey(campaign_id, key_id, access.who)
     campaign = settled(
-        app, app.idempotent(idempotency.claim(None, access), lambda: app.revoke_key(command))
+        app,
+        app.idempotent(idempotency.claim(None, access), lambda: app.revoke_key(command), expected),
     )
     return key_out(campaign.keys[key_id])

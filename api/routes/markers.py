@@ -8,7 +8,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path
 
-from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch
 from skald_campaign.api.routes.encounters import settled
 from skald_campaign.api.schemas import EncounterOut
 from skald_campaign.api.table_schemas import MarkerBody
@@ -24,6 +24,7 @@ Number = Annotated[int, Path(ge=1, le=100_000, description="the marker's number"
 @router.post("", status_code=201)
 def place_marker(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     body: MarkerBody,
@@ -43,13 +44,16 @@ def place_marker(
         body.at,
         access.who,
     )
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.place_marker(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.place_marker(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.delete("/{number}")
 def remove_marker(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     number: Number,
@@ -58,5 +62,7 @@ def remove_marker(
 ) -> EncounterOut:
     """Take a standing marker off (its number is the record that placed it)."""
     command = RemoveMarker(campaign_id, encounter_id, number, access.who)
-    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.remove_marker(command))
+    outcome = app.idempotent(
+        idempotency.claim(None, access), lambda: app.remove_marker(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from fastapi import APIRouter
 
-from skald_campaign.api.deps import GM, App, Idempotency
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch
 from skald_campaign.api.schemas import AcceptRulesetBody, RulesetStandingOut
 from skald_campaign.application.commands import AcceptRulesetVersion
 
@@ -24,11 +24,18 @@ def read_ruleset_standing(campaign_id: UUID, app: App, _: GM) -> RulesetStanding
 
 @router.post("/accept")
 def accept_ruleset_version(
-    idempotency: Idempotency, campaign_id: UUID, body: AcceptRulesetBody, app: App, access: GM
+    idempotency: Idempotency,
+    expected: IfMatch,
+    campaign_id: UUID,
+    body: AcceptRulesetBody,
+    app: App,
+    access: GM,
 ) -> RulesetStandingOut:
     """Accept the installed version of the campaign's ruleset, recorded as one event with
     the differing actions as listed: from now on every action and every correction
     resolves under it, and the campaign takes writes again."""
     command = AcceptRulesetVersion(campaign_id, body.version, access.who)
-    app.idempotent(idempotency.claim(body, access), lambda: app.accept_ruleset_version(command))
+    app.idempotent(
+        idempotency.claim(body, access), lambda: app.accept_ruleset_version(command), expected
+    )
     return RulesetStandingOut(**app.ruleset_standing(campaign_id))

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from fastapi import APIRouter
 
-from skald_campaign.api.deps import GM, App, Idempotency, Reader
+from skald_campaign.api.deps import GM, App, Idempotency, IfMatch, Reader
 from skald_campaign.api.routes.encounters import settled
 from skald_campaign.api.schemas import (
     ActionOut,
@@ -36,6 +36,7 @@ router = APIRouter(prefix="/campaigns/{campaign_id}/encounters/{encounter_id}", 
 @router.put("/order")
 def set_order(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     body: OrderBody,
@@ -44,13 +45,16 @@ def set_order(
 ) -> EncounterOut:
     """The GM sets (or changes) the turn order; the first named acts now."""
     command = SetTurnOrder(campaign_id, encounter_id, tuple(body.order), access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.set_turn_order(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.set_turn_order(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/turn")
 def next_turn(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     app: App,
@@ -62,13 +66,16 @@ def next_turn(
     for a turn that starts no round are refused with 422)."""
     dice = dict(body.dice or {}) or None if body is not None else None
     command = NextTurn(campaign_id, encounter_id, access.who, dice)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.next_turn(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.next_turn(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/order/move")
 def move_in_order(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     body: OrderMoveBody,
@@ -79,13 +86,16 @@ def move_in_order(
     the top, as when the GM sets the order."""
     steps = -1 if body.direction == "up" else 1
     command = MoveInOrder(campaign_id, encounter_id, body.combatant, steps, access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.move_in_order(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.move_in_order(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/initiative")
 def roll_initiative(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     body: InitiativeBody,
@@ -97,24 +107,34 @@ def roll_initiative(
     only = tuple(body.combatants) if body.combatants is not None else None
     dice = dict(body.dice or {}) or None
     command = RollInitiative(campaign_id, encounter_id, dice, only, access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.roll_initiative(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.roll_initiative(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/turn/previous")
 def previous_turn(
-    idempotency: Idempotency, campaign_id: UUID, encounter_id: UUID, app: App, access: GM
+    idempotency: Idempotency,
+    expected: IfMatch,
+    campaign_id: UUID,
+    encounter_id: UUID,
+    app: App,
+    access: GM,
 ) -> EncounterOut:
     """Back one place in the order (from the top of a round, to the last of the one
     before); recorded, and undone by voiding it."""
     command = MoveTurn(campaign_id, encounter_id, "previous", None, access.who)
-    outcome = app.idempotent(idempotency.claim(None, access), lambda: app.move_turn(command))
+    outcome = app.idempotent(
+        idempotency.claim(None, access), lambda: app.move_turn(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/turn/delay")
 def delay_turn(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     body: DelayBody,
@@ -124,13 +144,16 @@ def delay_turn(
     """The combatant whose turn it is acts later this round: placed after `after` (by
     default last); the next in the order acts now."""
     command = MoveTurn(campaign_id, encounter_id, "delay", body.after, access.who)
-    outcome = app.idempotent(idempotency.claim(body, access), lambda: app.move_turn(command))
+    outcome = app.idempotent(
+        idempotency.claim(body, access), lambda: app.move_turn(command), expected
+    )
     return encounter_out(settled(app, campaign_id, outcome))
 
 
 @router.post("/exchanges/{number}/declare", status_code=201)
 def declare(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     number: int,
@@ -143,7 +166,7 @@ def declare(
         campaign_id, encounter_id, number, body.choice, access, dict(body.dice or {}) or None
     )
     outcome = app.idempotent(
-        idempotency.claim(body, access), lambda: app.declare_defense(command)[0]
+        idempotency.claim(body, access), lambda: app.declare_defense(command)[0], expected
     )
     return outcome_out(settled(app, campaign_id, outcome))
 
@@ -151,6 +174,7 @@ def declare(
 @router.post("/exchanges/{number}/withdraw")
 def withdraw(
     idempotency: Idempotency,
+    expected: IfMatch,
     campaign_id: UUID,
     encounter_id: UUID,
     number: int,
@@ -161,7 +185,7 @@ def withdraw(
     """The GM withdraws a waiting attack; it is no action and nothing is rolled."""
     command = WithdrawExchange(campaign_id, encounter_id, number, body.reason, access.who)
     outcome = app.idempotent(
-        idempotency.claim(body, access), lambda: app.withdraw_exchange(command)
+        idempotency.claim(body, access), lambda: app.withdraw_exchange(command), expected
     )
     return encounter_out(settled(app, campaign_id, outcome))
 

@@ -62,7 +62,7 @@ def test_each_operation_documents_the_errors_it_can_answer() -> None:
     assert documented("GET /campaigns/{campaign_id}") == [401, 403, 404, 409, 422, 429]
     assert documented("GET /campaigns/{campaign_id}/keys") == [401, 403, 404, 409, 422, 429]
     assert documented("POST /campaigns/{campaign_id}/encounters/{encounter_id}/actions") == [
-        401, 403, 404, 409, 413, 415, 422, 429,
+        401, 403, 404, 409, 412, 413, 415, 422, 429,
     ]  # fmt: skip
     views = [401, 403, 404, 409, 422, 429, 503]
     assert documented("GET /campaigns/{campaign_id}/vitals") == views
@@ -91,6 +91,29 @@ def test_the_documented_error_body_is_the_one_sent(client: TestClient) -> None:
     anonymous = client.get(f"/campaigns/{cid}", headers={"authorization": ""})
     assert anonymous.status_code == 401
     jsonschema.validate(anonymous.json(), error_schema("GET /campaigns/{campaign_id}", 401))
+
+
+def test_412_is_documented_exactly_on_the_writes_that_take_if_match(
+    client: TestClient,
+) -> None:
+    """Every operation with an If-Match parameter documents 412 with the problem body, and
+    no other does; the body sent is the one documented."""
+    taking = {
+        name
+        for name, operation in OPERATIONS.items()
+        if any(p["name"] == "If-Match" for p in operation.get("parameters", []))
+    }
+    assert taking == {
+        name for name, operation in OPERATIONS.items() if "412" in operation["responses"]
+    }
+    assert len(taking) == 29
+    assert not [name for name in taking if name.startswith("GET ")]
+    problem = SCHEMA["components"]["schemas"]["VersionProblem"]
+    cid = new_campaign(client, "stamina-body")
+    days = client.post(f"/campaigns/{cid}/days", json={"days": 1}, headers={"if-match": '"v9"'})
+    assert days.status_code == 412
+    jsonschema.validate(days.json(), problem)
+    assert (days.json()["aggregate"], days.json()["current_version"]) == ("campaign", 1)
 
 
 def test_every_request_body_has_an_example_its_schema_accepts() -> None:

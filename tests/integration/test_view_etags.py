@@ -1,4 +1,5 @@
-"""The views carry an ETag of the bytes sent, and a poller that has them gets 304."""
+"""The views carry an ETag of the bytes sent, and a poller that has them gets 304; the
+campaign and encounter reads carry their version's tag instead (If-Match, issue 40)."""
 
 from __future__ import annotations
 
@@ -56,5 +57,17 @@ def test_a_refusal_carries_no_etag(client: TestClient) -> None:
     answer = client.get(f"/campaigns/{cid}/vitals", headers={"authorization": "Bearer nope"})
     assert answer.status_code == 401
     assert "etag" not in answer.headers
-    other = client.get(f"/campaigns/{cid}")  # not a view: no tag
-    assert other.status_code == 200 and "etag" not in other.headers
+    # Not a view: the campaign's version tag (api/preconditions.py), for If-Match on a
+    # write; If-None-Match is not answered with 304 there.
+    other = client.get(f"/campaigns/{cid}")
+    assert other.status_code == 200 and other.headers["etag"] == '"v1"'
+    again = client.get(f"/campaigns/{cid}", headers={"if-none-match": '"v1"'})
+    assert again.status_code == 200 and again.content == other.content
+
+
+def test_a_views_etag_is_never_a_writes_precondition(client: TestClient) -> None:
+    cid = new_campaign(client, "stamina-body")
+    tag = client.get(f"/campaigns/{cid}/vitals").headers["etag"]
+    refused = client.post(f"/campaigns/{cid}/days", json={"days": 1}, headers={"if-match": tag})
+    assert refused.status_code == 412
+    assert refused.json()["current_version"] == 1
