@@ -13,7 +13,8 @@ version and is never a write's precondition.
 A write that takes If-Match (each such route says 412 in the OpenAPI) is decided on the
 version its tag names, whatever the role part; the writer refuses it with 412, writing
 nothing, unless its subject (docs/access.md has the table) is at that version as
-the command runs. ``If-Match: *``, or no header, writes as before. A list of tags
+the command runs; ``"7"``, the version as an answer's ``version`` field says it, is
+taken as ``"v7"``. ``If-Match: *``, or no header, writes as before. A list of tags
 accepts any version it names; a weak tag (``W/...``) never matches (RFC 9110 13.1.1).
 """
 
@@ -23,7 +24,8 @@ import re
 
 from skald_campaign.domain.preconditions import Expected
 
-VERSION_TAG = re.compile(r'^"v([1-9][0-9]{0,17})(?:-[a-z]+(?:-c[0-9]{1,18})?)?"$')
+# "v7", "v7-player", "v7-player-c12"; or "7", the version as an answer's `version` says it.
+VERSION_TAG = re.compile(r'^"v?([1-9][0-9]{0,17})(?:-[a-z]+(?:-c[0-9]{1,18})?)?"$')
 MAX_IF_MATCH = 2000
 
 

@@ -113,9 +113,11 @@ def test_a_stale_if_match_on_an_action_is_412_and_writes_nothing(client: TestCli
     assert t.hit()["encounter"]["version"] == 5
     assert t.hit('"v1", "v5"')["encounter"]["version"] == 6
     assert t.hit('"v6-player-c4"')["encounter"]["version"] == 7
+    # The version as an answer's `version` field says it, quoted.
+    assert t.hit('"7"')["encounter"]["version"] == 8
     # A weak tag, a view's digest, and a malformed tag name no version: refused.
-    for tag in ('W/"v7"', '"0f1e2d3c4b5a69788796a5b4c3d2e1f0"', "v7", '"v07"'):
-        assert t.refused(f"{t.encounter}/actions", body, tag)["current_version"] == 7
+    for tag in ('W/"v8"', '"0f1e2d3c4b5a69788796a5b4c3d2e1f0"', "v8", "8", '"v08"'):
+        assert t.refused(f"{t.encounter}/actions", body, tag)["current_version"] == 8
 
 
 def test_a_retry_of_a_write_that_succeeded_gets_its_first_answer_not_a_412(
