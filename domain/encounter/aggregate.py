@@ -358,3 +358,10 @@ class Encounter(Aggregate):
     _corrected = event(Corrected)(applying.corrected)
     _gm_changed = event(GMChanged)(applying.gm_changed)
     _recomputed = event(Recomputed)(applying.recomputed)
+
+
+if TYPE_CHECKING:
+
+    def _changed_by_its_events(e: Encounter) -> applying.Applied:
+        """The type checker's proof that the events' bodies may change the aggregate."""
+        return e

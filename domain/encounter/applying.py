@@ -5,13 +5,15 @@ which binds each of these to its class (``_ended = event(Ended)(applying.ended)`
 calling the bound method records the event and applies it, and replaying the event
 applies it again, as with a method written in the class. What a command works out
 before it records an event is in domain/encounter/commands.py. Inside an apply,
-``self.version`` is still the version before the event.
+``self.version`` is still the version before the event. Each body changes what the
+``Applied`` protocol below names, which the aggregate satisfies: this module does not
+import the aggregate that imports it (issue 38).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from skald_campaign.domain.play.actions import JOIN, ActionRecord, Effects, actions_from_json
 from skald_campaign.domain.play.corrections import ACTIVE
@@ -21,6 +23,7 @@ from skald_campaign.domain.play.table.records import Position
 from skald_campaign.domain.reading.breakdowns import target_of
 from skald_campaign.domain.records import (
     JSON,
+    Combatant,
     JSONObject,
     Sheet,
     State,
@@ -29,15 +32,35 @@ from skald_campaign.domain.records import (
     replace,
 )
 
-if TYPE_CHECKING:
-    from skald_campaign.domain.encounter.aggregate import Encounter
+
+class Applied(Protocol):
+    """What the Encounter's events change: its state, as its event methods write it."""
+
+    combatants: dict[str, Combatant]
+    initial_combatants: dict[str, Combatant]
+    actions: list[ActionRecord]
+    corrections: list[Correction]
+    exchanges: list[Exchange]
+    overrides: list[TurnOverride]
+    last_outcome: dict[str, int]
+    ended: bool
+    end_reason: str | None
+    round: int
+    turn: int
+    turn_order: list[str]
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def exchange_list(self) -> list[Exchange]: ...
+    def conditions_of(self, combatant_id: str) -> tuple[str, ...]: ...
 
 
 # -- actions ---------------------------------------------------------------------------
 
 
 def action_resolved(
-    self: Encounter,
+    self: Applied,
     number: int,
     round: int,
     kind: str,
@@ -81,7 +104,7 @@ def action_resolved(
     self.actions = [*self.actions, recorded]
 
 
-def ended(self: Encounter, by: str, reason: str | None = None) -> None:
+def ended(self: Applied, by: str, reason: str | None = None) -> None:
     self.ended = True
     self.end_reason = reason
 
@@ -89,29 +112,29 @@ def ended(self: Encounter, by: str, reason: str | None = None) -> None:
 # -- rounds, the turn order and the table (domain/play/table/records.py) ---------------------------
 
 
-def round_started(self: Encounter, round: int, by: str) -> None:
+def round_started(self: Applied, round: int, by: str) -> None:
     self.round = round
     self.turn = 0  # a new round starts at the top of the turn order
 
 
-def order_set(self: Encounter, order: Sequence[str], summary: str, by: str) -> None:
+def order_set(self: Applied, order: Sequence[str], summary: str, by: str) -> None:
     self.turn_order = list(order)
     self.turn = 0
 
 
-def turn_advanced(self: Encounter, turn: int, summary: str, by: str) -> None:
+def turn_advanced(self: Applied, turn: int, summary: str, by: str) -> None:
     self.turn = turn
 
 
 def turn_overridden(
-    self: Encounter, actor: str | None, round: int, refusal: str, reason: str, summary: str, by: str
+    self: Applied, actor: str | None, round: int, refusal: str, reason: str, summary: str, by: str
 ) -> None:
     before: list[TurnOverride] = getattr(self, "overrides", [])
     self.overrides = [*before, TurnOverride(actor, round, refusal, reason, by)]
 
 
 def table_recorded(
-    self: Encounter,
+    self: Applied,
     record: JSONObject,
     summary: str,
     position: JSONObject | None,
@@ -123,7 +146,7 @@ def table_recorded(
         move_to(self, Position.from_json(position))
 
 
-def move_to(self: Encounter, position: Position) -> None:
+def move_to(self: Applied, position: Position) -> None:
     self.round = position.round
     self.turn_order = list(position.order)
     self.turn = position.turn
@@ -132,23 +155,23 @@ def move_to(self: Encounter, position: Position) -> None:
 # -- exchanges (domain/play/exchanges.py) ----------------------------------------------------
 
 
-def exchange_opened(self: Encounter, exchange: JSONObject, summary: str, by: str) -> None:
+def exchange_opened(self: Applied, exchange: JSONObject, summary: str, by: str) -> None:
     opened = Exchange.from_json(exchange)
     self.exchanges = [*self.exchange_list, opened]
     self.last_outcome = {"exchange": opened.number}
 
 
 def defense_declared(
-    self: Encounter, number: int, choice: str, action: int, summary: str, by: str
+    self: Applied, number: int, choice: str, action: int, summary: str, by: str
 ) -> None:
     update_exchange(self, declared(self.exchange_list[number - 1], choice, by, action))
 
 
-def exchange_withdrawn(self: Encounter, number: int, reason: str, summary: str, by: str) -> None:
+def exchange_withdrawn(self: Applied, number: int, reason: str, summary: str, by: str) -> None:
     update_exchange(self, withdrawn(self.exchange_list[number - 1], reason, by))
 
 
-def update_exchange(self: Encounter, exchange: Exchange) -> None:
+def update_exchange(self: Applied, exchange: Exchange) -> None:
     listed = self.exchange_list
     listed[exchange.number - 1] = exchange
     self.exchanges = listed
@@ -158,7 +181,7 @@ def update_exchange(self: Encounter, exchange: Exchange) -> None:
 
 
 def corrected(
-    self: Encounter,
+    self: Applied,
     correction: JSONObject,
     actions: Sequence[JSON],
     tracks: Mapping[str, Tracks],
@@ -180,12 +203,12 @@ def corrected(
     self.corrections.append(recorded_correction(self, correction))
 
 
-def recorded_correction(self: Encounter, correction: JSONObject) -> Correction:
+def recorded_correction(self: Applied, correction: JSONObject) -> Correction:
     return replace(Correction.from_json(correction), version=self.version + 1)
 
 
 def gm_changed(
-    self: Encounter,
+    self: Applied,
     record: JSONObject,
     summary: str,
     tracks: Mapping[str, Tracks],
@@ -198,7 +221,7 @@ def gm_changed(
 
 
 def recomputed(
-    self: Encounter,
+    self: Applied,
     correction: JSONObject,
     initial: Mapping[str, JSON],
     actions: Sequence[JSON],
