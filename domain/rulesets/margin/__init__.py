@@ -73,7 +73,7 @@ class Margin(RulesetOf[MarginSheet]):
         self, options: JsonMapping, roll_name: str, damage_type: str | None
     ) -> FaceModel | None:
         success_on = read_options(options).success_on
-        return FaceModel(f"pool total (success on {success_on}+)", key=odds._pool_total(success_on))
+        return FaceModel(f"pool total (success on {success_on}+)", key=odds.pool_total(success_on))
 
     def odds_memo(
         self, view: EncounterView, kind: str, actor: str | None, params: JsonMapping

@@ -22,7 +22,7 @@ from skald_campaign.ruleset_api.odds import (
 
 
 @lru_cache(maxsize=8)
-def _pool_total(success_on: int) -> FaceKey:
+def pool_total(success_on: int) -> FaceKey:
     """M1 and M8: a margin pool is read as its total (successes, or -1 below nothing)."""
 
     def key(faces: Faces) -> Hashable:
