@@ -10,11 +10,18 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 import msgspec
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from skald_campaign.domain.errors import InvalidInput
 
 M = TypeVar("M", bound=BaseModel)
+
+
+class Frozen(BaseModel):
+    """Base for sheets, options and action parameters: immutable, no unknown fields
+    (re-exported by domain/rulesets/base.py, where a ruleset finds it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Problem(msgspec.Struct, frozen=True):

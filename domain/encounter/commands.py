@@ -38,11 +38,11 @@ from skald_campaign.domain.play.dice import Roller, seeded_roller
 from skald_campaign.domain.play.fight import Dice, Fight
 from skald_campaign.domain.play.gm_calls import refuse_gm_calls
 from skald_campaign.domain.play.gm_changes import AMEND, JOIN, amended_sheet, apply_gm_record
+from skald_campaign.domain.play.options import table_options
 from skald_campaign.domain.play.resolution import Resolved
 from skald_campaign.domain.play.roll_preview import Preview, technical_dice
 from skald_campaign.domain.play.table import commands as table_commands
 from skald_campaign.domain.play.table.corrections import position_void
-from skald_campaign.domain.play.table.options import table_options
 from skald_campaign.domain.play.table.records import (
     POSITION_KINDS,
     Position,

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skald_campaign.domain.rulesets.base import JsonObject
+from pydantic import JsonValue
 
 
 @dataclass(frozen=True)
 class Choice:
     label: str
     kind: str
-    params: JsonObject
+    params: dict[str, JsonValue]  # the ruleset's JsonObject

@@ -14,22 +14,11 @@ whatever else the machine is doing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from skald_campaign.domain.odds.explore import ONE_RUN as ONE_RUN
+from skald_campaign.domain.odds.explore import RunCost as RunCost
 from skald_campaign.domain.rulesets import RULESETS
 
-
-@dataclass(frozen=True, slots=True)
-class RunCost:
-    base: int  # cost units of one resolver run
-    per_die: int  # and of each die it rolls
-
-    def of(self, dice: int) -> int:
-        return self.base + self.per_die * dice
-
-
 COST_BUDGET = 300_000  # cost units one odds request may spend: about 300 ms of CPU
-ONE_RUN = RunCost(base=1, per_die=0)  # a budget counted in resolver runs (the tests' own)
 DEAREST_PER_DIE = 30  # an unmeasured ruleset's cost per die
 
 

@@ -19,11 +19,25 @@ from math import lcm
 from typing import Generic, TypeVar
 
 from skald_campaign.domain.errors import InvalidInput
-from skald_campaign.domain.odds.cost import ONE_RUN, RunCost
 from skald_campaign.domain.odds.faces import Classes, FaceModel, Faces
 from skald_campaign.domain.play.dice import DiceTray, Roll
 
 ModelFor = Callable[[str], FaceModel]
+
+
+@dataclass(frozen=True, slots=True)
+class RunCost:
+    """What one run of the resolver costs, in cost units (a ruleset's
+    ``odds_run_cost``; domain/odds/cost.py charges a request by it)."""
+
+    base: int  # cost units of one resolver run
+    per_die: int  # and of each die it rolls
+
+    def of(self, dice: int) -> int:
+        return self.base + self.per_die * dice
+
+
+ONE_RUN = RunCost(base=1, per_die=0)  # a budget counted in resolver runs (the tests' own)
 MAX_LISTED = 20_000  # throws listed for one roll before merging (a 60-die margin pool: 1,891)
 
 

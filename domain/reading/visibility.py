@@ -17,15 +17,21 @@ Who decides what a reader sees (the read-side policy) is application/redaction.p
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pydantic import Field
 
 from skald_campaign.domain.errors import InvalidInput
 from skald_campaign.domain.records import Character
 
-if TYPE_CHECKING:  # the rulesets' sheets import this module's option field
-    from skald_campaign.domain.rulesets.base import Ruleset
+
+class Describes(Protocol):
+    """A ruleset as the descriptor reads it (domain/rulesets/base.py ``track_descriptor``):
+    the rulesets' sheets import this module's option field, so it names no ruleset."""
+
+    def track_descriptor(
+        self, tracks: Mapping[str, int], maxima: Mapping[str, int]
+    ) -> str | None: ...
 
 
 def show_npc_numbers_field() -> bool:
@@ -42,7 +48,7 @@ def _hurt(tracks: Mapping[str, int], maxima: Mapping[str, int]) -> bool:
     return any(value < maxima.get(name, value) for name, value in tracks.items())
 
 
-def descriptor(rules: Ruleset, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str:
+def descriptor(rules: Describes, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str:
     """T3: the one word a player or viewer sees for these tracks: the ruleset's own
     (``track_descriptor``, under the campaign's options), else hurt or unhurt."""
     found = rules.track_descriptor(tracks, maxima)

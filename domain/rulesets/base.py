@@ -12,29 +12,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+from pydantic import JsonValue, ValidationError
 
 from skald_campaign.domain.errors import ActionRefused, InvalidInput, NotFound
 from skald_campaign.domain.play.dice import DiceTray
+from skald_campaign.domain.play.options import campaign_options_model
 from skald_campaign.domain.play.remembered_params import valid_params
 from skald_campaign.domain.records import JSON, JSONObject
+from skald_campaign.domain.validation import Frozen as Frozen
 from skald_campaign.domain.validation import validate
 
 if TYPE_CHECKING:  # the narration's and the odds' types (their modules read no ruleset)
     from skald_campaign.domain.odds.choices import Choice
-    from skald_campaign.domain.odds.cost import RunCost
-    from skald_campaign.domain.odds.explore import Memo
+    from skald_campaign.domain.odds.explore import Memo, RunCost
     from skald_campaign.domain.odds.faces import FaceModel
     from skald_campaign.domain.reading.narrative import Sheeted
     from skald_campaign.domain.reading.texts import Text
 
     Roster = Mapping[str, Sheeted]
-
-
-class Frozen(BaseModel):
-    """Base for sheets, options and action parameters: immutable, no unknown fields."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class NoOptions(Frozen):
@@ -293,10 +288,7 @@ class RulesetOf(ABC, Generic[SheetT]):
     @property
     def campaign_options_model(self) -> type[Frozen]:
         """Every option a campaign of this ruleset takes: the engine's table options,
-        then the ruleset's own (domain/play/table/options.py builds it, once per ruleset)."""
-        # Imported here: table_options builds on this module's Frozen.
-        from skald_campaign.domain.play.table.options import campaign_options_model
-
+        then the ruleset's own (domain/play/options.py builds it, once per ruleset)."""
         return campaign_options_model(self)
 
     def validate_options(self, overrides: JsonMapping | None) -> JsonObject:

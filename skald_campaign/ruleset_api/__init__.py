@@ -40,8 +40,8 @@ from skald_campaign.domain.play.dice import Roller as Roller
 from skald_campaign.domain.play.dice import replay_tray as replay_tray
 from skald_campaign.domain.play.dice import seeded_roller as seeded_roller
 from skald_campaign.domain.play.gm_calls import GM_CALL as GM_CALL
-from skald_campaign.domain.play.table.options import TableOptions as TableOptions
-from skald_campaign.domain.play.table.options import table_options as table_options
+from skald_campaign.domain.play.options import TableOptions as TableOptions
+from skald_campaign.domain.play.options import table_options as table_options
 from skald_campaign.domain.records import JSON as JSON
 from skald_campaign.domain.records import JSONObject as JSONObject
 from skald_campaign.domain.rulesets.base import ActionType as ActionType

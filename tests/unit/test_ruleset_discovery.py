@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from skald_campaign.domain.errors import InvalidInput
-from skald_campaign.domain.play.table.options import TableOptions, table_options
+from skald_campaign.domain.play.options import TableOptions, table_options
 from skald_campaign.domain.rulesets import (
     ENTRY_POINT_GROUP,
     RULESETS,

@@ -18,8 +18,8 @@ from skald_campaign.domain.errors import ActionRefused, DiceError, InvalidInput,
 from skald_campaign.domain.play.actions import ActionRecord, RollRecord
 from skald_campaign.domain.play.dice import DiceTray, Roller
 from skald_campaign.domain.play.fight import Dice, Fight
+from skald_campaign.domain.play.options import dice_of, table_options
 from skald_campaign.domain.play.table.markers import expire_markers
-from skald_campaign.domain.play.table.options import dice_of, table_options
 from skald_campaign.domain.play.table.params import PassedOver
 from skald_campaign.domain.play.table.records import (
     INITIATIVE,

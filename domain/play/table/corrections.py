@@ -29,8 +29,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from skald_campaign.domain.errors import ActionRefused
 from skald_campaign.domain.play.actions import ActionRecord, as_ints, as_list
+from skald_campaign.domain.play.options import table_options
 from skald_campaign.domain.play.table.commands import turn_summary, unable
-from skald_campaign.domain.play.table.options import table_options
 from skald_campaign.domain.play.table.params import MarkPlaced, TakenOff
 from skald_campaign.domain.play.table.records import (
     END,

@@ -24,17 +24,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, ClassVar, Literal, Protocol, cast
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr, create_model, field_validator
 
 from skald_campaign.domain.play.turns import actions_per_round_field
 from skald_campaign.domain.reading.visibility import show_npc_numbers_field
 from skald_campaign.domain.records import JSON
-from skald_campaign.domain.rulesets.base import Frozen
-
-if TYPE_CHECKING:
-    from skald_campaign.domain.rulesets.base import Ruleset
+from skald_campaign.domain.validation import Frozen
 
 MAX_INITIATIVE_DICE = 10
 MAX_INITIATIVE_SIDES = 100
@@ -114,7 +111,16 @@ TABLE_OPTION_NAMES = frozenset(EngineTableOptions.model_fields)
 DEFAULT_ADD_DESCRIPTION = "T1: the sheet field added to each roll"
 
 
-def campaign_options_model(ruleset: Ruleset) -> type[Frozen]:
+class OptionsOwner(Protocol):
+    """What the campaign's options model reads of a ruleset's class: its own options
+    and what its initiative roll may add (domain/rulesets/base.py ``Ruleset``)."""
+
+    options_model: ClassVar[type[Frozen]]
+    initiative_adds: ClassVar[tuple[str, ...]]
+    initiative_add_description: ClassVar[str]
+
+
+def campaign_options_model(ruleset: OptionsOwner) -> type[Frozen]:
     """The options a campaign of this ruleset takes: the engine's table options first,
     then the ruleset's own (``options_model``), as one model named after the ruleset's
     class (``MarginOptions``), its initiative roll ``MarginInitiativeRoll``: the names
