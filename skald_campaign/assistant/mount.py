@@ -28,6 +28,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skald_campaign.api.keys import bearer_in
+from skald_campaign.api.limits import MAX_BODY_BYTES
 from skald_campaign.assistant.calls import Caller
 from skald_campaign.assistant.tools import ROLES, build_server
 
@@ -85,7 +86,8 @@ class Assistants:
                 server.streamable_http_app(
                     transport_security=TransportSecuritySettings(
                         enable_dns_rebinding_protection=False
-                    )
+                    ),
+                    max_request_body_size=MAX_BODY_BYTES,  # the API's own limit (413)
                 )
                 manager = server.session_manager
                 await stack.enter_async_context(manager.run())

@@ -5,7 +5,9 @@ against a real `skald serve`, over stdio (`skald mcp`) and over Streamable HTTP
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -383,3 +385,24 @@ def test_the_docs_client_configurations_work_as_written(table: Table) -> None:
             assert (await call(client, "who_am_i"))["label"] == "Ann"
 
     anyio.run(main)
+
+
+def test_skald_mcp_says_why_it_cannot_start(table: Table) -> None:
+    def mcp(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [SKALD, "mcp", *args],
+            env={**os.environ, "SKALD_KEY": "", "SKALD_CAMPAIGN": "", **env},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=HANG_SECONDS,
+        )
+
+    missing = mcp({}, "--url", table.server.url, "--campaign", table.cid)
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert "SKALD_KEY" in missing.stderr
+    wrong = "skald_0123456789abcdef_" + "0" * 40
+    refused = mcp({"SKALD_KEY": wrong}, "--url", table.server.url, "--campaign", table.cid)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr.startswith(f"{table.server.url} refused the key for campaign ")
+    assert wrong not in refused.stderr
