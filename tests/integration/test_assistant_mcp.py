@@ -406,3 +406,58 @@ def test_skald_mcp_says_why_it_cannot_start(table: Table) -> None:
     assert (refused.returncode, refused.stdout) == (1, "")
     assert refused.stderr.startswith(f"{table.server.url} refused the key for campaign ")
     assert wrong not in refused.stderr
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_stale_expected_version_is_refused_and_writes_nothing(
+    table: Table, transport: str
+) -> None:
+    async def main() -> None:
+        async with table.assistant(transport, "gm") as gm:
+            moved = await call(
+                gm, "place_marker", encounter_id=table.eid, target=table.goblin, name="hidden",
+                expected_version=1,
+            )  # fmt: skip
+            assert moved["version"] == 2
+            before = table.events()
+            stale = {"expected_version": 1}
+            refused = [
+                await refusal(
+                    gm, "act", encounter_id=table.eid, kind="attack", actor=table.hero,
+                    params={"target": table.goblin}, **stale,
+                ),
+                await refusal(
+                    gm, "place_marker", encounter_id=table.eid, target=table.hero, name="prone",
+                    **stale,
+                ),
+                await refusal(
+                    gm, "change_tracks", character_id=table.hero, reason="a fall",
+                    adjust={"stamina": -1}, **stale,
+                ),
+                await refusal(gm, "next_round", encounter_id=table.eid, **stale),
+            ]  # fmt: skip
+            stale_text = (
+                '412 version_mismatch: this write was decided on encounter version "v1", but '
+                "the encounter is at version 2 now: read it again, decide again, and send the "
+                "version read (If-Match) (current version: 2)"
+            )
+            assert refused == [
+                f"Error executing tool {tool}: {stale_text}"
+                for tool in ("act", "place_marker", "change_tracks", "next_round")
+            ]
+            assert table.events() == before
+            # A correction confirmed after the fight moved on since its preview.
+            preview = await call(
+                gm, "preview_rewind", encounter_id=table.eid, to_version=1, reason="redo"
+            )
+            assert preview["expected_version"] == 2
+            await call(gm, "remove_marker", encounter_id=table.eid, number=1, expected_version=2)
+            before = table.events()
+            text = await refusal(gm, "confirm_correction", token=preview["token"])
+            assert "412" in text and "(current version: 3)" in text, text
+            assert table.events() == before
+            # The current version succeeds.
+            done = await call(gm, "next_round", encounter_id=table.eid, expected_version=3)
+            assert done["version"] == 4
+
+    anyio.run(main)
