@@ -10,12 +10,16 @@ imports skald_campaign.ruleset_api, which imports this package's ``base``). An e
 point that fails to load, or loads something that is not a ruleset, is logged with its
 name and the others still load; two rulesets with one id are an error that names both,
 since a campaign of that id would otherwise play under whichever came first.
+
+A test plays a ruleset that is not installed with ``RULESETS.added(ruleset)``, a context
+manager (the ruleset kit does, skald_campaign.ruleset_kit).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 
@@ -109,6 +113,22 @@ class Registry(Mapping[str, Ruleset]):
             # Discovery is deterministic, so two threads that both run it agree.
             found = self._found = self._find()
         return found
+
+    @contextmanager
+    def added(self, ruleset: Ruleset) -> Iterator[Ruleset]:
+        """For a test: the registry holds ``ruleset`` under its id for as long as this
+        lasts, as if its entry point were installed (one installed under the same id is
+        set aside meanwhile), then stands as it stood before. Every reader of the
+        registry finds it meanwhile: the campaigns, their version check, the reads."""
+        before = self._discovered()
+        if before.rulesets.get(ruleset.id) is ruleset:
+            yield ruleset
+            return
+        self._found = Discovered({**before.rulesets, ruleset.id: ruleset}, dict(before.failed))
+        try:
+            yield ruleset
+        finally:
+            self._found = before
 
     @property
     def failed(self) -> Mapping[str, str]:

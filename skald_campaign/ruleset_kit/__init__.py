@@ -428,19 +428,10 @@ def registered(ruleset: Ruleset) -> Iterator[None]:
     """Skald plays ``ruleset`` under its id for as long as this lasts: the one under test,
     installed or not (an installed one of the same id is set aside meanwhile). Every
     reader of the registry (the campaign, its version check, the reads) then finds it."""
-    from skald_campaign.domain.rulesets import RULESETS, Discovered
+    from skald_campaign.domain.rulesets import RULESETS
 
-    if RULESETS.get(ruleset.id) is ruleset:
+    with RULESETS.added(ruleset):
         yield
-        return
-    # The registry as discovered, with this ruleset among the rulesets found: what its
-    # entry point would give if it were installed (the registry is Skald's own).
-    found = RULESETS._discovered()
-    RULESETS._found = Discovered({**found.rulesets, ruleset.id: ruleset}, dict(found.failed))
-    try:
-        yield
-    finally:
-        RULESETS._found = found
 
 
 def _fails(name: str) -> Any:

@@ -253,3 +253,28 @@ def test_a_ruleset_options_model_may_not_copy_the_engines_table_options(plugins:
         "Copying declares the engine's table options skip_unable: a ruleset's options "
         "model holds only its own rules' options"
     )
+
+
+def test_a_test_adds_a_ruleset_to_the_registry_for_as_long_as_it_lasts(plugins: Path) -> None:
+    registry = Registry(discover)
+    toy = importlib.import_module("toy_rules").Toy()
+    d20 = registry["d20"]
+    before = list(registry)
+    assert "toy" not in registry
+    with registry.added(toy) as added:
+        assert added is toy
+        assert registry["toy"] is toy
+        assert list(registry) == [*before, "toy"]
+    assert list(registry) == before
+    # One of an installed id is played instead of it meanwhile, and then it is back,
+    # also when the test fails inside.
+    other = type("OtherD20", (type(d20),), {})()
+    with pytest.raises(RuntimeError), registry.added(other):
+        assert registry["d20"] is other
+        assert list(registry) == before
+        raise RuntimeError("the test failed")
+    assert registry["d20"] is d20
+    # The one the registry holds already: nothing changes.
+    with registry.added(d20):
+        assert registry["d20"] is d20
+    assert registry["d20"] is d20 and list(registry) == before
