@@ -20,7 +20,10 @@ rewind each leave the fight exactly as the same fight played without the correct
 action (through Skald's own application, stored in SQLite in a temporary folder);
 bad sheets and parameters are refused naming the field; the exact odds Skald offers
 for each sample sum to exactly 1; the engine's table options (rolled initiative,
-actions per round, skipping a combatant who cannot act) work with the ruleset.
+actions per round, skipping a combatant who cannot act) work with the ruleset; every
+condition the tracks bring on has a descriptor, the one word players and viewers read
+for an NPC's tracks (RULINGS T3); and every text part the ruleset's narration builds has
+a rendering for a reader who may not see an NPC's numbers (RULINGS T3a).
 
 This package imports pytest: it is for tests (Skald's ``test`` extra) and Skald's
 runtime never imports it.
@@ -28,7 +31,9 @@ runtime never imports it.
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -292,6 +297,101 @@ class RulesetContract:
         encounter = fight.app.next_turn(NextTurn(fight.campaign_id, fight.encounter_id))
         assert encounter.order[encounter.turn_index] == third
 
+    def test_every_condition_has_a_descriptor(self) -> None:
+        """RULINGS T3: a player and a viewer read an NPC's tracks as one word, the
+        ruleset's ``track_descriptor`` (NpcDescriptors) or else Skald's hurt or unhurt.
+        For every tracks each sheet can be at (each track from its maximum down to one
+        below minus its maximum), the word states no number; a condition the tracks
+        bring on (one the character does not have at full tracks) is described, never
+        by the word full tracks read as; and a word that names one of the ruleset's
+        conditions is said only of a character who has it."""
+        from skald_campaign.domain.reading.visibility import descriptor
+
+        rules = self._rules()
+        for n, sheet in enumerate(self.sheets):
+            stored = rules.validate_sheet(sheet)
+            maxima = rules.track_maxima(stored)
+            state = rules.start_state(stored)
+            at_full = set(rules.conditions(stored, maxima, state))
+            full_word = descriptor(rules, maxima, maxima)
+            seen = [
+                (tracks, set(rules.conditions(stored, tracks, state)))
+                for tracks in _every_tracks(maxima)
+            ]
+            names = {c for _, found in seen for c in found}
+            names |= rules.incapacitating | rules.cannot_act_at_all
+            for tracks, found in seen:
+                word = descriptor(rules, tracks, maxima)
+                where = f"sheet {n} at {tracks}: {sorted(found)} read as {word!r}"
+                assert word and word.strip() == word, f"an empty descriptor: {where}"
+                assert not re.search(r"[0-9]", word), f"a descriptor states a number: {where}"
+                if found - at_full:
+                    assert word != full_word, f"a condition with no descriptor: {where}"
+                if word in names:
+                    assert word in found, f"a descriptor names a condition not had: {where}"
+
+    def test_every_text_part_has_a_reader_safe_rendering(self, tmp_path: Path) -> None:
+        """RULINGS T3a: the texts the ruleset's narration builds of each sample's record
+        (``summary``, ``narrative``, ``outcome``; Narration) are made of parts each
+        reader can render: plain words, a ``Secret`` or a ``Descriptor`` of a combatant
+        of the fight. For the GM they read exactly as the record's own summary and
+        narrative (else Skald cannot use them, and players and viewers read the bare
+        outcome); for a reader who may not see the target's numbers, they state none
+        of its tracks, maxima or losses (but as the open dice's or the parameters' numbers)."""
+        from skald_campaign.domain.reading.narrative import (
+            conditions_lines,
+            unids_lines,
+            unused_lines,
+        )
+        from skald_campaign.domain.reading.narrators import narrate
+        from skald_campaign.domain.reading.texts import GM, Reader, render, render_lines
+        from skald_campaign.domain.reading.told import summary_parts
+
+        for n, sample in enumerate(self._samples()):
+            fight = self._fight(tmp_path / f"texts-{n}.sqlite")
+            self._perform(fight, sample)
+            encounter = fight.app.encounter(fight.campaign_id, fight.encounter_id)
+            roster = dict(encounter.combatants)
+            record = encounter.actions[-1].as_json()
+            rules = self._rules()
+            built: list[Any] = []
+            summary = rules.summary(record, roster)
+            if summary is not None:
+                _check_parts(summary, roster, sample.kind)
+                built.append(summary)
+                assert summary_parts(rules.id, record, roster) is not None, (
+                    sample.kind,
+                    "the summary's parts do not read as the record's summary",
+                    render(summary),
+                    record.get("summary"),
+                )
+            lines = rules.narrative(record, roster)
+            if lines is not None:
+                for line in lines:
+                    _check_parts(line, roster, sample.kind)
+                built.extend(lines)
+                extra = [
+                    (line,) for line in unused_lines(record) + conditions_lines(record, roster)
+                ]
+                said = unids_lines(render_lines([*lines, *extra]), roster)
+                assert said == narrate(rules.id, record, roster), (sample.kind, said)
+            outcome = rules.outcome(record, roster)
+            if outcome is not None:
+                _check_parts(outcome, roster, sample.kind)
+                built.append(outcome)
+            target = fight.ids[1]
+            maxima = rules.track_maxima(rules.validate_sheet(self.sheets[1]))
+            now = dict(encounter.combatants[target].tracks)
+            secret = _numbers_of(now, maxima) - _faces(record)
+            readers = [GM, *(Reader(frozenset({cid})) for cid in roster)]
+            readers.append(Reader(frozenset(roster)))
+            for text in built:
+                for reader in readers:
+                    assert isinstance(render(text, reader), str)
+                hidden = render(text, Reader(frozenset({target}), _described))
+                stated = {int(x) for x in re.findall(r"[0-9]+", hidden)} & secret
+                assert not stated, (sample.kind, "an NPC's numbers stated", hidden, stated)
+
     # -- how the tests play -----------------------------------------------------------
 
     def _samples(self) -> Sequence[ActionSample]:
@@ -432,6 +532,66 @@ def registered(ruleset: Ruleset) -> Iterator[None]:
 
     with RULESETS.added(ruleset):
         yield
+
+
+def _every_tracks(maxima: Mapping[str, int]) -> Iterator[dict[str, int]]:
+    """Every tracks from the maxima down to one below minus each maximum: all of them
+    together where there are at most 20,000, else each track alone (the others full)
+    and all of them at once."""
+    names = list(maxima)
+    ranges = [range(maxima[name], -maxima[name] - 2, -1) for name in names]
+    count = 1
+    for values in ranges:
+        count *= len(values)
+    if count <= 20_000:
+        for values in itertools.product(*ranges):
+            yield dict(zip(names, values, strict=True))
+        return
+    for name, values in zip(names, ranges, strict=True):
+        for value in values:
+            yield {**maxima, name: value}
+    for step in range(max(maxima.values(), default=0) * 2 + 2):
+        yield {name: maxima[name] - step for name in names}
+
+
+def _check_parts(text: Any, roster: Mapping[str, Any], kind: str) -> None:
+    from skald_campaign.domain.reading.texts import Descriptor, Secret
+
+    assert isinstance(text, tuple), (kind, "a text is a tuple of parts", text)
+    for part in text:
+        if isinstance(part, str):
+            continue
+        if isinstance(part, Secret):
+            assert part.owner in roster, (kind, "a secret of no combatant", part)
+            _check_parts(part.parts, roster, kind)
+            _check_parts(part.instead, roster, kind)
+            continue
+        assert isinstance(part, Descriptor), (kind, "a part no reader can render", part)
+        assert part.owner in roster, (kind, "a descriptor of no combatant", part)
+        assert all(isinstance(v, int) for v in part.tracks.values()), (kind, part)
+
+
+def _described(owner: str, tracks: Mapping[str, int]) -> str:
+    return "described"
+
+
+def _numbers_of(now: Mapping[str, int], maxima: Mapping[str, int]) -> set[int]:
+    """The target's numbers a reader who may not see them must not read: its tracks now,
+    their maxima (where it started) and what each one lost."""
+    lost = {maxima[name] - value for name, value in now.items() if name in maxima}
+    return {*now.values(), *maxima.values(), *(n for n in lost if n > 0)}
+
+
+def _faces(record: Mapping[str, Any]) -> set[int]:
+    """What every reader reads of the record (RULINGS T3a): the open dice (how many were
+    thrown, of how many sides, their faces) and the numbers of the action's parameters."""
+    found: set[int] = set()
+    for roll in record.get("rolls") or []:
+        if isinstance(roll, Mapping):
+            found |= {int(f) for f in roll.get("faces") or []}
+            found |= {int(x) for x in re.findall(r"[0-9]+", str(roll.get("dice", "")))}
+    found |= {int(x) for x in re.findall(r"[0-9]+", str(record.get("params", "")))}
+    return found
 
 
 def _fails(name: str) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -21,6 +22,9 @@ from skald_campaign.domain.rulesets.base import (
 )
 from skald_campaign.domain.rulesets.d20 import D20
 from skald_campaign.domain.rulesets.d20.actions import ACTIONS
+from skald_campaign.ruleset_api import JSONObject
+from skald_campaign.ruleset_api.narrative import Roster
+from skald_campaign.ruleset_api.texts import Part, Secret, Text
 from skald_campaign.ruleset_kit import registered
 from tests.unit import test_ruleset_kit_d20
 
@@ -93,3 +97,120 @@ def test_skalds_runtime_never_imports_the_kit_or_pytest() -> None:
         [sys.executable, "-c", program], capture_output=True, text=True, check=True
     ).stdout
     assert found == "[]\n"
+
+
+# -- RULINGS T3: every condition has a descriptor -------------------------------------
+
+
+class NumberedD20(D20):
+    """d20 whose word for an NPC states its hit points."""
+
+    id = "kit-numbered-d20"
+
+    def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
+        return f"{tracks['hp']} HP"
+
+
+class EarlyDownD20(D20):
+    """d20 that calls an NPC down at half its hit points (its condition comes at 0)."""
+
+    id = "kit-early-down-d20"
+
+    def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
+        return "down" if 2 * tracks["hp"] <= maxima["hp"] else None
+
+
+class AlwaysFineD20(D20):
+    """d20 that reads every NPC as fine, down or not."""
+
+    id = "kit-always-fine-d20"
+
+    def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
+        return "fine"
+
+
+@pytest.mark.parametrize(
+    ("broken", "says"),
+    [
+        (NumberedD20, "a descriptor states a number: sheet 0 at {'hp': 20}: [] read as '20 HP'"),
+        (
+            EarlyDownD20,
+            "a descriptor names a condition not had: sheet 0 at {'hp': 10}: [] read as 'down'",
+        ),
+        (
+            AlwaysFineD20,
+            "a condition with no descriptor: sheet 0 at {'hp': 0}: ['down'] read as 'fine'",
+        ),
+    ],
+)
+def test_a_descriptor_that_breaks_t3_fails_the_kit(broken: type[D20], says: str) -> None:
+    contract = test_ruleset_kit_d20.TestD20Contract()
+    contract.test_every_condition_has_a_descriptor()  # d20 itself passes
+    contract.ruleset = broken()  # type: ignore[misc]
+    with pytest.raises(AssertionError, match=re.escape(says)):
+        contract.test_every_condition_has_a_descriptor()
+
+
+# -- RULINGS T3a: every text part has a reader-safe rendering -------------------------
+
+
+def plain(text: Text) -> Text:
+    """The text with every secret's parts said to everyone."""
+    out: list[Part] = []
+    for part in text:
+        out.extend(plain(part.parts) if isinstance(part, Secret) else (part,))
+    return tuple(out)
+
+
+class TellingD20(D20):
+    """d20 whose outcomes state the NPC's numbers plainly (no Secret around them)."""
+
+    id = "kit-telling-d20"
+
+    def outcome(self, record: JSONObject, combatants: Roster) -> Text | None:
+        told = super().outcome(record, combatants)
+        return None if told is None else plain(told)
+
+    def summary(self, record: JSONObject, combatants: Roster) -> Text | None:
+        told = super().summary(record, combatants)
+        return None if told is None else plain(told)
+
+
+class NumberPartD20(D20):
+    """d20 whose narrative puts a number in a line as an int, a part no reader renders."""
+
+    id = "kit-number-part-d20"
+
+    def narrative(self, record: JSONObject, combatants: Roster) -> list[Text] | None:
+        lines = super().narrative(record, combatants)
+        return None if lines is None else [(*lines[0], 7), *lines[1:]]  # type: ignore[list-item]
+
+
+class AnotherSummaryD20(D20):
+    """d20 whose summary's parts say something else than the record's summary."""
+
+    id = "kit-another-summary-d20"
+
+    def summary(self, record: JSONObject, combatants: Roster) -> Text | None:
+        told = super().summary(record, combatants)
+        return None if told is None else ("Somebody attacks.",)
+
+
+@pytest.mark.parametrize(
+    ("broken", "says"),
+    [
+        (TellingD20, "an NPC's numbers stated"),
+        (NumberPartD20, "a part no reader can render"),
+        (AnotherSummaryD20, "the summary's parts do not read as the record's summary"),
+    ],
+)
+def test_texts_a_reader_cannot_read_safely_fail_the_kit(
+    broken: type[D20], says: str, tmp_path: Path
+) -> None:
+    contract = test_ruleset_kit_d20.TestD20Contract()
+    with registered(contract.ruleset):
+        contract.test_every_text_part_has_a_reader_safe_rendering(tmp_path)
+    contract.ruleset = broken()  # type: ignore[misc]
+    with pytest.raises(AssertionError, match=re.escape(says)), registered(contract.ruleset):
+        (tmp_path / "broken").mkdir()
+        contract.test_every_text_part_has_a_reader_safe_rendering(tmp_path / "broken")
