@@ -71,7 +71,7 @@ def test_the_installed_example_passes_the_contract_kit(
         text=True,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.splitlines()[-1].startswith("23 passed in "), run.stdout
+    assert run.stdout.splitlines()[-1].startswith("25 passed in "), run.stdout
 
 
 def test_skald_serve_finds_the_installed_example_and_plays_a_fight(
@@ -83,6 +83,24 @@ def test_skald_serve_finds_the_installed_example_and_plays_a_fight(
         http = httpx.Client(base_url=server.url, timeout=HANG_SECONDS)
         listed = http.get("/rulesets").json()
         assert [r["id"] for r in listed] == ["d20", "margin", "stamina-body", "hitpoints"]
+        # The OpenAPI offers it: a campaign's ruleset, its documentation's route, and
+        # its options (its own and the table's) for a campaign of it.
+        schema = http.get("/openapi.json").json()
+        components = schema["components"]["schemas"]
+        body = components["CreateCampaignBody"]
+        assert body["properties"]["ruleset"]["enum"] == [
+            "d20", "hitpoints", "margin", "stamina-body",
+        ]  # fmt: skip
+        (parameter,) = schema["paths"]["/rulesets/{ruleset_id}"]["get"]["parameters"]
+        assert parameter["schema"]["enum"] == ["d20", "hitpoints", "margin", "stamina-body"]
+        rules = {
+            rule["if"]["properties"]["ruleset"]["const"]: rule["then"]["properties"]["options"]
+            for rule in body["allOf"]
+        }
+        assert sorted(rules) == ["d20", "hitpoints", "margin", "stamina-body"]
+        options = components[rules["hitpoints"]["$ref"].rsplit("/", 1)[1]]
+        assert "natural_max_hits" in options["properties"]
+        assert "initiative" in options["properties"]
         created = http.post("/campaigns", json={"name": "Road", "ruleset": "hitpoints"})
         assert created.status_code == 201, created.text
         campaign = created.json()

@@ -144,6 +144,33 @@ def take_damage(
     return Outcome(summary, breakdown, tracks={target.id: {"hp": after}})
 
 
+# How the pages show it (Skald's docs/rulesets.md, "Optional capabilities"): plain data.
+PRESENTATION: JsonMapping = {
+    "labels": {"attack": "Attack", "take_damage": "Take damage"},
+    "panel": ["attack", "take_damage"],
+    # The GM screen's keys: h opens the attack for whoever's turn it is, d the GM's damage.
+    "shortcuts": {"h": "attack", "d": "take_damage"},
+    "templates": {
+        "Fighter (template)": {
+            "hp": 12,
+            "defense": 14,
+            "attack": "1d20",
+            "attack_bonus": 3,
+            "damage": "1d8",
+            "initiative": 2,
+        },
+        "Goblin (template)": {
+            "hp": 7,
+            "defense": 12,
+            "attack": "1d20",
+            "attack_bonus": 1,
+            "damage": "1d6",
+            "initiative": 1,
+        },
+    },
+}
+
+
 class HitPoints(RulesetOf[Sheet]):
     id = "hitpoints"
     title = "Hit points (example)"
@@ -163,6 +190,21 @@ class HitPoints(RulesetOf[Sheet]):
     incapacitating = frozenset({"down"})
     cannot_act_at_all = frozenset({"down"})
     day_plan_model = ShortRest
+
+    def presentation(self) -> JsonMapping:
+        """What the GM screen shows of it (published at /rulesets): its buttons' words,
+        its keys and two starter sheets."""
+        return PRESENTATION
+
+    def track_descriptor(self, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str | None:
+        """The word players read for an NPC's hit points: its condition, as the
+        conditions below say it (else Skald's hurt or unhurt)."""
+        hp = tracks.get("hp", 0)
+        if hp <= 0:
+            return "down"
+        if "hp" in maxima and 2 * hp <= maxima["hp"]:
+            return "bloodied"
+        return None
 
     def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
         return {"hp": self.sheet(sheet).hp}
