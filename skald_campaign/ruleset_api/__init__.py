@@ -74,14 +74,16 @@ from skald_campaign.ruleset_api import narrative as narrative
 from skald_campaign.ruleset_api import odds as odds
 from skald_campaign.ruleset_api import records as records
 from skald_campaign.ruleset_api import texts as texts
+from skald_campaign.ruleset_api.capabilities import CharacterRatings as CharacterRatings
 from skald_campaign.ruleset_api.capabilities import DailyRules as DailyRules
 from skald_campaign.ruleset_api.capabilities import Narration as Narration
 from skald_campaign.ruleset_api.capabilities import NpcDescriptors as NpcDescriptors
 from skald_campaign.ruleset_api.capabilities import OddsHelpers as OddsHelpers
 from skald_campaign.ruleset_api.capabilities import PagePresentation as PagePresentation
+from skald_campaign.ruleset_api.capabilities import TurnRules as TurnRules
 from skald_campaign.ruleset_api.capabilities import has_daily_rules as has_daily_rules
 
-API_VERSION = "1.0"
+API_VERSION = "1.1"  # 1.1: the capabilities TurnRules and CharacterRatings
 
 __all__ = [
     "API_VERSION",
@@ -92,6 +94,7 @@ __all__ = [
     "ActionRefused",
     "ActionType",
     "Awaiting",
+    "CharacterRatings",
     "CombatantView",
     "DailyOutcome",
     "DailyRules",
@@ -121,6 +124,7 @@ __all__ = [
     "StateObject",
     "StoredSheet",
     "TableOptions",
+    "TurnRules",
     "as_int",
     "as_object",
     "as_optional_str",

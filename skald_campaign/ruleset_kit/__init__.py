@@ -544,8 +544,8 @@ def _every_tracks(maxima: Mapping[str, int]) -> Iterator[dict[str, int]]:
     for values in ranges:
         count *= len(values)
     if count <= 20_000:
-        for values in itertools.product(*ranges):
-            yield dict(zip(names, values, strict=True))
+        for together in itertools.product(*ranges):
+            yield dict(zip(names, together, strict=True))
         return
     for name, values in zip(names, ranges, strict=True):
         for value in values:
