@@ -14,13 +14,13 @@ import redis
 import typer
 from eventsourcing.persistence import PersistenceError
 
-from skald_campaign.cli_support import fails_cleanly, load_settings, progress_bar
-from skald_campaign.database import open_application, require_sqlite_store
+from skald_campaign.cli_support import existing_store, fails_cleanly, load_settings, progress_bar
+from skald_campaign.database import open_application
 from skald_campaign.embedded_redis import EmbeddedRedisError
 from skald_campaign.exchange import ExchangeError, export_events, import_events
 from skald_campaign.listing import list_campaigns
 from skald_campaign.projections.rebuild import Rebuilder, RebuildError
-from skald_campaign.services import build_services, configured_secret, server_secret
+from skald_campaign.services import build_services, server_secret
 from skald_campaign.settings import Settings
 from skald_campaign.store import SettingsError, persistence_env
 
@@ -54,25 +54,18 @@ def export(
     it began. Every line carries its SHA-256, so `skald import` (into SQLite or
     PostgreSQL) refuses a copy damaged since, naming the line.
     """
-    with fails_cleanly():
-        settings = load_settings(data_dir=data_dir, database=database)
-        require_sqlite_store(settings)
-        configured_secret(settings)  # a setting that cannot work: refused by every command
-        application = open_application(settings, create_tables=False)
-        try:
-            if campaign is not None:
-                application.campaign(campaign)  # refuse an unknown id before writing
-            with progress_bar() as bar:
-                task = bar.add_task(f"exporting to {file.name}", total=None)
-                report = export_events(
-                    application.recorder,
-                    application.mapper,
-                    file,
-                    campaign,
-                    lambda done, total: bar.update(task, completed=done, total=total),
-                )
-        finally:
-            application.close()
+    with fails_cleanly(), existing_store(data_dir, database) as application:
+        if campaign is not None:
+            application.campaign(campaign)  # refuse an unknown id before writing
+        with progress_bar() as bar:
+            task = bar.add_task(f"exporting to {file.name}", total=None)
+            report = export_events(
+                application.recorder,
+                application.mapper,
+                file,
+                campaign,
+                lambda done, total: bar.update(task, completed=done, total=total),
+            )
     typer.echo(
         f"exported {report.events} events of {report.aggregates} aggregates to {file} "
         f"in {report.seconds:.2f} s"
@@ -153,15 +146,8 @@ def rebuild_views(settings: Settings) -> None:
 
 def campaigns(data_dir: DataDir = None, database: Database = None) -> None:
     """List the campaigns in the store: id, name, ruleset, day, last change."""
-    with fails_cleanly():
-        settings = load_settings(data_dir=data_dir, database=database)
-        require_sqlite_store(settings)
-        configured_secret(settings)  # a setting that cannot work: refused by every command
-        application = open_application(settings, create_tables=False)
-        try:
-            lines = list(list_campaigns(application))
-        finally:
-            application.close()
+    with fails_cleanly(), existing_store(data_dir, database) as application:
+        lines = list(list_campaigns(application))
     typer.echo(f"{'id':<36}  {'ruleset':<12}  {'day':>5}  {'last change (UTC)':<19}  name")
     for line in lines:
         changed = line.last_change.strftime("%Y-%m-%d %H:%M:%S")

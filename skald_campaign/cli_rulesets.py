@@ -12,10 +12,8 @@ from uuid import UUID
 import typer
 
 from skald_campaign.cli_data import Database, DataDir
-from skald_campaign.cli_support import fails_cleanly, load_settings
-from skald_campaign.database import open_application, require_sqlite_store
+from skald_campaign.cli_support import existing_store, fails_cleanly
 from skald_campaign.listing import campaign_ids
-from skald_campaign.services import configured_secret
 
 rulesets_app = typer.Typer(help="The rulesets' versions the campaigns have on record.")
 
@@ -66,16 +64,9 @@ def check(
     Each fight is resolved again on its recorded dice; nothing is written. Exit status 1
     when a campaign is read-only (its actions differ, or its ruleset is not installed).
     """
-    with fails_cleanly():
-        settings = load_settings(data_dir=data_dir, database=database)
-        require_sqlite_store(settings)
-        configured_secret(settings)  # a setting that cannot work: refused by every command
-        application = open_application(settings, create_tables=False)
-        try:
-            ids = [campaign] if campaign is not None else list(campaign_ids(application))
-            standings = [application.ruleset_standing(cid) for cid in ids]
-        finally:
-            application.close()
+    with fails_cleanly(), existing_store(data_dir, database) as application:
+        ids = [campaign] if campaign is not None else list(campaign_ids(application))
+        standings = [application.ruleset_standing(cid) for cid in ids]
     for standing in standings:
         for line in standing_lines(standing):
             typer.echo(line)

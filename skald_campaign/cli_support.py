@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pydantic
@@ -21,6 +22,9 @@ from skald_campaign.projections.rebuild import RebuildError
 from skald_campaign.settings import Settings
 from skald_campaign.store import SettingsError
 
+if TYPE_CHECKING:
+    from skald_campaign.application.application import SkaldApplication
+
 SETTINGS_REFUSED = 2  # exit status: the configuration cannot work
 FAILED = 1  # exit status: the command could not do its work
 
@@ -34,6 +38,24 @@ def load_settings(**overrides: Any) -> Settings:
             for e in error.errors()
         )
         raise SettingsError(problems) from None
+
+
+@contextmanager
+def existing_store(data_dir: Path | None, database: str | None) -> Iterator[SkaldApplication]:
+    """The event store a command that reads it opens (export, campaigns, rulesets check):
+    the settings, refused as every command refuses them; a SQLite store that must exist
+    already (none is made); no tables created; closed when the command is done."""
+    from skald_campaign.database import open_application, require_sqlite_store
+    from skald_campaign.services import configured_secret
+
+    settings = load_settings(data_dir=data_dir, database=database)
+    require_sqlite_store(settings)
+    configured_secret(settings)  # a setting that cannot work: refused by every command
+    application = open_application(settings, create_tables=False)
+    try:
+        yield application
+    finally:
+        application.close()
 
 
 def refuse(message: str, status: int) -> typer.Exit:
