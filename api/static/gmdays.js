@@ -1,7 +1,7 @@
 // Advancing the calendar (docs/calendar.md): how many days, the plan for everyone and
 // each character's own, as `POST .../days` takes them ({days, default, characters}).
 // The plan's fields come from the schema the ruleset publishes (`day_plan_schema` of
-// /rulesets/{id}); a ruleset without one (d20) takes no plan, and none is asked for.
+// /rulesets/{id}); a ruleset without daily rules publishes none: no plan is asked for.
 import { $, el } from "/static/skald.js";
 
 const words = (name) => name.replaceAll("_", " ");

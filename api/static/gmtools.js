@@ -11,7 +11,7 @@ export function gmTools({ page, id, refresh, show, bestiary }) {
   let character = page.campaign.characters.find((c) => c.id === id);
   const enc = page.encounter && !page.encounter.ended ? page.encounter : null;
   const inFight = enc && enc.combatants.some((c) => c.id === id && c.present !== false);
-  // Its tracks, then the ruleset's counters (margin's fatigue and luck), which the track
+  // Its tracks, then the ruleset's counters (a fatigue, a luck), which the track
   // route sets and adjusts as tracks.
   const tracks = [...Object.keys(character ? character.maxima : {}),
     ...Object.keys(page.ruleset.counters || {})];

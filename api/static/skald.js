@@ -220,7 +220,7 @@ export function bar(name, current, max, edit) {
       : el("span", { class: "value" }, `${current} / ${max ?? "?"}`));
 }
 
-// A ruleset's counters beside the tracks (margin's fatigue and luck: /rulesets publishes
+// A ruleset's counters beside the tracks (a fatigue, a luck: /rulesets publishes
 // them as `counters`, each with what it is), as the state this key may read has them:
 // nothing where it has none (an NPC's, for a player).
 export function counters(state, published) {

@@ -217,3 +217,45 @@ def test_the_pages_name_no_ruleset() -> None:
     assert len(files) > 20 and STATIC / "rulesets.js" in files
     found = [f for path in files for f in findings(path.read_text(), path.name)]
     assert not found, "the pages name a ruleset (read it from /rulesets):\n" + "\n".join(found)
+
+
+# The plain text check: a built-in ruleset's name as a whole word anywhere in a line,
+# code or comment (a dice expression's "1d20" and CSS's "margin-top" are no name).
+WORDS = re.compile(r"(?<![\w-])(?:margin|d20|stamina[-_]body)(?![\w-])")
+
+
+def text_lines(source: str) -> set[int]:
+    return {n for n, line in enumerate(source.splitlines(), start=1) if WORDS.search(line)}
+
+
+def finding_lines(source: str) -> set[int]:
+    return {int(finding.split(":")[1]) for finding in findings(source)}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'export const T = { "stamina-body": ["bleed"] };',
+        "const LABELS = {\n  margin: { attack: 'Attack' },\n};",
+        "if (campaign.ruleset === 'd20') go();",
+        "const n = `${a}${'margin'}`;",
+        'switch (id) { case "stamina_body": break; }',
+    ],
+)
+def test_the_plain_text_check_sees_every_line_the_tokens_find(source: str) -> None:
+    assert finding_lines(source)
+    assert finding_lines(source) <= text_lines(source)
+
+
+def test_a_plain_text_check_of_the_pages_agrees() -> None:
+    """Not a line of the pages' JS names a built-in ruleset, not even in a comment (a
+    comment says "a ruleset without daily rules", not which one): the plain text finds
+    nothing, as the tokens find nothing."""
+    files = sorted(STATIC.glob("*.js"))
+    named = {path.name: sorted(text_lines(path.read_text())) for path in files}
+    assert {name: lines for name, lines in named.items() if lines} == {}
+    assert text_lines("// margin's fatigue and luck\nconst dice = '1d20'; // d20 has none") == {
+        1,
+        2,
+    }
+    assert text_lines("const s = 'margin-top'; const d = '2d20';") == set()
