@@ -98,7 +98,10 @@ def classes_with_topics() -> dict[str, type]:
 
 def test_every_stored_topic_resolves_to_the_class_that_declares_it() -> None:
     stored = stored_topics()
-    assert len(stored) == 44
+    # 44 in the fixtures of fe485e1 and the later issues', and the table's records
+    # (Encounter.TableRecorded) in the export made on 77c0eaa (issue 38).
+    assert len(stored) == 45
+    assert "domain.encounter:Encounter.TableRecorded" in stored
     declared = classes_with_topics()
     resolved = resolved_in_a_fresh_process(stored)
     assert resolved["eventsourcing.domain:Snapshot"] == "eventsourcing.domain:Snapshot"
