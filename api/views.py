@@ -15,30 +15,30 @@ from skald_campaign.api.schemas import (
     CombatantOut,
     EncounterOut,
     EncounterSummaryOut,
-    RulesetOut,
-    RulesetPresentation,
 )
 from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.play.actions import ActionRecord
+from skald_campaign.domain.reading import installed
 from skald_campaign.domain.reading.narrators import narrate
 from skald_campaign.domain.records import JSONObject
-from skald_campaign.domain.rulesets.base import Ruleset
 
 
 def character_out(campaign: Campaign, character_id: str) -> CharacterOut:
     c = campaign.character(character_id)
-    rules = campaign.rules
+    # None when the campaign's ruleset is not installed: read without the rules
+    # (domain/reading/installed.py).
+    rules = installed.rules(campaign.ruleset_id, campaign.options)
     return CharacterOut(
         id=character_id,
         name=c.name,
         sheet=c.sheet,
         tracks=c.tracks,
-        maxima=rules.track_maxima(c.sheet),
-        conditions=list(rules.conditions(c.sheet, c.tracks, c.state)),
+        maxima={} if rules is None else rules.track_maxima(c.sheet),
+        conditions=[] if rules is None else list(rules.conditions(c.sheet, c.tracks, c.state)),
         state=c.state,
-        derived=rules.derived_ratings(c.sheet, c.state),
-        equipment=rules.equipment(c.sheet),
+        derived={} if rules is None else rules.derived_ratings(c.sheet, c.state),
+        equipment={} if rules is None else rules.equipment(c.sheet),
         in_encounter=c.in_encounter,
         npc=c.npc,
         player=c.player,
@@ -63,7 +63,7 @@ ALL_ACTIONS = 10**9
 
 
 def combatants_out(encounter: Encounter, only: Iterable[str] | None = None) -> list[CombatantOut]:
-    rules = encounter.rules
+    rules = installed.rules(encounter.ruleset_id, encounter.options)
     chosen = encounter.combatants if only is None else set(only)
     return [
         CombatantOut(
@@ -73,8 +73,8 @@ def combatants_out(encounter: Encounter, only: Iterable[str] | None = None) -> l
             rank=c.rank,
             present=c.present,
             tracks=c.tracks,
-            maxima=rules.track_maxima(c.sheet),
-            conditions=list(encounter.conditions_of(cid)),
+            maxima={} if rules is None else rules.track_maxima(c.sheet),
+            conditions=[] if rules is None else list(rules.conditions(c.sheet, c.tracks, c.state)),
             state=c.state,
         )
         for cid, c in encounter.combatants.items()
@@ -187,32 +187,6 @@ def outcome_out(encounter: Encounter) -> ActionOut:
     return action_out(encounter, encounter.action(int(last["action"])))
 
 
-def ruleset_out(ruleset: Ruleset) -> RulesetOut:
-    return RulesetOut(
-        id=ruleset.id,
-        title=ruleset.title,
-        options=ruleset.validate_options({}),
-        sheet_schema=ruleset.sheet_model.model_json_schema(),
-        actions={
-            kind: {
-                "description": a.description,
-                "params": a.params.model_json_schema(),
-                "gm_only": a.gm_only,
-            }
-            for kind, a in ruleset.actions.items()
-        },
-        day_plan_schema=(
-            ruleset.day_plan_model.model_json_schema() if ruleset.day_plan_model else None
-        ),
-        counters=dict(ruleset.counters),
-        # The initiative fields the page offers: the ruleset's initiative_adds unless its
-        # presentation orders them its own way.
-        presentation=RulesetPresentation.model_validate(
-            {"initiative_add": list(ruleset.initiative_adds), **ruleset.presentation()}
-        ),
-    )
-
-
 # -- the action's answer as bytes (the fast path's) -----------------------------------
 # `ActionOut.model_dump_json()` of `outcome_out`, written by orjson from plain dicts
 # instead: building and validating the four models cost more than the JSON itself. The
@@ -249,13 +223,13 @@ def _summary_plain(encounter: Encounter, only: set[str]) -> dict[str, object] | 
         and type(encounter.version) is int
     ):
         return None
-    rules = encounter.rules
+    rules = installed.rules(encounter.ruleset_id, encounter.options)
     combatants: list[dict[str, object]] = []
     for cid, c in encounter.combatants.items():
         if cid not in only:
             continue
-        maxima = rules.track_maxima(c.sheet)
-        conditions = list(rules.conditions(c.sheet, c.tracks, c.state))  # conditions_of's
+        maxima = {} if rules is None else rules.track_maxima(c.sheet)
+        conditions = [] if rules is None else list(rules.conditions(c.sheet, c.tracks, c.state))
         if not (
             type(cid) is str
             and type(c.name) is str

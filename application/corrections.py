@@ -74,6 +74,7 @@ class Corrections(Commands):
         (domain/play/corrections.py), in an open or an ended fight: the action as it was
         resolved, not as the fight stands now. Nothing is written."""
         encounter = self.store.encounter(campaign_id, encounter_id)
+        self.store.rules_installed(campaign_id)
         return {"number": number, **encounter.reroll_rolls(number).as_json()}
 
     # -- the api's three commands, each the one correction -----------------------------

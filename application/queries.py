@@ -16,6 +16,7 @@ from skald_campaign.domain import records
 from skald_campaign.domain.access import Role
 from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.reading import installed
 from skald_campaign.domain.records import JSON
 
 
@@ -101,7 +102,7 @@ class Queries(Commands):
         """Every character's tracks and conditions as they stood at an instant."""
         store = self.store
         campaign = store.campaign(campaign_id, self.version_at(campaign_id, at, "campaign"))
-        rules = campaign.rules
+        rules = installed.rules(campaign.ruleset_id, campaign.options)  # None: not installed
         encounters: dict[str, Encounter] = {}
         characters: list[JSON] = []
         for character_id, character in campaign.characters.items():
@@ -114,7 +115,12 @@ class Queries(Commands):
                         campaign_id, eid, self.version_at(eid, at, "encounter")
                     )
                 source = encounters[encounter_id].combatants[character_id]
-            maxima = rules.track_maxima(character.sheet)
+            maxima = {} if rules is None else rules.track_maxima(character.sheet)
+            conditions = (
+                []
+                if rules is None
+                else list(rules.conditions(character.sheet, source.tracks, source.state))
+            )
             characters.append(
                 {
                     "id": character_id,
@@ -122,9 +128,7 @@ class Queries(Commands):
                     "tracks": {
                         t: {"current": v, "max": maxima.get(t)} for t, v in source.tracks.items()
                     },
-                    "conditions": list(
-                        rules.conditions(character.sheet, source.tracks, source.state)
-                    ),
+                    "conditions": conditions,
                     "encounter": encounter_id,
                 }
             )
@@ -163,7 +167,7 @@ class Queries(Commands):
             change: dict[str, JSON] = {}
             if then.tracks != now.tracks:
                 change["tracks"] = {"from": then.tracks, "to": now.tracks}
-            was, is_ = list(before.conditions_of(cid)), list(after.conditions_of(cid))
+            was, is_ = conditions_of(before, cid), conditions_of(after, cid)
             if was != is_:
                 change["conditions"] = {"from": was, "to": is_}
             if then.state != now.state:
@@ -199,3 +203,9 @@ class Queries(Commands):
             "combatants": combatants,
             "actions": actions,
         }
+
+
+def conditions_of(encounter: Encounter, combatant_id: str) -> list[str]:
+    """A combatant's conditions; none when the ruleset is not installed."""
+    c = encounter.combatants[combatant_id]
+    return installed.conditions(encounter.ruleset_id, c.sheet, c.tracks, c.state, encounter.options)

@@ -36,14 +36,14 @@ from dataclasses import dataclass, field
 from skald_campaign.domain.access import Role
 from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.play.actions import conditions_from_json
+from skald_campaign.domain.reading import installed
+from skald_campaign.domain.reading.installed import ReadRules
 from skald_campaign.domain.reading.narrative import Sheeted, new_conditions_note
 from skald_campaign.domain.reading.outcomes import outcome
 from skald_campaign.domain.reading.texts import Reader, render
 from skald_campaign.domain.reading.told import parties, told_for
 from skald_campaign.domain.reading.visibility import descriptor
 from skald_campaign.domain.records import JSON
-from skald_campaign.domain.rulesets import get_ruleset
-from skald_campaign.domain.rulesets.base import Ruleset
 
 # An NPC's numbers: replaced by {} (never removed, so each answer keeps its shape).
 SECRET_FIELDS = ("sheet", "tracks", "maxima", "state", "derived", "equipment")
@@ -83,8 +83,9 @@ class Redaction:
     npcs: Mapping[str, Npc]
     names: Mapping[str, str]  # every character's name, for the outcomes' summaries
     # The campaign's ruleset under its options, which word an NPC's descriptor (T3);
-    # without one, the ruleset ``ruleset_id`` names under its default options.
-    rules: Ruleset | None = None
+    # without one, the ruleset ``ruleset_id`` names under its default options, if it is
+    # installed (domain/reading/installed.py: else the engine's hurt or unhurt).
+    rules: ReadRules | None = None
     # Every character (its name and sheet), for the texts built from parts (domain/reading/told.py).
     roster: Mapping[str, Sheeted] = field(default_factory=dict)
     # Every action record the campaign's fights ever held (the records corrections
@@ -102,8 +103,8 @@ class Redaction:
         maxima = npc.maxima if npc is not None else {}
         return descriptor(self._rules(), tracks, maxima)
 
-    def _rules(self) -> Ruleset:
-        return get_ruleset(self.ruleset_id) if self.rules is None else self.rules
+    def _rules(self) -> ReadRules | None:
+        return installed.rules(self.ruleset_id) if self.rules is None else self.rules
 
     def document(self, value: JSON) -> JSON:
         """``value`` as a player or viewer may see it (a new value; ``value`` is kept)."""
@@ -439,13 +440,14 @@ def redaction_for(
     """The policy for a key of this role on this campaign: None for the GM (everything)."""
     if role == "gm":
         return None
-    rules = campaign.rules
+    rules = installed.rules(campaign.ruleset_id, campaign.options)
     npcs: dict[str, Npc] = {}
     if campaign.options.get("show_npc_numbers") is not True:
         for cid in campaign.characters:
             character = campaign.character(cid)
             if character.npc:
-                npcs[cid] = Npc(character.name, rules.track_maxima(character.sheet))
+                maxima = {} if rules is None else rules.track_maxima(character.sheet)
+                npcs[cid] = Npc(character.name, maxima)
     roster = {cid: campaign.character(cid) for cid in campaign.characters}
     names = {cid: character.name for cid, character in roster.items()}
     return Redaction(campaign.ruleset_id, npcs, names, rules, roster, ReadOnce(written))

@@ -72,6 +72,15 @@ class Store(WriteRunner):
 
     # -- the ruleset's version on record (domain/campaign/ruleset_versions.py) -----------------
 
+    def rules_installed(self, campaign_id: UUID) -> None:
+        """The reads that run the campaign's rules (the odds of an action, the rolls a
+        reroll takes) prepare a write: with its ruleset not installed they are refused
+        as its writes are (409, naming the ruleset); every other read answers without
+        the rules (domain/reading/installed.py)."""
+        found = self.campaign(campaign_id).ruleset_standing()
+        if found.missing:
+            raise RulesetNotCurrent(found, 0)
+
     def _writable(self, campaign: Campaign) -> None:
         """A command reads the campaign to write: its ruleset must be the version it has
         on record. If it is another, the campaign's recorded actions are resolved again

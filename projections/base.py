@@ -10,9 +10,8 @@ import redis
 from eventsourcing.projection import Projection
 
 from skald_campaign.domain.events import CampaignEvent, EncounterEvent, EncounterStarted, Event
+from skald_campaign.domain.reading import installed
 from skald_campaign.domain.records import JSONObject, Sheet, State, Tracks
-from skald_campaign.domain.rulesets import get_ruleset
-from skald_campaign.domain.rulesets.base import Ruleset
 from skald_campaign.projections.keys import ViewKeys
 from skald_campaign.projections.narrow import field
 from skald_campaign.projections.staging import StagedViews
@@ -119,22 +118,18 @@ def tracks_per_character(value: object) -> dict[str, Tracks]:
     return {k: v for k, v in value.items() if type(v) is dict}
 
 
-def rules_of(ruleset: str, options: JSONObject | None) -> Ruleset:
-    """The ruleset as the campaign plays it: its options decide conditions and maxima
-    (margin's wounded threshold and health default, M18). Views stored before the
-    options were kept have none, and read the ruleset's defaults."""
-    rules = get_ruleset(ruleset)
-    return rules.under(options) if options else rules
-
-
 def conditions(
     ruleset: str, sheet: Sheet, tracks: Tracks, state: State, options: JSONObject | None = None
 ) -> list[str]:
-    return list(rules_of(ruleset, options).conditions(sheet, tracks, state))
+    """The character's conditions under the campaign's options (margin's wounded
+    threshold, M18; views stored before the options were kept read the defaults); none
+    when its ruleset is not installed (domain/reading/installed.py)."""
+    return installed.conditions(ruleset, sheet, tracks, state, options)
 
 
 def maxima(ruleset: str, sheet: Sheet, options: JSONObject | None = None) -> dict[str, int]:
-    return dict(rules_of(ruleset, options).track_maxima(sheet))
+    """The character's tracks' maxima; none known when its ruleset is not installed."""
+    return installed.maxima(ruleset, sheet, options)
 
 
 class Bar(TypedDict):

@@ -18,13 +18,15 @@ from skald_campaign.api.schemas import (
     CreateCampaignBody,
     EnrolCharacterBody,
     RulesetOut,
+    RulesetPresentation,
 )
-from skald_campaign.api.views import campaign_out, character_out, ruleset_out
+from skald_campaign.api.views import campaign_out, character_out
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.commands import CreateCampaign, EnrolCharacter
 from skald_campaign.domain.errors import InvalidInput
 from skald_campaign.domain.idempotency import Replayed
 from skald_campaign.domain.rulesets import RULESETS, get_ruleset
+from skald_campaign.domain.rulesets.base import Ruleset
 
 router = APIRouter()
 Version = Annotated[
@@ -125,3 +127,29 @@ def read_character(
 ) -> CharacterOut:
     campaign = app.campaign(campaign_id, campaign_version(app, campaign_id, version, at))
     return character_out(campaign, character_id)
+
+
+def ruleset_out(ruleset: Ruleset) -> RulesetOut:
+    return RulesetOut(
+        id=ruleset.id,
+        title=ruleset.title,
+        options=ruleset.validate_options({}),
+        sheet_schema=ruleset.sheet_model.model_json_schema(),
+        actions={
+            kind: {
+                "description": a.description,
+                "params": a.params.model_json_schema(),
+                "gm_only": a.gm_only,
+            }
+            for kind, a in ruleset.actions.items()
+        },
+        day_plan_schema=(
+            ruleset.day_plan_model.model_json_schema() if ruleset.day_plan_model else None
+        ),
+        counters=dict(ruleset.counters),
+        # The initiative fields the page offers: the ruleset's initiative_adds unless its
+        # presentation orders them its own way.
+        presentation=RulesetPresentation.model_validate(
+            {"initiative_add": list(ruleset.initiative_adds), **ruleset.presentation()}
+        ),
+    )

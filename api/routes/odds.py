@@ -114,6 +114,7 @@ def action_odds(
     """Every outcome of an action about to happen, with its exact probability."""
     access.require_writer_for(body.actor, f"see the odds of '{body.kind}'")
     encounter = app.encounter(campaign_id, encounter_id)
+    app.rules_installed(campaign_id)
     odds = encounter_odds(encounter, body.kind, body.actor, body.params, role=access.role)
     target = body.params.get("target")
     hidden = hidden_npcs(app, campaign_id, access)
@@ -141,6 +142,7 @@ def combatant_attack_odds(
     """For a chosen opponent, the odds of each of this combatant's attacks."""
     access.require_writer_for(character_id, "see the odds of this combatant's attacks")
     encounter = app.encounter(campaign_id, encounter_id)
+    app.rules_installed(campaign_id)
     found = attack_odds(encounter, character_id, against, effort=effort)
     hidden = hidden_npcs(app, campaign_id, access)
     for attack in found["attacks"] if isinstance(found["attacks"], list) else []:
@@ -171,6 +173,7 @@ def exchange_answer_odds(
     """A pending attack's answers and their exact odds, for the defender's player or the
     GM: what the player's page shows beside its Parry, Dodge and No defence buttons."""
     encounter = app.encounter(campaign_id, encounter_id)
+    app.rules_installed(campaign_id)
     found = answer_odds(encounter, number, access)
     # The player's own answer's odds stand (T3a); an NPC's entries in them do not.
     hidden = hidden_npcs(app, campaign_id, access)

@@ -20,6 +20,7 @@ from skald_campaign.domain.play.corrections import ACTIVE
 from skald_campaign.domain.play.exchanges import declared, withdrawn
 from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
 from skald_campaign.domain.play.table.records import Position
+from skald_campaign.domain.reading import installed
 from skald_campaign.domain.reading.breakdowns import target_of
 from skald_campaign.domain.records import (
     JSON,
@@ -81,7 +82,7 @@ def action_resolved(
     for cid, values in state.items():
         self.combatants[cid] = replace(self.combatants[cid], state=values)
     self.last_outcome = {"action": number}
-    after = {cid: self.conditions_of(cid) for cid in conditions_before}
+    after = conditions_after(self, conditions_before)
     effects = Effects(tracks=tracks, state=state)
     recorded = ActionRecord.resolved(
         number,
@@ -233,3 +234,20 @@ def recomputed(
     self.actions = actions_from_json(actions)
     self.combatants = combatants_from_json(combatants)
     self.corrections.append(recorded_correction(self, correction))
+
+
+def conditions_after(
+    self: Encounter, conditions_before: Mapping[str, Sequence[str]]
+) -> dict[str, tuple[str, ...]]:
+    """Each touched combatant's conditions once the action is applied. Replaying a
+    stored action needs no rules code (issue 38): with its ruleset not installed (the
+    campaign is then read-only), they read as they stood before it, so the record says
+    nothing of conditions gained or lost (domain/reading/installed.py)."""
+    rules = installed.rules(self.ruleset_id, self.options)
+    if rules is None:
+        return {cid: tuple(before) for cid, before in conditions_before.items()}
+    found = {}
+    for cid in conditions_before:
+        c = self.combatants[cid]
+        found[cid] = tuple(rules.conditions(c.sheet, c.tracks, c.state))
+    return found

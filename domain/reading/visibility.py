@@ -48,10 +48,13 @@ def _hurt(tracks: Mapping[str, int], maxima: Mapping[str, int]) -> bool:
     return any(value < maxima.get(name, value) for name, value in tracks.items())
 
 
-def descriptor(rules: Describes, tracks: Mapping[str, int], maxima: Mapping[str, int]) -> str:
+def descriptor(
+    rules: Describes | None, tracks: Mapping[str, int], maxima: Mapping[str, int]
+) -> str:
     """T3: the one word a player or viewer sees for these tracks: the ruleset's own
-    (``track_descriptor``, under the campaign's options), else hurt or unhurt."""
-    found = rules.track_descriptor(tracks, maxima)
+    (``track_descriptor``, under the campaign's options), else hurt or unhurt (also
+    when the ruleset is not installed: domain/reading/installed.py)."""
+    found = None if rules is None else rules.track_descriptor(tracks, maxima)
     if found is not None:
         return found
     return "hurt" if _hurt(tracks, maxima) else "unhurt"

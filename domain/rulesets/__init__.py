@@ -22,8 +22,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from skald_campaign.domain.errors import InvalidInput
+from skald_campaign.domain.reading import installed
 from skald_campaign.domain.rulesets.base import Ruleset, RulesetOf
 
 ENTRY_POINT_GROUP = "skald.rulesets"
@@ -154,3 +156,15 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     except KeyError:
         known = ", ".join(sorted(RULESETS))
         raise InvalidInput(f"unknown ruleset '{ruleset_id}'; choose one of: {known}") from None
+
+
+def _installed(ruleset_id: str, options: Mapping[str, Any] | None) -> Ruleset | None:
+    """The ruleset the read side asks for (domain/reading/installed.py): under the
+    campaign's options, or its defaults when it has none; None if it is not installed."""
+    rules = RULESETS.get(ruleset_id)
+    if rules is None:
+        return None
+    return rules.under(options) if options else rules
+
+
+installed.provide(_installed)

@@ -57,6 +57,24 @@ PROJECTIONS_FORBIDDEN = {
     "starlette",
     "uvicorn",
 }
+# Issue 38, "a read side that needs no rules code": the projections, the redaction, the
+# queries and the read routes import no ruleset, nor the registry that finds them; what
+# they ask of the rules goes through domain/reading/installed.py, which answers without
+# them when a campaign's ruleset is not installed
+# (tests/integration/test_reads_without_rulesets.py runs them with none installed).
+RULES = {f"{PACKAGE}.domain.rulesets", f"{PACKAGE}.ruleset_api"}
+API = ROOT / "api"
+# The routes that publish the installed rulesets (GET /rulesets), make the OpenAPI's
+# per-ruleset schemas and the writes are not the read side.
+NOT_READ_ROUTES = {"campaigns.py"}
+READ_SIDE = [
+    *sorted(PROJECTIONS.rglob("*.py")),
+    APPLICATION / "redaction.py",
+    APPLICATION / "queries.py",
+    API / "views.py",
+    API / "fast_views.py",
+    *sorted(p for p in (API / "routes").glob("*.py") if p.name not in NOT_READ_ROUTES),
+]
 APPLICATION_FORBIDDEN = {
     f"{PACKAGE}.api",
     f"{PACKAGE}.projections",
@@ -122,6 +140,25 @@ def test_no_application_module_imports_the_api_or_the_layers_above_it() -> None:
 
 def test_no_projections_module_imports_the_application_http_workers_or_the_root() -> None:
     assert offenders(PROJECTIONS, PROJECTIONS_FORBIDDEN) == {}
+
+
+def test_the_read_side_imports_no_ruleset() -> None:
+    found = {str(path.relative_to(ROOT)): forbidden_in(path, RULES) for path in READ_SIDE}
+    assert len(found) >= 40
+    assert {path: bad for path, bad in found.items() if bad} == {}
+
+
+def test_the_read_side_checker_catches_a_ruleset_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from skald_campaign.domain.rulesets import get_ruleset\n"
+        "from skald_campaign.ruleset_api import texts\n"
+        "from skald_campaign.domain.reading import installed\n"
+    )
+    assert forbidden_in(bad, RULES) == [
+        "skald_campaign.domain.rulesets",
+        "skald_campaign.ruleset_api",
+    ]
 
 
 def test_importing_the_projections_loads_none_of_them() -> None:
