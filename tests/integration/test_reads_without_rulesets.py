@@ -82,6 +82,8 @@ READER = textwrap.dedent(
         for key, path in story["reads"]:
             got = client.get(path, headers=key)
             answers.append(["GET", path, got.status_code, got.text[:3000]])
+        key, path = story["vitals"]
+        out["vitals"] = client.get(path, headers=key).json()
     out["answers"] = answers
     out["loaded"] = sorted(
         m for m in sys.modules
@@ -294,10 +296,16 @@ def test_every_read_answers_with_no_ruleset_installed(
         ({"authorization": f"Bearer {c['gm']}"}, f"/campaigns/{c['id']}/keys")
         for c in found["campaigns"]
     ]
+    d20 = found["campaigns"][1]
+    vitals = ({"authorization": f"Bearer {d20['gm']}"}, f"/campaigns/{d20['id']}/vitals")
     program = tmp_path / "reader.py"
     program.write_text(READER)
     done = subprocess.run(
-        [sys.executable, str(program), json.dumps({"reads": asked, "issue": issue})],
+        [
+            sys.executable,
+            str(program),
+            json.dumps({"reads": asked, "issue": issue, "vitals": vitals}),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -333,6 +341,14 @@ def test_every_read_answers_with_no_ruleset_installed(
             failed.append((path, status, body))
     assert failed == [], f"{len(failed)} of {len(with_rules)}: {failed[:10]}"
     assert out["loaded"] == []
+    # What the GM reads of a character with no ruleset installed: the tracks as recorded,
+    # no maximum and no condition (nothing the rules work out).
+    characters = {c["name"]: (c["tracks"], c["conditions"]) for c in out["vitals"]["characters"]}
+    assert characters == {
+        "Aldric": ({"hp": {"current": 20, "max": None}}, []),
+        "Grimm": ({"hp": {"current": 15, "max": None}}, []),
+    }
+    assert out["vitals"]["projection"]["behind"] == 0
 
 
 # The reads that run the rules: the odds of an action, the rolls a reroll takes.

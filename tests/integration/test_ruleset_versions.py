@@ -326,12 +326,16 @@ def test_a_campaign_whose_ruleset_is_missing_reads_and_refuses_writes(
     client.headers["authorization"] = gm_key
     uninstall(monkeypatch, "d20")
 
-    # What answers without the rules: its standing, its history. (The reads that work
-    # conditions and maxima out, GET /campaigns/{id} among them, still need the rules
-    # code until the read side records them: issue 38's "a read side that needs no
-    # rules code".)
+    # Every read answers without the rules: its standing, its history, the campaign
+    # itself with its characters' tracks as recorded and nothing the rules work out (no
+    # maxima, conditions, ratings or gear: domain/reading/installed.py). Every GET
+    # route is asked so in tests/integration/test_reads_without_rulesets.py.
     assert ok(client.get(f"/campaigns/{cid}/ruleset")) == standing(cid, "missing", "1.0.0", None)
     assert ok(client.get(f"/campaigns/{cid}/history"))["total"] == 5
+    read = ok(client.get(f"/campaigns/{cid}"))
+    grimm = next(c for c in read["characters"] if c["name"] == "Grimm")
+    worked_out = ("maxima", "conditions", "derived", "equipment")
+    assert (grimm["tracks"], *(grimm[k] for k in worked_out)) == ({"hp": 15}, {}, [], {}, {})
     refused = client.post(f"/campaigns/{cid}/characters", json={"name": "Mira", "sheet": {}})
     assert refused.status_code == 409
     assert refused.json()["message"] == (
