@@ -49,6 +49,8 @@ class Applied(Protocol):
     round: int
     turn: int
     turn_order: list[str]
+    ruleset_id: str
+    options: JSONObject
 
     @property
     def version(self) -> int: ...
@@ -237,7 +239,7 @@ def recomputed(
 
 
 def conditions_after(
-    self: Encounter, conditions_before: Mapping[str, Sequence[str]]
+    self: Applied, conditions_before: Mapping[str, Sequence[str]]
 ) -> dict[str, tuple[str, ...]]:
     """Each touched combatant's conditions once the action is applied. Replaying a
     stored action needs no rules code (issue 38): with its ruleset not installed (the
