@@ -5,16 +5,42 @@ first; under group commit a batch often carries an encounter past it, and that r
 decode of the last snapshot plus its events was most of the writer's snapshot time
 (bench/README.md). A snapshot at the saved version serves the same purpose: reading
 starts from the newest snapshot at or below a version.
+
+Under the writer (`skald serve`), a due snapshot is not taken inside the commit: the
+writer hands a copy of the aggregate as saved (Encounter.__deepcopy__ shares its
+records: the cost of the state beside them) to a `Snapshotter` thread, which takes,
+encodes and stores it while the writer goes on (issue 39: a 10,000-action encounter's
+snapshot took 413 ms of the writer's CPU, and every command of every campaign waited for
+it). The snapshotter keeps each aggregate's records' JSON from its last snapshot
+(`RecordsWritten`), so a snapshot encodes only the records added since.
 """
 
 from __future__ import annotations
 
+import copy
+import logging
 import math
-from collections.abc import Mapping
+import operator
+import queue
+import threading
+import time
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import NoReturn
 from uuid import UUID
 
+import orjson
 from eventsourcing.application import ProcessingEvent
-from eventsourcing.domain import SnapshotProtocol
+from eventsourcing.domain import MutableOrImmutableAggregate, SnapshotProtocol
+from eventsourcing.persistence import EventStore, StoredEvent
+from eventsourcing.postgres import PostgresAggregateRecorder
+from psycopg.sql import SQL, Identifier
+
+from skald_campaign.domain.snapshots import JSONStateSnapshot, WritesJSON
+
+log = logging.getLogger(__name__)
+Aggregate = MutableOrImmutableAggregate[UUID]
 
 # Snapshot spacing doubles as an aggregate grows, up to this many times its interval:
 # an encounter's snapshot holds every action so far, so at a fixed spacing its cost per
@@ -33,19 +59,19 @@ def snapshot_due(version: int, interval: int) -> bool:
     return version % spacing == 0
 
 
-def due_snapshots(
+def due_aggregates(
     processing_event: ProcessingEvent[UUID],
     intervals: Mapping[type, int],
     default_class: type[SnapshotProtocol[UUID]] | None,
-) -> list[SnapshotProtocol[UUID]]:
-    """A snapshot of each aggregate of the save, as it is now, that one of its events
-    carried to a snapshot version (see `snapshot_due`)."""
+) -> list[tuple[type[SnapshotProtocol[UUID]], Aggregate]]:
+    """Each aggregate of the save that one of its events carried to a snapshot version
+    (see `snapshot_due`), with its snapshot class."""
     # Every due version is a multiple of its type's interval, so of their common
     # divisor: one look at each event's version finds the few that may be due,
     # instead of matching every event against every aggregate of the batch.
     step = math.gcd(*intervals.values())
     aggregates = processing_event.aggregates
-    taken: list[SnapshotProtocol[UUID]] = []
+    due: list[tuple[type[SnapshotProtocol[UUID]], Aggregate]] = []
     snapshotted: set[UUID] = set()
     for event in processing_event.events:
         if event.originator_version % step or event.originator_id in snapshotted:
@@ -62,5 +88,195 @@ def due_snapshots(
             continue
         if snapshot_due(event.originator_version, interval):
             snapshotted.add(event.originator_id)
-            taken.append(snapshot_class.take(aggregate))
-    return taken
+            due.append((snapshot_class, aggregate))
+    return due
+
+
+def due_snapshots(
+    processing_event: ProcessingEvent[UUID],
+    intervals: Mapping[type, int],
+    default_class: type[SnapshotProtocol[UUID]] | None,
+) -> list[SnapshotProtocol[UUID]]:
+    """A snapshot of each aggregate of the save, as it is now, that one of its events
+    carried to a snapshot version (see `snapshot_due`)."""
+    return [cls.take(aggregate) for cls, aggregate in due_aggregates(
+        processing_event, intervals, default_class
+    )]  # fmt: skip
+
+
+# The snapshot thread writes records in Python, holding the GIL: it hands the GIL on
+# every this many records (about 0.2 ms), so a command on the writer waits that long for
+# it at most, not the interpreter's switch interval (5 ms) at every turn.
+YIELD_EVERY = 16
+
+
+class RecordsWritten:
+    """One aggregate's lists of records as its last snapshot wrote them: the records and
+    each one's JSON. A list that starts with the same records (an encounter's lists are
+    copied on append, never changed in place) reuses their JSON; a list that does not
+    (a correction rewrote the actions) is written whole again."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, tuple[list[WritesJSON], list[bytes]]] = {}
+
+    def __call__(self, key: str, records: Sequence[WritesJSON]) -> object:
+        last, parts = self._last.get(key, ([], []))
+        kept = len(last)
+        if kept > len(records) or not all(map(operator.is_, last, records)):
+            kept, parts = 0, []
+        parts = parts[:kept]
+        for n, record in enumerate(records[kept:], 1):
+            if n % YIELD_EVERY == 0:
+                time.sleep(0)  # the writer, waiting for the GIL, gets it now, not in 5 ms
+            part = record_json(record.as_json())
+            if part is None:  # something to wrap: the transcoder's own way, unkept
+                self._last.pop(key, None)
+                return [r.as_json() for r in records]
+            parts.append(part)
+        self._last[key] = (list(records), parts)
+        return record_list_json(parts)
+
+
+# As skald_campaign/transcoder.py writes a snapshot's records unchecked (its
+# `_as_plain_json`): the same options, so a record's JSON here is the very bytes it has
+# within the list there (tests/unit/test_snapshots_apart.py compares them).
+_JSON_KINDS = frozenset((str, int, float, bool, type(None), dict, list))
+_PLAIN_JSON = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+)
+PACK_FROM = 64 * 1024  # a smaller snapshot state is stored as it is
+
+
+def _refuse(obj: object) -> NoReturn:
+    raise TypeError(type(obj))
+
+
+def record_json(value: object) -> bytes | None:
+    """A record's JSON (its ``as_json``) as the transcoder writes it within a list at a
+    snapshot's `json_state` key (unchecked, as there); None if it holds something to wrap."""
+    if type(value) not in _JSON_KINDS:
+        return None
+    try:
+        return orjson.dumps(value, default=_refuse, option=_PLAIN_JSON)
+    except TypeError:
+        return None
+
+
+def record_list_json(parts: list[bytes]) -> orjson.Fragment:
+    """The JSON list of the records whose JSON ``parts`` are: the transcoder writes it as
+    it is at a `json_state` key, and its bytes are those of the list of the records' JSON."""
+    return orjson.Fragment(b"[" + b",".join(parts) + b"]")
+
+
+def packed_snapshot(stored: StoredEvent) -> StoredEvent:
+    """A snapshot's stored event with its state compressed (zlib, level 1) when it is
+    large: a long encounter's state is megabytes of much-repeated JSON (12 MB at 10,000
+    actions) and storing it was most of its snapshot's cost. zlib works without the GIL;
+    the mapper reads packed and plain states alike (skald_campaign/transcoder.py's
+    PACKED: every snapshot stored before is plain)."""
+    state = stored.state
+    if len(state) < PACK_FROM:
+        return stored
+    return StoredEvent(
+        originator_id=stored.originator_id,
+        originator_version=stored.originator_version,
+        topic=stored.topic,
+        state=zlib.compress(state, 1),
+    )
+
+
+def snapshot_put(store: EventStore[UUID]) -> Callable[[list[SnapshotProtocol[UUID]]], object]:
+    """How the snapshotter stores snapshots: each large state compressed
+    (`packed_snapshot`: a long encounter's 12 MB of JSON took 72 ms of CPU to insert into
+    SQLite, holding the store's write lock, so the writer's next commit waited), and on
+    PostgreSQL by one plain INSERT a snapshot, its state sent as binary: the library's
+    insert (an array of a composite type, in text) escapes every byte of the state
+    through a regular expression (643 ms of CPU for the same 12 MB)."""
+    recorder = store.recorder
+    mapper = store.mapper
+    if mapper.compressor is not None or mapper.cipher is not None:
+        return store.put  # its states are the library's to compress or encrypt
+    if not isinstance(recorder, PostgresAggregateRecorder):
+
+        def put_any(snapshots: list[SnapshotProtocol[UUID]]) -> None:
+            recorder.insert_events(
+                [packed_snapshot(store.mapper.to_stored_event(s)) for s in snapshots]
+            )
+
+        return put_any
+    insert = SQL(
+        "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+        "VALUES (%s, %s, %s, %b)"
+    ).format(
+        schema=Identifier(recorder.datastore.schema),
+        table=Identifier(recorder.events_table_name),
+    )
+
+    def put(snapshots: list[SnapshotProtocol[UUID]]) -> None:
+        stored = [packed_snapshot(store.mapper.to_stored_event(s)) for s in snapshots]
+        with recorder.datastore.get_connection() as connection:
+            for row in stored:
+                connection.execute(
+                    insert, (row.originator_id, row.originator_version, row.topic, row.state)
+                )
+
+    return put
+
+
+class Snapshotter:
+    """A thread that takes, encodes and stores the snapshots the writer hands it, each of
+    a copy of an aggregate as saved, in the order handed. A snapshot is a shortcut for
+    reading: one lost with the process is taken again at the next due version."""
+
+    # The aggregates whose records' JSON is kept (each the size of its last snapshot):
+    # the most recently snapshotted.
+    KEPT = 64
+
+    def __init__(self, put: Callable[[list[SnapshotProtocol[UUID]]], object]) -> None:
+        self._put = put
+        self._queue: queue.Queue[list[tuple[type[SnapshotProtocol[UUID]], Aggregate]] | None]
+        self._queue = queue.Queue()
+        self._written: OrderedDict[UUID, RecordsWritten] = OrderedDict()
+        self._thread = threading.Thread(target=self._run, name="skald-snapshots", daemon=True)
+        self._thread.start()
+
+    def hand(self, due: list[tuple[type[SnapshotProtocol[UUID]], Aggregate]]) -> None:
+        """Called by the writer after its commit: the aggregates are copied here, as
+        saved (the writer goes on changing its own)."""
+        self._queue.put([(cls, copy.deepcopy(aggregate)) for cls, aggregate in due])
+
+    def flush(self) -> None:
+        """Return once every snapshot handed so far is stored (or failed)."""
+        self._queue.join()
+
+    def close(self) -> None:
+        """Store what was handed, then stop the thread."""
+        self._queue.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            due = self._queue.get()
+            try:
+                if due is None:
+                    return
+                self._put([self._take(cls, aggregate) for cls, aggregate in due])
+            except Exception:  # a snapshot is a shortcut: reads replay the events instead
+                log.exception("a snapshot could not be taken or stored")
+            finally:
+                self._queue.task_done()
+
+    def _take(
+        self, cls: type[SnapshotProtocol[UUID]], aggregate: Aggregate
+    ) -> SnapshotProtocol[UUID]:
+        if not issubclass(cls, JSONStateSnapshot):
+            plain: SnapshotProtocol[UUID] = cls.take(aggregate)
+            return plain
+        written = self._written.pop(aggregate.id, None) or RecordsWritten()
+        self._written[aggregate.id] = written
+        while len(self._written) > self.KEPT:
+            self._written.popitem(last=False)
+        taken: SnapshotProtocol[UUID] = cls.take(aggregate, written)
+        return taken

@@ -27,7 +27,12 @@ from eventsourcing.persistence import IntegrityError, Recording
 
 from skald_campaign.application.group_commit import Batch, GroupCommitWriter
 from skald_campaign.application.idempotency import current_claim, current_expected
-from skald_campaign.application.snapshotting import due_snapshots
+from skald_campaign.application.snapshotting import (
+    Snapshotter,
+    due_aggregates,
+    due_snapshots,
+    snapshot_put,
+)
 from skald_campaign.application.store_position import KnownPosition
 from skald_campaign.application.writer_cache import WriterCache
 from skald_campaign.domain.errors import ConcurrentWrite, VersionMismatch
@@ -111,6 +116,7 @@ class WriteRunner(Application[UUID]):
     write_attempts = 5
     writer: GroupCommitWriter | None = None
     writer_cache: WriterCache | None = None
+    snapshotter: Snapshotter | None = None
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         # How many times this process saved each aggregate: a reader that looked at an
@@ -144,6 +150,9 @@ class WriteRunner(Application[UUID]):
                 else None
             )
             self.writer_cache = cache
+            # A mapper whose transcoder writes a list of records' JSON as it is (Skald's).
+            if self.snapshots is not None and getattr(self.mapper, "writes_record_lists", False):
+                self.snapshotter = Snapshotter(snapshot_put(self.snapshots))
             self.writer = GroupCommitWriter(
                 self._retrying,
                 self._once,
@@ -209,6 +218,9 @@ class WriteRunner(Application[UUID]):
         if self.writer is not None:
             self.writer.close()
             self.writer = None
+        if self.snapshotter is not None:  # what the writer handed it is stored first
+            self.snapshotter.close()
+            self.snapshotter = None
         # A recorder that keeps a connection of its own (the SQLite store's, when served:
         # workers/subscriptions.py) closes it with the application.
         close_recorder = getattr(self.recorder, "close", None)
@@ -220,12 +232,24 @@ class WriteRunner(Application[UUID]):
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot from memory each aggregate this save carried to one of its snapshot
-        versions (application/snapshotting.py)."""
+        versions (application/snapshotting.py): on the writer, a copy of each goes to the
+        snapshotter thread, so no command waits for a snapshot; elsewhere, here."""
         if self.snapshots is None or not self.snapshotting_intervals:
+            return
+        writer, snapshotter = self.writer, self.snapshotter
+        if snapshotter is not None and writer is not None and writer.on_writer_thread:
+            due = due_aggregates(processing_event, self.snapshotting_intervals, self.snapshot_class)
+            if due:
+                snapshotter.hand(due)
             return
         taken = due_snapshots(processing_event, self.snapshotting_intervals, self.snapshot_class)
         if taken:
             self.snapshots.put(taken)
+
+    def snapshots_stored(self) -> None:
+        """Return once every snapshot the writer handed on so far is stored."""
+        if self.snapshotter is not None:
+            self.snapshotter.flush()
 
     # -- idempotency and retries -------------------------------------------------
 

@@ -7,7 +7,7 @@ every snapshot, old or new, is read through the aggregate's ``upcast_v1_v2``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar, Protocol, Self, runtime_checkable
 from uuid import UUID
 
@@ -15,11 +15,30 @@ from eventsourcing.domain import MutableOrImmutableAggregate
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 
 
+class WritesJSON(Protocol):
+    """A record: frozen, written out by its ``as_json``."""
+
+    def as_json(self) -> object: ...
+
+
+class RecordLists(Protocol):
+    """How a snapshot taker writes an aggregate's lists of records (each record's JSON its
+    own): application/snapshotting.py's reuses what it wrote of the same records before,
+    so a snapshot costs the records added since, not every record again."""
+
+    def __call__(self, key: str, records: Sequence[WritesJSON]) -> object:
+        """The stored form of ``records`` (the list at ``key``): what the transcoder
+        writes as the JSON list of their ``as_json``."""
+        ...
+
+
 @runtime_checkable
 class StoresStateAsJSON(Protocol):
     """An aggregate that writes its state out as version 1's JSON."""
 
-    def stored_state(self, state: Mapping[str, object]) -> dict[str, object]: ...
+    def stored_state(
+        self, state: Mapping[str, object], lists: RecordLists | None = None
+    ) -> dict[str, object]: ...
 
 
 class JSONStateSnapshot(LibrarySnapshot):
@@ -33,7 +52,11 @@ class JSONStateSnapshot(LibrarySnapshot):
     json_state: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
-    def take(cls, aggregate: MutableOrImmutableAggregate[UUID]) -> Self:
+    def take(
+        cls, aggregate: MutableOrImmutableAggregate[UUID], lists: RecordLists | None = None
+    ) -> Self:
+        """The snapshot of ``aggregate``; with ``lists``, its lists of records written
+        through it (domain/encounter/state.py's `RecordLists`)."""
         taken = super().take(aggregate)
         if not isinstance(aggregate, StoresStateAsJSON):
             raise TypeError(f"{type(aggregate).__qualname__} does not write its state as JSON")
@@ -42,5 +65,5 @@ class JSONStateSnapshot(LibrarySnapshot):
             originator_version=taken.originator_version,
             timestamp=taken.timestamp,
             topic=taken.topic,
-            state=aggregate.stored_state(taken.state),
+            state=aggregate.stored_state(taken.state, lists),
         )

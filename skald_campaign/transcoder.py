@@ -32,6 +32,7 @@ compat story written so reads back exactly).
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterable
 from typing import NoReturn, TypeVar
 from uuid import UUID
@@ -168,7 +169,9 @@ class OrjsonTranscoder(Transcoder):
             return self.encode(event_state)
         written: dict[object, object] = {}
         for key, value in state.items():
-            if type(value) in _PLAIN:
+            if type(value) in _PLAIN or (type(value) is orjson.Fragment and key in json_keys):
+                # A list of records written ahead by the snapshot's taker: its JSON as is
+                # (`record_list_json`; application/snapshotting.py).
                 written[key] = value
                 continue
             plain = (
@@ -258,8 +261,35 @@ def _is_envelope(obj: dict[object, object]) -> bool:
     return len(obj) == 2 and "_type_" in obj and "_data_" in obj
 
 
+# A snapshot's stored state, when the snapshot thread compressed it (application/
+# snapshotting.py's `packed_snapshot`): zlib's header byte at its default window, never
+# the first byte of JSON ("{").
+PACKED = b"\x78"
+
+
 class JsonPayloadMapper(Mapper[UUID]):
-    """The library's mapper, with the domain's events (JSON payloads) encoded unchecked."""
+    """The library's mapper, with the domain's events (JSON payloads) encoded unchecked,
+    and a packed snapshot's state unpacked (application/snapshotting.py)."""
+
+    # A snapshot's state may hold a list of records as an orjson.Fragment of their JSON
+    # (`encode_json_state`): the snapshot thread writes them so (application/snapshotting.py).
+    writes_record_lists = True
+
+    def to_domain_event(self, stored_event: StoredEvent) -> DomainEventProtocol[UUID]:
+        state = stored_event.state
+        if (
+            self.compressor is None  # (a store compressed throughout is the library's)
+            and self.cipher is None
+            and bytes(state[:1]) == PACKED
+            and stored_event.topic.endswith(".Snapshot")
+        ):
+            stored_event = StoredEvent(
+                originator_id=stored_event.originator_id,
+                originator_version=stored_event.originator_version,
+                topic=stored_event.topic,
+                state=zlib.decompress(state),
+            )
+        return super().to_domain_event(stored_event)
 
     def to_stored_event(self, domain_event: DomainEventProtocol[UUID]) -> StoredEvent:
         transcoder = self.transcoder

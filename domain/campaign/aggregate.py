@@ -42,7 +42,7 @@ from skald_campaign.domain.records import (
     replace,
 )
 from skald_campaign.domain.rulesets.base import Ruleset
-from skald_campaign.domain.snapshots import JSONStateSnapshot
+from skald_campaign.domain.snapshots import JSONStateSnapshot, RecordLists
 
 __all__ = ["MAX_CHARACTERS", "MAX_NAME", "Campaign", "check_name"]
 
@@ -57,7 +57,10 @@ class Campaign(Aggregate):
         TOPIC = "domain.campaign:Campaign.Snapshot"
         json_state = campaign_state.JSON_STATE
 
-    def stored_state(self, state: Mapping[str, object]) -> dict[str, object]:
+    def stored_state(
+        self, state: Mapping[str, object], lists: RecordLists | None = None
+    ) -> dict[str, object]:
+        """(``lists`` is the encounter's: a campaign holds no list of records.)"""
         return campaign_state.stored_state(state, self)
 
     @staticmethod

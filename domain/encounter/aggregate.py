@@ -18,7 +18,12 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from skald_campaign.domain.encounter import applying, commands
-from skald_campaign.domain.encounter.state import JSON_STATE, copy_sharing, read_state, write_state
+from skald_campaign.domain.encounter.state import (
+    JSON_STATE,
+    copy_sharing,
+    read_state,
+    write_state,
+)
 from skald_campaign.domain.errors import NotFound
 from skald_campaign.domain.play.actions import ActionRecord
 from skald_campaign.domain.play.fight import Fight
@@ -39,7 +44,7 @@ from skald_campaign.domain.records import (
 )
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
-from skald_campaign.domain.snapshots import JSONStateSnapshot
+from skald_campaign.domain.snapshots import JSONStateSnapshot, RecordLists
 
 Answer = TypeVar("Answer")
 Args = ParamSpec("Args")
@@ -74,8 +79,10 @@ class Encounter(Aggregate):
         json_state = JSON_STATE
 
     @staticmethod
-    def stored_state(state: Mapping[str, object]) -> dict[str, object]:
-        return write_state(state)
+    def stored_state(
+        state: Mapping[str, object], lists: RecordLists | None = None
+    ) -> dict[str, object]:
+        return write_state(state, lists)
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, object]) -> None:

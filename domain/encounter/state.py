@@ -25,6 +25,7 @@ from skald_campaign.domain.records import (
     combatants_as_json,
     combatants_from_json,
 )
+from skald_campaign.domain.snapshots import RecordLists
 
 # Values a copy of an encounter may share with the original: they cannot change in place.
 IMMUTABLE = frozenset({UUID, datetime, str, int, float, bool, type(None)})
@@ -91,11 +92,34 @@ READ: dict[str, Callable[[object], object]] = {
 }
 
 
-def write_state(state: Mapping[str, object]) -> dict[str, object]:
+# The keys that hold lists of records, each record's JSON its own: a snapshot taker may
+# write each list through a `RecordLists` that reuses what it wrote of the same records
+# before (application/snapshotting.py), so a snapshot's cost is the records added since.
+Listed = ActionRecord | Correction | Exchange | TurnOverride
+LISTED: dict[str, type[Listed]] = {
+    "actions": ActionRecord,
+    "corrections": Correction,
+    "exchanges": Exchange,
+    "overrides": TurnOverride,
+}
+
+
+def listed_records(value: object, cls: type[Listed]) -> list[Listed]:
+    if not isinstance(value, list) or not all(isinstance(r, cls) for r in value):
+        raise TypeError(f"the encounter holds a list of {cls.__qualname__} here")
+    return value
+
+
+def write_state(state: Mapping[str, object], lists: RecordLists | None = None) -> dict[str, object]:
     """The state as version 1 stored it: JSON, records written out."""
     written = {k: v for k, v in state.items() if k != "class_version"}
     for key, write in WRITTEN.items():
-        if key in state:  # an encounter recorded before exchanges has none, say
+        if key not in state:  # an encounter recorded before exchanges has none, say
+            continue
+        listed = LISTED.get(key)
+        if lists is not None and listed is not None:
+            written[key] = lists(key, listed_records(state[key], listed))
+        else:
             written[key] = write(state[key])
     return written
 

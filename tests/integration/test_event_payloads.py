@@ -104,6 +104,13 @@ def recorded(
         if getattr(type(event), "class_version", 1) > 1:  # as the mapper adds it (issue 38)
             state["class_version"] = type(event).class_version
         if isinstance(event, JSONStateSnapshot):  # its records are JSON, the rest is checked
+            # A list of records the snapshot thread wrote ahead (an orjson.Fragment of their
+            # kept JSON, application/snapshotting.py) is checked as the JSON it holds: the
+            # stored bytes must still be the checked path's bytes of that JSON.
+            state["state"] = {
+                k: orjson.loads(orjson.dumps(v)) if type(v) is orjson.Fragment else v
+                for k, v in state["state"].items()
+            }
             nested = {k: v for k, v in state["state"].items() if k in event.json_state}
         elif type(event) in JSON_PAYLOAD_EVENTS:
             nested = {k: v for k, v in state.items() if type(v) in (dict, list, tuple)}
