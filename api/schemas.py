@@ -269,8 +269,9 @@ class RulesetPresentation(BaseModel):
         default_factory=dict,
         description="the GM screen's keys that open an action's form, by key letter "
         '(`{"h": "attack"}`): for the selected combatant where the action is `self_targeted`, '
-        "else for whoever's turn it is; the screen's own keys (" + ", ".join(
-            sorted(SCREEN_KEYS)) + ") are not a ruleset's to give",
+        "else for whoever's turn it is; the screen's own keys ("
+        + ", ".join(sorted(SCREEN_KEYS))
+        + ") are not a ruleset's to give",
         # The published schema refuses what the model refuses: another key than one
         # letter, or one of the screen's own.
         json_schema_extra={
