@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from skald_campaign.api import errors, openapi
+from skald_campaign.api.attribution import ClientAttribution
 from skald_campaign.api.backend import Backend
 from skald_campaign.api.etags import ViewETags
 from skald_campaign.api.fast_actions import ActionFastPath
@@ -77,6 +78,8 @@ def create_app(
     app.add_middleware(ViewFastPath, enabled=fast_views)
     # The commonest request answered below the router (api/fast_actions.py).
     app.add_middleware(ActionFastPath, enabled=fast_actions)
+    # Around the fast path and every route: a write through the assistant says so.
+    app.add_middleware(ClientAttribution)
     # Around the fast path too: every answer a player or viewer gets is redacted (T3).
     app.add_middleware(RedactedReads)
     app.add_middleware(BodyLimit)

@@ -32,7 +32,7 @@ from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import resolve_topic
 from pydantic import TypeAdapter
 
-from skald_campaign.application.history import HIDDEN, event_record
+from skald_campaign.application.history import HIDDEN, attributed_record, event_record
 from skald_campaign.domain.records import JSON
 
 # A correction's event carries the whole rebuilt action list (the trail shows its report);
@@ -52,14 +52,28 @@ def entry_of(record: Mapping[str, JSON], day: int | None) -> dict[str, JSON]:
 
 
 @lru_cache(maxsize=256)
-def _plain_event_name(topic: str) -> str | None:
-    """The name ``event_record`` gives the events of this topic, or None when the
-    library would change their stored state on the way (an upcast)."""
+def _plain_event(topic: str) -> tuple[str, type] | None:
+    """The name ``event_record`` gives the events of this topic, and their class; None
+    when the library would change their stored state on the way by an upcast that is not
+    plain JSON in, plain JSON out (those marked ``plain_upcasts``, e.g. issue 40's
+    ``via``, are done here as the library does them)."""
     cls = resolve_topic(topic)
-    if getattr(cls, "class_version", 1) != 1:
+    if getattr(cls, "class_version", 1) != 1 and not getattr(cls, "plain_upcasts", False):
         return None
     name: str = cls.__qualname__.split(".")[-1]
-    return name
+    return name, cls
+
+
+def _upcast(cls: type, loaded: dict[str, Any]) -> bool:
+    """The stored state brought to its class's version by its upcasts, as the library's
+    mapper does; False for a state from a version the class does not know."""
+    stored = loaded.pop("class_version", 1)
+    current = getattr(cls, "class_version", 1)
+    if type(stored) is not int or not 1 <= stored <= current:
+        return False
+    for version in range(stored, current):
+        getattr(cls, f"upcast_v{version}_v{version + 1}")(loaded)
+    return True
 
 
 def _plain_entry(stored: StoredEvent, day: int | None) -> dict[str, JSON] | None:
@@ -68,9 +82,12 @@ def _plain_entry(stored: StoredEvent, day: int | None) -> dict[str, JSON] | None
     state = stored.state
     if state.count(_ENVELOPE) != 1:
         return None
-    name = _plain_event_name(stored.topic)
+    found = _plain_event(stored.topic)
     loaded = orjson.loads(state)
-    if name is None or type(loaded) is not dict or "class_version" in loaded:
+    if found is None or type(loaded) is not dict:
+        return None
+    name, cls = found
+    if not _upcast(cls, loaded):
         return None
     stamp = loaded.get("timestamp")
     written = stamp.get("_data_") if type(stamp) is dict else None
@@ -89,7 +106,7 @@ def _plain_entry(stored: StoredEvent, day: int | None) -> dict[str, JSON] | None
         "timestamp": timestamp,
         **{k: v for k, v in loaded.items() if k not in HIDDEN},
     }
-    return entry_of(record, day)
+    return entry_of(attributed_record(record), day)
 
 
 def render(

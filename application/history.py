@@ -9,6 +9,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.domain import DomainEvent, DomainEventProtocol
 
+from skald_campaign.domain.attribution import attributed
 from skald_campaign.domain.errors import NotFound
 from skald_campaign.domain.records import JSON, Record
 
@@ -27,12 +28,32 @@ def event_record(stored: DomainEventProtocol[UUID]) -> dict[str, JSON]:
     (the events' fields are JSON, domain/events.py; the ids and the time are not shown)."""
     event = recorded(stored)
     fields: dict[str, JSON] = {k: v for k, v in vars(event).items() if k not in HIDDEN}
-    return {
-        "event": type(event).__qualname__.split(".")[-1],
-        "version": event.originator_version,
-        "timestamp": event.timestamp.isoformat(),
-        **fields,
-    }
+    return attributed_record(
+        {
+            "event": type(event).__qualname__.split(".")[-1],
+            "version": event.originator_version,
+            "timestamp": event.timestamp.isoformat(),
+            **fields,
+        }
+    )
+
+
+def attributed_record(record: dict[str, JSON]) -> dict[str, JSON]:
+    """A record as the audit shows it: ``via`` only on a write made through a client of
+    note (issue 40; every other event's is None and is left out, as before it existed),
+    then with ``attributed``, its author as people read it ("Ana via assistant")."""
+    if "via" not in record:
+        return record
+    client = record.pop("via")
+    if client is None:
+        return record
+    record["via"] = client
+    author = record.get("by")
+    if author is None:
+        correction = record.get("correction")
+        author = correction.get("by") if isinstance(correction, dict) else None
+    record["attributed"] = attributed(author, client)
+    return record
 
 
 def mentions(record: Mapping[str, JSON], character_id: str) -> bool:

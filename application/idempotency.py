@@ -1,5 +1,5 @@
-"""The idempotency claim and the expected version of the request being handled, carried
-to the writer thread.
+"""The idempotency claim, the expected version and the client of the request being
+handled, carried to the writer thread.
 
 The record itself (domain/idempotency.py) and the precondition (domain/preconditions.py)
 are pure; which claim guards the command now running, and which version its subject must
@@ -17,16 +17,21 @@ from skald_campaign.domain.preconditions import Expected
 
 current_claim: ContextVar[Claim | None] = ContextVar("current_claim", default=None)
 current_expected: ContextVar[Expected | None] = ContextVar("current_expected", default=None)
+# The client the request's writes go through ("assistant"; domain/attribution.py).
+current_via: ContextVar[str | None] = ContextVar("current_via", default=None)
 
 
 @contextmanager
 def own_fact() -> Iterator[None]:
     """A save within a command that records a fact of its own, not the request's answer
-    (the ruleset's version on record): no claim's record, no expected version."""
+    (the ruleset's version on record): no claim's record, no expected version, written
+    through no client."""
     claim = current_claim.set(None)
     expected = current_expected.set(None)
+    client = current_via.set(None)
     try:
         yield
     finally:
+        current_via.reset(client)
         current_expected.reset(expected)
         current_claim.reset(claim)

@@ -9,6 +9,7 @@ claim's record is saved in the same transaction as the command's aggregates.
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -26,7 +27,7 @@ from eventsourcing.domain import (
 from eventsourcing.persistence import IntegrityError, Recording
 
 from skald_campaign.application.group_commit import Batch, GroupCommitWriter
-from skald_campaign.application.idempotency import current_claim, current_expected
+from skald_campaign.application.idempotency import current_claim, current_expected, current_via
 from skald_campaign.application.snapshotting import (
     Snapshotter,
     due_aggregates,
@@ -35,6 +36,7 @@ from skald_campaign.application.snapshotting import (
 )
 from skald_campaign.application.store_position import KnownPosition
 from skald_campaign.application.writer_cache import WriterCache
+from skald_campaign.domain.attribution import records_via
 from skald_campaign.domain.errors import ConcurrentWrite, VersionMismatch
 from skald_campaign.domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
 from skald_campaign.domain.preconditions import Expected
@@ -110,6 +112,17 @@ def _check_expected(subject: Aggregate, expected: Expected, batch: Batch | None)
     if not expected.accepts(version):
         kind = type(subject).__name__.lower()
         raise VersionMismatch(kind, str(subject.id), expected.asked, version)
+
+
+def _attribute(aggregate: Aggregate, client: str, batch: Batch | None) -> None:
+    """The events this command recorded in the aggregate, and not yet saved, say the client
+    the request came through (domain/attribution.py): the same events, ``via`` set (it
+    changes no state, so the aggregate as the command left it stands)."""
+    pending = aggregate.pending_events
+    for n in range(batch.pending.get(aggregate.id, 0) if batch is not None else 0, len(pending)):
+        event = pending[n]
+        if records_via(type(event)) and getattr(event, "via", None) is None:
+            pending[n] = dataclasses.replace(event, via=client)  # type: ignore[type-var]
 
 
 class WriteRunner(Application[UUID]):
@@ -310,6 +323,11 @@ class WriteRunner(Application[UUID]):
         claim = current_claim.get()
         expected = current_expected.get()
         batch = self.writer.batch if self.writer is not None else None
+        client = current_via.get()
+        if client is not None:
+            for obj in objs:
+                if isinstance(obj, Aggregate):
+                    _attribute(obj, client, batch)
         if (claim is not None or expected is not None) and objs:
             subject = objs[0]
             if not isinstance(subject, Aggregate):

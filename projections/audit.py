@@ -13,6 +13,7 @@ from typing import Final, NamedTuple
 import orjson
 from eventsourcing.persistence import Tracking
 
+from skald_campaign.domain.attribution import attributed
 from skald_campaign.domain.events import (
     CAMPAIGN_EVENTS,
     ENCOUNTER_EVENTS,
@@ -121,7 +122,9 @@ for _plain in CAMPAIGN_EVENTS + ENCOUNTER_EVENTS:
 SUMMARIES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks, bestiaries: not logged
 
 
-SKIPPED = frozenset(TOP_LEVEL) | {"originator_id", "originator_version", "timestamp"}
+# ``via`` (issue 40) is shown, with ``attributed``, only on a write through a client of
+# note (domain/attribution.py); every other event's is None and left out, as before it.
+SKIPPED = frozenset(TOP_LEVEL) | {"originator_id", "originator_version", "timestamp", "via"}
 
 
 class Shape(NamedTuple):
@@ -168,6 +171,10 @@ def audit_entry(
         correction = attrs.get("correction")
         if isinstance(correction, dict) and "by" in correction:
             entry["by"] = correction["by"]  # a correction's author is inside its record
+    client = attrs.get("via")
+    if client is not None:
+        entry["via"] = client
+        entry["attributed"] = attributed(entry.get("by"), client)
     entry["data"] = {k: attrs[k] for k in shape.data}
     return entry
 

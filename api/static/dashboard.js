@@ -74,7 +74,7 @@ function logLine(entry) {
     // The entry's number as text, not a list marker: a marker of five digits was drawn
     // outside the list's padding and clipped.
     el("span", { class: "seq" }, `#${entry.seq}`), describe(entry, names),
-    el("div", { class: "meta" }, `${when} · ${entry.by || "—"} · ${entry.type}`),
+    el("div", { class: "meta" }, `${when} · ${entry.attributed || entry.by || "—"} · ${entry.type}`),
     dice ? el("div", { class: "dice" }, dice) : null);
 }
 

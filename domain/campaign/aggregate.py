@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from eventsourcing.domain import Aggregate, event
 
 from skald_campaign.domain.access import Role
+from skald_campaign.domain.attribution import upcast_via
 from skald_campaign.domain.campaign import commands, reads
 from skald_campaign.domain.campaign import state as campaign_state
 from skald_campaign.domain.campaign.calendar import Day, DayPlans
@@ -71,7 +72,7 @@ class Campaign(Aggregate):
         TOPIC = "domain.campaign:Campaign.Created"
         # Version 2 (issue 38) records the ruleset's distribution and version; a
         # version 1 event reads as the version the built-ins had then (the upcast).
-        class_version = 2
+        class_version = 3
         name: str
         ruleset: str
         options: JSONObject
@@ -85,6 +86,12 @@ class Campaign(Aggregate):
         def upcast_v1_v2(state: dict[str, object]) -> None:
             state["ruleset_distribution"] = UNRECORDED_DISTRIBUTION
             state["ruleset_version"] = UNRECORDED_VERSION
+
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v2_v3 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(Created)
     def __init__(
@@ -241,6 +248,12 @@ class Campaign(Aggregate):
         characters: Sequence[UUIDText]
         label: str
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(KeyIssued)
     def _key_issued(
@@ -252,6 +265,12 @@ class Campaign(Aggregate):
         TOPIC = "domain.campaign:Campaign.KeyRevoked"
         key_id: KeyId
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(KeyRevoked)
     def _key_revoked(self, key_id: str, by: str) -> None:
@@ -270,6 +289,12 @@ class Campaign(Aggregate):
         # T3, after fe485e1: a stored enrolment without them is a PC with no player named.
         npc: bool = False
         player: str | None = None
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(CharacterEnrolled)
     def _enrolled(
@@ -296,6 +321,12 @@ class Campaign(Aggregate):
         encounter_id: UUIDText
         name: str
         character_ids: Sequence[UUIDText]
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(EncounterOpened)
     def _encounter_opened(self, encounter_id: str, name: str, character_ids: Sequence[str]) -> None:
@@ -308,6 +339,12 @@ class Campaign(Aggregate):
         encounter_id: UUIDText
         character_id: UUIDText
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(CharacterJoined)
     def _character_joined(self, encounter_id: str, character_id: str, by: str) -> None:
@@ -323,6 +360,12 @@ class Campaign(Aggregate):
         tracks: TracksOf
         state: StateOf
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(EncounterClosed)
     def _encounter_closed(
@@ -345,6 +388,12 @@ class Campaign(Aggregate):
         day: int
         plans: DayPlans
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(DayAdvanced)
     def _day_advanced(self, day: int, plans: DayPlans, by: str) -> None:
@@ -358,6 +407,12 @@ class Campaign(Aggregate):
         breakdown: JSONObject
         tracks: TracksOf
         state: StateOf
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(CharacterHealed)
     def _healed(
@@ -378,6 +433,12 @@ class Campaign(Aggregate):
         reason: str
         by: str
         state: StateOf
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(WoundMarked)
     def _wound_marked(
@@ -398,6 +459,12 @@ class Campaign(Aggregate):
         tracks: TracksOf
         state: StateOf
         sheets: SheetsOf
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(SheetAmended)
     def _sheet_amended(
@@ -426,6 +493,12 @@ class Campaign(Aggregate):
         # The state after it, when the change set a state counter (margin's fatigue or
         # luck); adjustments of tracks alone, and every older event, carry none.
         state: StateOf | None = None
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(TracksAdjusted)
     def _tracks_adjusted(
@@ -455,6 +528,12 @@ class Campaign(Aggregate):
         sheets: SheetsOf
         plans: Mapping[str, DayPlans]  # day -> character id -> corrected plan
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(CorrectionCarried)
     def carry_correction(
@@ -486,6 +565,12 @@ class Campaign(Aggregate):
         version: str
         previous_distribution: str
         previous_version: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(RulesetVersionRecorded)
     def _ruleset_version_recorded(
@@ -510,6 +595,12 @@ class Campaign(Aggregate):
         previous_version: str
         differing: Sequence[JSON]
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(RulesetVersionAccepted)
     def _ruleset_version_accepted(

@@ -17,6 +17,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
+from skald_campaign.domain.attribution import upcast_via
 from skald_campaign.domain.encounter import applying, commands
 from skald_campaign.domain.encounter.state import (
     JSON_STATE,
@@ -99,6 +100,12 @@ class Encounter(Aggregate):
         combatants: Mapping[UUIDText, JSON]
         by: str
         day: int = 0
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class ActionResolved(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.ActionResolved"
@@ -119,23 +126,47 @@ class Encounter(Aggregate):
         override: JSONObject | None = None
         # T3: rolled hidden by the GM (an NPC's); older events were not.
         hidden: bool = False
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class RoundStarted(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.RoundStarted"
         round: int
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class OrderSet(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.OrderSet"
         order: Sequence[UUIDText]
         summary: str
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class TurnAdvanced(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.TurnAdvanced"
         turn: int
         summary: str
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class TurnOverridden(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.TurnOverridden"
@@ -145,12 +176,24 @@ class Encounter(Aggregate):
         reason: str
         summary: str
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class ExchangeOpened(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.ExchangeOpened"
         exchange: JSONObject
         summary: str
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class DefenseDeclared(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.DefenseDeclared"
@@ -159,6 +202,12 @@ class Encounter(Aggregate):
         action: int
         summary: str
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class ExchangeWithdrawn(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.ExchangeWithdrawn"
@@ -166,11 +215,23 @@ class Encounter(Aggregate):
         reason: str
         summary: str
         by: str
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class Ended(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.Ended"
         by: str
         reason: str | None = None  # why the GM ended it (older events have none)
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class Corrected(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.Corrected"
@@ -183,6 +244,12 @@ class Encounter(Aggregate):
         # the table's records add up to; corrections recorded before them have neither.
         position: JSONObject | None = None
         table: JSONObject | None = None
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class GMChanged(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.GMChanged"
@@ -191,6 +258,12 @@ class Encounter(Aggregate):
         tracks: Mapping[UUIDText, Tracks]
         state: Mapping[UUIDText, State]
         sheets: Mapping[UUIDText, Sheet]
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class TableRecorded(Aggregate.Event):
         """Initiative, a turn change or a marker (domain/play/table/records.py): a record among the
@@ -202,6 +275,12 @@ class Encounter(Aggregate):
         summary: str
         position: JSONObject | None
         table: JSONObject
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class Recomputed(Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.Recomputed"
@@ -211,6 +290,12 @@ class Encounter(Aggregate):
         combatants: Mapping[UUIDText, JSON]
         tracks: Mapping[UUIDText, Tracks]
         state: Mapping[UUIDText, State]
+        class_version = 2
+        # Issue 40: the client it was written through ("assistant"), or none
+        # (domain/attribution.py); older events, through none (the upcast).
+        via: str | None = None
+        upcast_v1_v2 = staticmethod(upcast_via)
+        plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(Started)
     def __init__(

@@ -44,7 +44,8 @@ def write_headers(expected_version: int | None, idempotency_key: str) -> dict[st
     """The headers of an assistant's write: the Idempotency-Key it is retried under, the
     version it was decided on (If-Match: a stale one is refused with 412 and writes
     nothing) and the mark that it was made via an assistant (the audit says so)."""
-    headers = {"idempotency-key": idempotency_key}
+    # Skald-Client: attribution only (docs/access.md): the events it records say "via assistant".
+    headers = {"idempotency-key": idempotency_key, "skald-client": "assistant"}
     if expected_version is not None:
         headers["if-match"] = f'"v{expected_version}"'  # the GET's version tag (docs/access.md)
     return headers

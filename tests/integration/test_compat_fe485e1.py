@@ -232,6 +232,23 @@ def test_every_read_answers_as_fe485e1_did_byte_for_byte(imported: TestClient) -
     assert differ == [], f"{len(differ)} of {len(answers)} reads differ; the first: {differ[0]}"
 
 
+def test_every_old_event_reads_as_written_through_no_client(imported: TestClient) -> None:
+    """Issue 40: every event of a campaign or an encounter has `via` from its class's next
+    version on; fe485e1's events, stored without it, read it as None (the upcast), and the
+    audit names no client for them (its answers above are fe485e1's, byte for byte)."""
+    seen = 0
+    for campaign_id, key in zip(
+        RECORD["campaigns"], ("gm-stamina-body", "gm-d20", "gm-margin"), strict=True
+    ):
+        logged = imported.get(f"/campaigns/{campaign_id}/events?limit=500", headers=bearer(key))
+        assert logged.status_code == 200, logged.text
+        for event in logged.json()["events"]:
+            if event["type"].split(".")[0] in ("Campaign", "Encounter"):
+                assert event["payload"]["via"] is None, event["type"]
+                seen += 1
+    assert seen > 100
+
+
 def test_only_a_field_named_as_added_may_be_left_out() -> None:
     then = {"sheet": {"st": 12}, "tracks": [{"hp": 3}]}
     added = {"sheet": {"st": 12}, "equipment": {}, "tracks": [{"hp": 3}]}

@@ -107,7 +107,7 @@ def test_a_payload_with_a_field_its_type_does_not_declare_is_refused(client: Tes
     entries = ok(client.get("/schema/events"))["events"]
     assert [e["type"] for e in entries] == [type_name(cls) for cls in PUBLISHED]
     issued = next(e for e in entries if e["type"] == "Campaign.KeyIssued")
-    assert issued["version"] == 1
+    assert issued["version"] == 2  # issue 40's `via`
     payload = {"key_id": "k", "role": "viewer", "characters": [], "label": "", "by": "gm"}
     jsonschema.validate(payload, issued["schema"])
     try:

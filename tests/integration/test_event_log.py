@@ -75,8 +75,11 @@ def test_pages_of_7_hold_every_event_once_in_the_audit_logs_order(live_client: T
         assert event["aggregate_version"] == entry["version"]
         assert event["time"] == entry["time"]
         assert event["by"] == entry.get("by")
-        # A campaign's creation is at version 2 since it records its ruleset's (issue 38).
-        assert event["type_version"] == (2 if event["type"] == "Campaign.Created" else 1)
+        # A campaign's creation is at version 2 since it records its ruleset's (issue 38);
+        # every event of a campaign or an encounter one more since it records the client
+        # it was written through (issue 40: `via`, None here).
+        assert event["type_version"] == (3 if event["type"] == "Campaign.Created" else 2)
+        assert event["payload"]["via"] is None
         # The audit entry lifts some fields to its top level and keeps the rest in data:
         # together they are the payload.
         for name, value in entry["data"].items():

@@ -123,7 +123,8 @@ class Story:
         ok(c.post(f"{base}/round", headers=GM))
         ok(c.post(f"{base}/actions/1/void", json={"reason": "out of reach"},
                   headers={"Idempotency-Key": "void-1"}))  # fmt: skip
-        ok(c.post(f"{base}/actions/2/reroll",
+        # Through the assistant (issue 40): its events say so, and so does the audit.
+        ok(c.post(f"{base}/actions/2/reroll", headers={"skald-client": "assistant"},
                   json={"reason": "die fell", "dice": {"damage": [2]}}))  # fmt: skip
         ok(c.post(f"{base}/end"))
         ok(c.post(f"/campaigns/{cid}/days", json={"days": 2}), 201)
@@ -258,6 +259,11 @@ def test_a_store_moves_from_sqlite_to_postgresql_and_reads_the_same_byte_for_byt
         client.headers.update(story.gm)
         after = every_read(client, story)
         assert after.keys() == before.keys()
+        # The reroll made through the assistant moved with its attribution (the typed
+        # import read its `via` as the class's version 2 declares it).
+        trail = f"/campaigns/{story.cid}/encounters/{story.encounters[0]}/audit?limit=1000"
+        for path in (trail, f"/campaigns/{story.cid}/audit?limit=500"):
+            assert after[path].count(b'"attributed":"GM via assistant"') == 1, path
         for path in before:  # the whole store moved: even the views' positions agree
             assert after[path] == before[path], path
 

@@ -86,20 +86,28 @@ def test_each_declared_class_has_the_stored_payloads_fields_in_their_order() -> 
     # upcast gives a stored event of the older version its values (issue 38: the ruleset's
     # distribution and version, as the built-ins had them then).
     upcast = {"Created": {"ruleset_distribution": "skald-campaign", "ruleset_version": "1.0.0"}}
+    # And last of all, in a version of its own, the client the event was written through
+    # (issue 40): none for every older event (the upcast), and by default.
+    via = {"via": None}
     for name, fields in expected.items():
         cls = getattr(Campaign, name)
         declared = [f for f in dataclasses.fields(cls) if f.name not in LIBRARY]
-        later_fields = {**added.get(name, {}), **upcast.get(name, {})}
+        later_fields = {**added.get(name, {}), **upcast.get(name, {}), **via}
         assert [f.name for f in declared] == fields + list(later_fields)
         later = {f.name: f.default for f in declared[len(fields) :]}
+        assert later.pop("via") is None
+        state: dict[str, object] = dict.fromkeys(fields)
         if name in upcast:
-            assert cls.class_version == 2
+            assert cls.class_version == 3
             assert set(later.values()) == {dataclasses.MISSING}
-            state: dict[str, object] = dict.fromkeys(fields)
             cls.upcast_v1_v2(state)
-            assert state == {**dict.fromkeys(fields), **upcast[name]}
+            cls.upcast_v2_v3(state)
+            assert state == {**dict.fromkeys(fields), **upcast[name], **via}
         else:
             assert later == added.get(name, {})
+            assert cls.class_version == 2
+            cls.upcast_v1_v2(state)
+            assert state == {**dict.fromkeys(fields), **via}
 
 
 def test_a_roster_entry_and_a_steps_values_round_trip_to_the_stored_json() -> None:

@@ -17,8 +17,10 @@ from skald_campaign.domain.encounter import commands as encounter_commands
 from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.play.table import records as table_records
 
-# The fields every event has from the library, not from the command.
-LIBRARY = {"originator_id", "originator_version", "timestamp", "originator_topic"}
+# The fields every event has from the library, not from the command; and the client it
+# was written through, which the writer gives it as the command saves (issue 40,
+# application/writes.py), never the command.
+LIBRARY = {"originator_id", "originator_version", "timestamp", "originator_topic", "via"}
 
 
 def decisions(module: ModuleType) -> list[type[object]]:

@@ -68,6 +68,19 @@ def test_each_class_declares_the_fields_its_stored_events_carry() -> None:
         found = {f.name: f.default for f in dataclasses.fields(getattr(Encounter, name))}
         assert {field: found[field] for field in added} == added
         declared[name] -= set(added)
+    # Issue 40: every event's last field, in a version of its own, is the client it was
+    # written through; none by default and for every older event (the upcast).
+    for name in NAMES:
+        cls = getattr(Encounter, name)
+        last = dataclasses.fields(cls)[-1]
+        assert (last.name, last.default) == ("via", None)
+        assert cls.class_version == 2
+        state: dict[str, object] = {}
+        cls.upcast_v1_v2(state)
+        assert state == {"via": None}
+        if name in declared:
+            assert "via" not in stored[name]
+            declared[name] -= {"via"}
     assert declared == stored
     assert set(stored) == set(NAMES) - {"TableRecorded"}
     assert fields(Encounter.ActionResolved) == {
@@ -85,6 +98,7 @@ def test_each_class_declares_the_fields_its_stored_events_carry() -> None:
         "by",
         "override",
         "hidden",
+        "via",
     }
 
 
