@@ -2,7 +2,7 @@
 
 The MCP bridge (``skald mcp``, and ``/campaigns/{id}/mcp``) sends ``Skald-Client:
 assistant`` on every request it makes for an assistant; the events its writes record
-carry ``via: "assistant"`` (domain/attribution.py), and the audit names their author
+carry ``via: "assistant"`` (domain/writing/attribution.py), and the audit names their author
 "<the key's label> via assistant". It is attribution only, never a permission: the key
 decides what may be done, whatever the header says. Another value, or none, attributes
 the write to no client (as before).
@@ -16,7 +16,7 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skald_campaign.application.idempotency import current_via
-from skald_campaign.domain.attribution import CLIENTS
+from skald_campaign.domain.writing.attribution import CLIENTS
 
 HEADER = b"skald-client"
 

@@ -26,7 +26,7 @@ from skald_campaign.api.preconditions import expected_of
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.domain.access import Access, Forbidden, Unauthenticated
 from skald_campaign.domain.idempotency import Claim
-from skald_campaign.domain.preconditions import Expected
+from skald_campaign.domain.writing.preconditions import Expected
 from skald_campaign.projections.reader import ViewReader
 
 

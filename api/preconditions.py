@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from skald_campaign.domain.preconditions import Expected
+from skald_campaign.domain.writing.preconditions import Expected
 
 # "v7", "v7-player", "v7-player-c12"; or "7", the version as an answer's `version` says it.
 VERSION_TAG = re.compile(r'^"v?([1-9][0-9]{0,17})(?:-[a-z]+(?:-c[0-9]{1,18})?)?"$')

@@ -9,9 +9,9 @@ from uuid import UUID
 import msgspec
 from eventsourcing.domain import DomainEvent, DomainEventProtocol
 
-from skald_campaign.domain.attribution import attributed
 from skald_campaign.domain.errors import NotFound
 from skald_campaign.domain.records import JSON, Record
+from skald_campaign.domain.writing.attribution import attributed
 
 HIDDEN = {"originator_id", "originator_topic", "timestamp", "originator_version"}
 

@@ -1,7 +1,7 @@
 """The idempotency claim, the expected version and the client of the request being
 handled, carried to the writer thread.
 
-The record itself (domain/idempotency.py) and the precondition (domain/preconditions.py)
+The record itself (domain/idempotency.py) and the precondition (domain/writing/preconditions.py)
 are pure; which claim guards the command now running, and which version its subject must
 be at, is context, set by the api and read by the writer.
 """
@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from skald_campaign.domain.idempotency import Claim
-from skald_campaign.domain.preconditions import Expected
+from skald_campaign.domain.writing.preconditions import Expected
 
 current_claim: ContextVar[Claim | None] = ContextVar("current_claim", default=None)
 current_expected: ContextVar[Expected | None] = ContextVar("current_expected", default=None)
-# The client the request's writes go through ("assistant"; domain/attribution.py).
+# The client the request's writes go through ("assistant"; domain/writing/attribution.py).
 current_via: ContextVar[str | None] = ContextVar("current_via", default=None)
 
 

@@ -36,10 +36,10 @@ from skald_campaign.application.snapshotting import (
 )
 from skald_campaign.application.store_position import KnownPosition
 from skald_campaign.application.writer_cache import WriterCache
-from skald_campaign.domain.attribution import records_via
 from skald_campaign.domain.errors import ConcurrentWrite, VersionMismatch
 from skald_campaign.domain.idempotency import AlreadyDone, Claim, IdempotentRequest, Replayed
-from skald_campaign.domain.preconditions import Expected
+from skald_campaign.domain.writing.attribution import records_via
+from skald_campaign.domain.writing.preconditions import Expected
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -116,7 +116,7 @@ def _check_expected(subject: Aggregate, expected: Expected, batch: Batch | None)
 
 def _attribute(aggregate: Aggregate, client: str, batch: Batch | None) -> None:
     """The events this command recorded in the aggregate, and not yet saved, say the client
-    the request came through (domain/attribution.py): the same events, ``via`` set (it
+    the request came through (domain/writing/attribution.py): the same events, ``via`` set (it
     changes no state, so the aggregate as the command left it stands)."""
     pending = aggregate.pending_events
     for n in range(batch.pending.get(aggregate.id, 0) if batch is not None else 0, len(pending)):

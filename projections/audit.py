@@ -13,7 +13,6 @@ from typing import Final, NamedTuple
 import orjson
 from eventsourcing.persistence import Tracking
 
-from skald_campaign.domain.attribution import attributed
 from skald_campaign.domain.events import (
     CAMPAIGN_EVENTS,
     ENCOUNTER_EVENTS,
@@ -32,6 +31,7 @@ from skald_campaign.domain.events import (
     RulesetVersionAccepted,
     RulesetVersionRecorded,
 )
+from skald_campaign.domain.writing.attribution import attributed
 from skald_campaign.projections.base import Facts, ProjectionView, ViewProjection, as_event, facts
 from skald_campaign.projections.decoding import time_text
 from skald_campaign.projections.keys import ViewKeys
@@ -123,7 +123,7 @@ SUMMARIES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks, bestiaries: 
 
 
 # ``via`` (issue 40) is shown, with ``attributed``, only on a write through a client of
-# note (domain/attribution.py); every other event's is None and left out, as before it.
+# note (domain/writing/attribution.py); every other event's is None and left out, as before it.
 SKIPPED = frozenset(TOP_LEVEL) | {"originator_id", "originator_version", "timestamp", "via"}
 
 

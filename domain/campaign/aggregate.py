@@ -17,7 +17,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from eventsourcing.domain import Aggregate, event
 
 from skald_campaign.domain.access import Role
-from skald_campaign.domain.attribution import upcast_via
 from skald_campaign.domain.campaign import commands, reads
 from skald_campaign.domain.campaign import state as campaign_state
 from skald_campaign.domain.campaign.calendar import Day, DayPlans
@@ -44,6 +43,7 @@ from skald_campaign.domain.records import (
 )
 from skald_campaign.domain.rulesets.base import Ruleset
 from skald_campaign.domain.snapshots import JSONStateSnapshot, RecordLists
+from skald_campaign.domain.writing.attribution import upcast_via
 
 __all__ = ["MAX_CHARACTERS", "MAX_NAME", "Campaign", "check_name"]
 
@@ -88,7 +88,7 @@ class Campaign(Aggregate):
             state["ruleset_version"] = UNRECORDED_VERSION
 
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v2_v3 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -250,7 +250,7 @@ class Campaign(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -267,7 +267,7 @@ class Campaign(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -291,7 +291,7 @@ class Campaign(Aggregate):
         player: str | None = None
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -323,7 +323,7 @@ class Campaign(Aggregate):
         character_ids: Sequence[UUIDText]
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -341,7 +341,7 @@ class Campaign(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -362,7 +362,7 @@ class Campaign(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -390,7 +390,7 @@ class Campaign(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -409,7 +409,7 @@ class Campaign(Aggregate):
         state: StateOf
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -435,7 +435,7 @@ class Campaign(Aggregate):
         state: StateOf
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -461,7 +461,7 @@ class Campaign(Aggregate):
         sheets: SheetsOf
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -495,7 +495,7 @@ class Campaign(Aggregate):
         state: StateOf | None = None
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -530,7 +530,7 @@ class Campaign(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -567,7 +567,7 @@ class Campaign(Aggregate):
         previous_version: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -597,7 +597,7 @@ class Campaign(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py

@@ -17,7 +17,6 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from skald_campaign.domain.attribution import upcast_via
 from skald_campaign.domain.encounter import applying, commands
 from skald_campaign.domain.encounter.state import (
     JSON_STATE,
@@ -46,6 +45,7 @@ from skald_campaign.domain.records import (
 from skald_campaign.domain.rulesets import get_ruleset
 from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 from skald_campaign.domain.snapshots import JSONStateSnapshot, RecordLists
+from skald_campaign.domain.writing.attribution import upcast_via
 
 Answer = TypeVar("Answer")
 Args = ParamSpec("Args")
@@ -102,7 +102,7 @@ class Encounter(Aggregate):
         day: int = 0
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -128,7 +128,7 @@ class Encounter(Aggregate):
         hidden: bool = False
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -139,7 +139,7 @@ class Encounter(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -151,7 +151,7 @@ class Encounter(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -163,7 +163,7 @@ class Encounter(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -178,7 +178,7 @@ class Encounter(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -190,7 +190,7 @@ class Encounter(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -204,7 +204,7 @@ class Encounter(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -217,7 +217,7 @@ class Encounter(Aggregate):
         by: str
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -228,7 +228,7 @@ class Encounter(Aggregate):
         reason: str | None = None  # why the GM ended it (older events have none)
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -246,7 +246,7 @@ class Encounter(Aggregate):
         table: JSONObject | None = None
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -260,7 +260,7 @@ class Encounter(Aggregate):
         sheets: Mapping[UUIDText, Sheet]
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -277,7 +277,7 @@ class Encounter(Aggregate):
         table: JSONObject
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
@@ -292,7 +292,7 @@ class Encounter(Aggregate):
         state: Mapping[UUIDText, State]
         class_version = 2
         # Issue 40: the client it was written through ("assistant"), or none
-        # (domain/attribution.py); older events, through none (the upcast).
+        # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py

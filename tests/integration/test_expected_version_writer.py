@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from skald_campaign.domain.errors import VersionMismatch
-from skald_campaign.domain.preconditions import Expected
+from skald_campaign.domain.writing.preconditions import Expected
 from tests.integration.test_group_commit import grouped
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
 from tests.patience import HANG_SECONDS
