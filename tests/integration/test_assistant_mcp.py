@@ -8,6 +8,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -459,5 +460,58 @@ def test_a_stale_expected_version_is_refused_and_writes_nothing(
             # The current version succeeds.
             done = await call(gm, "next_round", encounter_id=table.eid, expected_version=3)
             assert done["version"] == 4
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_the_audit_names_each_assistant_write_with_its_keys_label(
+    table: Table, transport: str
+) -> None:
+    async def main() -> None:
+        async with (
+            table.assistant(transport, "gm") as gm,
+            table.assistant(transport, "player") as player,
+        ):
+            first = (await call(gm, "audit", limit=500))["total"]
+            await call(
+                gm, "act", encounter_id=table.eid, kind="attack", actor=table.goblin,
+                params={"target": table.hero, "weapon": "club"}, dice={"hit": [1, 1, 1]},
+                expected_version=1,
+            )  # fmt: skip
+            await call(
+                player, "answer", encounter_id=table.eid, number=1, choice="none",
+                dice={"damage": [1, 1, 1]}, expected_version=2,
+            )  # fmt: skip
+            with table.http() as http:  # the GM's own write, not through the assistant
+                body = {"target": table.goblin, "name": "hidden"}
+                marked = http.post(f"/campaigns/{table.cid}/encounters/{table.eid}/markers",
+                                   json=body)  # fmt: skip
+                assert marked.status_code == 201, marked.text
+            await call(gm, "end_encounter", encounter_id=table.eid, expected_version=5)
+            campaign = await call(gm, "campaign")
+            await call(
+                gm, "change_tracks", character_id=table.hero, reason="a fall",
+                adjust={"stamina": -1}, expected_version=campaign["version"],
+            )  # fmt: skip
+            with table.http() as http:
+                log = http.get(f"/campaigns/{table.cid}/events?after=0&limit=500").json()
+            entries: list[dict[str, Any]] = []
+            deadline = time.monotonic() + HANG_SECONDS
+            while time.monotonic() < deadline:  # the audit is a view: it follows the store
+                audit = await call(gm, "audit", offset=first, limit=500)
+                entries = audit["entries"]
+                if audit["projection"]["position"] >= log["next"]:
+                    break
+                await anyio.sleep(0.05)
+            assert [(e["type"], e.get("by"), e.get("attributed")) for e in entries] == [
+                ("Encounter.ExchangeOpened", "gm:GM", "GM via assistant"),
+                ("Encounter.DefenseDeclared", "player:Ann", "Ann via assistant"),
+                ("Encounter.ActionResolved", "player:Ann", "Ann via assistant"),
+                ("Encounter.TableRecorded", None, None),  # the GM's own write, not through it
+                ("Encounter.Ended", "gm:GM", "GM via assistant"),
+                ("Campaign.EncounterClosed", "gm:GM", "GM via assistant"),
+                ("Campaign.TracksAdjusted", "gm:GM", "GM via assistant"),
+            ]
 
     anyio.run(main)
