@@ -201,7 +201,9 @@ def keep_out_of_collections() -> None:
 def mcp_stdio(
     url: Annotated[
         str,
-        typer.Option(envvar="SKALD_URL", help="The running Skald's address [http://127.0.0.1:8000]"),
+        typer.Option(
+            envvar="SKALD_URL", help="The running Skald's address [http://127.0.0.1:8000]"
+        ),
     ] = "http://127.0.0.1:8000",
     campaign: Annotated[
         UUID | None, typer.Option(envvar="SKALD_CAMPAIGN", help="The campaign's id")
