@@ -11,7 +11,7 @@ from eventsourcing.domain import DomainEvent, DomainEventProtocol
 
 from skald_campaign.domain.errors import NotFound
 from skald_campaign.domain.records import JSON, Record
-from skald_campaign.domain.writing.attribution import attributed
+from skald_campaign.domain.writing.attribution import attributed, author_of
 
 HIDDEN = {"originator_id", "originator_topic", "timestamp", "originator_version"}
 
@@ -48,11 +48,7 @@ def attributed_record(record: dict[str, JSON]) -> dict[str, JSON]:
     if client is None:
         return record
     record["via"] = client
-    author = record.get("by")
-    if author is None:
-        correction = record.get("correction")
-        author = correction.get("by") if isinstance(correction, dict) else None
-    record["attributed"] = attributed(author, client)
+    record["attributed"] = attributed(author_of(record), client)
     return record
 
 

@@ -31,7 +31,7 @@ from skald_campaign.domain.events import (
     RulesetVersionAccepted,
     RulesetVersionRecorded,
 )
-from skald_campaign.domain.writing.attribution import attributed
+from skald_campaign.domain.writing.attribution import attributed, author_of
 from skald_campaign.projections.base import Facts, ProjectionView, ViewProjection, as_event, facts
 from skald_campaign.projections.decoding import time_text
 from skald_campaign.projections.keys import ViewKeys
@@ -174,7 +174,7 @@ def audit_entry(
     client = attrs.get("via")
     if client is not None:
         entry["via"] = client
-        entry["attributed"] = attributed(entry.get("by"), client)
+        entry["attributed"] = attributed(author_of(attrs), client)
     entry["data"] = {k: attrs[k] for k in shape.data}
     return entry
 

@@ -40,3 +40,16 @@ def attributed(by: object, client: object) -> str | None:
         return None
     label = by.split(":", 1)[-1] if isinstance(by, str) else "someone"
     return f"{label} via {client}"
+
+
+def author_of(fields: Mapping[str, object]) -> object:
+    """Who decided an event, from its fields: its ``by``; a correction's author is inside
+    its record (``correction.by``), a GM's change in a fight's inside its action record
+    (``record.by``)."""
+    if fields.get("by") is not None:
+        return fields["by"]
+    for inner in ("correction", "record"):
+        nested = fields.get(inner)
+        if isinstance(nested, Mapping) and nested.get("by") is not None:
+            return nested["by"]
+    return None

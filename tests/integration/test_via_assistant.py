@@ -91,6 +91,11 @@ def test_a_correction_and_a_track_change_through_the_assistant_say_so(
     ok(hit(client, path, bran, GM), 201)
     void = {"reason": "wrong target"}
     ok(client.post(f"{path}/actions/1/void", json=void, headers={**GM, **ASSISTANT}))
+    # A track change in the fight: a GM's change among its actions (Encounter.GMChanged),
+    # its author inside its record.
+    wound = {"set": {"stamina": 7}, "reason": "a fall"}
+    ok(client.post(f"/campaigns/{cid}/characters/{bran}/tracks", json=wound,
+                   headers={**GM, **ASSISTANT}))  # fmt: skip
     ok(client.post(f"{path}/end", headers=GM))
     tracks = {"set": {"stamina": 5}, "reason": "a fall"}
     changed = client.post(f"/campaigns/{cid}/characters/{bran}/tracks", json=tracks,
@@ -101,5 +106,6 @@ def test_a_correction_and_a_track_change_through_the_assistant_say_so(
     attributed = [(e["type"], e["attributed"]) for e in audit if "attributed" in e]
     assert attributed == [
         ("Encounter.Corrected", "GM via assistant"),
+        ("Encounter.GMChanged", "GM via assistant"),
         ("Campaign.TracksAdjusted", "GM via assistant"),
     ]
