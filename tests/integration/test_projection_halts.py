@@ -22,14 +22,15 @@ from tests.patience import HANG_SECONDS
 
 
 def store_a_campaign_of_an_unknown_ruleset(client: TestClient) -> tuple[str, int]:
-    """Its enrolment is what the vitals cannot apply (no ruleset, no maxima); the board
-    takes no campaign event and the audit log only words them. Its position."""
+    """Its enrolment is what the vitals cannot apply (its state not an object: a campaign
+    whose ruleset is missing no longer stops a view, issue 38); the board takes no
+    campaign event and the audit log only words them. Its position."""
     backend: Any = client.app.state.backend  # type: ignore[attr-defined]
     application = backend.application
     campaign = Campaign.create("Lost", "stamina-body", {}, "gm:GM", "k" * 16, "h" * 64)
     campaign.enrol("Bran", BARE, "gm:GM")
     events = campaign.collect_events()
-    object.__setattr__(events[0], "ruleset", "suamina-body")
+    object.__setattr__(events[1], "state", "broken")
     application.recorder.insert_events([application.mapper.to_stored_event(e) for e in events])
     return str(campaign.id), int(application.recorder.max_notification_id())
 
@@ -76,7 +77,7 @@ def test_a_view_stops_at_an_event_it_cannot_apply_and_the_others_go_on(
         "Campaign.CharacterEnrolled",
         lost,
     )
-    assert "unknown ruleset 'suamina-body'" in halt["why"]
+    assert "broken" in halt["why"]
     assert health["views"]["ok"] is False
     # The vitals stay just before it: behind, not wrong.
     vitals = ok(client.get(f"/campaigns/{cid}/vitals"))["projection"]

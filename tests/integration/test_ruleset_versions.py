@@ -120,7 +120,7 @@ def test_a_campaign_records_its_ruleset_s_distribution_and_version(client: TestC
     assert ok(client.get(f"/campaigns/{cid}/ruleset")) == standing(cid, "current", "1.0.0", "1.0.0")
     created = events_of(client, cid)[0]
     assert created["type"] == "Campaign.Created"
-    assert created["type_version"] == 2
+    assert created["type_version"] == 3  # v3: `via` (issue 40)
     payload = created["payload"]
     assert (payload["ruleset_distribution"], payload["ruleset_version"]) == (
         "skald-campaign",
@@ -237,6 +237,7 @@ def test_an_upgrade_that_changes_an_action_holds_writes_until_the_gm_accepts_it(
                 }
             ],
             "by": "gm:GM",
+            "via": None,  # accepted from the pages, not through the assistant (issue 40)
         },
     )
     again = client.post(f"/campaigns/{cid}/ruleset/accept", json={"version": "1.1.0"}, headers=GM)
@@ -286,6 +287,7 @@ def test_an_upgrade_that_changes_no_action_is_recorded_by_the_writer_once(
                 "version": "1.0.1",
                 "previous_distribution": "skald-campaign",
                 "previous_version": "1.0.0",
+                "via": None,  # the writer's own record (issue 40)
             },
         )
     ]
