@@ -279,7 +279,9 @@ def test_every_read_answers_with_no_ruleset_installed(
     env = {
         "SKALD_DATA_DIR": str(settings.data_dir),
         "SKALD_REDIS_PREFIX": settings.redis_prefix,
-        **({"SKALD_REDIS_URL": settings.redis_url} if settings.redis_url else {}),
+        # The running server's Redis: with nothing configured, its embedded one, which
+        # neither the rebuild nor the reader may start a second time on one data directory.
+        "SKALD_REDIS_URL": client.app.state.backend.redis_url,  # type: ignore[attr-defined]
     }
     for name, value in env.items():
         monkeypatch.setenv(name, value)
