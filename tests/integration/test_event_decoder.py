@@ -119,3 +119,42 @@ def test_the_audit_s_time_is_the_timestamp_s_isoformat_whatever_its_stored_spell
     event = decode(notification)
     assert time_text(vars(event)["timestamp"]) == written
     assert vars(event)["timestamp"].isoformat() == written
+
+
+class CountingMapper:
+    """The application's mapper, counting the events handed to it."""
+
+    def __init__(self, mapper: Any) -> None:
+        self.mapper = mapper
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.mapper, name)
+
+    def to_domain_event(self, stored: StoredEvent) -> Any:
+        self.calls += 1
+        return self.mapper.to_domain_event(stored)
+
+
+def test_todays_events_with_their_class_versions_are_decoded_inline_as_the_mapper_would(
+    application: SkaldApplication,
+) -> None:
+    """Every event class is at version 2 or more (issue 40's `via`): the inline path takes
+    a stored class version as the mapper does, so only an event with a second envelope
+    (Encounter.Started: its campaign's UUID) is the mapper's."""
+    from tests.integration.projection_support import play
+
+    play(application, campaigns=1, encounters=2, actions=5)
+    notifications = application.recorder.select_notifications(start=1, limit=1000)
+    assert all(b'"class_version":' in n.state for n in notifications)
+    counting = CountingMapper(application.mapper)
+    decode = EventDecoder(application.mapper)
+    decode.mapper = counting  # type: ignore[assignment]
+    for notification in notifications:
+        ours, theirs = decode(notification), application.mapper.to_domain_event(notification)
+        assert type(ours) is type(theirs)
+        assert described(ours) == described(theirs)
+        assert "class_version" not in vars(ours)
+    # Created, 3 enrolments; per fight Started, Opened, 5 hits, Ended, Closed.
+    assert len(notifications) == 1 + 3 + 2 * (1 + 1 + 5 + 1 + 1)
+    assert counting.calls == 2  # the two Encounter.Started
