@@ -75,6 +75,7 @@ def open_encounter(
         by,
         campaign.day,
     )
+    encounter.note_readings()  # the Started event's, as the other events' are recorded
     campaign.open_encounter(str(encounter.id), name, ids)
     return encounter
 

@@ -13,7 +13,10 @@ from skald_campaign.domain.errors import NotFound
 from skald_campaign.domain.records import JSON, Record
 from skald_campaign.domain.writing.attribution import attributed, author_of
 
-HIDDEN = {"originator_id", "originator_topic", "timestamp", "originator_version"}
+# What the audit never shows of an event: the store's own fields, and what the reads
+# needed of the rules (issue 38, domain/reading/recorded.py), worked out from the event's
+# facts for the views, not a fact of its own (the event log publishes it).
+HIDDEN = {"originator_id", "originator_topic", "timestamp", "originator_version", "readings"}
 
 
 def recorded(event: DomainEventProtocol[UUID]) -> DomainEvent:

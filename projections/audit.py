@@ -124,7 +124,11 @@ SUMMARIES.ignore(NOT_A_CAMPAIGNS)  # idempotency records, webhooks, bestiaries: 
 
 # ``via`` (issue 40) is shown, with ``attributed``, only on a write through a client of
 # note (domain/writing/attribution.py); every other event's is None and left out, as before it.
-SKIPPED = frozenset(TOP_LEVEL) | {"originator_id", "originator_version", "timestamp", "via"}
+# What an event recorded of the rules for the reads (issue 38) is the views', not the audit's.
+SKIPPED = frozenset(TOP_LEVEL) | {
+    *("originator_id", "originator_version", "timestamp", "via"),
+    "readings",
+}
 
 
 class Shape(NamedTuple):

@@ -11,6 +11,7 @@ from eventsourcing.projection import Projection
 
 from skald_campaign.domain.events import CampaignEvent, EncounterEvent, EncounterStarted, Event
 from skald_campaign.domain.reading import installed
+from skald_campaign.domain.reading.recorded import FIELD, recorded_for
 from skald_campaign.domain.records import JSONObject, Sheet, State, Tracks
 from skald_campaign.projections.keys import ViewKeys
 from skald_campaign.projections.narrow import field
@@ -67,6 +68,9 @@ class Facts(NamedTuple):
     aggregate_id: str
     tracks: dict[str, Tracks]
     state: dict[str, State]
+    # What the event recorded of the rules per character it touched (domain/reading/
+    # recorded.py); None for an event stored before its class recorded them.
+    readings: object
 
 
 _last: tuple[Event, Facts] | None = None  # the event and its facts, for the next projection
@@ -97,6 +101,7 @@ def facts(event: Event) -> Facts:
         id_text(event.originator_id),
         tracks_per_character(getattr(event, "tracks", None)),
         per_character(getattr(event, "state", None)),
+        getattr(event, FIELD, None),
     )
     _last = (event, found)
     return found
@@ -119,16 +124,37 @@ def tracks_per_character(value: object) -> dict[str, Tracks]:
 
 
 def conditions(
-    ruleset: str, sheet: Sheet, tracks: Tracks, state: State, options: JSONObject | None = None
+    known: Facts,
+    character_id: str,
+    ruleset: str,
+    sheet: Sheet,
+    tracks: Tracks,
+    state: State,
+    options: JSONObject | None = None,
 ) -> list[str]:
-    """The character's conditions under the campaign's options (margin's wounded
-    threshold, M18; views stored before the options were kept read the defaults); none
-    when its ruleset is not installed (domain/reading/installed.py)."""
+    """The character's conditions after the event: as the event recorded them (issue 38,
+    domain/reading/recorded.py), no rules code run. An event stored before they were
+    recorded reads them from the ruleset installed, under the campaign's options (margin's
+    wounded threshold, M18; views stored before the options were kept read the defaults);
+    none when its ruleset is not installed (domain/reading/installed.py)."""
+    found = recorded_for(known.readings, character_id)
+    if found is not None:
+        return found.conditions
     return installed.conditions(ruleset, sheet, tracks, state, options)
 
 
-def maxima(ruleset: str, sheet: Sheet, options: JSONObject | None = None) -> dict[str, int]:
-    """The character's tracks' maxima; none known when its ruleset is not installed."""
+def maxima(
+    known: Facts,
+    character_id: str,
+    ruleset: str,
+    sheet: Sheet,
+    options: JSONObject | None = None,
+) -> dict[str, int]:
+    """The character's tracks' maxima: as the event recorded them; for an event stored
+    before they were, from the ruleset installed (none known when it is missing)."""
+    found = recorded_for(known.readings, character_id)
+    if found is not None:
+        return found.maxima
     return installed.maxima(ruleset, sheet, options)
 
 

@@ -34,7 +34,14 @@ from skald_campaign.domain.records import (
     as_object,
     combatants_from_json,
 )
-from skald_campaign.projections.base import ViewProjection, as_event, conditions, facts, maxima
+from skald_campaign.projections.base import (
+    Facts,
+    ViewProjection,
+    as_event,
+    conditions,
+    facts,
+    maxima,
+)
 from skald_campaign.projections.narrow import (
     field,
     integer,
@@ -103,6 +110,8 @@ class BoardProjection(ViewProjection):
             combatant["tracks"] = tracks.get(combatant_id, combatant["tracks"])
             combatant["state"] = state.get(combatant_id, combatant["state"])
             combatant["conditions"] = conditions(
+                known,
+                combatant_id,
                 board["ruleset"],
                 combatant["sheet"],
                 combatant["tracks"],
@@ -119,6 +128,7 @@ class BoardProjection(ViewProjection):
 
     @staticmethod
     def _entry(
+        known: Facts,
         ruleset: str,
         combatant_id: str,
         c: Combatant,
@@ -132,9 +142,11 @@ class BoardProjection(ViewProjection):
             "rank": c.rank,
             "sheet": c.sheet,
             "tracks": dict(c.tracks),
-            "maxima": maxima(ruleset, c.sheet, options),
+            "maxima": maxima(known, combatant_id, ruleset, c.sheet, options),
             "state": dict(c.state),
-            "conditions": conditions(ruleset, c.sheet, c.tracks, c.state, options),
+            "conditions": conditions(
+                known, combatant_id, ruleset, c.sheet, c.tracks, c.state, options
+            ),
         }
         if presence:  # a GM's change writes it; the entries the Started event made have none
             entry["present"] = c.present
@@ -145,8 +157,9 @@ class BoardProjection(ViewProjection):
         ruleset = text(field(event, "ruleset"))
         options = optional_object(field(event, "options"))
         started = combatants_from_json(json_object(field(event, "combatants")))
+        known = facts(event)
         combatants = {
-            cid: BoardProjection._entry(ruleset, cid, c, options, presence=False)
+            cid: BoardProjection._entry(known, ruleset, cid, c, options, presence=False)
             for cid, c in started.items()
         }
         return {
@@ -173,9 +186,10 @@ def _gm_changed(board: Board, event: Event) -> None:
     combatants = board["combatants"]
     record = json_object(field(event, "record"))
     changed = combatants_from_json(as_object(as_object(record["effects"])["combatants"]))
+    known = facts(event)
     for combatant_id, c in changed.items():
         combatants[combatant_id] = BoardProjection._entry(
-            board["ruleset"], combatant_id, c, board.get("options"), presence=True
+            known, board["ruleset"], combatant_id, c, board.get("options"), presence=True
         )
     board["actions"] += 1
     board["last_actions"] = [*board["last_actions"], action_line(record)][-LAST_ACTIONS:]

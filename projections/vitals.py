@@ -34,6 +34,7 @@ from skald_campaign.domain.events import (
 )
 from skald_campaign.domain.records import Sheet, State, Tracks, as_tracks
 from skald_campaign.projections.base import (
+    Facts,
     ViewProjection,
     as_event,
     conditions,
@@ -81,12 +82,12 @@ class VitalsProjection(ViewProjection):
         own_change(self, event, meta, vitals_key, tracking)
         # A sheet amendment (campaign or encounter) names each amended sheet under "sheets".
         for character_id, sheet in per_character(getattr(event, "sheets", None)).items():
-            limits = maxima(meta["ruleset"], sheet, meta.get("options"))
+            limits = maxima(known, character_id, meta["ruleset"], sheet, meta.get("options"))
             self._set_sheet(vitals_key, character_id, sheet, limits)
         tracks, state = known.tracks, known.state
         for character_id in sorted(set(tracks) | set(state)):
             new_tracks, new_state = tracks.get(character_id), state.get(character_id)
-            self._changed(vitals_key, meta, character_id, new_tracks, new_state, tracking)
+            self._changed(known, vitals_key, meta, character_id, new_tracks, new_state, tracking)
         meta["events"] += 1
         meta["position"] = tracking.notification_id
         staged.put(meta_key, meta)
@@ -146,6 +147,7 @@ class VitalsProjection(ViewProjection):
 
     def _enrolled(self, event: Event, meta: VitalsMeta, vitals_key: str, position: int) -> None:
         ruleset, options = meta["ruleset"], meta.get("options")
+        known = facts(event)
         character_id = text(field(event, "character_id"))
         sheet, tracks = (
             json_object(field(event, "sheet")),
@@ -157,9 +159,9 @@ class VitalsProjection(ViewProjection):
             "name": text(field(event, "name")),
             "sheet": sheet,
             "tracks": dict(tracks),
-            "maxima": maxima(ruleset, sheet, options),
+            "maxima": maxima(known, character_id, ruleset, sheet, options),
             "state": dict(state),
-            "conditions": conditions(ruleset, sheet, tracks, state, options),
+            "conditions": conditions(known, character_id, ruleset, sheet, tracks, state, options),
             "encounter": None,
             "changes": 1,
             "position": position,
@@ -186,6 +188,7 @@ class VitalsProjection(ViewProjection):
 
     def _changed(
         self,
+        known: Facts,
         vitals_key: str,
         meta: VitalsMeta,
         character_id: str,
@@ -201,6 +204,8 @@ class VitalsProjection(ViewProjection):
         if state is not None:
             character["state"] = state
         character["conditions"] = conditions(
+            known,
+            character_id,
             meta["ruleset"],
             character["sheet"],
             character["tracks"],

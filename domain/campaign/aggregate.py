@@ -26,6 +26,7 @@ from skald_campaign.domain.campaign.ruleset_versions import (
     UNRECORDED_DISTRIBUTION,
     UNRECORDED_VERSION,
 )
+from skald_campaign.domain.reading.recorded import upcast_not_recorded, with_readings
 from skald_campaign.domain.records import (
     JSON,
     Character,
@@ -129,8 +130,15 @@ class Campaign(Aggregate):
         for decision in decisions:
             fields = {f.name: getattr(decision, f.name) for f in dataclasses.fields(decision)}
             self.trigger_event(getattr(type(self), type(decision).__name__), **fields)
+            # What the reads need of the rules for each character it touched, worked
+            # out as it is recorded (domain/reading/recorded.py).
+            with_readings(self.pending_events, lambda: self.rules, self._held)
             recorded.append(decision)
         return recorded
+
+    def _held(self, character_id: str) -> Vitals | None:
+        c = self.characters.get(character_id)
+        return None if c is None else Vitals(c.sheet, c.tracks, c.state)
 
     @classmethod
     def create(
@@ -289,11 +297,15 @@ class Campaign(Aggregate):
         # T3, after fe485e1: a stored enrolment without them is a PC with no player named.
         npc: bool = False
         player: str | None = None
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(CharacterEnrolled)
@@ -360,11 +372,15 @@ class Campaign(Aggregate):
         tracks: TracksOf
         state: StateOf
         by: str
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(EncounterClosed)
@@ -407,11 +423,15 @@ class Campaign(Aggregate):
         breakdown: JSONObject
         tracks: TracksOf
         state: StateOf
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(CharacterHealed)
@@ -433,11 +453,15 @@ class Campaign(Aggregate):
         reason: str
         by: str
         state: StateOf
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(WoundMarked)
@@ -459,11 +483,15 @@ class Campaign(Aggregate):
         tracks: TracksOf
         state: StateOf
         sheets: SheetsOf
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(SheetAmended)
@@ -493,11 +521,15 @@ class Campaign(Aggregate):
         # The state after it, when the change set a state counter (margin's fatigue or
         # luck); adjustments of tracks alone, and every older event, carry none.
         state: StateOf | None = None
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(TracksAdjusted)
@@ -528,15 +560,34 @@ class Campaign(Aggregate):
         sheets: SheetsOf
         plans: Mapping[str, DayPlans]  # day -> character id -> corrected plan
         by: str
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
-    @event(CorrectionCarried)
     def carry_correction(
+        self,
+        correction: JSONObject,
+        steps: Mapping[str, Mapping[str, JSONObject]],
+        tracks: TracksOf,
+        state: StateOf,
+        sheets: SheetsOf,
+        plans: Mapping[str, DayPlans],
+        by: str,
+    ) -> None:
+        """Record a correction's effect on the roster (application/carrying.py), with what
+        the reads need of the rules for each character it touched."""
+        self._carry_correction(correction, steps, tracks, state, sheets, plans, by)
+        with_readings(self.pending_events, lambda: self.rules, self._held)
+
+    @event(CorrectionCarried)
+    def _carry_correction(
         self,
         correction: JSONObject,
         steps: Mapping[str, Mapping[str, JSONObject]],

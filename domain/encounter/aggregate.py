@@ -33,6 +33,7 @@ from skald_campaign.domain.play.table import commands as table_commands
 from skald_campaign.domain.play.table import markers
 from skald_campaign.domain.play.table.records import Table, table_of
 from skald_campaign.domain.play.turns import TurnState
+from skald_campaign.domain.reading.recorded import upcast_not_recorded, with_readings
 from skald_campaign.domain.records import (
     JSON,
     JSONObject,
@@ -40,6 +41,7 @@ from skald_campaign.domain.records import (
     State,
     Tracks,
     UUIDText,
+    Vitals,
     combatants_from_json,
 )
 from skald_campaign.domain.rulesets import get_ruleset
@@ -100,11 +102,15 @@ class Encounter(Aggregate):
         combatants: Mapping[UUIDText, JSON]
         by: str
         day: int = 0
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class ActionResolved(Aggregate.Event):
@@ -126,11 +132,15 @@ class Encounter(Aggregate):
         override: JSONObject | None = None
         # T3: rolled hidden by the GM (an NPC's); older events were not.
         hidden: bool = False
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class RoundStarted(Aggregate.Event):
@@ -244,11 +254,15 @@ class Encounter(Aggregate):
         # the table's records add up to; corrections recorded before them have neither.
         position: JSONObject | None = None
         table: JSONObject | None = None
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class GMChanged(Aggregate.Event):
@@ -258,11 +272,15 @@ class Encounter(Aggregate):
         tracks: Mapping[UUIDText, Tracks]
         state: Mapping[UUIDText, State]
         sheets: Mapping[UUIDText, Sheet]
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class TableRecorded(Aggregate.Event):
@@ -290,11 +308,15 @@ class Encounter(Aggregate):
         combatants: Mapping[UUIDText, JSON]
         tracks: Mapping[UUIDText, Tracks]
         state: Mapping[UUIDText, State]
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules, per character it touched, worked
+        # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(Started)
@@ -407,10 +429,26 @@ class Encounter(Aggregate):
             while True:
                 # The event of the decision's name, every field given (trigger_event).
                 self.trigger_event(getattr(type(self), type(decision).__name__), **vars(decision))
+                self.note_readings()
                 decision = command.send(None)
         except StopIteration as done:
             answer: Answer = done.value
             return answer
+
+    def note_readings(self) -> None:
+        """The event just recorded, with what the reads need of the rules for each
+        combatant it touched (domain/reading/recorded.py): an action's and a GM change's
+        conditions after it are those its record already holds, not asked again."""
+        last = self.pending_events[-1]
+        known: dict[str, Sequence[str]] = {}
+        if type(last) in (Encounter.ActionResolved, Encounter.GMChanged):
+            changes = self.actions[-1].conditions or {}
+            known = {cid: change.after for cid, change in changes.items()}
+        with_readings(self.pending_events, lambda: self.rules, self._held, known)
+
+    def _held(self, combatant_id: str) -> Vitals | None:
+        c = self.combatants.get(combatant_id)
+        return None if c is None else Vitals(c.sheet, c.tracks, c.state)
 
     act = recording(commands.act)
     next_round = recording(commands.next_round)

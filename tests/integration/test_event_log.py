@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skald_campaign.application.commands import AdvanceDays
+from skald_campaign.domain.reading.recorded import touched
 from tests.helpers import act, enrol, new_campaign, next_round, ok, start
 from tests.integration.projection_support import wait_until
 from tests.patience import HANG_SECONDS
@@ -62,6 +63,15 @@ def read_all(client: TestClient, cid: str, size: int) -> list[dict[str, Any]]:
         after = page["next"]
 
 
+# The events that record, per character they touch, what the reads need of the rules.
+READINGS = {
+    *("Campaign.CharacterEnrolled", "Campaign.EncounterClosed", "Campaign.CharacterHealed"),
+    *("Campaign.WoundMarked", "Campaign.SheetAmended", "Campaign.TracksAdjusted"),
+    *("Campaign.CorrectionCarried", "Encounter.Started", "Encounter.ActionResolved"),
+    *("Encounter.Corrected", "Encounter.GMChanged", "Encounter.Recomputed"),
+}
+
+
 def test_pages_of_7_hold_every_event_once_in_the_audit_logs_order(live_client: TestClient) -> None:
     cid = play(live_client)
     caught_up(live_client, cid)
@@ -77,9 +87,17 @@ def test_pages_of_7_hold_every_event_once_in_the_audit_logs_order(live_client: T
         assert event["by"] == entry.get("by")
         # A campaign's creation is at version 2 since it records its ruleset's (issue 38);
         # every event of a campaign or an encounter one more since it records the client
-        # it was written through (issue 40: `via`, None here).
-        assert event["type_version"] == (3 if event["type"] == "Campaign.Created" else 2)
+        # it was written through (issue 40: `via`, None here); and those that change a
+        # character one more again since they record what the reads need of the rules
+        # (issue 38: `readings`, left out of the audit, which shows the facts).
+        recording = event["type"] in READINGS
+        third = event["type"] == "Campaign.Created" or recording
+        assert event["type_version"] == (3 if third else 2)
         assert event["payload"]["via"] is None
+        assert ("readings" in event["payload"]) == recording
+        assert "readings" not in entry["data"]
+        if recording:
+            assert sorted(event["payload"]["readings"]) == touched(event["payload"])
         # The audit entry lifts some fields to its top level and keeps the rest in data:
         # together they are the payload.
         for name, value in entry["data"].items():

@@ -300,6 +300,7 @@ def test_every_read_answers_with_no_ruleset_installed(
     ]
     d20 = found["campaigns"][1]
     vitals = ({"authorization": f"Bearer {d20['gm']}"}, f"/campaigns/{d20['id']}/vitals")
+    with_rules_vitals = ok(client.get(vitals[1], headers=vitals[0]))
     program = tmp_path / "reader.py"
     program.write_text(READER)
     done = subprocess.run(
@@ -343,13 +344,15 @@ def test_every_read_answers_with_no_ruleset_installed(
             failed.append((path, status, body))
     assert failed == [], f"{len(failed)} of {len(with_rules)}: {failed[:10]}"
     assert out["loaded"] == []
-    # What the GM reads of a character with no ruleset installed: the tracks as recorded,
-    # no maximum and no condition (nothing the rules work out).
+    # What the GM reads of a character with no ruleset installed, from a store written
+    # today: the tracks, and what the rules worked out when each event was recorded
+    # (issue 38, domain/reading/recorded.py), as read with the ruleset installed.
     characters = {c["name"]: (c["tracks"], c["conditions"]) for c in out["vitals"]["characters"]}
     assert characters == {
-        "Aldric": ({"hp": {"current": 20, "max": None}}, []),
-        "Grimm": ({"hp": {"current": 15, "max": None}}, []),
+        "Aldric": ({"hp": {"current": 20, "max": 20}}, []),
+        "Grimm": ({"hp": {"current": 15, "max": 20}}, []),
     }
+    assert out["vitals"]["characters"] == with_rules_vitals["characters"]
     assert out["vitals"]["projection"]["behind"] == 0
 
 

@@ -89,13 +89,24 @@ def test_each_declared_class_has_the_stored_payloads_fields_in_their_order() -> 
     # And last of all, in a version of its own, the client the event was written through
     # (issue 40): none for every older event (the upcast), and by default.
     via = {"via": None}
+    # Then, in a version of its own, what the reads need of the rules per character the
+    # event touched (issue 38, domain/reading/recorded.py): not recorded (None) for every
+    # older event (the upcast), and by default.
+    readings = {"readings": None}
+    recording = {
+        *("CharacterEnrolled", "EncounterClosed", "CharacterHealed", "WoundMarked"),
+        *("SheetAmended", "TracksAdjusted", "CorrectionCarried"),
+    }
     for name, fields in expected.items():
         cls = getattr(Campaign, name)
         declared = [f for f in dataclasses.fields(cls) if f.name not in LIBRARY]
-        later_fields = {**added.get(name, {}), **upcast.get(name, {}), **via}
+        read = readings if name in recording else {}
+        later_fields = {**added.get(name, {}), **upcast.get(name, {}), **via, **read}
         assert [f.name for f in declared] == fields + list(later_fields)
         later = {f.name: f.default for f in declared[len(fields) :]}
         assert later.pop("via") is None
+        if name in recording:
+            assert later.pop("readings") is None
         state: dict[str, object] = dict.fromkeys(fields)
         if name in upcast:
             assert cls.class_version == 3
@@ -103,6 +114,12 @@ def test_each_declared_class_has_the_stored_payloads_fields_in_their_order() -> 
             cls.upcast_v1_v2(state)
             cls.upcast_v2_v3(state)
             assert state == {**dict.fromkeys(fields), **upcast[name], **via}
+        elif name in recording:
+            assert later == added.get(name, {})
+            assert cls.class_version == 3
+            cls.upcast_v1_v2(state)
+            cls.upcast_v2_v3(state)
+            assert state == {**dict.fromkeys(fields), **via, **readings}
         else:
             assert later == added.get(name, {})
             assert cls.class_version == 2

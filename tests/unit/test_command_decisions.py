@@ -19,8 +19,16 @@ from skald_campaign.domain.play.table import records as table_records
 
 # The fields every event has from the library, not from the command; and the client it
 # was written through, which the writer gives it as the command saves (issue 40,
-# application/writes.py), never the command.
-LIBRARY = {"originator_id", "originator_version", "timestamp", "originator_topic", "via"}
+# application/writes.py), never the command; and what the reads need of the rules, which
+# the aggregate works out as it records the decision (issue 38, domain/reading/recorded.py).
+LIBRARY = {
+    "originator_id",
+    "originator_version",
+    "timestamp",
+    "originator_topic",
+    "via",
+    "readings",
+}
 
 
 def decisions(module: ModuleType) -> list[type[object]]:

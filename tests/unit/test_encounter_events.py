@@ -70,17 +70,27 @@ def test_each_class_declares_the_fields_its_stored_events_carry() -> None:
         declared[name] -= set(added)
     # Issue 40: every event's last field, in a version of its own, is the client it was
     # written through; none by default and for every older event (the upcast).
+    # Issue 38: the events that change combatants then record, in a version of their own,
+    # what the reads need of the rules per combatant touched (domain/reading/recorded.py):
+    # not recorded (None) by default and for every older event (the upcast).
+    recording = {"Started", "ActionResolved", "Corrected", "GMChanged", "Recomputed"}
     for name in NAMES:
         cls = getattr(Encounter, name)
-        last = dataclasses.fields(cls)[-1]
-        assert (last.name, last.default) == ("via", None)
-        assert cls.class_version == 2
+        later = [(f.name, f.default) for f in dataclasses.fields(cls)[-2:]]
         state: dict[str, object] = {}
         cls.upcast_v1_v2(state)
         assert state == {"via": None}
+        if name in recording:
+            assert later == [("via", None), ("readings", None)]
+            assert cls.class_version == 3
+            cls.upcast_v2_v3(state)
+            assert state == {"via": None, "readings": None}
+        else:
+            assert later[-1] == ("via", None)
+            assert cls.class_version == 2
         if name in declared:
-            assert "via" not in stored[name]
-            declared[name] -= {"via"}
+            assert "via" not in stored[name] and "readings" not in stored[name]
+            declared[name] -= {"via", "readings"}
     assert declared == stored
     assert set(stored) == set(NAMES) - {"TableRecorded"}
     assert fields(Encounter.ActionResolved) == {
@@ -99,6 +109,7 @@ def test_each_class_declares_the_fields_its_stored_events_carry() -> None:
         "override",
         "hidden",
         "via",
+        "readings",
     }
 
 
