@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
+from starlette.types import Receive, Scope, Send
 
 from skald_campaign.api import errors, openapi
 from skald_campaign.api.attribution import ClientAttribution
@@ -16,6 +17,7 @@ from skald_campaign.api.etags import ViewETags
 from skald_campaign.api.fast_actions import ActionFastPath
 from skald_campaign.api.fast_views import ViewFastPath
 from skald_campaign.api.limits import BodyLimit, RateLimit, RateLimiter
+from skald_campaign.api.read_path import ReadFastPath
 from skald_campaign.api.redacting import RedactedReads
 from skald_campaign.api.routes import (
     amendments,
@@ -48,6 +50,19 @@ from skald_campaign.assistant.mount import AssistantMount, Assistants
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
 
+class SkaldAPI(FastAPI):
+    """FastAPI, with a GM's ordinary view read answered before its middleware stack
+    (api/read_path.py); every other request goes through the whole stack."""
+
+    read_path = ReadFastPath(enabled=False)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = self.read_path.takes(scope)
+        if found is not None and await self.read_path.answer(self, scope, found, send):
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(
     build_backend: BackendFactory, fast_actions: bool = True, fast_views: bool = True
 ) -> FastAPI:
@@ -61,7 +76,7 @@ def create_app(
             async with assistants.running():
                 yield
 
-    app = FastAPI(
+    app = SkaldAPI(
         title="Skald",
         summary="Event-sourced campaign state for game masters: every roll on record.",
         version="0.1.0",
@@ -73,6 +88,7 @@ def create_app(
         # the environment each time) whether one had been set, on the event loop.
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
+    app.read_path = ReadFastPath(enabled=fast_views)
     errors.install(app)
     # Innermost: the view reads, answered below the router (api/fast_views.py).
     app.add_middleware(ViewFastPath, enabled=fast_views)

@@ -339,6 +339,27 @@ def client_here(redis_url: str) -> AsyncRedis:
     return found
 
 
+async def view_answer_anywhere(
+    views: ViewReader, found: re.Match[str], query: bytes
+) -> bytes | None:
+    """The view's answer as the route sends it, read on the event loop when it can be and
+    on a worker thread when not; None: the route answers (Redis away, a view of another
+    shape, anything out of the ordinary)."""
+    try:
+        if views.redis_url:
+            here = await view_answer_here(views, client_here(views.redis_url), found, query)
+            if not isinstance(here, NotRead):
+                return here
+        return await run_in_threadpool(view_answer, views, found, query)
+    except Exception:  # the route answers, and says what went wrong
+        return None
+
+
+# Set in the request's scope by api/read_path.py when it read the view already: what it
+# found (nothing to answer with), a second read here would find too.
+VIEW_TRIED = "skald.view_read_tried"
+
+
 class ViewFastPath:
     def __init__(self, app: ASGIApp, enabled: bool = True) -> None:
         self.app = app
@@ -348,7 +369,10 @@ class ViewFastPath:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = (
             VIEW_PATH.match(scope["path"])
-            if self.enabled and scope["type"] == "http" and scope["method"] == "GET"
+            if self.enabled
+            and scope["type"] == "http"
+            and scope["method"] == "GET"
+            and VIEW_TRIED not in scope
             else None
         )
         payload = None if found is None else await self._answer(scope, found)
@@ -389,13 +413,4 @@ class ViewFastPath:
             await fresh_access(application, campaign_id, key_id, digest, self.rereads) is None
         ):
             return None
-        views: ViewReader = backend.views
-        query: bytes = scope.get("query_string", b"")
-        try:
-            if views.redis_url:
-                here = await view_answer_here(views, client_here(views.redis_url), found, query)
-                if not isinstance(here, NotRead):
-                    return here
-            return await run_in_threadpool(view_answer, views, found, query)
-        except Exception:  # Redis away, a view of another shape: the route answers
-            return None
+        return await view_answer_anywhere(backend.views, found, scope.get("query_string", b""))

@@ -252,6 +252,11 @@ def presented_key(scope: Scope) -> str | None:
     return None
 
 
+# The rate limit's decision for a request made before the stack (api/read_path.py): a
+# Refusal or None. A request that goes on through the stack is not counted again.
+RATE_DECIDED = "skald.rate_decided"
+
+
 class RateLimit:
     """429 with Retry-After once a key or an address asks too often; every route."""
 
@@ -263,8 +268,11 @@ class RateLimit:
         if scope["type"] != "http" or limiter is None:
             await self.app(scope, receive, send)
             return
-        address = scope["client"][0] if scope.get("client") else "unknown"
-        refused = limiter.hit(address, presented_key(scope))
+        if RATE_DECIDED in scope:
+            refused: Refusal | None = scope[RATE_DECIDED]
+        else:
+            address = scope["client"][0] if scope.get("client") else "unknown"
+            refused = limiter.hit(address, presented_key(scope))
         if refused is None:
             await self.app(scope, receive, send)
             return

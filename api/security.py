@@ -26,8 +26,21 @@ DOCS_POLICY = (
 DOCS_PATHS = ("/docs", "/redoc")
 
 
-def policy_for(path: str) -> str:
-    return DOCS_POLICY if path.startswith(DOCS_PATHS) else PAGE_POLICY
+def _headers(policy: str) -> list[tuple[bytes, bytes]]:
+    return [
+        (b"content-security-policy", policy.encode()),
+        (b"referrer-policy", b"no-referrer"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+    ]
+
+
+_PAGE_HEADERS, _DOCS_HEADERS = _headers(PAGE_POLICY), _headers(DOCS_POLICY)
+
+
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers every answer to a request for ``path`` carries (shared: copy to change)."""
+    return _DOCS_HEADERS if path.startswith(DOCS_PATHS) else _PAGE_HEADERS
 
 
 class SecurityHeaders:
@@ -38,12 +51,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = [
-            (b"content-security-policy", policy_for(scope["path"]).encode()),
-            (b"referrer-policy", b"no-referrer"),
-            (b"x-content-type-options", b"nosniff"),
-            (b"x-frame-options", b"DENY"),
-        ]
+        extra = security_headers(scope["path"])
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -1,0 +1,123 @@
+"""A GM's view reads answered before the middleware stack (issue 39: reads at half the
+stack's cost).
+
+A view read (vitals, a board, the campaign's audit page) answered by api/fast_views.py
+below the router still passed through every middleware on its way in and every ``send``
+wrapper on its way out: FastAPI's three (server errors, telemetry, its body limit), then
+the security headers, the unexpected errors, the assistant's mount, the rate limit, the
+ETags, the body limit, the redaction, the attribution and the action fast path, each a
+coroutine call per request and most a closure around ``send``. For a GM's ordinary GET
+none of them changes the answer but three: the rate limit counts it, the ETags tag it (or
+answer 304) and the security headers are added. Here those three are done in one place,
+with the same code, and the answer goes straight to the server.
+
+Everything out of the ordinary goes through the whole stack as before: another method or
+path, a request with a body or a Content-Encoding (the body limit's to judge), no key, a
+key the campaign refuses or that is not the GM's (a player's or viewer's answer is
+redacted: api/redacting.py), a query to validate, a view not projected yet, Redis away.
+The rate limit's decision made here travels with the request (``RATE_DECIDED``), so a
+request that goes on through the stack is counted once.
+"""
+
+from __future__ import annotations
+
+import re
+from uuid import UUID
+
+from starlette.applications import Starlette
+from starlette.types import Scope, Send
+
+from skald_campaign.api.access_reads import Rereads, fresh_access
+from skald_campaign.api.etags import etag_of, matches
+from skald_campaign.api.fast_views import VIEW_PATH, VIEW_TRIED, view_answer_anywhere
+from skald_campaign.api.keys import KeyMaker, bearer_in
+from skald_campaign.api.limits import RATE_DECIDED, RateLimiter, presented_key
+from skald_campaign.api.security import security_headers
+from skald_campaign.application.application import SkaldApplication
+from skald_campaign.domain.errors import DomainError
+
+# Headers that make a GET the body limit's to judge (it reads and checks any body).
+BODY_HEADERS = (b"content-length", b"transfer-encoding", b"content-encoding")
+
+
+def without_body(headers: dict[bytes, bytes]) -> bool:
+    return all(headers.get(name, b"0") == b"0" for name in BODY_HEADERS)
+
+
+class ReadFastPath:
+    """Called by the application before its middleware stack (api/app.py ``SkaldAPI``):
+    ``answer`` answers the request and says True, or says False and has sent nothing."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.rereads: Rereads = {}  # see api/access_reads.py
+
+    def takes(self, scope: Scope) -> re.Match[str] | None:
+        if not self.enabled or scope["type"] != "http" or scope["method"] != "GET":
+            return None
+        return VIEW_PATH.match(scope["path"])
+
+    async def answer(self, app: Starlette, scope: Scope, found: re.Match[str], send: Send) -> bool:
+        state = app.state
+        limiter: RateLimiter | None = getattr(state, "rate_limiter", None)
+        headers = dict(scope["headers"])
+        presented = bearer_in(headers.items())
+        if (
+            limiter is None
+            or presented is None
+            or not without_body(headers)
+            or presented[0] != presented_key(scope)  # two Authorization headers
+        ):
+            return False
+        key, key_id = presented
+        # First, as the stack does (api/limits.py RateLimit): a refused caller costs little.
+        address = scope["client"][0] if scope.get("client") else "unknown"
+        refused = limiter.hit(address, key)
+        scope[RATE_DECIDED] = refused
+        if refused is not None:
+            return False  # the stack's RateLimit sends the 429 it decided here
+        backend = state.backend
+        application: SkaldApplication = backend.application
+        try:
+            campaign_id = UUID(found.group(1))
+        except ValueError:
+            return False
+        digest = KeyMaker.digest(key)
+        try:
+            access = application.access_if_fresh(campaign_id, key_id, digest)
+        except DomainError:  # refused: the route says so
+            return False
+        if access is None:
+            access = await fresh_access(application, campaign_id, key_id, digest, self.rereads)
+        if access is None or access.role != "gm":
+            return False
+        scope[VIEW_TRIED] = True  # what this read found, the stack's fast path would too
+        payload = await view_answer_anywhere(backend.views, found, scope.get("query_string", b""))
+        if payload is None:
+            return False
+        etag = etag_of(payload)
+        asked = headers.get(b"if-none-match")
+        extra = security_headers(scope["path"])
+        if asked is not None and matches(asked, etag):
+            start = {
+                "type": "http.response.start",
+                "status": 304,
+                "headers": [(b"etag", etag), *extra],
+            }
+            await send(start)
+            await send({"type": "http.response.body", "body": b""})
+            return True
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-length", str(len(payload)).encode()),
+                    (b"content-type", b"application/json"),
+                    (b"etag", etag),
+                    *extra,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+        return True
