@@ -185,7 +185,8 @@ Idempotency = Annotated[IdempotencyKey, Depends(idempotency_key)]
 IF_MATCH_DESCRIPTION = (
     "the ETag of the version this write was decided on (from GET of the encounter or the "
     "campaign, whichever the write's subject is: docs/access.md); refused with 412, "
-    "nothing written, when it is not the current one. `*` or no header: no check"
+    "nothing written, when it is not the current one, before the write is decided (a "
+    "write that would be refused anyway is refused with 412). `*` or no header: no check"
 )
 
 

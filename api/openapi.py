@@ -112,7 +112,9 @@ ERRORS: dict[int, tuple[str, dict[str, Any]]] = {
     415: ("a request body with a Content-Encoding (gzip...): send it unencoded", {}),
     412: (
         "If-Match names a version the write's subject (the encounter or the campaign) is "
-        "not at now: nothing was written; read it again and decide again",
+        "not at now: nothing was written; read it again and decide again. Checked after "
+        "the key, its permission, the subject's existence and the body's schema, and before "
+        "the write is decided: a stale If-Match gets this, not the write's own refusal",
         {},
     ),
     422: ("invalid input: malformed JSON, a bad field, parameter or dice", {}),

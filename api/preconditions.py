@@ -12,8 +12,10 @@ version and is never a write's precondition.
 
 A write that takes If-Match (each such route says 412 in the OpenAPI) is decided on the
 version its tag names, whatever the role part; the writer refuses it with 412, writing
-nothing, unless its subject (docs/access.md has the table) is at that version as
-the command runs; ``"7"``, the version as an answer's ``version`` field says it, is
+nothing, unless its subject (docs/access.md has the table) is at that version when
+the command has read it, before it decides anything (so a stale write the command would
+refuse anyway is 412 too; the key, its permission, the subject's existence and the body's
+schema are answered first); ``"7"``, the version as an answer's ``version`` field says it, is
 taken as ``"v7"``. ``If-Match: *``, or no header, writes as before. A list of tags
 accepts any version it names; a weak tag (``W/...``) never matches (RFC 9110 13.1.1).
 """

@@ -28,9 +28,15 @@ Changed = tuple[Campaign, Encounter | None]
 
 class Amendments(Commands):
     def _holding(self, campaign: Campaign, character_id: str) -> Encounter | None:
-        """The open encounter that owns the character's tracks now, if any."""
-        held = campaign.character(character_id).in_encounter
-        return None if held is None else self.store.encounter(campaign.id, UUID(held))
+        """The open encounter that owns the character's tracks now, if any: the change
+        is decided on it, else on the campaign (docs/access.md). A character the campaign
+        does not have is the change's to refuse (404), after that check, as all that the
+        campaign holds is: it is known at the campaign's version."""
+        character = campaign.characters.get(character_id)
+        held = None if character is None else character.in_encounter
+        encounter = None if held is None else self.store.encounter(campaign.id, UUID(held))
+        self.store.decides_on(campaign if encounter is None else encounter)
+        return encounter
 
     def amend_sheet(self, command: AmendSheet) -> Changed:
         reason = check_reason(command.reason)
@@ -79,6 +85,7 @@ class Amendments(Commands):
         def attempt() -> Encounter:
             campaign = self.store.campaign(command.campaign_id)
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+            self.store.decides_on(encounter)
             campaign.join_encounter(str(encounter.id), command.character_id, command.by)
             character = campaign.character(command.character_id)
             combatant = Combatant(
@@ -102,6 +109,7 @@ class Amendments(Commands):
 
         def attempt() -> Encounter:
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+            self.store.decides_on(encounter)
             encounter.gm_change(LEAVE, command.character_id, {}, reason, command.by)
             self.store.save(encounter)
             return encounter
@@ -113,6 +121,7 @@ class Amendments(Commands):
 
         def attempt() -> Encounter:
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+            self.store.decides_on(encounter)
             params = {"rank": command.rank}
             encounter.gm_change(MOVE, command.character_id, params, reason, command.by)
             self.store.save(encounter)

@@ -123,12 +123,14 @@ class BestiaryCommands(Commands):
     def enrol_from_bestiary(self, command: EnrolFromBestiary) -> tuple[Campaign, list[str]]:
         """Enrol `count` NPCs with the entry's sheet; the campaign and their ids."""
         c = command
+        name = check_name(c.name, "name") if c.name is not None else None  # nothing read yet
 
         def attempt() -> tuple[Campaign, list[str]]:
             entry = self.bestiary_entry(c.campaign_id, c.entry_id)
             campaign = self.store.campaign(c.campaign_id)
+            self.store.decides_on(campaign)
             taken = [character.name for character in campaign.characters.values()]
-            base = check_name(c.name, "name") if c.name is not None else entry.name
+            base = name if name is not None else entry.name
             names = numbered(base, c.count, taken)
             ids = [campaign.enrol(name, entry.sheet, c.by, True, None) for name in names]
             self.store.save(campaign)

@@ -36,6 +36,7 @@ class CampaignCommands(Commands):
     def enrol_character(self, command: EnrolCharacter) -> tuple[Campaign, str]:
         def attempt() -> tuple[Campaign, str]:
             campaign = self.store.campaign(command.campaign_id)
+            self.store.decides_on(campaign)
             character_id = campaign.enrol(
                 command.name, command.sheet, command.by, command.npc, command.player
             )
@@ -50,6 +51,7 @@ class CampaignCommands(Commands):
         def attempt() -> Campaign:
             with unguarded():  # keys are no part of the story: any ruleset version
                 campaign = self.store.campaign(command.campaign_id)
+            self.store.decides_on(campaign)
             campaign.issue_key(
                 command.key_id,
                 command.key_hash,
@@ -67,6 +69,7 @@ class CampaignCommands(Commands):
         def attempt() -> Campaign:
             with unguarded():  # a leaked key is revocable whatever the ruleset's version
                 campaign = self.store.campaign(command.campaign_id)
+            self.store.decides_on(campaign)
             campaign.revoke_key(command.key_id, command.by)
             self.store.save(campaign)
             return campaign
@@ -78,6 +81,7 @@ class CampaignCommands(Commands):
     def advance_days(self, command: AdvanceDays) -> Campaign:
         def attempt() -> Campaign:
             campaign = self.store.campaign(command.campaign_id)
+            self.store.decides_on(campaign)
             campaign.advance_days(command.days, command.default, command.characters, command.by)
             self.store.save(campaign)
             return campaign
@@ -101,6 +105,7 @@ class CampaignCommands(Commands):
 
         def attempt() -> Campaign:
             campaign = self.store.campaign(command.campaign_id)
+            self.store.decides_on(campaign)
             campaign.mark_wound(
                 command.character_id, command.wound, command.present, reason, command.by
             )

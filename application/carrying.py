@@ -117,7 +117,12 @@ class Carrying(Commands):
     def commit_correction(self, command: CorrectEncounter) -> tuple[Encounter, Preview]:
         """Commit a correction of an ended encounter and everything it carries, atomically."""
         reason = check_reason(command.reason)
-        return self.store.run_command(lambda: self.carry(command, reason))
+
+        def attempt() -> tuple[Encounter, Preview]:
+            self.store.decides_on(self.store.encounter(command.campaign_id, command.encounter_id))
+            return self.carry(command, reason)
+
+        return self.store.run_command(attempt)
 
     def carry(self, command: CorrectEncounter, reason: str) -> tuple[Encounter, Preview]:
         """One attempt at committing an ended encounter's correction (run it on the writer,
@@ -206,6 +211,7 @@ class Carrying(Commands):
 
         def attempt() -> tuple[Campaign, Preview]:
             campaign = self.store.campaign(command.campaign_id)
+            self.store.decides_on(campaign)
             seed, plans = self._plan_seed(campaign, command)
             correction = self._plan_correction(command, reason)
             _, touched, found, preview = self._work_out(

@@ -43,6 +43,7 @@ class Corrections(Commands):
 
         def attempt() -> Corrected:
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+            self.store.decides_on(encounter)  # open or ended, the encounter corrected
             if encounter.ended:
                 corrected, _ = self.carrying.carry(command, reason)
                 return corrected, list(corrected.corrections[-1].report)

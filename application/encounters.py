@@ -138,6 +138,7 @@ class EncounterCommands(Commands):
     def end_encounter(self, command: EndEncounter) -> Encounter:
         def attempt() -> Encounter:
             encounter = self.store.encounter(command.campaign_id, command.encounter_id)
+            self.store.decides_on(encounter)
             campaign = self.store.campaign(command.campaign_id)
             encounter.end(command.by, command.reason)
             campaign.carry_over(

@@ -76,6 +76,7 @@ class RulesetVersions(Commands):
         def attempt() -> Campaign:
             with unguarded():
                 campaign = self.store.campaign(command.campaign_id)
+                self.store.decides_on(campaign)
                 found = campaign.ruleset_standing()
                 differing = (
                     [] if found.missing or found.current

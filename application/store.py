@@ -192,6 +192,7 @@ class Commands:
 
         def attempt() -> tuple[Encounter, T]:
             encounter = self.store.encounter(campaign_id, encounter_id)
+            self.store.decides_on(encounter)
             result = change(encounter)
             self.store.save(encounter)
             return encounter, result

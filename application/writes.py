@@ -56,6 +56,11 @@ BACKOFF_SECONDS = 0.002
 # version on such reads), unless it says it writes no part of the story (`unguarded`).
 _in_command = contextvars.ContextVar("skald_in_command", default=False)
 _unguarded = contextvars.ContextVar("skald_unguarded", default=False)
+# The subject the running attempt said it decides on (`WriteRunner.decides_on`): its save
+# must save that one first, or the expected version was checked on another aggregate.
+_decided_on: contextvars.ContextVar[UUID | None] = contextvars.ContextVar(
+    "skald_decided_on", default=None
+)
 
 
 def writing() -> bool:
@@ -102,16 +107,6 @@ def read_version(subject: Aggregate, batch: Batch | None) -> int:
     the earlier commands' uncommitted events count as read (they commit with it)."""
     settled = batch.pending.get(subject.id, 0) if batch is not None else 0
     return subject.version - (len(subject.pending_events) - settled)
-
-
-def _check_expected(subject: Aggregate, expected: Expected, batch: Batch | None) -> None:
-    """The write's subject must be at the version it was decided on: the version this
-    attempt of the command read (re-checked on every re-run after a lost race), else the
-    command is refused before anything of it is saved."""
-    version = read_version(subject, batch)
-    if not expected.accepts(version):
-        kind = type(subject).__name__.lower()
-        raise VersionMismatch(kind, str(subject.id), expected.asked, version)
 
 
 def _attribute(aggregate: Aggregate, client: str, batch: Batch | None) -> None:
@@ -271,8 +266,7 @@ class WriteRunner(Application[UUID]):
     ) -> T | Replayed:
         """Run a command once per claim; a repeat gets what the first one produced. With
         an expected version, the command's subject must be at it (checked on the writer
-        as the command saves, after the claim's: a repeat of a write that succeeded gets
-        its first answer, not a refusal)."""
+        before the command decides anything, after the claim's: `decides_on`)."""
         if claim is None and expected is None:
             return run()
         tokens = _conditions(claim, expected)
@@ -317,8 +311,9 @@ class WriteRunner(Application[UUID]):
         """Save, and with a claim in force, its record in the same transaction.
 
         By convention the first aggregate saved is the request's subject: the one
-        whose new version answers the request. Within a batch nothing is recorded
-        yet (the batch is, with the rest of it, or not at all): no recordings.
+        whose new version answers the request, and the one the command said it decides
+        on (`decides_on`). Within a batch nothing is recorded yet (the batch is, with
+        the rest of it, or not at all): no recordings.
         """
         claim = current_claim.get()
         expected = current_expected.get()
@@ -332,8 +327,14 @@ class WriteRunner(Application[UUID]):
             subject = objs[0]
             if not isinstance(subject, Aggregate):
                 raise TypeError(f"a request's subject is an aggregate, not {subject!r}")
-            if expected is not None:
-                _check_expected(subject, expected, batch)
+            if expected is not None and _decided_on.get() != subject.id:
+                # Not a second check of the version (that was `decides_on`'s, before the
+                # command decided): a command that takes an expected version and did not
+                # say what it decides on, or saves another aggregate as its subject.
+                raise RuntimeError(
+                    f"a write with an expected version saved {type(subject).__name__} "
+                    f"{subject.id} as its subject, not the aggregate it was decided on"
+                )
             if claim is not None:
                 record = IdempotentRequest(
                     claim.scope, claim.request_hash, subject.id, subject.version
@@ -343,6 +344,25 @@ class WriteRunner(Application[UUID]):
             batch.to_save.extend(objs)
             return []
         return super().save(*objs, **kwargs)
+
+    def decides_on(self, subject: Aggregate) -> None:
+        """The running command decides on this aggregate, its subject (docs/access.md: the
+        one whose version answers the request, and it saves first), read and not changed
+        yet. With an expected version in force (If-Match), the subject must be at it, or the
+        command is refused here, before it decides anything: a stale write is answered 412,
+        whether or not the command would have refused it too (RFC 9110 13.2.2), and nothing
+        of it is written. Every attempt calls it, so a re-run after a lost race checks again
+        on what it re-read; within a batch, on what the earlier commands left; and after the
+        claim's check (`_check_claim`), so a retry of a write that succeeded gets its first
+        answer, not 412."""
+        _decided_on.set(subject.id)
+        expected = current_expected.get()
+        if expected is None:
+            return
+        version = read_version(subject, self.writer.batch if self.writer is not None else None)
+        if not expected.accepts(version):
+            kind = type(subject).__name__.lower()
+            raise VersionMismatch(kind, str(subject.id), expected.asked, version)
 
     def _batched_get(self, aggregate_id: UUID, fetch: Callable[[], object]) -> object:
         """Within a batch, every command sees the uncommitted changes of those before it;
@@ -368,6 +388,7 @@ class WriteRunner(Application[UUID]):
         """Run an attempt; if it fails, drop what it read from the writer's aggregates (a
         failed command may have changed them half-way, a failed save left them ahead)."""
         token = _in_command.set(True)
+        subject = _decided_on.set(None)  # each attempt says again what it decides on
         try:
             cache = self._own_cache()
             if cache is None:
@@ -379,6 +400,7 @@ class WriteRunner(Application[UUID]):
                 cache.drop(cache.reads)
                 raise
         finally:
+            _decided_on.reset(subject)
             _in_command.reset(token)
 
     def _check_claim(self) -> None:

@@ -2,9 +2,10 @@
 
 A write may say which version of the aggregate it answers about (its subject: the
 encounter an action changes, the campaign days advance on) it was decided on; the
-writer refuses it, writing nothing, when that is not the subject's version at the
-moment the command runs (application/writes.py). Over HTTP that is If-Match against
-the version ETag of GET .../encounters/{id} or GET /campaigns/{id} (api/preconditions.py).
+writer refuses it, writing nothing, when that is not the subject's version as the
+command read it, before the command decides anything (application/writes.py). Over
+HTTP that is If-Match against the version ETag of GET .../encounters/{id} or
+GET /campaigns/{id} (api/preconditions.py).
 """
 
 from __future__ import annotations
