@@ -1,6 +1,8 @@
-"""The expected version is checked on the writer, on the state each command is decided on
-(issue 40): within a batch, on the version the earlier commands of the batch left; after
-another process wrote, on what it wrote; and without a writer, the same."""
+"""The expected version is checked on the writer, on the state each command is decided on,
+before the command decides anything (issue 40): within a batch, on the version the earlier
+commands of the batch left; after another process wrote, on what it wrote; on every re-run
+after a lost race; and without a writer, the same. A stale version is refused first, even
+on a command that would refuse anyway."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from skald_campaign.domain.errors import VersionMismatch
+from skald_campaign.application.table_commands import NextTurn
+from skald_campaign.domain.encounter.aggregate import Encounter
+from skald_campaign.domain.errors import ActionRefused, VersionMismatch
 from skald_campaign.domain.writing.preconditions import Expected
 from tests.integration.test_group_commit import grouped
 from tests.integration.test_store import hit, open_app, setup_fight, store_env
@@ -94,5 +98,105 @@ def test_without_a_writer_the_same(store_env: dict[str, str]) -> None:
         assert app.recorder_position() == before
         done = app.idempotent(None, lambda: app.perform_action(hit(cid, eid, hero, 1)), at(start))
         assert isinstance(done, tuple) and done[0].version == start + 1
+    finally:
+        app.close()
+
+
+def test_in_a_batch_a_stale_version_is_refused_before_the_command_refuses(
+    store_env: dict[str, str],
+) -> None:
+    app = grouped(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        start = app.encounter(cid, eid).version
+        release = threading.Event()
+        holding = app.run_command_later(lambda: release.wait(HANG_SECONDS))
+        acted = app.idempotent_later(
+            None, lambda: app.perform_action_later(hit(cid, eid, hero, 1)), at(start)
+        )
+        # Next turn with no turn order: the command refuses it. Decided on the version
+        # the action (earlier in the batch, not committed yet) left behind: that refusal;
+        # on the version before it: stale, refused first.
+        turns = [
+            app.idempotent_later(
+                None,
+                lambda: app.run_command_later(lambda: app.next_turn(NextTurn(cid, eid))),
+                at(version),
+            )
+            for version in (start, start + 1)
+        ]
+        release.set()
+        assert holding.result(HANG_SECONDS) is True
+        assert acted.result(HANG_SECONDS)[0].version == start + 1
+        with pytest.raises(VersionMismatch) as stale:
+            turns[0].result(HANG_SECONDS)
+        assert (stale.value.kind, stale.value.current_version) == ("encounter", start + 1)
+        with pytest.raises(ActionRefused) as refused:
+            turns[1].result(HANG_SECONDS)
+        assert refused.value.message == (
+            "no turn order is set: the GM sets one (or rolls initiative) first"
+        )
+        fresh = open_app(store_env)
+        assert fresh.encounter(cid, eid).version == start + 1
+        fresh.close()
+    finally:
+        app.close()
+
+
+def test_a_command_re_run_after_a_lost_race_is_checked_again_before_it_decides(
+    store_env: dict[str, str],
+) -> None:
+    app = open_app(store_env)
+    other = open_app(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        start = app.encounter(cid, eid).version
+        decided: list[int] = []
+
+        def mark(encounter: Encounter) -> object:
+            decided.append(encounter.version)
+            if len(decided) == 1:  # another process writes after this attempt read
+                other.perform_action(hit(cid, eid, hero, 2))
+            return encounter.mark(hero, "prone", None, None, None, "end", "gm")
+
+        before = app.recorder_position()
+        with pytest.raises(VersionMismatch) as refused:
+            app.idempotent(
+                None, lambda: app.table_commands.change_encounter(cid, eid, mark), at(start)
+            )
+        # The first attempt lost the race as it saved; the second read the other's write
+        # and was refused before it decided anything (the change ran once).
+        assert decided == [start]
+        assert refused.value.current_version == start + 1
+        assert app.recorder_position() == before + 1  # the other process's action alone
+        assert [a.kind for a in app.encounter(cid, eid).actions] == ["take_hit"]
+    finally:
+        other.close()
+        app.close()
+
+
+def test_a_command_that_never_said_what_it_decides_on_cannot_save_with_an_expected_version(
+    store_env: dict[str, str],
+) -> None:
+    """The save's guard: with an expected version in force, a command saves first the
+    aggregate it said it decides on (`decides_on`), or nothing of it is written."""
+    app = open_app(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        start = app.encounter(cid, eid).version
+        before = app.recorder_position()
+
+        def unsaid() -> None:
+            encounter = app.encounter(cid, eid)
+            encounter.mark(hero, "prone", None, None, None, "end", "gm")
+            app.save(encounter)
+
+        with pytest.raises(RuntimeError) as refused:
+            app.idempotent(None, lambda: app.run_command(unsaid), at(start))
+        assert str(refused.value) == (
+            f"a write with an expected version saved Encounter {eid} as its subject, "
+            "not the aggregate it was decided on"
+        )
+        assert app.recorder_position() == before
     finally:
         app.close()
