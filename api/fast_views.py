@@ -103,10 +103,11 @@ def _character(c: Mapping[str, object]) -> Document | None:
         and _str_or_none(c.get("encounter"))
         and _is_int(c.get("changes"))
         and _is_int(c.get("position"))
+        and _str_or_none(c.get("seen_as"))
     ):
         return None
     keys = ("id", "name", "tracks", "conditions", "state", "encounter", "changes", "position")
-    return {k: c[k] for k in keys}
+    return {**{k: c[k] for k in keys}, "seen_as": c.get("seen_as")}
 
 
 def vitals_document(vitals: Mapping[str, object]) -> Document | None:
@@ -146,9 +147,11 @@ def _combatant(c: Mapping[str, object]) -> Document | None:
         and _bars(c.get("tracks"))
         and _strings(c.get("conditions"))
         and type(c.get("state")) is dict
+        and _str_or_none(c.get("seen_as"))
     ):
         return None
-    return {k: c[k] for k in ("id", "name", "side", "rank", "tracks", "conditions", "state")}
+    keys = ("id", "name", "side", "rank", "tracks", "conditions", "state")
+    return {**{k: c[k] for k in keys}, "seen_as": c.get("seen_as")}
 
 
 BOARD_DEFAULTS: tuple[tuple[str, object, type], ...] = (

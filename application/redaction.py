@@ -30,7 +30,7 @@ The policy works on the JSON itself, by the shapes every read shares, not route 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from skald_campaign.domain.access import Role
@@ -54,6 +54,8 @@ PLACE_FIELDS = frozenset(
     {"id", "version", "number", "round", "day", "seq", "rank", "position", "changes"}
 )
 HIDDEN_LINE = "(rolled hidden)"
+# What the views recorded a character's tracks read as (issue 38): an NPC's descriptor.
+SEEN_AS = "seen_as"
 # The parameters that name an action's target.
 TARGETS = frozenset({"target", "defender", "holder"})
 # Where an action (record, audit entry) keeps its changes, by character id.
@@ -72,6 +74,29 @@ class Known:
 class Npc:
     name: str
     maxima: Mapping[str, int]
+
+
+class SheetMaxima(Mapping[str, int]):
+    """An NPC's tracks' maxima, asked of its ruleset the first time they are read: an
+    answer whose tracks carry their own maxima, or a view's recorded word, needs none."""
+
+    def __init__(self, rules: ReadRules | None, sheet: Mapping[str, JSON]) -> None:
+        self._rules, self._sheet = rules, sheet
+        self._found: dict[str, int] | None = None
+
+    def _maxima(self) -> dict[str, int]:
+        if self._found is None:
+            self._found = {} if self._rules is None else self._rules.track_maxima(self._sheet)
+        return self._found
+
+    def __getitem__(self, name: str) -> int:
+        return self._maxima()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._maxima())
+
+    def __len__(self) -> int:
+        return len(self._maxima())
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +195,9 @@ class Redaction:
 
     def _strip_npc(self, out: dict[str, JSON], npc_id: str) -> bool:
         shown = _descriptor_tracks(out.get("tracks"))
-        changed = False
+        # The word a view recorded for these very tracks (issue 38): no rules asked.
+        recorded = out.pop(SEEN_AS, None)
+        changed = recorded is not None
         for key, item in list(out.items()):
             if key in SECRET_FIELDS:
                 out[key] = {}
@@ -181,7 +208,11 @@ class Redaction:
         if shown is not None:
             tracks, maxima = shown
             npc = self.npcs[npc_id]
-            out["descriptor"] = descriptor(self._rules(), tracks, maxima or npc.maxima)
+            out["descriptor"] = (
+                recorded
+                if isinstance(recorded, str)
+                else descriptor(self._rules(), tracks, maxima or npc.maxima)
+            )
         return changed
 
     def _report_line(self, line: Mapping[str, JSON]) -> tuple[JSON, bool]:
@@ -446,8 +477,7 @@ def redaction_for(
         for cid in campaign.characters:
             character = campaign.character(cid)
             if character.npc:
-                maxima = {} if rules is None else rules.track_maxima(character.sheet)
-                npcs[cid] = Npc(character.name, maxima)
+                npcs[cid] = Npc(character.name, SheetMaxima(rules, character.sheet))
     roster = {cid: campaign.character(cid) for cid in campaign.characters}
     names = {cid: character.name for cid, character in roster.items()}
     return Redaction(campaign.ruleset_id, npcs, names, rules, roster, ReadOnce(written))

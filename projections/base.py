@@ -12,6 +12,7 @@ from eventsourcing.projection import Projection
 from skald_campaign.domain.events import CampaignEvent, EncounterEvent, EncounterStarted, Event
 from skald_campaign.domain.reading import installed
 from skald_campaign.domain.reading.recorded import FIELD, recorded_for
+from skald_campaign.domain.reading.visibility import descriptor
 from skald_campaign.domain.records import JSONObject, Sheet, State, Tracks
 from skald_campaign.projections.keys import ViewKeys
 from skald_campaign.projections.narrow import field
@@ -156,6 +157,23 @@ def maxima(
     if found is not None:
         return found.maxima
     return installed.maxima(ruleset, sheet, options)
+
+
+def seen_as(
+    known: Facts,
+    character_id: str,
+    ruleset: str,
+    tracks: Tracks,
+    limits: Mapping[str, int],
+    options: JSONObject | None = None,
+) -> str:
+    """The word a player or a viewer reads for the character's tracks (RULINGS T3): as
+    the event recorded it; for an event stored before, the ruleset installed's (the
+    engine's hurt or unhurt when it is missing)."""
+    found = recorded_for(known.readings, character_id)
+    if found is not None:
+        return found.descriptor
+    return descriptor(installed.rules(ruleset, options), tracks, limits)
 
 
 class Bar(TypedDict):

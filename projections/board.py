@@ -41,6 +41,7 @@ from skald_campaign.projections.base import (
     conditions,
     facts,
     maxima,
+    seen_as,
 )
 from skald_campaign.projections.narrow import (
     field,
@@ -118,6 +119,10 @@ class BoardProjection(ViewProjection):
                 combatant["state"],
                 board.get("options"),
             )
+            combatant["seen_as"] = seen_as(
+                known, combatant_id, board["ruleset"], combatant["tracks"], combatant["maxima"],
+                board.get("options"),
+            )  # fmt: skip
         round_ = getattr(event, "round", None)
         if isinstance(round_, int):
             board["round"] = round_
@@ -135,6 +140,7 @@ class BoardProjection(ViewProjection):
         options: JSONObject | None,
         presence: bool,
     ) -> BoardCombatant:
+        limits = maxima(known, combatant_id, ruleset, c.sheet, options)
         entry: BoardCombatant = {
             "id": combatant_id,
             "name": c.name,
@@ -142,11 +148,12 @@ class BoardProjection(ViewProjection):
             "rank": c.rank,
             "sheet": c.sheet,
             "tracks": dict(c.tracks),
-            "maxima": maxima(known, combatant_id, ruleset, c.sheet, options),
+            "maxima": limits,
             "state": dict(c.state),
             "conditions": conditions(
                 known, combatant_id, ruleset, c.sheet, c.tracks, c.state, options
             ),
+            "seen_as": seen_as(known, combatant_id, ruleset, c.tracks, limits, options),
         }
         if presence:  # a GM's change writes it; the entries the Started event made have none
             entry["present"] = c.present

@@ -43,6 +43,7 @@ class CharacterVitals(TypedDict):
     encounter: str | None
     changes: int
     position: int
+    seen_as: str | None
 
 
 class Vitals(TypedDict):
@@ -64,6 +65,7 @@ class Combatant(TypedDict):
     tracks: dict[str, Bar]
     conditions: list[str]
     state: JSONObject
+    seen_as: str | None
 
 
 class Audit(TypedDict):
@@ -118,6 +120,7 @@ def vitals_of(campaign_id: str, answers: list[object], lag: Lag) -> Vitals | Non
             "encounter": c["encounter"],
             "changes": c["changes"],
             "position": c["position"],
+            "seen_as": c.get("seen_as"),  # none in vitals written before it (issue 38)
         }
     return {
         "campaign_id": campaign_id,
@@ -159,6 +162,7 @@ def board_of(answers: list[object], lag: Lag) -> dict[str, object] | None:
             tracks=with_maxima(c["tracks"], c["maxima"]),
             conditions=c["conditions"],
             state=c["state"],
+            seen_as=c.get("seen_as"),  # none in boards written before it (issue 38)
         )
         for c in combatants
     ]

@@ -57,6 +57,9 @@ class BoardCombatant(TypedDict):
     state: State
     conditions: list[str]
     present: NotRequired[JSON]  # written by a GM's change (join, leave, move, amend)
+    # T3: the word a player or a viewer reads for its tracks (issue 38: as the event
+    # recorded it); boards written before it have none.
+    seen_as: NotRequired[str]
 
 
 class Board(TypedDict):
@@ -115,6 +118,9 @@ class VitalsCharacter(TypedDict):
     encounter: str | None
     changes: int
     position: int
+    # T3: the word a player or a viewer reads for its tracks (issue 38: as the event
+    # recorded it); vitals written before it have none.
+    seen_as: NotRequired[str]
 
 
 # -- the audit log ----------------------------------------------------------------------

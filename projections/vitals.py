@@ -41,6 +41,7 @@ from skald_campaign.projections.base import (
     facts,
     maxima,
     per_character,
+    seen_as,
 )
 from skald_campaign.projections.narrow import (
     field,
@@ -83,7 +84,7 @@ class VitalsProjection(ViewProjection):
         # A sheet amendment (campaign or encounter) names each amended sheet under "sheets".
         for character_id, sheet in per_character(getattr(event, "sheets", None)).items():
             limits = maxima(known, character_id, meta["ruleset"], sheet, meta.get("options"))
-            self._set_sheet(vitals_key, character_id, sheet, limits)
+            self._set_sheet(known, vitals_key, meta, character_id, sheet, limits)
         tracks, state = known.tracks, known.state
         for character_id in sorted(set(tracks) | set(state)):
             new_tracks, new_state = tracks.get(character_id), state.get(character_id)
@@ -154,17 +155,19 @@ class VitalsProjection(ViewProjection):
             as_tracks(json_object(field(event, "tracks"))),
         )
         state = json_object(field(event, "state"))
+        limits = maxima(known, character_id, ruleset, sheet, options)
         character: VitalsCharacter = {
             "id": character_id,
             "name": text(field(event, "name")),
             "sheet": sheet,
             "tracks": dict(tracks),
-            "maxima": maxima(known, character_id, ruleset, sheet, options),
+            "maxima": limits,
             "state": dict(state),
             "conditions": conditions(known, character_id, ruleset, sheet, tracks, state, options),
             "encounter": None,
             "changes": 1,
             "position": position,
+            "seen_as": seen_as(known, character_id, ruleset, tracks, limits, options),
         }
         self.view.staged.put_field(vitals_key, character_id, character)
 
@@ -173,11 +176,21 @@ class VitalsProjection(ViewProjection):
         return None if found is None else stored(VitalsCharacter, found)
 
     def _set_sheet(
-        self, vitals_key: str, character_id: str, sheet: Sheet, limits: dict[str, int]
+        self,
+        known: Facts,
+        vitals_key: str,
+        meta: VitalsMeta,
+        character_id: str,
+        sheet: Sheet,
+        limits: dict[str, int],
     ) -> None:
         character = self._character(vitals_key, character_id)
         if character is not None:
             character["sheet"], character["maxima"] = sheet, limits
+            character["seen_as"] = seen_as(
+                known, character_id, meta["ruleset"], character["tracks"], limits,
+                meta.get("options"),
+            )  # fmt: skip
             self.view.staged.put_field(vitals_key, character_id, character)
 
     def _set_encounter(self, vitals_key: str, character_id: str, encounter: str | None) -> None:
@@ -212,6 +225,10 @@ class VitalsProjection(ViewProjection):
             character["state"],
             meta.get("options"),
         )
+        character["seen_as"] = seen_as(
+            known, character_id, meta["ruleset"], character["tracks"], character["maxima"],
+            meta.get("options"),
+        )  # fmt: skip
         character["changes"] += 1
         character["position"] = tracking.notification_id
         self.view.staged.put_field(vitals_key, character_id, character)

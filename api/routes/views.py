@@ -29,6 +29,14 @@ class Bar(BaseModel):
     max: int | None
 
 
+SEEN_AS = Field(
+    None,
+    description="T3: the one word a player or a viewer reads for these tracks where the "
+    "numbers are hidden (an NPC's descriptor), as the rules gave it when the event was "
+    "recorded; null in views built before it",
+)
+
+
 class CharacterVitals(BaseModel):
     id: str
     name: str
@@ -38,6 +46,7 @@ class CharacterVitals(BaseModel):
     encounter: str | None
     changes: int = Field(description="events that changed this character's tracks or state")
     position: int
+    seen_as: str | None = SEEN_AS
 
 
 class VitalsOut(BaseModel):
@@ -59,6 +68,7 @@ class Combatant(BaseModel):
     tracks: dict[str, Bar]
     conditions: list[str]
     state: dict[str, Any]
+    seen_as: str | None = SEEN_AS
 
 
 class BoardOut(BaseModel):

@@ -42,6 +42,7 @@ OPERATOR = "operator-key-of-the-77c0eaa-export"
 ADDED_SINCE_77C0EAA = {
     "ruleset_distribution": "the campaign's ruleset's distribution, on its creation (issue 38)",
     "ruleset_version": "the campaign's ruleset's version, on its creation (issue 38)",
+    "seen_as": "the word a view's character or combatant reads as to players (T3, issue 38)",
 }
 
 

@@ -96,6 +96,7 @@ ADDED_SINCE_FE485E1 = {
     "skipped": "who the last turn change passed over, and why (issue 23, RULINGS T1)",
     "ruleset_distribution": "the campaign's ruleset's distribution, on its creation (issue 38)",
     "ruleset_version": "the campaign's ruleset's version, on its creation (issue 38)",
+    "seen_as": "the word a view's character or combatant reads as to players (T3, issue 38)",
 }
 
 
