@@ -24,8 +24,9 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import AggregateRecorder, Mapper
 
 from skald_campaign.application.redaction import Redaction
-from skald_campaign.domain.event_catalog import is_public_field, type_name, type_version
-from skald_campaign.domain.records import JSONObject
+from skald_campaign.domain.event_catalog import LoggedEvent, logged
+
+__all__ = ["LoggedEvent", "Position", "as_seen_by", "logged", "read_logged"]
 
 
 class Position(NamedTuple):
@@ -34,48 +35,6 @@ class Position(NamedTuple):
     position: int
     aggregate_id: str
     version: int
-
-
-class LoggedEvent(msgspec.Struct, frozen=True):
-    position: int  # the store's notification id: the SSE feed's event id too
-    type: str  # 'Encounter.ActionResolved'
-    type_version: int  # the event class's version (its upcasts bring older ones up to it)
-    aggregate_id: str
-    aggregate_version: int
-    time: str  # ISO 8601, UTC
-    by: str | None  # who: 'gm', 'player:<key>', 'system'... as the event recorded it
-    payload: JSONObject
-
-
-def public_payload(event: object) -> JSONObject:
-    """The event's own fields as JSON (ids as strings), without what only the store keeps."""
-    fields = {k: v for k, v in vars(event).items() if is_public_field(k)}
-    payload: object = msgspec.to_builtins(fields, str_keys=True)
-    assert isinstance(payload, dict)
-    return payload
-
-
-def author(payload: JSONObject) -> str | None:
-    by = payload.get("by")
-    if isinstance(by, str):
-        return by
-    correction = payload.get("correction")
-    by = correction.get("by") if isinstance(correction, dict) else None
-    return by if isinstance(by, str) else None
-
-
-def logged(position: int, event: Aggregate.Event) -> LoggedEvent:
-    payload = public_payload(event)
-    return LoggedEvent(
-        position=position,
-        type=type_name(type(event)),
-        type_version=type_version(type(event)),
-        aggregate_id=str(event.originator_id),
-        aggregate_version=event.originator_version,
-        time=event.timestamp.isoformat(),
-        by=author(payload),
-        payload=payload,
-    )
 
 
 def read_logged(

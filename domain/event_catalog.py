@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Annotated, Final, Literal, Union, get_args, get_origin
 
 import msgspec
+from eventsourcing.domain import Aggregate
 
 from skald_campaign.domain.events import CAMPAIGN_EVENTS, ENCOUNTER_EVENTS, EventClass
 from skald_campaign.domain.records import JSON, JSONObject
@@ -122,3 +123,49 @@ def catalog() -> list[JSONObject]:
         }
         for cls in PUBLISHED
     ]
+
+
+class LoggedEvent(msgspec.Struct, frozen=True):
+    """An event as the open feed publishes it (GET /campaigns/{id}/events, webhooks)."""
+
+    position: int  # the store's notification id: the SSE feed's event id too
+    type: str  # 'Encounter.ActionResolved'
+    type_version: int  # the event class's version (its upcasts bring older ones up to it)
+    aggregate_id: str
+    aggregate_version: int
+    time: str  # ISO 8601, UTC
+    by: str | None  # who: 'gm', 'player:<key>', 'system'... as the event recorded it
+    payload: JSONObject
+
+
+def public_payload(event: object) -> JSONObject:
+    """The event's own fields as JSON (ids as strings), without what only the store keeps."""
+    fields = {k: v for k, v in vars(event).items() if is_public_field(k)}
+    payload: object = msgspec.to_builtins(fields, str_keys=True)
+    assert isinstance(payload, dict)
+    return payload
+
+
+def author(payload: JSONObject) -> str | None:
+    by = payload.get("by")
+    if isinstance(by, str):
+        return by
+    correction = payload.get("correction")
+    by = correction.get("by") if isinstance(correction, dict) else None
+    return by if isinstance(by, str) else None
+
+
+def logged(position: int, event: Aggregate.Event) -> LoggedEvent:
+    """The event at ``position`` as the open feed publishes it (the application reads it
+    from the store per page for the webhooks; projections/log.py keeps its JSON)."""
+    payload = public_payload(event)
+    return LoggedEvent(
+        position=position,
+        type=type_name(type(event)),
+        type_version=type_version(type(event)),
+        aggregate_id=str(event.originator_id),
+        aggregate_version=event.originator_version,
+        time=event.timestamp.isoformat(),
+        by=author(payload),
+        payload=payload,
+    )
