@@ -26,12 +26,18 @@ from skald_campaign.projections.base import ProjectionView, ViewProjection
 from skald_campaign.projections.board import BoardProjection
 from skald_campaign.projections.decoding import EventDecoder
 from skald_campaign.projections.keys import Generations, ViewKeys, delete_root
+from skald_campaign.projections.log import LogProjection
 from skald_campaign.projections.narrow import integer, json_object, redis_text
 from skald_campaign.projections.staging import CACHE_LIMIT, Guard, StagedViews, loads
 from skald_campaign.projections.vitals import VitalsProjection
 
 log = logging.getLogger("skald.projections")
-PROJECTIONS: tuple[type[ViewProjection], ...] = (VitalsProjection, BoardProjection, AuditProjection)
+PROJECTIONS: tuple[type[ViewProjection], ...] = (
+    VitalsProjection,
+    BoardProjection,
+    AuditProjection,
+    LogProjection,
+)
 Decoded = tuple[object, Tracking]  # a decoded domain event and where it stands
 Selector = Callable[[Sequence[Notification]], Iterable[Decoded]]
 

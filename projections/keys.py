@@ -56,6 +56,15 @@ class ViewKeys:
         member 'aggregate_id:version' (the index the event log pages through)."""
         return f"{self.root}:positions:{campaign_id}"
 
+    def log(self, campaign_id: str) -> str:
+        """The campaign's event log as the GM's key reads it: a sorted set, score the
+        notification id, member the event's JSON as the log route writes it
+        (projections/log.py)."""
+        return f"{self.root}:log:{campaign_id}"
+
+    def log_encounter(self, encounter_id: str) -> str:
+        return f"{self.root}:log-encounter:{encounter_id}"
+
     def campaign_keys(self, campaign_id: str, encounter_ids: list[str]) -> list[str]:
         """Every view key that belongs to one campaign (what a campaign rebuild replaces)."""
         keys = [
@@ -65,12 +74,14 @@ class ViewKeys:
             self.audit_meta(campaign_id),
             self.feed(campaign_id),
             self.positions(campaign_id),
+            self.log(campaign_id),
         ]
         for encounter_id in encounter_ids:
             keys += [
                 self.vitals_encounter(encounter_id),
                 self.board(encounter_id),
                 self.audit_encounter(encounter_id),
+                self.log_encounter(encounter_id),
             ]
         return keys
 

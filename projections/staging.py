@@ -70,6 +70,19 @@ while i <= #ARGV do
     end
     if #pairs_ > 0 then redis.call('ZADD', key, unpack(pairs_)) end
     i = i + 3
+  elseif op == 'Y' then
+    -- sorted set members of any bytes: their scores, their lengths, then one blob
+    local blob, at, pairs_ = ARGV[i + 4], 1, {}
+    local lengths = string.gmatch(ARGV[i + 3], '%d+')
+    for score in string.gmatch(ARGV[i + 2], '%S+') do
+      local length = tonumber(lengths())
+      pairs_[#pairs_ + 1] = score
+      pairs_[#pairs_ + 1] = string.sub(blob, at, at + length - 1)
+      at = at + length
+      if #pairs_ == 2 * CHUNK then redis.call('ZADD', key, unpack(pairs_)); pairs_ = {} end
+    end
+    if #pairs_ > 0 then redis.call('ZADD', key, unpack(pairs_)) end
+    i = i + 5
   else
     return redis.error_reply('unknown op ' .. op)
   end
@@ -174,6 +187,7 @@ class StagedViews:
         self.dirty_fields: dict[str, set[str]] = {}
         self.appends: dict[str, list[bytes]] = {}
         self.indexed: dict[str, list[tuple[int, str]]] = {}
+        self.ranked: dict[str, list[tuple[int, bytes]]] = {}
         if streams:
             self.stream_entries = {}
         else:  # deferred: keep only what the caps will keep
@@ -215,6 +229,10 @@ class StagedViews:
     def index(self, key: str, score: int, member: str) -> None:
         """A member of a sorted set (no spaces in it), by its score."""
         self.indexed.setdefault(key, []).append((score, member))
+
+    def rank(self, key: str, score: int, raw: bytes) -> None:
+        """A member of a sorted set that may hold any bytes (a JSON document), by its score."""
+        self.ranked.setdefault(key, []).append((score, raw))
 
     def add_to_stream(self, key: str, entry_id: str, seq: int, maxlen: int) -> None:
         """A capped stream entry that names an audit entry by its place in the log."""
@@ -285,6 +303,10 @@ class StagedViews:
             args += ["R", key_ref(key), " ".join(str(len(r)) for r in raws), b"".join(raws)]
         for key, members in self.indexed.items():
             args += ["Z", key_ref(key), " ".join(f"{score} {member}" for score, member in members)]
+        for key, ranked in self.ranked.items():
+            scores = " ".join(str(score) for score, _ in ranked)
+            lengths = " ".join(str(len(raw)) for _, raw in ranked)
+            args += ["Y", key_ref(key), scores, lengths, b"".join(raw for _, raw in ranked)]
         for key, (maxlen, entries) in (
             self.stream_entries.items() if write_streams else self._within_caps()
         ):

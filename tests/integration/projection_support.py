@@ -29,6 +29,7 @@ from skald_campaign.domain.events import (
     EncounterEvent,
     EncounterStarted,
 )
+from skald_campaign.projections.engine import PROJECTIONS
 from skald_campaign.projections.keys import Generations, ViewKeys
 
 SHEET = {"st": 12, "con": 12, "stamina_max": 30, "body_max": 20, "armour_resilience": 1}
@@ -120,9 +121,7 @@ def views_position(client: redis.Redis, prefix: str, application: str) -> int:
     if generation is None:
         return 0
     keys = ViewKeys(Generations(prefix).root(generation))
-    values: list[Any] = [
-        client.hget(keys.tracking(name), application) for name in ("vitals", "board", "audit")
-    ]
+    values: list[Any] = [client.hget(keys.tracking(p.name), application) for p in PROJECTIONS]
     return min(int(v) if v is not None else 0 for v in values)
 
 

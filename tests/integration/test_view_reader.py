@@ -12,6 +12,7 @@ import orjson
 import pytest
 import redis
 
+from skald_campaign.projections.engine import PROJECTIONS
 from skald_campaign.projections.keys import Generations, ViewKeys
 from skald_campaign.projections.reader import ViewReader
 
@@ -49,7 +50,7 @@ def client(redis_url: str) -> Iterator[CountingRedis]:
 def board(client: redis.Redis, generation: str, prefix: str, name: str, position: int) -> None:
     keys = ViewKeys(Generations(prefix).root(generation))
     client.set(keys.board("e1"), orjson.dumps({"id": "e1", "name": name, "combatants": {}}))
-    for projection in ("vitals", "board", "audit"):
+    for projection in (p.name for p in PROJECTIONS):
         client.hset(keys.tracking(projection), APP, position)
 
 

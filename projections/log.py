@@ -1,0 +1,97 @@
+"""The event log's kept bytes: each logged event's JSON as the log route answers the GM,
+written once, when the event is projected (issue 39).
+
+GET /campaigns/{id}/events (api/routes/log.py) used to read each page's events from the
+store, decode each through the mapper and validate each into a pydantic model, per
+request: the slowest read by an order of magnitude. This projection writes, per event the
+audit log takes in, the bytes of that event's place in the page (`LoggedEventOut`, the
+fields in its order), into a sorted set per campaign scored by the event's position (its
+notification id). A page is then one ZRANGE BYSCORE and a concatenation.
+
+Why a sorted set of the bytes themselves: the page asks "the next ``limit`` events after
+position p", which a sorted set answers in O(log n + page) in one command, with no second
+lookup from position to bytes (a list would need its index found first; a hash beside
+the positions index, a second read or a script). The cost is Redis's per-member overhead
+(a skiplist node and a dict entry, ~70 bytes) on top of the JSON itself (bench/README.md
+gives the bytes per event of a fight).
+
+A player's and a viewer's key read the same bytes, redacted on the way out by
+api/redacting.py as every answer about a campaign (RULINGS T3, T3a): the redaction reads
+the campaign as it stands (its NPCs, their sheets, its options), which a kept
+redaction would have to follow (see api/routes/log.py).
+"""
+
+from __future__ import annotations
+
+import msgspec
+import orjson
+from eventsourcing.persistence import Tracking
+
+from skald_campaign.domain.event_catalog import logged
+from skald_campaign.projections.audit import SUMMARIES
+from skald_campaign.projections.base import ViewProjection, as_event, facts
+from skald_campaign.projections.keys import ViewKeys
+from skald_campaign.projections.view_reads import AnyPipeline, Lag, Reads, redis_list
+
+
+def logged_json(position: int, event: object) -> bytes:
+    """The event as one entry of the log route's ``events``: `LoggedEventOut`'s fields in
+    its order, as FastAPI wrote the model (tests/integration/test_event_log_bytes.py)."""
+    return orjson.dumps(msgspec.to_builtins(logged(position, as_event(event))))
+
+
+class LogProjection(ViewProjection):
+    name = "log"
+
+    def process_event(self, domain_event: object, tracking: Tracking) -> None:
+        # The events the audit log takes in, and so its positions index: the same log.
+        if SUMMARIES(type(domain_event)) is None:
+            return
+        event = as_event(domain_event)
+        known = facts(event)
+        keys = self.view.keys
+        campaign_id = self.campaign_of(event, known, keys.log_encounter(known.aggregate_id))
+        if campaign_id is None:
+            return
+        position = tracking.notification_id
+        self.view.staged.rank(keys.log(campaign_id), position, logged_json(position, event))
+
+
+def log_reads(campaign_id: str, after: int, limit: int) -> Reads:
+    """The page's one read: the next ``limit`` events after position ``after``, each with
+    its position (the score), in one command whatever the campaign's length."""
+
+    def reads(pipe: AnyPipeline, k: ViewKeys) -> None:
+        pipe.zrange(
+            k.log(campaign_id), f"({after}", "+inf", byscore=True,
+            offset=0, num=limit, withscores=True, score_cast_func=int,
+        )  # fmt: skip
+
+    return reads
+
+
+def log_page(campaign_id: str, found: object, after: int, lag: Lag) -> bytes:
+    """The page as `EventLogOut` writes it (its fields in order), from the kept bytes of
+    its events (``found``: the read's answer, None when nothing was read)."""
+    members = redis_list(found)
+    events: list[bytes] = []
+    last = after
+    for member in members:
+        raw, position = member if isinstance(member, (list, tuple)) else (None, None)
+        if not isinstance(raw, bytes) or type(position) is not int:
+            raise TypeError(f"Redis answered {member!r}, not an event's JSON and its position")
+        events.append(raw)
+        last = position
+    return b"".join(
+        (
+            b'{"campaign_id":',
+            orjson.dumps(campaign_id),
+            b',"events":[',
+            b",".join(events),
+            b'],"next":',
+            str(last).encode(),
+            b',"projection":',
+            orjson.dumps(lag),
+            b"}",
+        )
+    )
