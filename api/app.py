@@ -15,6 +15,7 @@ from skald_campaign.api.attribution import ClientAttribution
 from skald_campaign.api.backend import Backend
 from skald_campaign.api.etags import ViewETags
 from skald_campaign.api.fast_actions import ActionFastPath
+from skald_campaign.api.fast_log import LogFastPath
 from skald_campaign.api.fast_views import ViewFastPath
 from skald_campaign.api.limits import BodyLimit, RateLimit, RateLimiter
 from skald_campaign.api.read_path import ReadFastPath
@@ -90,7 +91,9 @@ def create_app(
     )
     app.read_path = ReadFastPath(enabled=fast_views)
     errors.install(app)
-    # Innermost: the view reads, answered below the router (api/fast_views.py).
+    # Innermost: the view reads and the event log's pages, answered below the router
+    # (api/fast_views.py, api/fast_log.py).
+    app.add_middleware(LogFastPath, enabled=fast_views)
     app.add_middleware(ViewFastPath, enabled=fast_views)
     # The commonest request answered below the router (api/fast_actions.py).
     app.add_middleware(ActionFastPath, enabled=fast_actions)

@@ -10,6 +10,7 @@ from uuid import UUID
 import jsonschema
 import pytest
 from fastapi.testclient import TestClient
+from redis.asyncio.client import Pipeline as AsyncPipeline
 
 from skald_campaign.application.commands import AdvanceDays
 from skald_campaign.domain.reading.recorded import touched
@@ -156,7 +157,9 @@ def test_a_page_reads_no_row_and_as_much_at_2000_events_as_at_10(live_client: Te
 
 
 class count_reads:
-    """Count the rows the store answers and the Redis connections a read takes."""
+    """Count the rows the store answers and the Redis round trips a read makes: each
+    connection the synchronous client takes, and each pipeline the asyncio client sends
+    (the fast path's, api/fast_log.py)."""
 
     def __init__(self, services: Any, rows: list[int], trips: list[int]) -> None:
         self.services, self.rows, self.trips = services, rows, trips
@@ -182,13 +185,21 @@ class count_reads:
             self.trips.append(1)
             return get_connection(*args, **kwargs)
 
+        sent = AsyncPipeline.execute
+
+        async def counted_pipeline(pipeline: AsyncPipeline, *args: Any, **kwargs: Any) -> Any:
+            self.trips.append(1)
+            return await sent(pipeline, *args, **kwargs)
+
         recorder.select_events = counted_select
         recorder.select_notifications = counted_notifications
         pool.get_connection = counted_connection
+        AsyncPipeline.execute = counted_pipeline  # type: ignore[method-assign]
         self.restore = [
             lambda: delattr(recorder, "select_events"),
             lambda: delattr(recorder, "select_notifications"),
             lambda: delattr(pool, "get_connection"),
+            lambda: setattr(AsyncPipeline, "execute", sent),
         ]
 
     def __exit__(self, *exc: object) -> None:

@@ -17,13 +17,17 @@ import pytest
 from fastapi import Query
 from fastapi.testclient import TestClient
 
+from skald_campaign.api.app import create_app
 from skald_campaign.api.deps import App, Reader, Views
+from skald_campaign.api.routes import log as routes_log
 from skald_campaign.api.routes.feed import LARGEST_ID
 from skald_campaign.api.routes.log import EventLogOut, LoggedEventOut
 from skald_campaign.api.routes.views import Lag
 from skald_campaign.application.commands import AdvanceDays
 from skald_campaign.application.event_log import Position, read_logged
 from skald_campaign.projections.engine import ProjectionEngine
+from skald_campaign.services import build_services
+from skald_campaign.settings import Settings
 from tests.helpers import new_campaign, ok
 from tests.integration.test_audit_page_bytes import Table
 from tests.integration.test_compat_77c0eaa import RECORD, bearer, imported
@@ -112,6 +116,32 @@ def test_the_compat_store_s_log_answers_every_role_as_before(imported: TestClien
     assert compared["gm"] >= 100 and compared["player"] > 0 and compared["viewer"] > 0
 
 
+@pytest.fixture(params=[True, False], ids=["fast path", "route"])
+def client(settings: Settings, request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """The API without its workers, its log pages answered below the router (api/
+    fast_log.py) or by the route; either way the same bytes. Each says which answered."""
+    app = create_app(lambda: build_services(settings), fast_views=request.param)
+    routed: list[int] = []
+    plain = routes_log.log_page
+
+    def counted(*args: Any) -> bytes:
+        routed.append(1)
+        return plain(*args)
+
+    with TestClient(app, raise_server_exceptions=True) as test_client:
+        request.node.routed = routed
+        request.node.fast = request.param
+        routes_log.log_page = counted
+        try:
+            yield test_client
+        finally:
+            routes_log.log_page = plain
+
+
+def answered_by_the_route(request: pytest.FixtureRequest) -> bool:
+    return bool(request.node.routed)
+
+
 @pytest.fixture
 def engine(client: TestClient) -> Iterator[ProjectionEngine]:
     """The live projection engine, run only when a test says (the API has no workers)."""
@@ -139,7 +169,7 @@ def store_end(client: TestClient) -> int:
 
 
 def test_a_fresh_fight_s_log_answers_every_role_as_before(
-    client: TestClient, engine: ProjectionEngine
+    client: TestClient, engine: ProjectionEngine, request: pytest.FixtureRequest
 ) -> None:
     """A fight with a hidden NPC roll, hits, a void, its end and a day (names beyond
     ASCII), projected live in batches of 3."""
@@ -161,6 +191,8 @@ def test_a_fresh_fight_s_log_answers_every_role_as_before(
     assert len(hidden) == 1
     assert gm["events"][hidden[0]]["payload"]["rolls"] != []
     assert player["events"][hidden[0]]["payload"]["rolls"] == []
+    # With the fast path on, no page was the route's; with it off, every one was.
+    assert answered_by_the_route(request) is not request.node.fast
 
 
 def test_a_reader_following_next_while_the_log_lags_gets_every_event_once(
