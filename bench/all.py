@@ -46,6 +46,8 @@ BOARD = "server CPU per view read: board, vs the bare GET"
 AUDIT = "server CPU per view read: campaign audit page, vs the bare GET"
 PAGE = "encounter audit page (?limit=50), long encounter vs 10 actions"
 HISTORY = "campaign history page, old campaign vs a new one"
+LOG = "server CPU per event-log page (/events, 50 events, long log), vs the bare GET"
+LOG_LONG = "event-log page of 50 (/events), a log of 10,000 actions vs one of 100"
 COMMAND_CPU = "server CPU per command (a) vs the ceiling's"
 COMMANDS = "commands/s (a) vs the bare library's W4"
 FEED = "live lag under (a), 2xx -> SSE entry, p99, vs the ceiling's p99"
@@ -55,7 +57,8 @@ VIEW_QUIET = "live lag 2xx -> vitals view, p99 (goal on a quiet machine)"
 ODDS = "the most expensive odds request, CPU"
 REBUILD = "skald projections rebuild, spawn to exit, vs raw read + decode"
 ROUTED = "compose's shape on PostgreSQL (2 replicas, workers apart), CPU per command vs one serve's"
-FIGURES = (VITALS, BOARD, AUDIT, PAGE, HISTORY, COMMAND_CPU, COMMANDS, FEED, VIEW)
+FIGURES = (VITALS, BOARD, AUDIT, PAGE, HISTORY, LOG, LOG_LONG, COMMAND_CPU, COMMANDS, FEED)
+FIGURES += (VIEW,)
 FIGURES += (FEED_QUIET, VIEW_QUIET, ODDS, REBUILD, ROUTED)
 
 
@@ -97,6 +100,7 @@ class Table:
 
 
 GOALS = {VITALS: ">= 0.5x", BOARD: ">= 0.5x", AUDIT: ">= 0.5x", PAGE: "<= 1.5x"}
+GOALS |= {LOG: ">= 0.5x", LOG_LONG: "<= 1.2x"}
 GOALS |= {HISTORY: "<= 1.5x", COMMAND_CPU: ">= 0.33x", COMMANDS: ">= 1.5x", FEED: "<= 2x"}
 GOALS |= {VIEW: "<= 2x", FEED_QUIET: "<= 1x (50 ms)", VIEW_QUIET: "<= 1x (50 ms)"}
 GOALS |= {ODDS: "<= 1x (300 ms, or a 422 within it)"}
@@ -108,6 +112,7 @@ class Sizes:
     seconds: int
     actions: int  # the long encounter's
     encounters: int  # the old campaign's, and its days: half as many
+    log_actions: int  # the long event log's fight
     events: int  # the rebuild's store
     runs: int  # the rebuild's, and the odds' repeats
 
@@ -131,7 +136,9 @@ def served(table: Table, sizes: Sizes, data: Path) -> None:
           f"GET {get['cpu_ms']:.3f} ms CPU")  # fmt: skip
     w4 = library_loops(seconds, conns, persistence_env(Settings(data_dir=data / "w")))["W4"]
     print(f"bare library W4: {w4:.0f}/s")
-    store = build(data / "served", sizes.actions, sizes.encounters, sizes.encounters // 2)
+    store = build(
+        data / "served", sizes.actions, sizes.encounters, sizes.encounters // 2, sizes.log_actions
+    )
     server = Server(data / "served", env={**UNLIMITED, "SKALD_SECRET_KEY": SECRET}).start()
     try:
         assert server.process is not None
@@ -150,6 +157,12 @@ def served(table: Table, sizes: Sizes, data: Path) -> None:
         ):  # fmt: skip
             a, b = reads[long]["cpu_ms"], reads[short]["cpu_ms"]
             table.add(figure, f"{what}: {a:.3f} ms", f"{b:.3f} ms", a / b, GOALS[figure])
+        log_long, log_short = reads["event log, long"]["cpu_ms"], reads["event log, 100 actions"]
+        what = f"{sizes.log_actions} actions: {log_long:.3f} ms"
+        table.add(LOG, what, bare, get["cpu_ms"] / log_long, GOALS[LOG])
+        short_cpu = log_short["cpu_ms"]
+        table.add(LOG_LONG, what, f"100 actions: {short_cpu:.3f} ms", log_long / short_cpu,
+                  GOALS[LOG_LONG])  # fmt: skip
         key, paths, bodies = skald_setup(server.url, 17)
         load = wrk(server.url, post_script(paths[:16], bodies[:16], key), seconds, conns,
                    server.process.pid)  # fmt: skip
@@ -240,12 +253,12 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/all.py needs wrk: apt-get install wrk")
-    full = Sizes(args.seconds, 5000, 200, 100_000, 3)
-    sizes = Sizes(1, 300, 20, 2_000, 1) if args.quick else full
+    full = Sizes(args.seconds, 5000, 200, 10_000, 100_000, 3)
+    sizes = Sizes(1, 300, 20, 300, 2_000, 1) if args.quick else full
     table = Table()
     data = Path(tempfile.mkdtemp(prefix="skald-bench-all-"))
     parts: list[tuple[str, tuple[str, ...], Callable[[], None]]] = [
-        ("reads, commands, live lag: one skald serve", FIGURES[:11],
+        ("reads, commands, live lag: one skald serve", FIGURES[:13],
          lambda: served(table, sizes, data)),
         ("odds", (ODDS,), lambda: odds(table, sizes)),
         ("rebuild", (REBUILD,), lambda: rebuild(table, sizes, args.store)),

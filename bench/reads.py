@@ -9,9 +9,15 @@ whose views catch up with it before any read is timed. It holds:
 - a campaign with an encounter of 10 actions and one of ``actions`` (5,000): the last
   audit page (`?limit=50`) of the long one against the page of the short one;
 - a campaign of ``encounters`` encounters and ``days`` days (200 and 100) and a new
-  campaign: the last history page of the old one against the new one's.
+  campaign: the last history page of the old one against the new one's;
+- a campaign with a fight of ``log_actions`` (10,000) actions and one with a fight of
+  100 (issue 39): the last full page of 50 of each one's event log (`/events`).
 
-    .venv/bin/python bench/reads.py [--seconds 5] [--actions 5000]
+    .venv/bin/python bench/reads.py [--seconds 5] [--actions 5000] [--log-actions 10000]
+        [--checkout DIR]
+
+``--checkout`` serves (and writes the store with) another checkout's code with this venv
+(the main a change started from): run it for both sides of a change.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ if __name__ == "__main__":  # run as a script: the repository on the path, not b
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
+import shutil
 import tempfile
 from dataclasses import dataclass
 from uuid import UUID
@@ -45,10 +52,17 @@ class Store:
     long: UUID
     old: UUID
     new: UUID
+    log_long: UUID  # a fight of log_actions actions: its event log
+    log_short: UUID  # a fight of 100 actions
     key: str  # the GM key of every campaign (one key, made from SECRET)
 
 
-def build(data_dir: Path, actions: int, encounters: int, days: int) -> Store:
+LOG_SHORT = 100  # the short log's actions, the anchor of the long one's page
+
+
+def build(
+    data_dir: Path, actions: int, encounters: int, days: int, log_actions: int = 10_000
+) -> Store:
     """Write the store through the application, as `skald serve` would have."""
     from skald_campaign.api.keys import KeyMaker
     from skald_campaign.application.application import SkaldApplication
@@ -96,9 +110,12 @@ def build(data_dir: Path, actions: int, encounters: int, days: int) -> Store:
             app.end_encounter(EndEncounter(old, fight(old, [veteran], 1)))
             if n < days:
                 app.advance_days(AdvanceDays(old, 1))
+        log_long, log_short = campaign("log, long"), campaign("log, short")
+        fight(log_long, [hero(log_long, "D")], log_actions)
+        fight(log_short, [hero(log_short, "E")], LOG_SHORT)
     finally:
         app.close()
-    return Store(views, board, pages, short, long, old, new, key)
+    return Store(views, board, pages, short, long, old, new, log_long, log_short, key)
 
 
 def last_page(url: str, key: str, path: str) -> str:
@@ -106,6 +123,17 @@ def last_page(url: str, key: str, path: str) -> str:
     auth = {"authorization": f"Bearer {key}"}
     total = httpx.get(f"{url}{path}?limit=1", headers=auth, timeout=60).json()["total"]
     return f"{path}?offset={max(total - 50, 0)}&limit=50"
+
+
+def last_log_page(url: str, key: str, campaign: UUID) -> str:
+    """The path of the last full page of 50 of a campaign's event log: after the
+    position of its 51st event from the end (the campaign audit lists the same events)."""
+    auth = {"authorization": f"Bearer {key}"}
+    audit = f"{url}/campaigns/{campaign}/audit"
+    total = httpx.get(f"{audit}?limit=1", headers=auth, timeout=60).json()["total"]
+    entry = httpx.get(f"{audit}?offset={total - 51}&limit=1", headers=auth, timeout=60)
+    after = entry.json()["entries"][0]["id"]
+    return f"/campaigns/{campaign}/events?after={after}&limit=50"
 
 
 def read_paths(url: str, store: Store) -> dict[str, str]:
@@ -121,6 +149,8 @@ def read_paths(url: str, store: Store) -> dict[str, str]:
         "encounter audit, 10 actions": f"{pages}/encounters/{store.short}/audit?limit=50",
         "history, old": last_page(url, store.key, f"/campaigns/{store.old}/history"),
         "history, new": f"/campaigns/{store.new}/history?limit=50",
+        "event log, long": last_log_page(url, store.key, store.log_long),
+        "event log, 100 actions": last_log_page(url, store.key, store.log_short),
     }
 
 
@@ -150,10 +180,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--actions", type=int, default=5000)
+    parser.add_argument("--log-actions", type=int, default=10_000)
+    parser.add_argument("--checkout", type=Path, help="serve another checkout's code")
     args = parser.parse_args()
+    env = {**UNLIMITED, "SKALD_SECRET_KEY": SECRET}
+    if args.checkout is not None:
+        sys.path.insert(0, str(args.checkout.resolve()))
+        env["PYTHONPATH"] = str(args.checkout.resolve())
     data = Path(tempfile.mkdtemp(prefix="skald-bench-reads-"))
-    store = build(data / "data", args.actions, 200, 100)
-    server = Server(data / "data", env={**UNLIMITED, "SKALD_SECRET_KEY": SECRET}).start()
+    store = build(data / "data", args.actions, 200, 100, args.log_actions)
+    server = Server(data / "data", env=env).start()
     try:
         assert server.process is not None
         with ceiling_app() as (ceiling, ceiling_pid):
@@ -167,9 +203,21 @@ def main() -> None:
         )
     finally:
         server.stop()
+        shutil.rmtree(data, ignore_errors=True)
     print(f"bare FastAPI no-work GET: {bare['cpu_ms']:.3f} ms of server CPU per read")
     for name, figure in reads.items():
         print(f"{name:<30} {figure['cpu_ms']:.3f} ms = {bare['cpu_ms'] / figure['cpu_ms']:.2f}x")
+    long, short = reads["event log, long"]["cpu_ms"], reads["event log, 100 actions"]["cpu_ms"]
+    verdict = "met" if long / short <= 1.2 else "missed"
+    print(
+        f"event-log page of 50: {args.log_actions} actions {long:.3f} ms / 100 actions "
+        f"{short:.3f} ms = {long / short:.2f}x (goal <= 1.2x: {verdict})"
+    )
+    verdict = "met" if bare["cpu_ms"] / long >= 0.5 else "missed"
+    print(
+        f"event-log page of 50 at {args.log_actions} actions vs the bare GET: "
+        f"{bare['cpu_ms'] / long:.2f}x (goal >= 0.5x: {verdict})"
+    )
 
 
 if __name__ == "__main__":
