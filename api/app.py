@@ -91,9 +91,7 @@ def create_app(
     )
     app.read_path = ReadFastPath(enabled=fast_views)
     errors.install(app)
-    # Innermost: the view reads and the event log's pages, answered below the router
-    # (api/fast_views.py, api/fast_log.py).
-    app.add_middleware(LogFastPath, enabled=fast_views)
+    # Innermost: the view reads, answered below the router (api/fast_views.py).
     app.add_middleware(ViewFastPath, enabled=fast_views)
     # The commonest request answered below the router (api/fast_actions.py).
     app.add_middleware(ActionFastPath, enabled=fast_actions)
@@ -101,6 +99,10 @@ def create_app(
     app.add_middleware(ClientAttribution)
     # Around the fast path too: every answer a player or viewer gets is redacted (T3).
     app.add_middleware(RedactedReads)
+    # Just outside it, the event log's pages, answered below the router: a player's and
+    # a viewer's redacted as it would, from each event's redacted bytes kept
+    # (api/fast_log.py).
+    app.add_middleware(LogFastPath, enabled=fast_views)
     app.add_middleware(BodyLimit)
     # Outside every middleware that may change an answer: the ETag is of the bytes sent.
     app.add_middleware(ViewETags)

@@ -15,10 +15,12 @@ the positions index, a second read or a script). The cost is Redis's per-member 
 (a skiplist node and a dict entry, ~70 bytes) on top of the JSON itself (bench/README.md
 gives the bytes per event of a fight).
 
-A player's and a viewer's key read the same bytes, redacted on the way out by
-api/redacting.py as every answer about a campaign (RULINGS T3, T3a): the redaction reads
-the campaign as it stands (its NPCs, their sheets, its options), which a kept
-redaction would have to follow (see api/routes/log.py).
+What a player's or a viewer's key reads (RULINGS T3, T3a) depends on the campaign as it
+stands when it reads (its NPCs, their sheets, its options), not as it stood when the
+event was projected: an amended NPC sheet changes the descriptor every earlier event
+shows. So the redacted bytes are not written here but made from these, once per
+campaign version and role, and kept by the API process that serves the page
+(api/fast_log.py `RedactedEvents`); the route leaves them to api/redacting.py.
 """
 
 from __future__ import annotations

@@ -232,3 +232,43 @@ def test_a_reader_following_next_while_the_log_lags_gets_every_event_once(
     assert len(everything) == 1 + sum(range(1, 9))
     assert read == everything  # each once, in order
     assert ok(client.get(f"/campaigns/{cid}/events?after={after}"))["events"] == []
+
+
+def test_a_player_s_kept_pages_follow_a_change_to_the_campaign(
+    client: TestClient,
+    engine: ProjectionEngine,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player's and a viewer's pages are made from each event's redacted bytes, kept
+    for the campaign's version: an amended NPC sheet (a new maximum, so another
+    descriptor for the Ogre's enrolment) makes them afresh, as the route's page is."""
+    fight = Table(with_the_route_before(client))
+    project_up_to(engine, client, store_end(client))
+    path = f"/campaigns/{fight.cid}/events?limit=500"
+
+    def enrolment(headers: dict[str, str]) -> dict[str, Any]:
+        events = ok(client.get(path, headers=headers))["events"]
+        return next(e for e in events if e["payload"].get("name") == "Ogre")
+
+    for key in (fight.player, fight.viewer):
+        every_page_alike(client, fight.cid, key)  # now kept
+        assert enrolment(key)["payload"]["descriptor"] == "unhurt"
+    # Read again, a page redacts nothing on the fast path: its events' bytes are kept.
+    policies: list[str] = []
+    plain = fight.app.redaction
+
+    def counted(campaign_id: UUID, role: Any) -> Any:
+        policies.append(role)
+        return plain(campaign_id, role)
+
+    monkeypatch.setattr(fight.app, "redaction", counted)
+    ok(client.get(path, headers=fight.player))
+    assert policies == ([] if request.node.fast else ["player"])
+    body = {"changes": {"stamina_max": 200}, "reason": "a tougher ogre"}
+    ok(client.post(f"/campaigns/{fight.cid}/characters/{fight.ogre}/sheet", json=body))
+    project_up_to(engine, client, store_end(client))
+    for key in (fight.player, fight.viewer):
+        every_page_alike(client, fight.cid, key)
+        assert enrolment(key)["payload"]["descriptor"] == "winded"  # 40 of 200: a third
+    assert enrolment(fight.gm)["payload"]["tracks"] == {"stamina": 40, "body": 30}
