@@ -3,7 +3,7 @@ read from the event store. Route handlers only call these (api/routes/history.py
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import TypedDict
 from uuid import UUID
@@ -17,6 +17,13 @@ from skald_campaign.domain.access import Role
 from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.errors import InvalidInput
 from skald_campaign.domain.reading import installed
+from skald_campaign.domain.reading.recorded import (
+    FIELD,
+    Recorded,
+    recorded_for,
+    records_readings,
+    touched,
+)
 from skald_campaign.domain.records import JSON
 
 
@@ -103,24 +110,39 @@ class Queries(Commands):
         store = self.store
         campaign = store.campaign(campaign_id, self.version_at(campaign_id, at, "campaign"))
         rules = installed.rules(campaign.ruleset_id, campaign.options)  # None: not installed
-        encounters: dict[str, Encounter] = {}
+        # What the events up to then recorded of the rules (issue 38): the rules are asked
+        # only of a character whose last change was stored before they were recorded.
+        on_campaign = self.readings(campaign_id, campaign.version)
+        encounters: dict[str, tuple[Encounter, dict[str, Recorded | None]]] = {}
         characters: list[JSON] = []
         for character_id, character in campaign.characters.items():
             source: records.Character | records.Combatant = character
+            kept = on_campaign.get(character_id)
             encounter_id = character.in_encounter
             if encounter_id is not None:
                 if encounter_id not in encounters:
                     eid = UUID(encounter_id)
-                    encounters[encounter_id] = store.encounter(
-                        campaign_id, eid, self.version_at(eid, at, "encounter")
-                    )
-                source = encounters[encounter_id].combatants[character_id]
-            maxima = {} if rules is None else rules.track_maxima(character.sheet)
-            conditions = (
-                []
-                if rules is None
-                else list(rules.conditions(character.sheet, source.tracks, source.state))
-            )
+                    fight = store.encounter(campaign_id, eid, self.version_at(eid, at, "encounter"))
+                    encounters[encounter_id] = (fight, self.readings(eid, fight.version))
+                fight, on_fight = encounters[encounter_id]
+                source = fight.combatants[character_id]
+                changed = on_fight.get(character_id)
+            else:
+                changed = kept
+            # The campaign's sheet's maxima (a GM's change in the fight is its own until
+            # the fight ends); the conditions of the tracks and state read.
+            if kept is not None:
+                maxima: Mapping[str, int] = kept.maxima
+            else:
+                maxima = {} if rules is None else rules.track_maxima(character.sheet)
+            if changed is not None:
+                conditions = changed.conditions
+            else:
+                conditions = (
+                    []
+                    if rules is None
+                    else list(rules.conditions(character.sheet, source.tracks, source.state))
+                )
             characters.append(
                 {
                     "id": character_id,
@@ -140,12 +162,20 @@ class Queries(Commands):
             "characters": characters,
         }
 
+    def readings(self, aggregate_id: UUID, version: int) -> dict[str, Recorded | None]:
+        """Each character's readings as the last event up to ``version`` that changed it
+        recorded them (domain/reading/recorded.py); None where that event was stored
+        before they were."""
+        return last_readings(self.store.events.get(aggregate_id, lte=version))
+
     def encounter_diff(
         self, campaign_id: UUID, encounter_id: UUID, from_version: int, to_version: int | None
     ) -> Diff:
         """What changed between two versions: tracks, conditions, round and action statuses."""
         before = self.store.encounter(campaign_id, encounter_id, from_version)
         after = self.store.encounter(campaign_id, encounter_id, to_version)
+        read_before = self.readings(encounter_id, before.version)
+        read_after = self.readings(encounter_id, after.version)
         combatants: dict[str, dict[str, JSON]] = {}
         # A combatant who joined between the two versions is in one of them only (either
         # way round: `from` may be the later version); it is named with its presence.
@@ -167,7 +197,8 @@ class Queries(Commands):
             change: dict[str, JSON] = {}
             if then.tracks != now.tracks:
                 change["tracks"] = {"from": then.tracks, "to": now.tracks}
-            was, is_ = conditions_of(before, cid), conditions_of(after, cid)
+            was = conditions_of(before, cid, read_before.get(cid))
+            is_ = conditions_of(after, cid, read_after.get(cid))
             if was != is_:
                 change["conditions"] = {"from": was, "to": is_}
             if then.state != now.state:
@@ -205,7 +236,22 @@ class Queries(Commands):
         }
 
 
-def conditions_of(encounter: Encounter, combatant_id: str) -> list[str]:
-    """A combatant's conditions; none when the ruleset is not installed."""
+def conditions_of(encounter: Encounter, combatant_id: str, kept: Recorded | None) -> list[str]:
+    """A combatant's conditions: as the last event that changed it recorded them; else
+    the ruleset installed's (none when it is not installed)."""
+    if kept is not None:
+        return kept.conditions
     c = encounter.combatants[combatant_id]
     return installed.conditions(encounter.ruleset_id, c.sheet, c.tracks, c.state, encounter.options)
+
+
+def last_readings(events: Iterable[object]) -> dict[str, Recorded | None]:
+    """Each character's readings as the last of ``events`` that changed it recorded them
+    (None: that event was stored before they were recorded)."""
+    found: dict[str, Recorded | None] = {}
+    for event in events:
+        if records_readings(type(event)):
+            recorded = getattr(event, FIELD)
+            for character_id in touched(vars(event)):
+                found[character_id] = recorded_for(recorded, character_id)
+    return found

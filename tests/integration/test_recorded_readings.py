@@ -22,11 +22,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from skald_campaign.application import queries
 from skald_campaign.domain.events import CAMPAIGN_EVENTS, ENCOUNTER_EVENTS
 from skald_campaign.domain.reading import installed, recorded
 from skald_campaign.projections import base
@@ -284,3 +286,43 @@ def bars(stamina: tuple[int, int], body: tuple[int, int]) -> dict[str, dict[str,
         "stamina": {"current": stamina[0], "max": stamina[1]},
         "body": {"current": body[0], "max": body[1]},
     }
+
+
+def test_the_reads_at_an_instant_and_a_diff_take_what_the_events_recorded(
+    live_client: TestClient, counted: Counter[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    campaigns = story(live_client)
+    all_caught_up(live_client, campaigns)
+    cid, key = campaigns["stamina-body"]
+    gm = {"authorization": key}
+    fight = ok(live_client.get(f"/campaigns/{cid}/vitals", headers=gm))["encounters"][-1]["id"]
+    at = f"/campaigns/{cid}/vitals/at"
+    diff = f"/campaigns/{cid}/encounters/{fight}/diff?from=1"
+    now = {"at": datetime.now(UTC).isoformat()}
+
+    def reads() -> tuple[Any, Any]:
+        return (
+            ok(live_client.get(at, params=now, headers=gm)),
+            ok(live_client.get(diff, headers=gm)),
+        )
+
+    counted.clear()
+    recorded_reads = reads()
+    # No maximum asked of the rules; the conditions asked are the encounter's own, as it
+    # is replayed to the version read (domain/encounter/applying.py conditions_after
+    # applies each stored action), none the reads' (fewer than below, where they ask).
+    assert counted["track_maxima"] == counted["track_descriptor"] == 0
+    replayed = counted["conditions"]
+    standing, changed = recorded_reads
+    assert {c["name"]: (c["tracks"], c["conditions"]) for c in standing["characters"]} == {
+        "Bran": (bars((10, 10), (10, 10)), []),
+        "Mira": (bars((4, 12), (10, 10)), []),
+        "Ogre": (bars((-16, 14), (6, 12)), ["stunned"]),
+    }
+    ogre = next(c for c in changed["combatants"].values() if c["name"] == "Ogre")
+    assert ogre["conditions"] == {"from": [], "to": ["stunned"]}
+    # As for events stored before the readings were: the rules installed say the same.
+    monkeypatch.setattr(queries, "recorded_for", lambda readings, character_id: None)
+    counted.clear()
+    assert reads() == recorded_reads
+    assert counted["conditions"] > replayed and counted["track_maxima"] > 0
