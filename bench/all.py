@@ -242,6 +242,9 @@ def routed(table: Table, sizes: Sizes, postgres: str | None, data: Path) -> None
     with fresh_database(postgres) as database:
         found = scale_out(database, sizes.seconds, 16, data)
     compose, one = found["compose"], found["one"]
+    for name, side in (("one skald serve", one), ("compose's shape", compose)):
+        parts = ", ".join(f"{part} {ms:.3f}" for part, ms in side["parts_ms"].items())
+        print(f"  {name}: CPU per command by component (ms): {parts}")
     measured = f"{compose['cpu_ms']:.3f} ms ({compose['rate']:.0f}/s)"
     anchor = f"one skald serve {one['cpu_ms']:.3f} ms ({one['rate']:.0f}/s)"
     table.add(ROUTED, measured, anchor, compose["cpu_ms"] / one["cpu_ms"], GOALS[ROUTED])

@@ -98,9 +98,9 @@ def wrk(
     when other work shares the machine, so it compares runs on a busy machine."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script + LUA_REPORT)
-    used = cpu_seconds(pid) if pid is not None else 0.0
-    used_own = cpu_seconds(pid, tree=False) if pid is not None else 0.0
     try:
+        used = cpu_seconds(pid) if pid is not None else 0.0
+        used_own = cpu_seconds(pid, tree=False) if pid is not None else 0.0
         out = subprocess.run(
             ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name, url],
             capture_output=True,
@@ -478,4 +478,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from bench.processes import everything_stopped
+
+    with everything_stopped():  # every process it started stopped, its temporary files gone
+        main()

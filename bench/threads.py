@@ -122,4 +122,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from bench.processes import everything_stopped
+
+    with everything_stopped():  # every process it started stopped, its temporary files gone
+        main()

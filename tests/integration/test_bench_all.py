@@ -1,8 +1,9 @@
 """`bench/all.py --quick` end to end (issue 28): a behaviour check, never a figure.
 
 It completes, prints every row of the issue's table with its goal and a verdict, and
-leaves no process behind: every process it starts inherits its run's mark
-(bench/processes.py), and none carrying the mark is alive once it has exited.
+leaves nothing behind: no file in its TMPDIR, nothing new in the work tree, and no
+process (every process it starts inherits its run's mark, bench/processes.py, and none
+carrying the mark is alive once it has exited).
 
 Both tests run the bench as bench/README.md says, in the README's `.venv`: Skald and its
 dependencies, no test extras, and nothing from tests/ (issue 39: the odds row failed
@@ -115,6 +116,18 @@ def table_rows(output: str) -> list[list[str]]:
     return [[cell.strip() for cell in line.strip("|").split(" | ")] for line in lines[1:]]
 
 
+def work_tree_status() -> str:
+    """What git sees in the work tree, untracked files included (the ignored ones, such
+    as the interpreter's caches, aside)."""
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
 def test_bench_all_quick_prints_every_figure_and_leaves_no_process(tmp_path: Path) -> None:
     postgres = require_postgres()
     if shutil.which("wrk") is None:
@@ -125,10 +138,13 @@ def test_bench_all_quick_prints_every_figure_and_leaves_no_process(tmp_path: Pat
         pytest.skip("bench/all.py's routed row needs haproxy: set SKALD_TEST_PROXY=1")
     run = uuid.uuid4().hex
     command = [sys.executable, "bench/all.py", "--quick", "--postgres", postgres]
+    scratch = tmp_path / "tmp"  # its temporary files' folder (TMPDIR), empty
+    scratch.mkdir()
+    tree = work_tree_status()
     bench = subprocess.Popen(
         command,
         cwd=ROOT,
-        env={**os.environ, **readme_venv(tmp_path), MARK: run},
+        env={**os.environ, **readme_venv(tmp_path), MARK: run, "TMPDIR": str(scratch)},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -145,6 +161,10 @@ def test_bench_all_quick_prints_every_figure_and_leaves_no_process(tmp_path: Pat
             os.kill(pid, signal.SIGKILL)
     assert left == [], output
     assert bench.returncode == 0, output
+    # Nothing left behind (issue 39): no temporary file or folder (wrk's scripts, the
+    # stores, data directories), nothing new in the work tree.
+    assert sorted(p.name for p in scratch.iterdir()) == [], output
+    assert work_tree_status() == tree
     rows = table_rows(output)
     assert [row[0] for row in rows] == list(FIGURES), output
     for figure, _measured, _anchor, ratio, goal, verdict in rows:
