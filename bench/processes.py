@@ -99,7 +99,7 @@ def stop_everything(run: str, grace: float = 10.0) -> list[int]:
 def scratch_space() -> Iterator[Path]:
     """One folder for every temporary file and folder of the run, in this process and
     the processes it starts (TMPDIR), removed at the end however the run ends."""
-    folder = Path(tempfile.mkdtemp(prefix="skald-bench-run-"))
+    folder = Path(tempfile.mkdtemp(prefix="skald-run-"))
     saved_variable, saved_dir = os.environ.get("TMPDIR"), tempfile.tempdir
     os.environ["TMPDIR"] = tempfile.tempdir = str(folder)
     try:
