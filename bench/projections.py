@@ -7,7 +7,9 @@ Prints, from one run on one store:
   commit, switch over) and its share of the raw rate;
 - the rate of ``skald projections rebuild`` run as the user runs it, a subprocess timed
   from spawn to exit (start-up, imports, connecting, reading, decoding, projecting,
-  switching over, stopping), and its share of the raw rate: goal (e), >= 0.75;
+  switching over, stopping), and its share of the raw rate, by wall time and by CPU (the
+  command's and what it waited for, its embedded Redis included, against the raw read's
+  own): goal (e), >= 0.75 by CPU, as issue 39 measured it;
 - the live lag of a burst of commands: from the moment a command has appended its
   event to the moment the views in Redis include it, p50 and p99 (target p99 <= 100 ms).
 
@@ -44,6 +46,7 @@ import multiprocessing
 import os
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -155,15 +158,29 @@ def timed(run: Callable[[], int]) -> float:
     return count / (time.perf_counter() - started)
 
 
+def cpu_timed(run: Callable[[], int]) -> tuple[float, float]:
+    """Events per second of wall time and per second of this process's CPU."""
+    started, used = time.perf_counter(), time.process_time()
+    count = run()
+    return count / (time.perf_counter() - started), count / (time.process_time() - used)
+
+
+def children_cpu() -> float:
+    """CPU seconds of the children this process has waited for (and of theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def cli_rebuild(
     data_dir: Path,
     redis_url: str | None,
     prefix: str,
     processes: int | None = None,
     code: Path | None = None,
-) -> tuple[float, float]:
+) -> tuple[float, float, float]:
     """``skald projections rebuild`` as a user runs it: (wall seconds from spawn to exit,
-    the seconds the command itself reports for reading, projecting and switching).
+    the seconds the command itself reports for reading, projecting and switching, the
+    CPU seconds of the command and of what it waited for: its embedded Redis, its parts).
     With ``code``, another checkout's packages run it (first on PYTHONPATH)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKALD_")}
     env["SKALD_REDIS_PREFIX"] = prefix
@@ -174,13 +191,13 @@ def cli_rebuild(
         command += ["--redis-url", redis_url]
     if processes:
         command += ["--processes", str(processes)]
-    started = time.perf_counter()
+    started, used = time.perf_counter(), children_cpu()
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, children_cpu() - used
     if done.returncode != 0:
         raise SystemExit(f"skald projections rebuild failed:\n{done.stderr}")
     reported = re.search(r"events in ([0-9.]+) s", done.stdout)
-    return wall, float(reported.group(1)) if reported else float("nan")
+    return wall, float(reported.group(1)) if reported else float("nan"), cpu
 
 
 def delete_prefix(client: redis.Redis, prefix: str) -> None:
@@ -317,28 +334,43 @@ def rebuild_rates(
     app = bench.app
     rebuilder = Rebuilder(bench.client, app.recorder, app.mapper, app.name, PREFIX)
     raw_rates, rebuild_rates, cli_walls, cli_reported, serial_walls = [], [], [], [], []
-    against_walls = []
+    against_walls, raw_cpu_rates, rebuild_cpu_rates, cli_cpus, against_cpus = [], [], [], [], []
     for _ in range(runs):  # interleaved, so all of them see the same machine
-        raw_rates.append(timed(lambda: raw_read(app)))
-        rebuild_rates.append(timed(lambda: rebuilder.rebuild_all().events))
-        wall, reported = cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, processes)
+        rate, cpu_rate = cpu_timed(lambda: raw_read(app))
+        raw_rates.append(rate)
+        raw_cpu_rates.append(cpu_rate)
+        rate, cpu_rate = cpu_timed(lambda: rebuilder.rebuild_all().events)
+        rebuild_rates.append(rate)
+        rebuild_cpu_rates.append(cpu_rate)
+        wall, reported, cpu = cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, processes)
         cli_walls.append(wall)
         cli_reported.append(reported)
+        cli_cpus.append(cpu)
         if parts:  # the A/B of the partitioned rebuild: the CLI with --processes PARTS
             serial_walls.append(cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, parts)[0])
         if against:  # the A/B of two versions: the CLI of another checkout, same runs
-            against_walls.append(
-                cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, processes, against)[0]
-            )
+            other = cli_rebuild(bench.data_dir, bench.redis_url, CLI_PREFIX, processes, against)
+            against_walls.append(other[0])
+            against_cpus.append(other[2])
     raw, rebuild = statistics.median(raw_rates), statistics.median(rebuild_rates)
     wall, reported = statistics.median(cli_walls), statistics.median(cli_reported)
     cli, share, cli_share = events / wall, rebuild / raw, events / wall / raw
-    print(f"raw read + decode:   {raw:10,.0f} events/s   (median of {runs}; the anchor)")
-    print(f"rebuild, in-process: {rebuild:10,.0f} events/s   = {share:.2f}x raw")
+    # By CPU (the issue's measure): on a shared machine a wall time counts the others'
+    # work too, while the CPU a process used hardly moves with the load.
+    raw_cpu, cli_cpu = statistics.median(raw_cpu_rates), statistics.median(cli_cpus)
+    cpu_share = events / cli_cpu / raw_cpu
+    print(
+        f"raw read + decode:   {raw:10,.0f} events/s   (median of {runs}; the anchor); "
+        f"by CPU {raw_cpu:,.0f} events/s"
+    )
+    print(
+        f"rebuild, in-process: {rebuild:10,.0f} events/s   = {share:.2f}x raw; by CPU "
+        f"{statistics.median(rebuild_cpu_rates) / raw_cpu:.2f}x"
+    )
     print(
         f"skald projections rebuild, spawn to exit: {wall:.2f} s = {cli:,.0f} events/s "
-        f"= {cli_share:.2f}x raw   [goal (e) >= {GOAL}: "
-        f"{'met' if cli_share >= GOAL else 'MISSED'}]"
+        f"= {cli_share:.2f}x raw; by CPU {cli_cpu:.2f} s = {cpu_share:.2f}x raw's CPU   "
+        f"[goal (e) >= {GOAL} by CPU: {'met' if cpu_share >= GOAL else 'MISSED'}]"
     )
     print(
         f"    of which the command's own report (read, project, switch): {reported:.2f} s; "
@@ -349,6 +381,7 @@ def rebuild_rates(
         f"CLI {', '.join(f'{events / w:,.0f}' for w in cli_walls)} events/s"
     )
     found = {"events": events, "raw": raw, "cli": cli, "wall": wall, "cli_share": cli_share}
+    found |= {"raw_cpu": raw_cpu, "cli_cpu": cli_cpu, "cpu_share": cpu_share}
     if serial_walls:
         alone = statistics.median(serial_walls)
         found["parts_share"] = events / alone / raw
@@ -359,11 +392,19 @@ def rebuild_rates(
         )
     if against_walls:
         other = statistics.median(against_walls)
+        other_cpu = statistics.median(against_cpus)
         found["against_share"] = events / other / raw
+        found["against_cpu_share"] = events / other_cpu / raw_cpu
         print(
             f"    the CLI of {against} in the same runs: {other:.2f} s = "
             f"{events / other / raw:.2f}x raw; this checkout's {other / wall:.2f}x as fast "
             f"(per run: {', '.join(f'{events / w / raw:.2f}x' for w in against_walls)} raw)"
+        )
+        print(
+            f"    by CPU: {other_cpu:.2f} s = {events / other_cpu / raw_cpu:.2f}x raw's CPU; "
+            f"this checkout's {cli_cpu:.2f} s, {other_cpu / cli_cpu:.2f}x as little (per run: "
+            f"this {', '.join(f'{c:.2f}' for c in cli_cpus)} s, that "
+            f"{', '.join(f'{c:.2f}' for c in against_cpus)} s)"
         )
     return found
 
@@ -386,7 +427,7 @@ def main() -> int:
 
     with bench_store(args.events, args.store, args.redis_url) as bench:
         cli_share = rebuild_rates(bench, args.runs, args.processes, args.parts, args.against)[
-            "cli_share"
+            "cpu_share"
         ]
         if not args.burst:
             return 0 if cli_share >= GOAL else 1
