@@ -16,6 +16,7 @@ from skald_campaign.application.commands import (
 from skald_campaign.application.store import Commands
 from skald_campaign.domain.campaign.aggregate import Campaign, check_name
 from skald_campaign.domain.encounter.aggregate import Encounter
+from skald_campaign.domain.encounter.commands import refuse_for_role
 from skald_campaign.domain.errors import InvalidInput
 from skald_campaign.domain.reading.visibility import refuse_hidden_roll
 from skald_campaign.domain.records import Combatant, JSONObject
@@ -126,7 +127,11 @@ class EncounterCommands(Commands):
                 hidden=command.hidden,
             )
 
-        return self.changing_encounter(command.campaign_id, command.encounter_id, act)
+        def permitted(encounter: Encounter) -> None:
+            c = command
+            refuse_for_role(encounter, c.kind, c.params, c.role, c.override_reason)
+
+        return self.changing_encounter(command.campaign_id, command.encounter_id, act, permitted)
 
     def next_round(self, command: NextRound) -> Encounter:
         return self.change_encounter(

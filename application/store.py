@@ -185,13 +185,21 @@ class Commands:
         self.store = store
 
     def changing_encounter(
-        self, campaign_id: UUID, encounter_id: UUID, change: Callable[[Encounter], T]
+        self,
+        campaign_id: UUID,
+        encounter_id: UUID,
+        change: Callable[[Encounter], T],
+        permitted: Callable[[Encounter], None] | None = None,
     ) -> Callable[[], tuple[Encounter, T]]:
         """The attempt of a command on one encounter: read it, change it, save it; the
-        encounter and what the change returned (re-run whole after a lost race)."""
+        encounter and what the change returned (re-run whole after a lost race). What the
+        request's key may not ask of the encounter whatever its state (`permitted`, 403)
+        is refused before the expected version is checked (`decides_on`)."""
 
         def attempt() -> tuple[Encounter, T]:
             encounter = self.store.encounter(campaign_id, encounter_id)
+            if permitted is not None:
+                permitted(encounter)
             self.store.decides_on(encounter)
             result = change(encounter)
             self.store.save(encounter)

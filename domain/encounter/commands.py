@@ -192,6 +192,25 @@ def refuse_if_ended(e: Fight) -> None:
 # -- actions and exchanges ---------------------------------------------------------
 
 
+def refuse_for_role(
+    e: Fight, kind: str, params: JSONObject, role: str, override_reason: str | None
+) -> None:
+    """What a key of this role may never ask of an action (403), whatever the fight's
+    state: a GM's tool, a GM's parameter, an override of the turn order. Asked as the
+    action is decided, and before its expected version is checked (a refused permission
+    comes before a failed precondition: RFC 9110 13.2.2). An action the rules do not have
+    is not this check's to refuse (422, as the action is decided)."""
+    if role == "gm":
+        return
+    action_type = e.rules.actions.get(kind)
+    if action_type is not None:
+        if action_type.gm_only:
+            raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
+        refuse_gm_calls(action_type.params, kind, params, role)
+    if override_reason is not None:
+        raise Forbidden(f"only the GM may override the turn order; this is a {role} key")
+
+
 def act(
     e: Fight,
     kind: str,
@@ -211,9 +230,7 @@ def act(
     refuse_if_ended(e)
     rules = e.rules
     action_type = rules.action_type(kind)
-    if role != "gm" and action_type.gm_only:
-        raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
-    refuse_gm_calls(action_type.params, kind, params, role)
+    refuse_for_role(e, kind, params, role, override_reason)
     overridden = turn_check(e, actor, action_type.gm_only, override_reason, role)
     # The ruleset's own once-a-round rule (margin's M5) yields to the GM's override.
     view = e.view(turn_overridden=overridden is not None)

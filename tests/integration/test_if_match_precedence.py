@@ -24,6 +24,7 @@ OGRE = {
     "weapons": [{"name": "spear", "damage_class": 2, "damage_type": "piercing", "skill": 14}],
 }
 HIT = {"hit": [1, 2, 2], "damage": [6, 6]}
+TAKE_HIT = {"damage_type": "impact", "damage_class": 1}
 
 
 def position(client: TestClient) -> int:
@@ -655,6 +656,18 @@ def test_the_key_its_permission_the_subjects_existence_and_the_schema_come_befor
             json={"kind": "recover", "actor": w.ogre, "params": {}},
             headers=as_player,
         ),
+        # A GM's tool, and an override of the turn order, asked with a player's key (the
+        # rules say which action is a GM's tool): 403.
+        client.post(
+            f"{w.fight}/actions",
+            json={"kind": "take_hit", "actor": w.bran, "params": TAKE_HIT},
+            headers=as_player,
+        ),
+        client.post(
+            f"{w.fight}/actions",
+            json={"kind": "recover", "actor": w.bran, "params": {}, "override_reason": "now"},
+            headers=as_player,
+        ),
         # No such encounter; no such campaign: 404.
         client.post(f"{w.campaign}/encounters/{nobody}/turn", headers={"if-match": stale}),
         client.post(f"/campaigns/{nobody}/days", json={"days": 1}, headers={"if-match": stale}),
@@ -669,11 +682,12 @@ def test_the_key_its_permission_the_subjects_existence_and_the_schema_come_befor
         ),
         (403, "forbidden", f"only the GM may POST {w.fight}/turn; this is a player key"),
         (403, "forbidden", f"this player key does not act for character '{w.ogre}'"),
+        (403, "forbidden", "only the GM may use 'take_hit', a GM's tool; this is a player key"),
+        (403, "forbidden", "only the GM may override the turn order; this is a player key"),
         (404, "not_found", f"no encounter with id {nobody}"),
         (404, "not_found", f"no campaign with id {nobody}"),
         (422, "invalid_input", "invalid request: days: Input should be a valid integer"),
     ]
-    assert position(client) == before
     assert position(client) == before
 
 
