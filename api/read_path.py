@@ -1,5 +1,5 @@
-"""A GM's view reads answered before the middleware stack (issue 39: reads at half the
-stack's cost).
+"""A GM's view reads and audit and history pages answered before the middleware stack
+(issue 39: reads at half the stack's cost).
 
 A view read (vitals, a board, the campaign's audit page) answered by api/fast_views.py
 below the router still passed through every middleware on its way in and every ``send``
@@ -11,17 +11,24 @@ none of them changes the answer but three: the rate limit counts it, the ETags t
 answer 304) and the security headers are added. Here those three are done in one place,
 with the same code, and the answer goes straight to the server.
 
+An audit or history page went further still: the router, its dependencies, a worker
+thread and a query for the aggregate's newest version, to send bytes kept in memory
+(application/audit_pages.py). An unfiltered page is answered here when memory alone
+has it: the kept entries, and the newest version while nothing can have changed it
+(``kept_page_json``; another process's write shows within the store position's 0.1 s).
+
 Everything out of the ordinary goes through the whole stack as before: another method or
 path, a request with a body or a Content-Encoding (the body limit's to judge), no key, a
 key the campaign refuses or that is not the GM's (a player's or viewer's answer is
-redacted: api/redacting.py), a query to validate, a view not projected yet, Redis away.
-The rate limit's decision made here travels with the request (``RATE_DECIDED``), so a
-request that goes on through the stack is counted once.
+redacted: api/redacting.py), a query to validate, a filtered page, a view not projected
+yet, a page not kept, Redis away. The rate limit's decision made here travels with the
+request (``RATE_DECIDED``), so a request that goes on through the stack is counted once.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl
 from uuid import UUID
 
 from starlette.applications import Starlette
@@ -36,12 +43,42 @@ from skald_campaign.api.security import security_headers
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.domain.errors import DomainError
 
+PAGE_PATH = re.compile(r"^/campaigns/([0-9a-f-]{36})/(?:history|encounters/([0-9a-f-]{36})/audit)$")
 # Headers that make a GET the body limit's to judge (it reads and checks any body).
 BODY_HEADERS = (b"content-length", b"transfer-encoding", b"content-encoding")
 
 
 def without_body(headers: dict[bytes, bytes]) -> bool:
     return all(headers.get(name, b"0") == b"0" for name in BODY_HEADERS)
+
+
+def page_bounds(query: bytes) -> tuple[int, int] | None:
+    """An audit or history page's offset and limit when the query asks for an unfiltered
+    page and is plainly valid (api/routes/history.py's bounds); else None: the route's."""
+    offset, limit = 0, 100
+    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if not value.isascii() or not value.isdigit() or len(value) > 10:
+            return None
+        if name == "offset":
+            offset = int(value)
+        elif name == "limit":
+            limit = int(value)
+        else:
+            return None
+    return (offset, limit) if 1 <= limit <= 1000 else None
+
+
+def page_answer(application: SkaldApplication, found: re.Match[str], query: bytes) -> bytes | None:
+    """An unfiltered audit or history page from memory alone (application/audit_pages.py
+    ``kept_page_json``), or None: the route answers."""
+    bounds = page_bounds(query)
+    if bounds is None:
+        return None
+    campaign_id = UUID(found.group(1))
+    queries = application.queries
+    if found.group(2) is None:
+        return queries.kept_campaign_history_json(campaign_id, *bounds)
+    return queries.kept_encounter_audit_json(campaign_id, UUID(found.group(2)), *bounds)
 
 
 class ReadFastPath:
@@ -52,12 +89,21 @@ class ReadFastPath:
         self.enabled = enabled
         self.rereads: Rereads = {}  # see api/access_reads.py
 
-    def takes(self, scope: Scope) -> re.Match[str] | None:
+    def takes(self, scope: Scope) -> tuple[re.Match[str], bool] | None:
+        """The read's path matched, and whether it is a view's (else a page's)."""
         if not self.enabled or scope["type"] != "http" or scope["method"] != "GET":
             return None
-        return VIEW_PATH.match(scope["path"])
+        path = scope["path"]
+        found = VIEW_PATH.match(path)
+        if found is not None:
+            return found, True
+        found = PAGE_PATH.match(path)
+        return None if found is None else (found, False)
 
-    async def answer(self, app: Starlette, scope: Scope, found: re.Match[str], send: Send) -> bool:
+    async def answer(
+        self, app: Starlette, scope: Scope, read: tuple[re.Match[str], bool], send: Send
+    ) -> bool:
+        found, is_view = read
         state = app.state
         limiter: RateLimiter | None = getattr(state, "rate_limiter", None)
         headers = dict(scope["headers"])
@@ -80,6 +126,8 @@ class ReadFastPath:
         application: SkaldApplication = backend.application
         try:
             campaign_id = UUID(found.group(1))
+            if not is_view and found.group(2) is not None:
+                UUID(found.group(2))
         except ValueError:
             return False
         digest = KeyMaker.digest(key)
@@ -91,13 +139,20 @@ class ReadFastPath:
             access = await fresh_access(application, campaign_id, key_id, digest, self.rereads)
         if access is None or access.role != "gm":
             return False
+        query: bytes = scope.get("query_string", b"")
+        extra = security_headers(scope["path"])
+        if not is_view:
+            page = page_answer(application, found, query)
+            if page is None:
+                return False
+            await send_json(send, page, extra)
+            return True
         scope[VIEW_TRIED] = True  # what this read found, the stack's fast path would too
-        payload = await view_answer_anywhere(backend.views, found, scope.get("query_string", b""))
+        payload = await view_answer_anywhere(backend.views, found, query)
         if payload is None:
             return False
         etag = etag_of(payload)
         asked = headers.get(b"if-none-match")
-        extra = security_headers(scope["path"])
         if asked is not None and matches(asked, etag):
             start = {
                 "type": "http.response.start",
@@ -107,17 +162,21 @@ class ReadFastPath:
             await send(start)
             await send({"type": "http.response.body", "body": b""})
             return True
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [
-                    (b"content-length", str(len(payload)).encode()),
-                    (b"content-type", b"application/json"),
-                    (b"etag", etag),
-                    *extra,
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        await send_json(send, payload, [(b"etag", etag), *extra])
         return True
+
+
+async def send_json(send: Send, payload: bytes, headers: list[tuple[bytes, bytes]]) -> None:
+    """A 200 with the JSON bytes and the headers the stack puts after its own two."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-length", str(len(payload)).encode()),
+                (b"content-type", b"application/json"),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})

@@ -15,6 +15,13 @@ that has not seen an aggregate yet reads its events once, then only the new ones
 aggregate's first event (which says what it is, its campaign and its day) is kept with it,
 and so are the bytes of each entry the API has sent (``page_json``, from the stored JSON:
 application/audit_entries.py), within a budget: a page read again reads no event at all.
+
+An unfiltered page's one query, the aggregate's newest version, is not asked again while
+nothing can have changed it (``kept_page_json``, issue 39): the version is kept with a
+mark (``VersionMarks``) of what would move if anything were written, this process's saves
+of the aggregate and the store's position, and stands while the mark is the same. This
+process's own writes move the mark at once; another process's within the store
+position's freshness (application/store_position.py, 0.1 s), as they reach the views' lag.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypedDict
+from typing import NamedTuple, Protocol, TypedDict
 from uuid import UUID
 
 from eventsourcing.domain import DomainEventProtocol
@@ -41,6 +48,19 @@ RUN_GAP = 8  # page versions this close together are read in one range query
 # The bytes of rendered entries a process keeps (~1 KB an action's entry): the pages
 # of a few dozen long encounters.
 RENDERED_KEPT = 64 * 1024 * 1024
+
+
+# What would move if the aggregate were written: this process's saves of it and the
+# store's position (its last notification id).
+Mark = tuple[int, int]
+
+
+class VersionMarks(Protocol):
+    def now(self, aggregate_id: UUID) -> Mark:
+        """The mark as it stands (the store's position may be asked of the store)."""
+
+    def fresh(self, aggregate_id: UUID) -> Mark | None:
+        """The mark from memory, None when the store's position is not known fresh."""
 
 
 class Page(TypedDict):
@@ -108,6 +128,8 @@ class Index:
     lock: threading.Lock = field(default_factory=threading.Lock)
     rendered: dict[int, bytes] = field(default_factory=dict)
     rendered_size: int = 0  # the bytes in ``rendered``
+    # The newest version last read from the store, and the mark taken before that read.
+    newest: tuple[Mark, int] | None = None
 
     @property
     def day(self) -> int | None:
@@ -149,9 +171,15 @@ def runs(versions: Sequence[int]) -> Iterator[tuple[int, int]]:
 class AuditPages:
     """Pages of one store's audit trails, with the index each process keeps."""
 
-    def __init__(self, events: EventStore[UUID], rendered_kept: int = RENDERED_KEPT) -> None:
+    def __init__(
+        self,
+        events: EventStore[UUID],
+        rendered_kept: int = RENDERED_KEPT,
+        marks: VersionMarks | None = None,
+    ) -> None:
         self.events = events
         self.rendered_kept = rendered_kept
+        self.marks = marks
         self._rendered_size = 0  # over every index
         self._indexes: OrderedDict[UUID, Index] = OrderedDict()
         self._lock = threading.Lock()
@@ -188,6 +216,25 @@ class AuditPages:
         if index is None or not isinstance(index.first, CampaignCreated):
             raise NotFound(f"no campaign with id {campaign_id}")
         return index
+
+    def kept_encounter_index(self, campaign_id: UUID, encounter_id: UUID) -> Index | None:
+        """The encounter's index if this process has it (no store read), else None; None
+        too where `encounter_index` would refuse."""
+        index = self._kept(encounter_id)
+        if index is None or not isinstance(index.first, EncounterStarted):
+            return None
+        return index if getattr(index.first, "campaign_id", None) == campaign_id else None
+
+    def kept_campaign_index(self, campaign_id: UUID) -> Index | None:
+        index = self._kept(campaign_id)
+        return index if index is not None and isinstance(index.first, CampaignCreated) else None
+
+    def _kept(self, aggregate_id: UUID) -> Index | None:
+        with self._lock:
+            index = self._indexes.get(aggregate_id)
+            if index is not None:
+                self._indexes.move_to_end(aggregate_id)
+            return index
 
     # -- pages --------------------------------------------------------------------------
 
@@ -235,12 +282,42 @@ class AuditPages:
             self._keep(index, stored.originator_version, data)
         return page_json(total, offset, limit, [found[v] for v in wanted if v in found])
 
+    def kept_page_json(
+        self, index: Index, aggregate_id: UUID, offset: int, limit: int
+    ) -> bytes | None:
+        """``page_json`` of an unfiltered page from memory alone: None when anything would
+        be read from the store (the newest version not known to stand, an entry not
+        rendered yet). Asks nothing that waits: for a caller on the event loop."""
+        newest = index.newest
+        if newest is None or self.marks is None:
+            return None
+        mark, last = newest
+        if self.marks.fresh(aggregate_id) != mark:
+            return None
+        rendered = index.rendered
+        entries = []
+        for version in range(offset + 1, min(offset + limit, last) + 1):
+            data = rendered.get(version)
+            if data is None:
+                return None
+            entries.append(data)
+        return page_json(last, offset, limit, entries)
+
+    def _newest(self, index: Index, aggregate_id: UUID) -> int:
+        """The aggregate's newest version, read from the store, and kept with the mark
+        taken before the read (a write meanwhile moved it: the version then goes unused)."""
+        mark = None if self.marks is None else self.marks.now(aggregate_id)
+        last = self.last_version(aggregate_id)
+        if mark is not None:
+            index.newest = (mark, last)
+        return last
+
     def _select(
         self, index: Index, kind: str | None, character: str | None, offset: int, limit: int
     ) -> tuple[int, list[int]]:
         """The filtered trail's length and the versions of its page."""
         aggregate_id = recorded(index.first).originator_id
-        last = self.last_version(aggregate_id)
+        last = self._newest(index, aggregate_id)
         if kind is None and character is None:
             return last, list(range(offset + 1, min(offset + limit, last) + 1))
         with index.lock:

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TypedDict
 from uuid import UUID
 
-from skald_campaign.application.audit_pages import AuditPages, Page
+from skald_campaign.application.audit_pages import AuditPages, Mark, Page
 from skald_campaign.application.history import event_record, version_at
 from skald_campaign.application.redaction import Redaction, redaction_for, written_records
 from skald_campaign.application.store import Commands, Store
@@ -37,12 +37,27 @@ class Diff(TypedDict):
     actions: list[dict[str, JSON]]
 
 
+class StoreMarks:
+    """An aggregate's mark (application/audit_pages.py VersionMarks) in this store: this
+    process's saves of it, then the store's position, each taken before what it marks."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def now(self, aggregate_id: UUID) -> Mark:
+        return self.store.saves_of(aggregate_id), self.store.store_position()
+
+    def fresh(self, aggregate_id: UUID) -> Mark | None:
+        position = self.store.known_position.fresh()
+        return None if position is None else (self.store.saves_of(aggregate_id), position)
+
+
 class Queries(Commands):
     """Reads of the store: a group like the commands, over the same store."""
 
     def __init__(self, store: Store) -> None:
         super().__init__(store)
-        self.pages = AuditPages(store.events)
+        self.pages = AuditPages(store.events, marks=StoreMarks(store))
 
     def redaction(self, campaign_id: UUID, role: Role) -> Redaction | None:
         """What a key of this role (or a webhook taking its view) may see of the campaign
@@ -104,6 +119,25 @@ class Queries(Commands):
         """``campaign_history`` as the API's answer model (AuditPage) writes it."""
         index = self.pages.campaign_index(campaign_id)
         return self.pages.page_json(index, kind, character, offset, limit)
+
+    def kept_encounter_audit_json(
+        self, campaign_id: UUID, encounter_id: UUID, offset: int, limit: int
+    ) -> bytes | None:
+        """``encounter_audit_json`` unfiltered, from memory alone; None when anything
+        would be read from the store (the route then answers)."""
+        index = self.pages.kept_encounter_index(campaign_id, encounter_id)
+        return (
+            None if index is None else self.pages.kept_page_json(index, encounter_id, offset, limit)
+        )
+
+    def kept_campaign_history_json(
+        self, campaign_id: UUID, offset: int, limit: int
+    ) -> bytes | None:
+        """``campaign_history_json`` unfiltered, from memory alone, or None."""
+        index = self.pages.kept_campaign_index(campaign_id)
+        return (
+            None if index is None else self.pages.kept_page_json(index, campaign_id, offset, limit)
+        )
 
     def vitals_at(self, campaign_id: UUID, at: datetime) -> dict[str, JSON]:
         """Every character's tracks and conditions as they stood at an instant."""

@@ -84,6 +84,7 @@ def test_a_page_at_2000_actions_reads_no_more_than_at_10(
     client: TestClient, counted: Reads
 ) -> None:
     app = counted.app
+    app.known_position.fresh_seconds = 600  # the store's position known fresh throughout
     cid = new_campaign(client, "stamina-body", OPTIONS)
     party = [enrol(client, cid, f"Hero {n}", SHEET) for n in range(4)]
     short = fight(app, UUID(cid), party[:2], 10)
@@ -123,8 +124,10 @@ def test_a_page_at_2000_actions_reads_no_more_than_at_10(
     assert short_rows == 1
     assert long_rows == 1 + 1
     assert long_trips == short_trips
-    # The last unfiltered page again: its entries were kept on its first read.
-    assert audit(long, "limit=50&offset=1951")[0] == 1
+    # The last unfiltered page again: its entries were kept on its first read, and its
+    # newest version stands (nothing written since the filtered page read it): no row
+    # (api/read_path.py answers it from memory).
+    assert audit(long, "limit=50&offset=1951")[0] == 0
 
     # The campaign's history: the same at any length.
     history = f"/campaigns/{cid}/history?limit=2"

@@ -1,7 +1,8 @@
-"""A GM's view reads answered before the middleware stack (api/read_path.py) carry the
-very status, headers and bytes the stack sends (ETag, 304, the security headers), are
-counted once by the rate limit, and leave every other request to the stack: a player's
-(redacted), a refused key, a revoked one, a request with a body."""
+"""A GM's view reads and audit and history pages answered before the middleware stack
+(api/read_path.py) carry the very status, headers and bytes the stack sends (ETag, 304,
+the security headers), are counted once by the rate limit, and leave every other request
+to the stack: a player's (redacted), a refused key, a revoked one, a request with a body,
+a filtered page, a page whose newest version is not known to stand."""
 
 from __future__ import annotations
 
@@ -94,6 +95,62 @@ def test_a_gm_read_answered_first_has_the_stacks_status_headers_and_bytes(
     assert answered_here == [path.partition("?")[0] for path in paths for _ in range(2)]
 
 
+def test_a_gm_page_answered_first_is_the_stacks_and_moves_with_each_write(
+    live_client: TestClient, stack_only: TestClient, answered_here: list[str]
+) -> None:
+    client = live_client
+    cid, eid, _, gm = fight(client)
+    bran = ok(client.get(f"/campaigns/{cid}/vitals", headers=gm))["characters"][0]["id"]
+    history, audit = f"/campaigns/{cid}/history", f"/campaigns/{cid}/encounters/{eid}/audit"
+    pages = [history, f"{history}?offset=1&limit=2", audit, f"{audit}?limit=1&offset=1"]
+    # The store's position stays known fresh for the test (its bound is tried below).
+    position = client.app.state.backend.application.known_position  # type: ignore[attr-defined]
+    position.fresh_seconds = 600
+    for path in pages:
+        client.get(path, headers=gm)  # the route reads it first: kept from then on
+    answered_here.clear()
+    for path in pages:
+        fast, slow = client.get(path, headers=gm), stack_only.get(path, headers=gm)
+        assert fast.status_code == slow.status_code == 200, path
+        assert fast.content == slow.content, path
+        assert fast.headers.raw == slow.headers.raw, path
+        names = [name for name, _ in fast.headers.raw]
+        assert names == [
+            b"content-length",
+            b"content-type",
+            b"content-security-policy",
+            b"referrer-policy",
+            b"x-content-type-options",
+            b"x-frame-options",
+        ]
+    assert answered_here == [path.partition("?")[0] for path in pages]
+
+    # A write here moves the page at once; the page after it is the stack's again.
+    total = ok(client.get(audit, headers=gm))["total"]
+    hit = {"kind": "take_hit", "dice": {"damage": [1]},
+           "params": {"target": bran, "damage_type": "impact", "damage_class": 1}}  # fmt: skip
+    ok(client.post(f"/campaigns/{cid}/encounters/{eid}/actions", json=hit, headers=gm), 201)
+    answered_here.clear()
+    after = client.get(audit, headers=gm)
+    assert ok(after)["total"] == total + 1
+    assert answered_here == []  # its newest version was read again, by the route
+    assert client.get(audit, headers=gm).content == after.content
+    assert answered_here == [audit]
+
+    # A write through another process shows once this one's store position is read again
+    # (application/store_position.py: every 0.1 s; here when the test says so).
+    ok(stack_only.post(f"/campaigns/{cid}/encounters/{eid}/actions", json=hit, headers=gm), 201)
+    expected = stack_only.get(audit, headers=gm)
+    assert ok(expected)["total"] == total + 2
+    answered_here.clear()
+    assert client.get(audit, headers=gm).content == after.content  # the position is not
+    position.fresh_seconds = 0  # ... now it is read again, by the route
+    assert client.get(audit, headers=gm).content == expected.content
+    position.fresh_seconds = 600
+    assert client.get(audit, headers=gm).content == expected.content
+    assert answered_here == [audit, audit]
+
+
 def test_everything_else_goes_through_the_stack(
     live_client: TestClient, stack_only: TestClient, answered_here: list[str]
 ) -> None:
@@ -110,6 +167,11 @@ def test_everything_else_goes_through_the_stack(
         (f"/campaigns/{other}/encounters/{eid}/board", other_gm),
         (f"/campaigns/{cid}/audit?limit=0", gm),
         (f"/campaigns/{cid}/audit?kind=x", gm),
+        (f"/campaigns/{cid}/history?kind=day", gm),  # a filtered page
+        (f"/campaigns/{cid}/history?limit=1001", gm),
+        (f"/campaigns/{cid}/history", {"authorization": f"Bearer {player}"}),
+        (f"/campaigns/{cid}/encounters/{eid}/audit", other_gm),
+        (f"/campaigns/{other}/encounters/{eid}/audit", other_gm),
         (vitals, {**gm, "content-encoding": "gzip"}),  # the body limit's 415
     ]
     for path, headers in unusual:
