@@ -46,6 +46,7 @@ from skald_campaign.api.routes import (
     webhooks,
 )
 from skald_campaign.api.security import SecurityHeaders
+from skald_campaign.api.view_connection import close_lines_here
 from skald_campaign.assistant.mount import AssistantMount, Assistants
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
@@ -74,8 +75,11 @@ def create_app(
         with build_backend() as backend:
             app.state.backend = backend
             app.state.rate_limiter = RateLimiter(backend.policy)
-            async with assistants.running():
-                yield
+            try:
+                async with assistants.running():
+                    yield
+            finally:
+                close_lines_here()  # api/view_connection.py: the loop's connection to Redis
 
     app = SkaldAPI(
         title="Skald",

@@ -31,13 +31,17 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skald_campaign.api.access_reads import fresh_access
+from skald_campaign.api.kept_views import KEPT
 from skald_campaign.api.keys import KeyMaker, bearer_in
 from skald_campaign.api.routes.views import MAX_OFFSET
+from skald_campaign.api.view_connection import line_here
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.domain.access import Access
 from skald_campaign.domain.errors import DomainError
+from skald_campaign.projections.keys import ViewKeys
 from skald_campaign.projections.reader import ViewReader
 from skald_campaign.projections.view_reads import (
+    AnyPipeline,
     Lag,
     Reads,
     audit_of,
@@ -313,19 +317,36 @@ NOT_READ = NotRead()
 
 
 async def view_answer_here(
-    views: ViewReader, client: AsyncRedis, found: re.Match[str], query: bytes
+    views: ViewReader, redis_url: str, found: re.Match[str], query: bytes
 ) -> bytes | NotRead | None:
-    """`view_answer` read on the event loop with an asyncio client, no worker thread;
-    NOT_READ when it needs more than its one round trip (see ViewReader.read_async)."""
+    """`view_answer` read on the event loop, no worker thread: on the loop's own
+    connection (api/view_connection.py), the answer's bytes kept while the view's are the
+    same (api/kept_views.py); else with an asyncio redis-py client. NOT_READ when it needs
+    more than its one round trip (see ViewReader.read_async)."""
     plan = view_plan(found, query)
     if plan is None:
         return None
     count, reads, build = plan
-    read = await views.read_async(client, count, reads)
+    line = await line_here(redis_url)
+    if line is None:
+        read = await views.read_async(client_here(redis_url), count, reads)
+        if read is None:
+            return NOT_READ
+        document = build(*read)
+        return None if document is None else answer_of(document)
+    name = (found.group(0), query)
+
+    async def execute(keys: ViewKeys, queue: Callable[[AnyPipeline], None]) -> list[object]:
+        return await line.read(KEPT.commands(name, keys.root, queue))
+
+    def make(answers: list[object], lag: Lag) -> bytes | None:
+        document = build(answers, lag)
+        return None if document is None else answer_of(document)
+
+    read = await views.read_through(execute, count, reads)
     if read is None:
         return NOT_READ
-    document = build(*read)
-    return None if document is None else answer_of(document)
+    return KEPT.answer(name, *read, make)
 
 
 # One asyncio client per event loop and Redis (a client is bound to the loop it ran on).
@@ -350,12 +371,39 @@ async def view_answer_anywhere(
     shape, anything out of the ordinary)."""
     try:
         if views.redis_url:
-            here = await view_answer_here(views, client_here(views.redis_url), found, query)
+            here = await view_answer_here(views, views.redis_url, found, query)
+            if isinstance(here, NotRead):  # most often: the store's position not fresh
+                await store_position_read(views)
+                here = await view_answer_here(views, views.redis_url, found, query)
             if not isinstance(here, NotRead):
                 return here
         return await run_in_threadpool(view_answer, views, found, query)
     except Exception:  # the route answers, and says what went wrong
         return None
+
+
+_POSITION_READS: weakref.WeakKeyDictionary[ViewReader, asyncio.Future[int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def store_position_read(views: ViewReader) -> None:
+    """The store's position read again on a worker thread (application/store_position.py),
+    once for every request waiting on it: it goes stale every 0.1 s, and then every read
+    arriving until one had read it again went to a worker thread of its own."""
+    reading = _POSITION_READS.get(views)
+    if reading is None:
+        reading = asyncio.ensure_future(run_in_threadpool(views.store_position))
+        _POSITION_READS[views] = reading
+
+        def finished(done: asyncio.Future[int]) -> None:
+            if _POSITION_READS.get(views) is done:
+                del _POSITION_READS[views]
+            if not done.cancelled():
+                done.exception()  # seen here: a requester gone leaves it unasked
+
+        reading.add_done_callback(finished)
+    await asyncio.shield(reading)
 
 
 # Set in the request's scope by api/read_path.py when it read the view already: what it

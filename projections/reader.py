@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import redis
 from redis.asyncio import Redis as AsyncRedis
@@ -116,6 +116,22 @@ class ViewReader:
         pipe = client.pipeline(transaction=False)
         self._queue_reads(pipe, keys, add_reads)
         return self._settle(keys, await pipe.execute(), count, position)
+
+    async def read_through(
+        self,
+        execute: Callable[[ViewKeys, Callable[[AnyPipeline], None]], Awaitable[list[object]]],
+        count: int,
+        add_reads: Reads,
+    ) -> tuple[list[object], Lag] | None:
+        """`read_async` through a caller's own connection: ``execute`` runs what the
+        second argument queues on a pipeline, under the generation given, and answers as
+        the pipeline would (api/view_connection.py); None as `read_async` says it."""
+        keys = self._last_seen
+        position = self.fresh_position()
+        if keys is None or position is None:
+            return None
+        answers = await execute(keys, lambda pipe: self._queue_reads(pipe, keys, add_reads))
+        return self._settle(keys, answers, count, position)
 
     def _queue_reads(self, pipe: AnyPipeline, keys: ViewKeys, add_reads: Reads) -> None:
         add_reads(pipe, keys)

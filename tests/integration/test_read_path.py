@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from skald_campaign.api import read_path
 from skald_campaign.api.app import create_app
+from skald_campaign.api.view_connection import CLIENT_NAME
 from skald_campaign.services import build_services
 from skald_campaign.settings import Settings
 from tests.helpers import act, enrol, new_campaign, ok, start
@@ -26,6 +27,9 @@ def stack_only(settings: Settings, live_client: TestClient) -> Iterator[TestClie
     views = settings.model_copy(update={"redis_url": live_client.app.state.backend.redis_url})
     app = create_app(lambda: build_services(views), fast_views=False)
     with TestClient(app, raise_server_exceptions=True) as test_client:
+        # Its answers' `projection.store` as the first server's (which wrote everything
+        # and so knows it at once): the store's position read each time.
+        test_client.app.state.backend.application.known_position.fresh_seconds = 0  # type: ignore[attr-defined]
         yield test_client
 
 
@@ -156,6 +160,7 @@ def test_everything_else_goes_through_the_stack(
 ) -> None:
     cid, eid, player, gm = fight(live_client)
     other = new_campaign(live_client, "stamina-body")
+    caught_up(live_client, other)  # both servers answer the same views from here on
     other_gm = {"authorization": live_client.headers.pop("authorization")}
     vitals = f"/campaigns/{cid}/vitals"
     answered_here.clear()  # fight's own reads
@@ -229,3 +234,49 @@ def test_a_read_answered_first_is_counted_once_by_the_rate_limit(settings: Setti
         statuses = [client.get(vitals, headers=other_gm).status_code for _ in range(4)]
         assert statuses == [401, 401, 401, 429]
         assert client.get(f"/campaigns/{other}/vitals", headers=other_gm).status_code == 429
+
+
+def test_a_kept_answer_is_the_stacks_before_and_after_a_change_and_a_lost_connection(
+    live_client: TestClient, stack_only: TestClient, answered_here: list[str]
+) -> None:
+    """The view's answer made once and sent again while the view's answers are the same
+    (api/kept_views.py); the loop's one connection to Redis (api/view_connection.py)
+    opened again once Redis closed it."""
+    client = live_client
+    cid, eid, _, gm = fight(client)
+    bran = ok(client.get(f"/campaigns/{cid}/vitals", headers=gm))["characters"][0]["id"]
+    paths = [f"/campaigns/{cid}/vitals", f"/campaigns/{cid}/encounters/{eid}/board",
+             f"/campaigns/{cid}/audit?limit=3"]  # fmt: skip
+
+    def same_as_the_stack() -> None:
+        for path in paths:
+            for _ in range(2):  # made, then kept
+                assert (
+                    client.get(path, headers=gm).content == stack_only.get(path, headers=gm).content
+                )
+
+    answered_here.clear()
+    same_as_the_stack()
+    hit = {"kind": "take_hit", "dice": {"damage": [3]},
+           "params": {"target": bran, "damage_type": "impact", "damage_class": 1}}  # fmt: skip
+    ok(client.post(f"/campaigns/{cid}/encounters/{eid}/actions", json=hit, headers=gm), 201)
+    client.headers.update(gm)
+    caught_up(client, cid)
+    client.headers.pop("authorization")
+    answered_here.clear()
+    same_as_the_stack()
+    assert len(answered_here) == 2 * len(paths)
+
+    redis_client = client.app.state.backend.redis  # type: ignore[attr-defined]
+
+    def lines() -> list[dict[str, str]]:  # of this test's database (others' tests share Redis)
+        db = str(redis_client.connection_pool.connection_kwargs.get("db", 0))
+        listed = redis_client.client_list()
+        return [c for c in listed if c.get("name") == CLIENT_NAME and c.get("db") == db]
+
+    assert len(lines()) == 1  # one connection for every view read of this process
+    redis_client.client_kill_filter(_id=lines()[0]["id"])
+    answered_here.clear()
+    same_as_the_stack()  # the read on the lost connection: the route; then a new one
+    assert len(answered_here) >= 2 * len(paths) - 1
+    assert len(lines()) == 1
