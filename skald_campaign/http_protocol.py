@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -288,6 +288,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     # first byte) until its last body byte.
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        # Every write goes through it: the requests' cycles take it from here.
+        self.transport = cast(asyncio.Transport, CoalescedWrites(transport, self.loop))
         self.access_logger = ACCESS_LOG  # each request's cycle takes it from here
         self._arm()
 
@@ -323,3 +325,45 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
 class FramingLost(Exception):
     pass
+
+
+class CoalescedWrites:
+    """A connection's transport whose writes within one turn of the event loop go out as
+    one: uvicorn writes an answer's head as soon as it is started and its body after, two
+    system calls on the socket for every answer (each, on loopback, carrying the packet
+    through to the reader and waking it); joined, one. Everything else is the transport's
+    own; what closes the connection first sends what is waiting."""
+
+    __slots__ = ("_loop", "_transport", "_waiting")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._waiting: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._waiting:
+            self._loop.call_soon(self.flush)
+        self._waiting.append(data)
+
+    def flush(self) -> None:
+        if not self._waiting:
+            return
+        waiting, self._waiting = self._waiting, []
+        if not self._transport.is_closing():
+            self._transport.write(waiting[0] if len(waiting) == 1 else b"".join(waiting))
+
+    def write_eof(self) -> None:
+        self.flush()
+        self._transport.write_eof()
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._waiting = []
+        self._transport.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
