@@ -35,13 +35,14 @@ from starlette.applications import Starlette
 from starlette.types import Scope, Send
 
 from skald_campaign.api.access_reads import Rereads, fresh_access
-from skald_campaign.api.etags import etag_of, matches
+from skald_campaign.api.etags import matches
 from skald_campaign.api.fast_views import (
     VIEW_PATH,
     VIEW_TRIED,
     store_position_read,
     view_answer_anywhere,
 )
+from skald_campaign.api.kept_views import KEPT
 from skald_campaign.api.keys import KeyMaker, bearer_in
 from skald_campaign.api.limits import RATE_DECIDED, RateLimiter, presented_key
 from skald_campaign.api.security import security_headers
@@ -162,7 +163,7 @@ class ReadFastPath:
         payload = await view_answer_anywhere(backend.views, found, query)
         if payload is None:
             return False
-        etag = etag_of(payload)
+        etag = KEPT.etag_of(payload)
         asked = headers.get(b"if-none-match")
         if asked is not None and matches(asked, etag):
             start = {
