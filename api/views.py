@@ -17,6 +17,7 @@ from skald_campaign.api.schemas import (
     EncounterSummaryOut,
 )
 from skald_campaign.domain.campaign.aggregate import Campaign
+from skald_campaign.domain.campaign.reads import standing_conditions
 from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.play.actions import ActionRecord
 from skald_campaign.domain.reading import installed
@@ -29,13 +30,14 @@ def character_out(campaign: Campaign, character_id: str) -> CharacterOut:
     # None when the campaign's ruleset is not installed: read without the rules
     # (domain/reading/installed.py).
     rules = installed.rules(campaign.ruleset_id, campaign.options)
+    conditions = standing_conditions(campaign, character_id)
     return CharacterOut(
         id=character_id,
         name=c.name,
         sheet=c.sheet,
         tracks=c.tracks,
         maxima={} if rules is None else rules.track_maxima(c.sheet),
-        conditions=[] if rules is None else list(rules.conditions(c.sheet, c.tracks, c.state)),
+        conditions=[] if conditions is None else list(conditions),
         state=c.state,
         derived={} if rules is None else rules.derived_ratings(c.sheet, c.state),
         equipment={} if rules is None else rules.equipment(c.sheet),
@@ -63,7 +65,7 @@ ALL_ACTIONS = 10**9
 
 
 def combatants_out(encounter: Encounter, only: Iterable[str] | None = None) -> list[CombatantOut]:
-    rules = installed.rules(encounter.ruleset_id, encounter.options)
+    rules = encounter.installed_rules
     chosen = encounter.combatants if only is None else set(only)
     return [
         CombatantOut(
@@ -74,7 +76,9 @@ def combatants_out(encounter: Encounter, only: Iterable[str] | None = None) -> l
             present=c.present,
             tracks=c.tracks,
             maxima={} if rules is None else rules.track_maxima(c.sheet),
-            conditions=[] if rules is None else list(rules.conditions(c.sheet, c.tracks, c.state)),
+            # As the command that changed them last worked them out (domain/play/
+            # standing.py): an answer asks the rules nothing again; none without them.
+            conditions=list(encounter.standing_conditions(cid, rules) or ()),
             state=c.state,
         )
         for cid, c in encounter.combatants.items()
@@ -223,13 +227,14 @@ def _summary_plain(encounter: Encounter, only: set[str]) -> dict[str, object] | 
         and type(encounter.version) is int
     ):
         return None
-    rules = installed.rules(encounter.ruleset_id, encounter.options)
+    rules = encounter.installed_rules
     combatants: list[dict[str, object]] = []
     for cid, c in encounter.combatants.items():
         if cid not in only:
             continue
         maxima = {} if rules is None else rules.track_maxima(c.sheet)
-        conditions = [] if rules is None else list(rules.conditions(c.sheet, c.tracks, c.state))
+        found = encounter.standing_conditions(cid, rules)  # the rules asked once
+        conditions = [] if found is None else list(found)
         if not (
             type(cid) is str
             and type(c.name) is str

@@ -16,6 +16,7 @@ from typing import TypeVar
 from skald_campaign.domain.campaign.calendar import DayPlans
 from skald_campaign.domain.play.actions import ActionRecord
 from skald_campaign.domain.play.corrections import Plan, Replay
+from skald_campaign.domain.play.standing import KnownConditions
 from skald_campaign.domain.records import (
     JSON,
     Combatant,
@@ -94,6 +95,9 @@ class Walk:
     step_results: dict[str, dict[str, JSONObject]] = field(default_factory=dict)
     encounters: dict[str, EncounterResult] = field(default_factory=dict)
     actions: list[JSONObject] = field(default_factory=list)
+    # The conditions worked out along the walk: each character's once per value they
+    # take (domain/play/standing.py), though a step's "after" is the next one's "before".
+    known: KnownConditions = field(default_factory=KnownConditions)
 
 
 def diff(
@@ -103,12 +107,15 @@ def diff(
     what: JSONObject,
     before: Entry,
     after: Entry,
+    known: KnownConditions | None = None,
 ) -> dict[str, JSON]:
     """One step as the preview shows it: the character's tracks and conditions before
-    and after."""
+    and after (``known``: the walk's conditions so far)."""
+    known = KnownConditions() if known is None else known
 
     def shown(entry: Entry) -> dict[str, JSON]:
-        conditions = rules.conditions(entry.sheet, entry.tracks, entry.state)
+        sheet = rules.sheet(entry.sheet)
+        conditions = known.of(rules, cid, sheet, entry.tracks, entry.state)
         return {"tracks": dict(entry.tracks), "conditions": list(conditions)}
 
     return {

@@ -26,6 +26,7 @@ from skald_campaign.domain.campaign.ruleset_versions import (
     UNRECORDED_DISTRIBUTION,
     UNRECORDED_VERSION,
 )
+from skald_campaign.domain.play.standing import Standing
 from skald_campaign.domain.reading.recorded import upcast_not_recorded, with_readings
 from skald_campaign.domain.records import (
     JSON,
@@ -132,9 +133,15 @@ class Campaign(Aggregate):
             self.trigger_event(getattr(type(self), type(decision).__name__), **fields)
             # What the reads need of the rules for each character it touched, worked
             # out as it is recorded (domain/reading/recorded.py).
-            with_readings(self.pending_events, lambda: self.rules, self._held)
+            with_readings(self.pending_events, lambda: self.rules, self._held, self._standing)
             recorded.append(decision)
         return recorded
+
+    @property
+    def _standing(self) -> Standing:
+        """The characters' conditions, each worked out once per change of their values
+        (domain/play/standing.py): the readings an event records reuse them."""
+        return Standing(self.characters, self.conditions_of)
 
     def _held(self, character_id: str) -> Vitals | None:
         c = self.characters.get(character_id)
@@ -584,7 +591,7 @@ class Campaign(Aggregate):
         """Record a correction's effect on the roster (application/carrying.py), with what
         the reads need of the rules for each character it touched."""
         self._carry_correction(correction, steps, tracks, state, sheets, plans, by)
-        with_readings(self.pending_events, lambda: self.rules, self._held)
+        with_readings(self.pending_events, lambda: self.rules, self._held, self._standing)
 
     @event(CorrectionCarried)
     def _carry_correction(

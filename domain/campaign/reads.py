@@ -14,8 +14,9 @@ from skald_campaign.domain.campaign import roster
 from skald_campaign.domain.campaign.calendar import DayPlans
 from skald_campaign.domain.campaign.ruleset_versions import Standing, standing
 from skald_campaign.domain.campaign.view import CampaignRecords
+from skald_campaign.domain.play.standing import known_for
 from skald_campaign.domain.records import Character
-from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets import RULESETS, get_ruleset
 from skald_campaign.domain.rulesets.base import Ruleset
 
 
@@ -33,8 +34,24 @@ def character(campaign: CampaignRecords, character_id: str) -> Character:
 
 
 def conditions_of(campaign: CampaignRecords, character_id: str) -> tuple[str, ...]:
+    """The character's conditions as they stand: worked out once per change of their
+    values (domain/play/standing.py), not on every read."""
+    return _conditions(campaign, rules(campaign), character_id)
+
+
+def standing_conditions(campaign: CampaignRecords, character_id: str) -> tuple[str, ...] | None:
+    """``conditions_of``, or None when the campaign's ruleset is not installed (it is
+    then read without the rules: domain/reading/installed.py)."""
+    installed = RULESETS.get(campaign.ruleset_id)
+    if installed is None:
+        return None
+    return _conditions(campaign, installed.under(campaign.options), character_id)
+
+
+def _conditions(campaign: CampaignRecords, rules: Ruleset, character_id: str) -> tuple[str, ...]:
     enrolled = character(campaign, character_id)
-    return rules(campaign).conditions(enrolled.sheet, enrolled.tracks, enrolled.state)
+    sheet = rules.sheet(enrolled.sheet)
+    return known_for(campaign.id).of(rules, character_id, sheet, enrolled.tracks, enrolled.state)
 
 
 def open_encounters(campaign: CampaignRecords) -> list[str]:

@@ -28,7 +28,8 @@ from skald_campaign.domain.errors import NotFound
 from skald_campaign.domain.play.actions import ActionRecord
 from skald_campaign.domain.play.fight import Fight
 from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
-from skald_campaign.domain.play.resolution import build_view
+from skald_campaign.domain.play.resolution import build_view, conditions_of
+from skald_campaign.domain.play.standing import KnownConditions, Standing, known_for
 from skald_campaign.domain.play.table import commands as table_commands
 from skald_campaign.domain.play.table import markers
 from skald_campaign.domain.play.table.records import Table, table_of
@@ -44,7 +45,7 @@ from skald_campaign.domain.records import (
     Vitals,
     combatants_from_json,
 )
-from skald_campaign.domain.rulesets import get_ruleset
+from skald_campaign.domain.rulesets import RULESETS, get_ruleset
 from skald_campaign.domain.rulesets.base import EncounterView, Ruleset
 from skald_campaign.domain.snapshots import JSONStateSnapshot, RecordLists
 from skald_campaign.domain.writing.attribution import upcast_via
@@ -372,13 +373,42 @@ class Encounter(Aggregate):
     def rules(self) -> Ruleset:
         return get_ruleset(self.ruleset_id).under(self.options)
 
+    @property
+    def known_conditions(self) -> KnownConditions:
+        """The combatants' conditions as worked out so far (domain/play/standing.py),
+        shared with every copy of this encounter."""
+        return known_for(self.id)
+
     def conditions_of(self, combatant_id: str) -> tuple[str, ...]:
+        """The combatant's conditions as they stand: worked out once per change."""
         c = self.combatants[combatant_id]
-        return self.rules.conditions(c.sheet, c.tracks, c.state)
+        return conditions_of(self.rules, self.known_conditions, combatant_id, c)
+
+    @property
+    def installed_rules(self) -> Ruleset | None:
+        """``rules``, or None when the encounter's ruleset is not installed (its campaign
+        is then read without the rules: domain/reading/installed.py)."""
+        installed = RULESETS.get(self.ruleset_id)
+        return None if installed is None else installed.under(self.options)
+
+    def standing_conditions(
+        self, combatant_id: str, rules: Ruleset | None
+    ) -> tuple[str, ...] | None:
+        """``conditions_of`` under ``rules`` (``installed_rules``, asked once by a caller
+        that reads several), or None without them."""
+        if rules is None:
+            return None
+        c = self.combatants[combatant_id]
+        return conditions_of(rules, self.known_conditions, combatant_id, c)
 
     def view(self, turn_overridden: bool = False) -> EncounterView:
         return build_view(
-            self.rules, self.round, self.options, self.combatants, turn_overridden=turn_overridden
+            self.rules,
+            self.round,
+            self.options,
+            self.combatants,
+            turn_overridden=turn_overridden,
+            known=self.known_conditions,
         )
 
     def action(self, number: int) -> ActionRecord:
@@ -437,13 +467,10 @@ class Encounter(Aggregate):
 
     def note_readings(self) -> None:
         """The event just recorded, with what the reads need of the rules for each
-        combatant it touched (domain/reading/recorded.py): an action's and a GM change's
-        conditions after it are those its record already holds, not asked again."""
-        last = self.pending_events[-1]
-        known: dict[str, Sequence[str]] = {}
-        if type(last) in (Encounter.ActionResolved, Encounter.GMChanged):
-            changes = self.actions[-1].conditions or {}
-            known = {cid: change.after for cid, change in changes.items()}
+        combatant it touched (domain/reading/recorded.py): their conditions as the
+        command worked them out (an action's and a GM change's, as its record holds
+        them; domain/play/standing.py), not asked of the rules again."""
+        known = Standing(self.combatants, self.conditions_of)
         with_readings(self.pending_events, lambda: self.rules, self._held, known)
 
     def _held(self, combatant_id: str) -> Vitals | None:

@@ -20,7 +20,6 @@ from skald_campaign.domain.play.corrections import ACTIVE
 from skald_campaign.domain.play.exchanges import declared, withdrawn
 from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
 from skald_campaign.domain.play.table.records import Position
-from skald_campaign.domain.reading import installed
 from skald_campaign.domain.reading.breakdowns import target_of
 from skald_campaign.domain.records import (
     JSON,
@@ -32,6 +31,7 @@ from skald_campaign.domain.records import (
     combatants_from_json,
     replace,
 )
+from skald_campaign.domain.rulesets.base import Ruleset
 
 
 class Applied(Protocol):
@@ -57,6 +57,11 @@ class Applied(Protocol):
     @property
     def exchange_list(self) -> list[Exchange]: ...
     def conditions_of(self, combatant_id: str) -> tuple[str, ...]: ...
+    @property
+    def installed_rules(self) -> Ruleset | None: ...
+    def standing_conditions(
+        self, combatant_id: str, rules: Ruleset | None
+    ) -> tuple[str, ...] | None: ...
 
 
 # -- actions ---------------------------------------------------------------------------
@@ -241,15 +246,15 @@ def recomputed(
 def conditions_after(
     self: Applied, conditions_before: Mapping[str, Sequence[str]]
 ) -> dict[str, tuple[str, ...]]:
-    """Each touched combatant's conditions once the action is applied. Replaying a
-    stored action needs no rules code (issue 38): with its ruleset not installed (the
-    campaign is then read-only), they read as they stood before it, so the record says
-    nothing of conditions gained or lost (domain/reading/installed.py)."""
-    rules = installed.rules(self.ruleset_id, self.options)
-    if rules is None:
-        return {cid: tuple(before) for cid, before in conditions_before.items()}
+    """Each touched combatant's conditions once the action is applied: as the command
+    worked them out when it resolved the action (domain/play/standing.py), not asked of
+    the rules again; a stored action replayed, worked out once each. Replaying a stored
+    action needs no rules code (issue 38): with its ruleset not installed (the campaign
+    is then read-only), they read as they stood before it, so the record says nothing of
+    conditions gained or lost (domain/reading/installed.py)."""
+    rules = self.installed_rules if conditions_before else None
     found = {}
-    for cid in conditions_before:
-        c = self.combatants[cid]
-        found[cid] = tuple(rules.conditions(c.sheet, c.tracks, c.state))
+    for cid, before in conditions_before.items():
+        now = self.standing_conditions(cid, rules)
+        found[cid] = tuple(before) if now is None else now
     return found

@@ -235,7 +235,9 @@ def act(
     # The ruleset's own once-a-round rule (margin's M5) yields to the GM's override.
     view = e.view(turn_overridden=overridden is not None)
     dice, aliases = technical_dice(rules, view, kind, actor, params, dice)
-    opening = exchanges.open_or_resolve(rules, view, kind, actor, params, dice, roller, aliases)
+    opening = exchanges.open_or_resolve(
+        rules, view, kind, actor, params, dice, roller, aliases, e.known_conditions
+    )
     override = None
     if overridden is not None:
         refusal, reason = overridden
@@ -367,7 +369,9 @@ def declare(
     view = e.view(turn_overridden=exchange.override is not None)
     declared = {**exchange.params, exchange.param: choice}
     dice, aliases = technical_dice(e.rules, view, exchange.kind, exchange.actor, declared, dice)
-    resolved = exchanges.resolve_declared(e.rules, view, exchange, choice, dice, roller, aliases)
+    resolved = exchanges.resolve_declared(
+        e.rules, view, exchange, choice, dice, roller, aliases, e.known_conditions
+    )
     name = e.combatants[defender].name
     summary = f"exchange {number}: {name} declares {exchange.param} {choice}"
     yield DefenseDeclared(number, choice, len(e.actions) + 1, summary, access.who)
@@ -450,7 +454,9 @@ def replayed(
     roller: Roller,
     moved: Position | None = None,
 ) -> Command[list[JSONObject]]:
-    result = replay(e.rules, e.options, e.initial_combatants, e.actions, plan, roller)
+    result = replay(
+        e.rules, e.options, e.initial_combatants, e.actions, plan, roller, e.known_conditions
+    )
     if moved is None and result.turn_moved is not None:
         # A lifted skip moved the last turn change: the turn goes with it, unless the GM
         # has set the order since (the turn no longer stands where that change left it).
@@ -477,7 +483,15 @@ def rewind(e: Fight, past: Fight, reason: str, by: str) -> Command[list[JSONObje
         )
     records, plan = plan_rewind(past.actions, e.actions)
     # Keeping and superseding never roll.
-    result = replay(e.rules, e.options, e.initial_combatants, records, plan, seeded_roller(0))
+    result = replay(
+        e.rules,
+        e.options,
+        e.initial_combatants,
+        records,
+        plan,
+        seeded_roller(0),
+        e.known_conditions,
+    )
     correction: dict[str, JSON] = {
         "kind": "rewind",
         "to_version": past.version,
@@ -509,7 +523,8 @@ def gm_change(
     full = {**params, "target": target, "reason": reason}
     changed = apply_gm_record(rules, kind, full, e.combatants)
     before = e.conditions_of(target) if target in e.combatants else ()
-    made = gm_record(rules, kind, full, changed, before, len(e.actions) + 1, e.round, by)
+    number = len(e.actions) + 1
+    made = gm_record(rules, kind, full, changed, before, number, e.round, by, e.known_conditions)
     sheets = {target: changed.combatant.sheet}
     yield GMChanged(
         made.as_json(), changed.summary, made.effects.tracks, made.effects.state, sheets

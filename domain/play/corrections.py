@@ -30,8 +30,14 @@ from skald_campaign.domain.play.gm_changes import (
     GMParams,
     apply_gm_record,
 )
-from skald_campaign.domain.play.resolution import apply_outcome, build_view, resolve
+from skald_campaign.domain.play.resolution import (
+    apply_outcome,
+    build_view,
+    conditions_of,
+    resolve,
+)
 from skald_campaign.domain.play.roll_preview import Preview, preview_rolls, technical_dice
+from skald_campaign.domain.play.standing import KnownConditions
 from skald_campaign.domain.play.table.corrections import (
     is_next_turn,
     made_with,
@@ -90,6 +96,9 @@ class Replay:
     # The last turn change standing, when the replay moved where it landed (a lifted
     # skip, domain/play/table/corrections.py): where it stood, and where it stands now.
     turn_moved: tuple[Position, Position] | None = None
+    # The conditions worked out so far (the encounter's, domain/play/standing.py): a
+    # combatant's are asked of the rules only for values they never had.
+    known: KnownConditions = field(default_factory=KnownConditions)
 
     @property
     def changed(self) -> list[JSONObject]:
@@ -135,9 +144,11 @@ def replay(
     records: Sequence[ActionRecord],
     plan: Plan,
     roller: Roller,
+    known: KnownConditions | None = None,
 ) -> Replay:
-    """Rebuild the encounter from ``initial``, doing to each record what ``plan`` says."""
-    state = Replay(dict(initial), [])
+    """Rebuild the encounter from ``initial``, doing to each record what ``plan`` says
+    (``known``: the encounter's conditions worked out so far, added to as it goes)."""
+    state = Replay(dict(initial), [], known=KnownConditions() if known is None else known)
     # A turn change re-derived walks into its new round itself: the round's start
     # records wait for it, so what it passes over is judged before them, as it was.
     waits_for = _new_round_records(records, plan)
@@ -255,7 +266,7 @@ def _replay_turn(
         before = Moved.from_json(record.params).before
         may_move = Position.from_json(record.params["to"]).round == before.round
     again, began = rederive_next_turn(
-        rules, options, record, state.combatants, run_new_round, may_move
+        rules, options, record, state.combatants, run_new_round, may_move, state.known
     )
     if made and not began:
         names = {cid: c.name for cid, c in state.combatants.items()}
@@ -344,7 +355,14 @@ def _reroll_view(
     # An action the GM let through out of turn or once too often (its record carries the
     # override) is replayed as allowed: a ruleset's own once-a-round rule yields to it.
     overridden = record.override is not None
-    return build_view(rules, record.round, options, state.combatants, turn_overridden=overridden)
+    return build_view(
+        rules,
+        record.round,
+        options,
+        state.combatants,
+        turn_overridden=overridden,
+        known=state.known,
+    )
 
 
 def _voided(record: ActionRecord, state: Replay, error: DomainError) -> ActionRecord:
@@ -364,10 +382,19 @@ def _resolve_record(
     view = _reroll_view(rules, options, record, state)
     try:
         if rerolled:  # the one rule for supplied dice (docs/corrections.md), as an action's
-            resolved = lenient_resolve(rules, view, record.kind, record.actor, record.params, tray)
+            resolved = lenient_resolve(
+                rules, view, record.kind, record.actor, record.params, tray, known=state.known
+            )
         else:
             resolved = resolve(
-                rules, view, record.kind, record.actor, record.params, tray, strict_dice=False
+                rules,
+                view,
+                record.kind,
+                record.actor,
+                record.params,
+                tray,
+                strict_dice=False,
+                known=state.known,
             )
     except DomainError as error:
         if rerolled:  # the GM's new dice do not fit: refuse the reroll itself
@@ -393,7 +420,7 @@ def _resolve_record(
         breakdown=outcome.breakdown,
         effects=Effects(tracks=outcome.tracks, state=outcome.state),
         conditions={
-            cid: ConditionChange(tuple(before), _conditions(rules, state.combatants[cid]))
+            cid: ConditionChange(tuple(before), resolved.conditions_after[cid])
             for cid, before in resolved.conditions_before.items()
         },
     )
@@ -457,8 +484,10 @@ def gm_record(
     number: int,
     round: int,
     by: str,
+    known: KnownConditions | None = None,
 ) -> ActionRecord:
-    """The record of a GM change made in the fight (``before``: the target's conditions)."""
+    """The record of a GM change made in the fight (``before``: the target's conditions;
+    ``known``: the encounter's, where the target's new ones are worked out once)."""
     target = GMParams.from_json(params).target
     now = changed.combatant
     return ActionRecord(
@@ -473,7 +502,9 @@ def gm_record(
         by=by,
         status=ACTIVE,
         effects=gm_effects(target, now),
-        conditions={target: ConditionChange(tuple(before), _conditions(rules, now))},
+        conditions={
+            target: ConditionChange(tuple(before), conditions_of(rules, known, target, now))
+        },
     )
 
 
@@ -488,10 +519,6 @@ def _entry(record: ActionRecord, after: str | None, status: str) -> Entry:
     if record.hidden:  # T3: its summaries state hidden dice; players see neither
         entry["hidden"] = True
     return entry
-
-
-def _conditions(rules: Ruleset, combatant: Combatant) -> tuple[str, ...]:
-    return rules.conditions(combatant.sheet, combatant.tracks, combatant.state)
 
 
 def _apply_effects(combatants: dict[str, Combatant], effects: Effects) -> None:

@@ -19,6 +19,7 @@ from skald_campaign.domain.play.dice import DiceTray, Roller
 from skald_campaign.domain.play.records import Exchange
 from skald_campaign.domain.play.resolution import Resolved, resolve
 from skald_campaign.domain.play.roll_preview import refuse_unknown_rolls
+from skald_campaign.domain.play.standing import KnownConditions
 from skald_campaign.domain.records import JSON, JSONObject, replace
 from skald_campaign.domain.rulesets.base import EncounterView, Frozen, JsonObject, Ruleset
 
@@ -45,6 +46,7 @@ def lenient_resolve(
     aliases: Mapping[str, str] | None = None,
     valid: Frozen | None = None,
     judged: Collection[str] | None = None,
+    known: KnownConditions | None = None,
 ) -> Resolved:
     """Resolve; dice supplied for rolls that turned out not to be needed are noted, not refused.
 
@@ -57,7 +59,9 @@ def lenient_resolve(
     followed: they are noted as unused, never refused after the fact.
     """
     aliases = aliases or {}
-    resolved = resolve(rules, view, kind, actor, params, tray, strict_dice=False, valid=valid)
+    resolved = resolve(
+        rules, view, kind, actor, params, tray, strict_dice=False, valid=valid, known=known
+    )
     left = tray.unused()
     names = [n for n in left if judged is None or n in judged]
     refuse_unknown_rolls(rules, view, kind, actor, params, names, aliases)
@@ -72,7 +76,9 @@ def lenient_resolve(
     outcome = type(resolved.outcome)(
         resolved.outcome.summary, breakdown, resolved.outcome.tracks, resolved.outcome.state
     )
-    return Resolved(resolved.params, outcome, rolls, resolved.conditions_before)
+    return Resolved(
+        resolved.params, outcome, rolls, resolved.conditions_before, resolved.conditions_after
+    )
 
 
 def open_or_resolve(
@@ -84,6 +90,7 @@ def open_or_resolve(
     dice: Mapping[str, Sequence[int]] | None,
     roller: Roller | None,
     aliases: Mapping[str, str] | None = None,
+    known: KnownConditions | None = None,
 ) -> Opening:
     valid = rules.validate_params(kind, params)
     if actor is not None and actor in view.combatants:
@@ -94,7 +101,9 @@ def open_or_resolve(
     supplied = {**tray.unused(), **{r.name: list(r.faces) for r in lead}}
     if waiting is None:
         again = DiceTray(roller, supplied)
-        resolved = lenient_resolve(rules, view, kind, actor, params, again, lead, aliases, valid)
+        resolved = lenient_resolve(
+            rules, view, kind, actor, params, again, lead, aliases, valid, known=known
+        )
         return Opening(resolved, None)
     # The dice not rolled yet wait with the exchange: refuse now what none of its
     # choices would ever roll, before the exchange is recorded.
@@ -140,6 +149,7 @@ def resolve_declared(
     dice: Mapping[str, Sequence[int]] | None,
     roller: Roller | None,
     aliases: Mapping[str, str] | None = None,
+    known: KnownConditions | None = None,
 ) -> Resolved:
     if choice not in exchange.choices:
         raise InvalidInput(
@@ -159,7 +169,16 @@ def resolve_declared(
     tray = DiceTray(roller, supplied)
     own = set(dice or {})
     return lenient_resolve(
-        rules, view, exchange.kind, exchange.actor, params, tray, lead, aliases, judged=own
+        rules,
+        view,
+        exchange.kind,
+        exchange.actor,
+        params,
+        tray,
+        lead,
+        aliases,
+        judged=own,
+        known=known,
     )
 
 

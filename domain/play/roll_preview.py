@@ -123,7 +123,8 @@ def _explore(
         choose = _strategies(most)[tried]
         tried += 1
         tray = _ExploringTray(choose)
-        resolve(rules, view, kind, actor, params, tray, strict_dice=False)
+        # Only the rolls are read: what the outcome would bring on is not worked out.
+        resolve(rules, view, kind, actor, params, tray, strict_dice=False, note_conditions=False)
         runs.append(list(tray.rolls))
         most = max(most, len(tray.rolls))
     return runs

@@ -19,6 +19,8 @@ from skald_campaign.domain.play.actions import ActionRecord, RollRecord
 from skald_campaign.domain.play.dice import DiceTray, Roller
 from skald_campaign.domain.play.fight import Dice, Fight
 from skald_campaign.domain.play.options import dice_of, table_options
+from skald_campaign.domain.play.resolution import conditions_of
+from skald_campaign.domain.play.standing import KnownConditions
 from skald_campaign.domain.play.table.markers import expire_markers
 from skald_campaign.domain.play.table.params import PassedOver
 from skald_campaign.domain.play.table.records import (
@@ -150,12 +152,14 @@ def _placed(e: Fight, before: Position, totals: Mapping[str, int]) -> Position:
 # -- turns ---------------------------------------------------------------------------
 
 
-def unable(rules: Ruleset, combatant: Combatant) -> str | None:
-    """Why the combatant cannot act at all under its ruleset (T1), or None."""
+def unable(
+    rules: Ruleset, cid: str, combatant: Combatant, known: KnownConditions | None
+) -> str | None:
+    """Why the combatant cannot act at all under its ruleset (T1), or None (``known``:
+    the conditions worked out so far, domain/play/standing.py)."""
     if not combatant.present:
         return f"{combatant.name} has left the fight"
-    conditions = rules.conditions(combatant.sheet, combatant.tracks, combatant.state)
-    words = rules.cannot_act_words(conditions)
+    words = rules.cannot_act_words(conditions_of(rules, known, cid, combatant))
     return f"{combatant.name} {words}" if words is not None else None
 
 
@@ -181,7 +185,9 @@ def next_turn(
             made += range(first, len(e.actions) + 1)
             index = 0
         cid = e.order[index]
-        why = unable(rules, e.combatants[cid]) if skip and steps < len(e.order) else None
+        combatant = e.combatants[cid]
+        known = e.known_conditions
+        why = unable(rules, cid, combatant, known) if skip and steps < len(e.order) else None
         if why is None:
             break
         skipped.append({"id": cid, "name": e.combatants[cid].name, "why": why})

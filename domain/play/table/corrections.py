@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from skald_campaign.domain.errors import ActionRefused
 from skald_campaign.domain.play.actions import ActionRecord, as_ints, as_list
 from skald_campaign.domain.play.options import table_options
+from skald_campaign.domain.play.standing import KnownConditions
 from skald_campaign.domain.play.table.commands import turn_summary, unable
 from skald_campaign.domain.play.table.params import MarkPlaced, TakenOff
 from skald_campaign.domain.play.table.records import (
@@ -121,6 +122,7 @@ def rederive_next_turn(
     combatants: Mapping[str, Combatant],
     run_new_round: Callable[[], tuple[str, ...] | None],
     may_land_earlier: bool,
+    known: KnownConditions | None = None,
 ) -> tuple[ActionRecord, bool]:
     """A "next turn" walked again along the path it took, on ``combatants`` as the
     replay has them: the record as the corrected history makes it, and whether the new
@@ -147,7 +149,7 @@ def rederive_next_turn(
             break
         if entry.get("id") != cid or cid not in combatants:  # not the path it took
             return _as_recorded(record, began, run_new_round, landed.round > before.round)
-        why = unable(rules, combatants[cid]) if skip else None
+        why = unable(rules, cid, combatants[cid], known) if skip else None
         if why is None and may_land_earlier:
             break
         if why is not None:
