@@ -12,7 +12,9 @@ name and the others still load; two rulesets with one id are an error that names
 since a campaign of that id would otherwise play under whichever came first.
 
 A test plays a ruleset that is not installed with ``RULESETS.added(ruleset)``, a context
-manager (the ruleset kit does, skald_campaign.ruleset_kit).
+manager (the ruleset kit does, skald_campaign.ruleset_kit), and reads a campaign whose
+ruleset is gone with ``RULESETS.removed(ruleset_id)``; nothing outside this module reads
+or sets the registry's private state (tests/unit/test_ruleset_discovery.py checks).
 """
 
 from __future__ import annotations
@@ -129,6 +131,26 @@ class Registry(Mapping[str, Ruleset]):
         self._found = Discovered({**before.rulesets, ruleset.id: ruleset}, dict(before.failed))
         try:
             yield ruleset
+        finally:
+            self._found = before
+
+    @contextmanager
+    def removed(self, ruleset_id: str) -> Iterator[Ruleset | None]:
+        """For a test: the registry holds no ruleset ``ruleset_id`` for as long as this
+        lasts, as if its distribution were uninstalled (its campaigns are then read
+        without the rules and refuse writes: domain/reading/installed.py,
+        application/ruleset_versions.py), then stands as it stood before, on every way
+        out of the block, a failure included. It gives the ruleset it set aside (None
+        when none of that id was installed: nothing changes)."""
+        before = self._discovered()
+        hidden = before.rulesets.get(ruleset_id)
+        if hidden is None:
+            yield None
+            return
+        kept = {rid: ruleset for rid, ruleset in before.rulesets.items() if rid != ruleset_id}
+        self._found = Discovered(kept, dict(before.failed))
+        try:
+            yield hidden
         finally:
             self._found = before
 

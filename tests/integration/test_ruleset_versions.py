@@ -12,6 +12,8 @@ whose ruleset is not installed is readable and refuses writes; other campaigns w
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -34,7 +36,7 @@ from skald_campaign.cli import app as cli
 from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.campaign.ruleset_versions import RulesetNotCurrent
 from skald_campaign.domain.errors import ActionRefused
-from skald_campaign.domain.rulesets import RULESETS, Discovered
+from skald_campaign.domain.rulesets import RULESETS
 from skald_campaign.domain.rulesets.d20 import D20
 from skald_campaign.domain.rulesets.d20.tables import ARMOR, Armor
 from skald_campaign.settings import Settings
@@ -75,10 +77,17 @@ def upgrade_d20(monkeypatch: pytest.MonkeyPatch, version: str, rule_changed: boo
         monkeypatch.setitem(ARMOR, "chain_mail", Armor("Chain Mail", 2, 2, 40, 400, 2))
 
 
-def uninstall(monkeypatch: pytest.MonkeyPatch, ruleset_id: str) -> None:
-    """The registry as discovery finds it once the ruleset's distribution is gone."""
-    kept = {rid: ruleset for rid, ruleset in RULESETS.items() if rid != ruleset_id}
-    monkeypatch.setattr(RULESETS, "_found", Discovered(kept, {}))
+@pytest.fixture
+def until_the_end() -> Iterator[ExitStack]:
+    """Context managers entered in a test, left as it ends (on every path)."""
+    with ExitStack() as stack:
+        yield stack
+
+
+def uninstall(until_the_end: ExitStack, ruleset_id: str) -> None:
+    """The registry as discovery finds it once the ruleset's distribution is gone, for
+    the rest of the test (``RULESETS.removed``)."""
+    until_the_end.enter_context(RULESETS.removed(ruleset_id))
 
 
 def standing(cid: str, status: str, recorded: str, installed: str | None) -> dict[str, Any]:
@@ -319,14 +328,14 @@ def test_the_first_of_two_processes_to_write_records_the_version(
 
 
 def test_a_campaign_whose_ruleset_is_missing_reads_and_refuses_writes(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, until_the_end: ExitStack
 ) -> None:
     cid, _eid, _ids = a_fight(client)
     gm_key = client.headers["authorization"]
     other = new_campaign(client, "margin", name="Elsewhere")
     other_key = client.headers["authorization"]
     client.headers["authorization"] = gm_key
-    uninstall(monkeypatch, "d20")
+    uninstall(until_the_end, "d20")
 
     # Every read answers without the rules: its standing, its history, the campaign
     # itself with its characters' tracks as recorded and nothing the rules work out (no
@@ -368,7 +377,7 @@ def test_accepting_refuses_a_campaign_already_on_the_installed_version() -> None
 
 
 def test_the_healing_worker_passes_over_a_read_only_campaign_s_day(
-    store_app: SkaldApplication, redis_url: str, monkeypatch: pytest.MonkeyPatch
+    store_app: SkaldApplication, redis_url: str, until_the_end: ExitStack
 ) -> None:
     app = store_app
     worker = HealingWorker(app, redis.Redis.from_url(redis_url), prefix=f"heal-{uuid4().hex[:8]}")
@@ -379,7 +388,7 @@ def test_the_healing_worker_passes_over_a_read_only_campaign_s_day(
     hurt(app, going.id, hero)
     app.advance_days(AdvanceDays(held.id, 1))
     app.advance_days(AdvanceDays(going.id, 1))
-    uninstall(monkeypatch, "d20")
+    uninstall(until_the_end, "d20")
     with pytest.raises(RulesetNotCurrent):
         app.heal_through(HealThrough(held.id, 1))
     assert worker.run_once() == 2  # both days looked at: the held one passed over

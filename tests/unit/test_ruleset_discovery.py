@@ -7,6 +7,7 @@ put on ``sys.path``, read by importlib.metadata as it reads an installed plugin'
 
 from __future__ import annotations
 
+import ast
 import importlib
 import logging
 import sys
@@ -278,3 +279,68 @@ def test_a_test_adds_a_ruleset_to_the_registry_for_as_long_as_it_lasts(plugins: 
     with registry.added(d20):
         assert registry["d20"] is d20
     assert registry["d20"] is d20 and list(registry) == before
+
+
+def test_a_test_removes_a_ruleset_from_the_registry_for_as_long_as_it_lasts(
+    plugins: Path,
+) -> None:
+    registry = Registry(discover)
+    d20 = registry["d20"]
+    before = list(registry)
+    with registry.removed("d20") as hidden:
+        assert hidden is d20
+        assert "d20" not in registry and registry.get("d20") is None
+        assert list(registry) == [rid for rid in before if rid != "d20"]
+        with pytest.raises(KeyError):
+            registry["d20"]
+    assert registry["d20"] is d20 and list(registry) == before
+    # Back also when the test fails inside; and inside, one may be added in its place.
+    other = type("OtherD20", (type(d20),), {})()
+    with pytest.raises(RuntimeError), registry.removed("d20"):
+        with registry.added(other):
+            assert registry["d20"] is other
+        assert "d20" not in registry
+        raise RuntimeError("the test failed")
+    assert registry["d20"] is d20 and list(registry) == before
+    # An id nobody installed: nothing to set aside, nothing changes.
+    with registry.removed("no-such-ruleset") as nothing:
+        assert nothing is None
+        assert list(registry) == before
+    assert list(registry) == before
+
+
+# Where Python lives in the repo: every module and test, the bench and the examples.
+SOURCES = ("domain", "application", "projections", "api", "workers", "skald_campaign", "tests")
+SOURCES_TOO = ("bench", "examples")
+
+
+def test_nothing_outside_the_registry_touches_its_private_state() -> None:
+    """Tests install and uninstall rulesets through ``RULESETS.added`` and ``removed``,
+    never by setting the registry's private ``_found`` (or reading ``_discovered``): one that did
+    would bypass what the registry promises (restored on every path) and break with
+    any change to how it keeps what it found."""
+    root = Path(__file__).resolve().parents[2]
+    registry_module = root / "domain" / "rulesets" / "__init__.py"
+    private = {f"_{name}" for name in ("found", "discovered")}  # not spelt out here
+    offenders = []
+    for folder in (*SOURCES, *SOURCES_TOO):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path == registry_module or ".venv" in path.parts:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            for node in ast.walk(tree):
+                owner_is_self = (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id in ("self", "cls")
+                )
+                named = (
+                    node.attr
+                    if isinstance(node, ast.Attribute) and not owner_is_self
+                    else node.value
+                    if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    else None
+                )
+                if named in private:
+                    offenders.append(f"{path.relative_to(root)}:{node.lineno}: {named}")
+    assert offenders == []
