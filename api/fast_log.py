@@ -35,7 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skald_campaign.api.access_reads import Rereads, fresh_access
-from skald_campaign.api.fast_views import client_here
+from skald_campaign.api.fast_views import client_here, send_ok_json
 from skald_campaign.api.keys import KeyMaker, bearer_in
 from skald_campaign.api.routes.feed import LARGEST_ID
 from skald_campaign.application.application import SkaldApplication
@@ -178,17 +178,7 @@ class LogFastPath:
         if payload is None:
             await self.app(scope, receive, send)
             return
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [
-                    (b"content-length", str(len(payload)).encode()),
-                    (b"content-type", b"application/json"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        await send_ok_json(send, payload)
 
     async def _answer(self, scope: Scope, campaign: str) -> bytes | None:
         bounds = page_query(scope.get("query_string", b""))

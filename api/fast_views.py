@@ -430,17 +430,7 @@ class ViewFastPath:
         if payload is None:
             await self.app(scope, receive, send)
             return
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [
-                    (b"content-length", str(len(payload)).encode()),
-                    (b"content-type", b"application/json"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        await send_ok_json(send, payload)
 
     async def _answer(self, scope: Scope, found: re.Match[str]) -> bytes | None:
         presented = bearer_in(scope["headers"])
@@ -465,3 +455,22 @@ class ViewFastPath:
         ):
             return None
         return await view_answer_anywhere(backend.views, found, scope.get("query_string", b""))
+
+
+async def send_ok_json(
+    send: Send, payload: bytes, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """A 200 with JSON bytes made beforehand: its length and type, then any headers the
+    stack would put after its own two (the fast paths answer as the routes do)."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-length", str(len(payload)).encode()),
+                (b"content-type", b"application/json"),
+                *(headers or ()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})

@@ -39,6 +39,7 @@ from skald_campaign.api.etags import matches
 from skald_campaign.api.fast_views import (
     VIEW_PATH,
     VIEW_TRIED,
+    send_ok_json,
     store_position_read,
     view_answer_anywhere,
 )
@@ -157,7 +158,7 @@ class ReadFastPath:
                 page = page_answer(application, found, query)
             if page is None:
                 return False
-            await send_json(send, page, extra)
+            await send_ok_json(send, page, extra)
             return True
         scope[VIEW_TRIED] = True  # what this read found, the stack's fast path would too
         payload = await view_answer_anywhere(backend.views, found, query)
@@ -174,21 +175,5 @@ class ReadFastPath:
             await send(start)
             await send({"type": "http.response.body", "body": b""})
             return True
-        await send_json(send, payload, [(b"etag", etag), *extra])
+        await send_ok_json(send, payload, [(b"etag", etag), *extra])
         return True
-
-
-async def send_json(send: Send, payload: bytes, headers: list[tuple[bytes, bytes]]) -> None:
-    """A 200 with the JSON bytes and the headers the stack puts after its own two."""
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 200,
-            "headers": [
-                (b"content-length", str(len(payload)).encode()),
-                (b"content-type", b"application/json"),
-                *headers,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": payload})
