@@ -241,7 +241,16 @@ def audit_document(audit: Mapping[str, object]) -> Document | None:
 
 def page_bounds(query: bytes) -> tuple[int, int] | None:
     """The audit's offset and limit when the query is plainly valid (else the route's)."""
-    offset, limit = 0, 50
+    return plain_page_bounds(query, default_limit=50, max_limit=500, max_offset=MAX_OFFSET)
+
+
+def plain_page_bounds(
+    query: bytes, *, default_limit: int, max_limit: int, max_offset: int | None = None
+) -> tuple[int, int] | None:
+    """A page's offset and limit when the query asks for nothing but them, as plain
+    digits within the route's bounds; else None, and the route answers (its validation,
+    its error). One reading of a page query for every fast path."""
+    offset, limit = 0, default_limit
     for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
         if not value.isascii() or not value.isdigit() or len(value) > 10:
             return None
@@ -251,7 +260,7 @@ def page_bounds(query: bytes) -> tuple[int, int] | None:
             limit = int(value)
         else:
             return None
-    if offset > MAX_OFFSET or not 1 <= limit <= 500:
+    if (max_offset is not None and offset > max_offset) or not 1 <= limit <= max_limit:
         return None
     return offset, limit
 

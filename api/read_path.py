@@ -28,7 +28,6 @@ request (``RATE_DECIDED``), so a request that goes on through the stack is count
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl
 from uuid import UUID
 
 from starlette.applications import Starlette
@@ -39,6 +38,7 @@ from skald_campaign.api.etags import matches
 from skald_campaign.api.fast_views import (
     VIEW_PATH,
     VIEW_TRIED,
+    plain_page_bounds,
     send_ok_json,
     store_position_read,
     view_answer_anywhere,
@@ -62,17 +62,7 @@ def without_body(headers: dict[bytes, bytes]) -> bool:
 def page_bounds(query: bytes) -> tuple[int, int] | None:
     """An audit or history page's offset and limit when the query asks for an unfiltered
     page and is plainly valid (api/routes/history.py's bounds); else None: the route's."""
-    offset, limit = 0, 100
-    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
-        if not value.isascii() or not value.isdigit() or len(value) > 10:
-            return None
-        if name == "offset":
-            offset = int(value)
-        elif name == "limit":
-            limit = int(value)
-        else:
-            return None
-    return (offset, limit) if 1 <= limit <= 1000 else None
+    return plain_page_bounds(query, default_limit=100, max_limit=1000)
 
 
 def page_answer(application: SkaldApplication, found: re.Match[str], query: bytes) -> bytes | None:
