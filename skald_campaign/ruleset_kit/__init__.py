@@ -386,7 +386,7 @@ class RulesetContract:
             target = fight.ids[1]
             maxima = rules.track_maxima(rules.validate_sheet(self.sheets[1]))
             now = dict(encounter.combatants[target].tracks)
-            secret = _numbers_of(now, maxima) - _faces(record)
+            secret = _numbers_of(now, maxima) - _faces(record, roster)
             readers = [GM, *(Reader(frozenset({cid})) for cid in roster)]
             readers.append(Reader(frozenset(roster)))
             for text in built:
@@ -586,16 +586,27 @@ def _numbers_of(now: Mapping[str, int], maxima: Mapping[str, int]) -> set[int]:
     return {*now.values(), *maxima.values(), *(n for n in lost if n > 0)}
 
 
-def _faces(record: Mapping[str, Any]) -> set[int]:
+def _faces(record: Mapping[str, Any], roster: Mapping[str, Any]) -> set[int]:
     """What every reader reads of the record (RULINGS T3a): the open dice (how many were
-    thrown, of how many sides, their faces) and the numbers of the action's parameters."""
+    thrown, of how many sides, their faces) and the numbers of the action's parameters.
+    A parameter naming a combatant by its id (a uuid4) is read as its name: the digits
+    of the id are no number (else a target whose id held "12" let its 12 HP be stated)."""
     found: set[int] = set()
     for roll in record.get("rolls") or []:
         if isinstance(roll, Mapping):
             found |= {int(f) for f in roll.get("faces") or []}
             found |= {int(x) for x in re.findall(r"[0-9]+", str(roll.get("dice", "")))}
-    found |= {int(x) for x in re.findall(r"[0-9]+", str(record.get("params", "")))}
-    return found
+    return found | _numbers_in(record.get("params"), roster)
+
+
+def _numbers_in(value: Any, roster: Mapping[str, Any]) -> set[int]:
+    if isinstance(value, str):
+        return set() if value in roster else {int(x) for x in re.findall(r"[0-9]+", value)}
+    if isinstance(value, Mapping):
+        return {n for item in value.values() for n in _numbers_in(item, roster)}
+    if isinstance(value, list | tuple):
+        return {n for item in value for n in _numbers_in(item, roster)}
+    return {int(x) for x in re.findall(r"[0-9]+", str(value))}
 
 
 def _fails(name: str) -> Any:

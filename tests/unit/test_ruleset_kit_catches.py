@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -214,3 +215,27 @@ def test_texts_a_reader_cannot_read_safely_fail_the_kit(
     with pytest.raises(AssertionError, match=re.escape(says)), registered(contract.ruleset):
         (tmp_path / "broken").mkdir()
         contract.test_every_text_part_has_a_reader_safe_rendering(tmp_path / "broken")
+
+
+def test_a_number_stated_is_caught_whatever_digits_the_ids_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parameters name the target by its id, a uuid4: its digits are no number any
+    reader reads. Once in about fifty runs the target's id held the digits "12" (its
+    hit points) between two letters, and the kit read the summary's "HP 12 -> 6" as
+    the parameters' 12: TellingD20 passed."""
+    import skald_campaign.domain.campaign.commands as enrolling
+
+    # Every id holds "12" between non-digits (and differs from the others).
+    ids = (uuid.UUID(f"{n:08x}-a12a-4000-8000-0000000000c0") for n in itertools.count(0xA0))
+    monkeypatch.setattr(enrolling, "uuid4", lambda: next(ids))
+    contract = test_ruleset_kit_d20.TestD20Contract()
+    with registered(contract.ruleset):
+        contract.test_every_text_part_has_a_reader_safe_rendering(tmp_path)  # d20 passes
+    contract.ruleset = TellingD20()  # type: ignore[misc]
+    (tmp_path / "telling").mkdir()
+    with (
+        pytest.raises(AssertionError, match="an NPC's numbers stated"),
+        registered(contract.ruleset),
+    ):
+        contract.test_every_text_part_has_a_reader_safe_rendering(tmp_path / "telling")
