@@ -101,8 +101,10 @@ def wrk(
     try:
         used = cpu_seconds(pid) if pid is not None else 0.0
         used_own = cpu_seconds(pid, tree=False) if pid is not None else 0.0
+        threads = min(2, connections)  # wrk needs a connection per thread
+        command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
         out = subprocess.run(
-            ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name, url],
+            [*command, "-s", f.name, url],
             capture_output=True,
             text=True,
             check=True,
