@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from skald_campaign.api import errors, openapi
+from skald_campaign.api.action_path import ActionPath
 from skald_campaign.api.attribution import ClientAttribution
 from skald_campaign.api.backend import Backend
 from skald_campaign.api.etags import ViewETags
@@ -53,15 +54,23 @@ BackendFactory = Callable[[], AbstractContextManager[Backend]]
 
 
 class SkaldAPI(FastAPI):
-    """FastAPI, with a GM's ordinary view read answered before its middleware stack
-    (api/read_path.py); every other request goes through the whole stack."""
+    """FastAPI, with a GM's ordinary view read (api/read_path.py) and ordinary action
+    (api/action_path.py) answered before its middleware stack; every other request goes
+    through the whole stack."""
 
     read_path = ReadFastPath(enabled=False)
+    action_path = ActionPath(enabled=False)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = self.read_path.takes(scope)
         if found is not None and await self.read_path.answer(self, scope, found, send):
             return
+        action = self.action_path.takes(scope)
+        if action is not None:
+            handed_on = await self.action_path.answer(self, scope, action, receive, send)
+            if handed_on is None:  # answered
+                return
+            receive = handed_on
         await super().__call__(scope, receive, send)
 
 
@@ -94,6 +103,7 @@ def create_app(
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.read_path = ReadFastPath(enabled=fast_views)
+    app.action_path = ActionPath(enabled=fast_actions)
     errors.install(app)
     # Innermost: the view reads, answered below the router (api/fast_views.py).
     app.add_middleware(ViewFastPath, enabled=fast_views)

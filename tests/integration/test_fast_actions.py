@@ -130,3 +130,64 @@ def test_the_fast_path_answers_as_the_route_does(
     assert normalised(answers[True]) == normalised(answers[False])
     # Both 201s, the 202 (and the two refusals); the rest, the route.
     assert answered_by_fast_path == [201, 201, 202]
+
+
+def fight(client: TestClient, cid: str, gm: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """A campaign's one-combatant fight, in two of the GM's requests: (its actions' path,
+    a take_hit body)."""
+    body = {"name": "Hero", "sheet": STAMINA_SHEET}
+    hero = client.post(f"/campaigns/{cid}/characters", json=body, headers=gm).json()["id"]
+    start = {"name": "Fight", "combatants": [{"character_id": hero, "side": "party"}]}
+    encounter = client.post(f"/campaigns/{cid}/encounters", json=start, headers=gm).json()["id"]
+    hit = {"target": hero, "damage_type": "impact", "damage_class": 1}
+    return f"/campaigns/{cid}/encounters/{encounter}/actions", {"kind": "take_hit", "params": hit}
+
+
+def test_a_gms_ordinary_action_is_answered_before_the_middleware_stack(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """api/action_path.py: the GM's ordinary action passes no middleware, and its answer
+    still carries the security headers; the rest goes through the stack."""
+    from skald_campaign.api.security import SecurityHeaders
+
+    through_stack: list[str] = []
+    original = SecurityHeaders.__call__
+
+    async def counted(self: SecurityHeaders, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            through_stack.append(scope["path"])
+        await original(self, scope, receive, send)
+
+    monkeypatch.setattr(SecurityHeaders, "__call__", counted)
+    with TestClient(create_app(lambda: build_services(settings))) as client:
+        created = client.post("/campaigns", json={"name": "Path", "ruleset": "stamina-body"})
+        gm = {"authorization": f"Bearer {created.json()['gm_key']}"}
+        path, body = fight(client, created.json()["id"], gm)
+        through_stack.clear()
+        answered = client.post(path, json=body, headers=gm)
+        assert answered.status_code == 201
+        assert answered.headers["x-frame-options"] == "DENY"
+        assert "content-security-policy" in answered.headers
+        assert through_stack == []
+        replayable = client.post(path, json=body, headers={**gm, "idempotency-key": "k"})
+        assert replayable.status_code == 201
+        assert client.post(path, json={"params": {}}, headers=gm).status_code == 422
+        assert through_stack == [path, path]
+
+
+def test_the_rate_limit_counts_a_gms_action_once_before_the_stack(settings: Settings) -> None:
+    """The rate limit's decision made before the stack holds (a 429, nothing written), and
+    a request handed on to the stack after it is not counted twice."""
+    limited = settings.model_copy(update={"rate_limit_per_key": "4/minute"})
+    with TestClient(create_app(lambda: build_services(limited))) as client:
+        created = client.post("/campaigns", json={"name": "Rate", "ruleset": "stamina-body"})
+        gm = {"authorization": f"Bearer {created.json()['gm_key']}"}
+        path, body = fight(client, created.json()["id"], gm)  # the key's first two requests
+        assert client.post(path, json=body, headers=gm).status_code == 201  # the third
+        # Read before the stack and handed on to it (the route's 422): the fourth.
+        assert client.post(path, json={"params": {}}, headers=gm).status_code == 422
+        refused = client.post(path, json=body, headers=gm)
+        assert refused.status_code == 429
+        assert refused.json()["error"] == "rate_limited"
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        assert refused.headers["x-frame-options"] == "DENY"
