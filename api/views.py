@@ -22,25 +22,41 @@ from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.play.actions import ActionRecord
 from skald_campaign.domain.reading import installed
 from skald_campaign.domain.reading.narrators import narrate
+from skald_campaign.domain.reading.recorded import kept_for
 from skald_campaign.domain.records import JSONObject
 
 
 def character_out(campaign: Campaign, character_id: str) -> CharacterOut:
     c = campaign.character(character_id)
-    # None when the campaign's ruleset is not installed: read without the rules
+    # What the last event that touched the character recorded of the rules (issue 38:
+    # domain/reading/recorded.py); what it did not record (an event stored before it
+    # was), asked of the ruleset installed, none when it is not installed
     # (domain/reading/installed.py).
-    rules = installed.rules(campaign.ruleset_id, campaign.options)
-    conditions = standing_conditions(campaign, character_id)
+    kept = kept_for(campaign, character_id)
+    asked = installed.Asked(campaign.ruleset_id, campaign.options)
+    if kept is None:
+        rules = asked.rules()
+        conditions = standing_conditions(campaign, character_id)
+        maxima = {} if rules is None else rules.track_maxima(c.sheet)
+        listed = [] if conditions is None else list(conditions)
+    else:
+        maxima, listed = kept.maxima, kept.conditions
+    if kept is not None and kept.derived is not None and kept.equipment is not None:
+        derived, equipment = kept.derived, kept.equipment
+    else:
+        rules = asked.rules()
+        derived = {} if rules is None else rules.derived_ratings(c.sheet, c.state)
+        equipment = {} if rules is None else rules.equipment(c.sheet)
     return CharacterOut(
         id=character_id,
         name=c.name,
         sheet=c.sheet,
         tracks=c.tracks,
-        maxima={} if rules is None else rules.track_maxima(c.sheet),
-        conditions=[] if conditions is None else list(conditions),
+        maxima=maxima,
+        conditions=listed,
         state=c.state,
-        derived={} if rules is None else rules.derived_ratings(c.sheet, c.state),
-        equipment={} if rules is None else rules.equipment(c.sheet),
+        derived=derived,
+        equipment=equipment,
         in_encounter=c.in_encounter,
         npc=c.npc,
         player=c.player,
@@ -65,7 +81,6 @@ ALL_ACTIONS = 10**9
 
 
 def combatants_out(encounter: Encounter, only: Iterable[str] | None = None) -> list[CombatantOut]:
-    rules = encounter.installed_rules
     chosen = encounter.combatants if only is None else set(only)
     return [
         CombatantOut(
@@ -75,15 +90,34 @@ def combatants_out(encounter: Encounter, only: Iterable[str] | None = None) -> l
             rank=c.rank,
             present=c.present,
             tracks=c.tracks,
-            maxima={} if rules is None else rules.track_maxima(c.sheet),
-            # As the command that changed them last worked them out (domain/play/
-            # standing.py): an answer asks the rules nothing again; none without them.
-            conditions=list(encounter.standing_conditions(cid, rules) or ()),
+            maxima=kept_maxima(encounter, cid),
+            conditions=kept_conditions(encounter, cid),
             state=c.state,
         )
         for cid, c in encounter.combatants.items()
         if cid in chosen
     ]
+
+
+def kept_maxima(encounter: Encounter, cid: str) -> dict[str, int]:
+    """A combatant's maxima as the last event that changed it recorded them (issue 38:
+    domain/reading/recorded.py), so an answer asks no ruleset; for one whose last event
+    was stored before they were recorded, the ruleset installed's, none when it is not
+    installed (domain/reading/installed.py)."""
+    kept = kept_for(encounter, cid)
+    if kept is not None:
+        return kept.maxima
+    rules = encounter.installed_rules
+    return {} if rules is None else rules.track_maxima(encounter.combatants[cid].sheet)
+
+
+def kept_conditions(encounter: Encounter, cid: str) -> list[str]:
+    """A combatant's conditions, the same way (the ruleset installed's as the command
+    that changed them last worked them out: domain/play/standing.py)."""
+    kept = kept_for(encounter, cid)
+    if kept is not None:
+        return kept.conditions
+    return list(encounter.standing_conditions(cid, encounter.installed_rules) or ())
 
 
 def summary_fields(encounter: Encounter) -> dict[str, Any]:
@@ -227,14 +261,12 @@ def _summary_plain(encounter: Encounter, only: set[str]) -> dict[str, object] | 
         and type(encounter.version) is int
     ):
         return None
-    rules = encounter.installed_rules
     combatants: list[dict[str, object]] = []
     for cid, c in encounter.combatants.items():
         if cid not in only:
             continue
-        maxima = {} if rules is None else rules.track_maxima(c.sheet)
-        found = encounter.standing_conditions(cid, rules)  # the rules asked once
-        conditions = [] if found is None else list(found)
+        maxima = kept_maxima(encounter, cid)
+        conditions = kept_conditions(encounter, cid)
         if not (
             type(cid) is str
             and type(c.name) is str

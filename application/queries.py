@@ -143,7 +143,9 @@ class Queries(Commands):
         """Every character's tracks and conditions as they stood at an instant."""
         store = self.store
         campaign = store.campaign(campaign_id, self.version_at(campaign_id, at, "campaign"))
-        rules = installed.rules(campaign.ruleset_id, campaign.options)  # None: not installed
+        # The ruleset installed (None: not installed), looked for only if some character's
+        # last change was stored before the readings were recorded.
+        asked = installed.Asked(campaign.ruleset_id, campaign.options)
         # What the events up to then recorded of the rules (issue 38): the rules are asked
         # only of a character whose last change was stored before they were recorded.
         on_campaign = self.readings(campaign_id, campaign.version)
@@ -168,10 +170,12 @@ class Queries(Commands):
             if kept is not None:
                 maxima: Mapping[str, int] = kept.maxima
             else:
+                rules = asked.rules()
                 maxima = {} if rules is None else rules.track_maxima(character.sheet)
             if changed is not None:
                 conditions = changed.conditions
             else:
+                rules = asked.rules()
                 conditions = (
                     []
                     if rules is None

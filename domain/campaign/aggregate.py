@@ -27,7 +27,12 @@ from skald_campaign.domain.campaign.ruleset_versions import (
     UNRECORDED_VERSION,
 )
 from skald_campaign.domain.play.standing import Standing
-from skald_campaign.domain.reading.recorded import upcast_not_recorded, with_readings
+from skald_campaign.domain.reading.recorded import (
+    KeepsReadings,
+    noted,
+    upcast_not_recorded,
+    with_readings,
+)
 from skald_campaign.domain.records import (
     JSON,
     Character,
@@ -132,10 +137,18 @@ class Campaign(Aggregate):
             fields = {f.name: getattr(decision, f.name) for f in dataclasses.fields(decision)}
             self.trigger_event(getattr(type(self), type(decision).__name__), **fields)
             # What the reads need of the rules for each character it touched, worked
-            # out as it is recorded (domain/reading/recorded.py).
-            with_readings(self.pending_events, lambda: self.rules, self._held, self._standing)
+            # out as it is recorded (domain/reading/recorded.py), and kept.
+            self._note_readings()
             recorded.append(decision)
         return recorded
+
+    def _note_readings(self) -> None:
+        """The event just recorded, with its readings (a campaign's with the derived
+        ratings and equipment its character view shows), kept for the reads."""
+        event = with_readings(
+            self.pending_events, lambda: self.rules, self._held, self._standing, ratings=True
+        )
+        noted(self, event)
 
     @property
     def _standing(self) -> Standing:
@@ -293,7 +306,7 @@ class Campaign(Aggregate):
 
     # -- the roster --------------------------------------------------------------------
 
-    class CharacterEnrolled(Aggregate.Event):
+    class CharacterEnrolled(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.campaign:Campaign.CharacterEnrolled"
         character_id: UUIDText
         name: str
@@ -373,7 +386,7 @@ class Campaign(Aggregate):
         held = replace(self.characters[character_id], in_encounter=encounter_id)
         self.characters[character_id] = held
 
-    class EncounterClosed(Aggregate.Event):
+    class EncounterClosed(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.campaign:Campaign.EncounterClosed"
         encounter_id: UUIDText
         tracks: TracksOf
@@ -423,7 +436,7 @@ class Campaign(Aggregate):
         self.day = day
         self.calendar[day] = Day(day, plans)
 
-    class CharacterHealed(Aggregate.Event):
+    class CharacterHealed(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.campaign:Campaign.CharacterHealed"
         character_id: UUIDText
         day: int
@@ -452,7 +465,7 @@ class Campaign(Aggregate):
             healed_through=day,
         )
 
-    class WoundMarked(Aggregate.Event):
+    class WoundMarked(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.campaign:Campaign.WoundMarked"
         character_id: UUIDText
         wound: str
@@ -480,7 +493,7 @@ class Campaign(Aggregate):
 
     # -- the GM's changes between fights (domain/play/gm_changes.py) -----------------------
 
-    class SheetAmended(Aggregate.Event):
+    class SheetAmended(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.campaign:Campaign.SheetAmended"
         character_id: UUIDText
         sheet: Sheet
@@ -516,7 +529,7 @@ class Campaign(Aggregate):
         vitals = Vitals(sheet, tracks[character_id], state[character_id])
         self.characters[character_id] = self.characters[character_id].with_vitals(vitals)
 
-    class TracksAdjusted(Aggregate.Event):
+    class TracksAdjusted(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.campaign:Campaign.TracksAdjusted"
         character_id: UUIDText
         changes: Mapping[str, Mapping[str, int]]
@@ -558,7 +571,7 @@ class Campaign(Aggregate):
 
     # -- corrections carried forward (domain/timeline.py, application/carrying.py) -----
 
-    class CorrectionCarried(Aggregate.Event):
+    class CorrectionCarried(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.campaign:Campaign.CorrectionCarried"
         correction: JSONObject
         steps: Mapping[str, Mapping[str, JSONObject]]  # version -> character id -> values
@@ -591,7 +604,7 @@ class Campaign(Aggregate):
         """Record a correction's effect on the roster (application/carrying.py), with what
         the reads need of the rules for each character it touched."""
         self._carry_correction(correction, steps, tracks, state, sheets, plans, by)
-        with_readings(self.pending_events, lambda: self.rules, self._held, self._standing)
+        self._note_readings()
 
     @event(CorrectionCarried)
     def _carry_correction(

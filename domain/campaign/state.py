@@ -15,6 +15,7 @@ from skald_campaign.domain.campaign.ruleset_versions import (
     UNRECORDED_VERSION,
 )
 from skald_campaign.domain.campaign.view import CampaignRecords
+from skald_campaign.domain.reading.recorded import KEPT
 from skald_campaign.domain.records import (
     JSON,
     Character,
@@ -62,6 +63,10 @@ _UNRECORDED = {
 
 
 def _unrecorded(name: str, value: object) -> bool:
+    # No readings kept (domain/reading/recorded.py): a campaign of events stored before
+    # they were recorded stores none, so its snapshot's bytes are what they were.
+    if name == KEPT:
+        return not value
     return name in _UNRECORDED and value == _UNRECORDED[name]
 
 

@@ -34,7 +34,13 @@ from skald_campaign.domain.play.table import commands as table_commands
 from skald_campaign.domain.play.table import markers
 from skald_campaign.domain.play.table.records import Table, table_of
 from skald_campaign.domain.play.turns import TurnState
-from skald_campaign.domain.reading.recorded import upcast_not_recorded, with_readings
+from skald_campaign.domain.reading.recorded import (
+    KEPT,
+    KeepsReadings,
+    noted,
+    upcast_not_recorded,
+    with_readings,
+)
 from skald_campaign.domain.records import (
     JSON,
     JSONObject,
@@ -94,7 +100,7 @@ class Encounter(Aggregate):
 
     # -- its events: each class's name is its stored topic (domain.encounter:Encounter.X)
 
-    class Started(Aggregate.Created):
+    class Started(KeepsReadings, Aggregate.Created):
         TOPIC = "domain.encounter:Encounter.Started"
         campaign_id: UUID
         name: str
@@ -114,7 +120,7 @@ class Encounter(Aggregate):
         upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
-    class ActionResolved(Aggregate.Event):
+    class ActionResolved(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.ActionResolved"
         number: int
         round: int
@@ -244,7 +250,7 @@ class Encounter(Aggregate):
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
-    class Corrected(Aggregate.Event):
+    class Corrected(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.Corrected"
         correction: JSONObject
         actions: Sequence[JSON]
@@ -266,7 +272,7 @@ class Encounter(Aggregate):
         upcast_v2_v3 = staticmethod(upcast_not_recorded)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
-    class GMChanged(Aggregate.Event):
+    class GMChanged(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.GMChanged"
         record: JSONObject
         summary: str
@@ -301,7 +307,7 @@ class Encounter(Aggregate):
         upcast_v1_v2 = staticmethod(upcast_via)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
-    class Recomputed(Aggregate.Event):
+    class Recomputed(KeepsReadings, Aggregate.Event):
         TOPIC = "domain.encounter:Encounter.Recomputed"
         correction: JSONObject
         initial: Mapping[UUIDText, JSON]
@@ -360,7 +366,7 @@ class Encounter(Aggregate):
     # appended by copying the list, corrections write new records), so copies of an
     # encounter may share them. The aggregate cache copies on every read; copying
     # every record made each action cost more than the one before.
-    SHARED = frozenset({"actions", "initial_combatants", "options"})
+    SHARED = frozenset({"actions", "initial_combatants", "options", KEPT})
 
     def __deepcopy__(self, memo: dict[int, object]) -> Encounter:
         clone = object.__new__(type(self))
@@ -471,7 +477,7 @@ class Encounter(Aggregate):
         command worked them out (an action's and a GM change's, as its record holds
         them; domain/play/standing.py), not asked of the rules again."""
         known = Standing(self.combatants, self.conditions_of)
-        with_readings(self.pending_events, lambda: self.rules, self._held, known)
+        noted(self, with_readings(self.pending_events, lambda: self.rules, self._held, known))
 
     def _held(self, combatant_id: str) -> Vitals | None:
         c = self.combatants.get(combatant_id)

@@ -21,6 +21,7 @@ from skald_campaign.domain.play.exchanges import declared, withdrawn
 from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
 from skald_campaign.domain.play.table.records import Position
 from skald_campaign.domain.reading.breakdowns import target_of
+from skald_campaign.domain.reading.recorded import recorded_for
 from skald_campaign.domain.records import (
     JSON,
     Combatant,
@@ -83,13 +84,14 @@ def action_resolved(
     by: str,
     override: JSONObject | None = None,
     hidden: bool = False,
+    readings: Mapping[str, JSONObject] | None = None,
 ) -> None:
     for cid, now in tracks.items():
         self.combatants[cid] = replace(self.combatants[cid], tracks=now)
     for cid, values in state.items():
         self.combatants[cid] = replace(self.combatants[cid], state=values)
     self.last_outcome = {"action": number}
-    after = conditions_after(self, conditions_before)
+    after = conditions_after(self, conditions_before, readings)
     effects = Effects(tracks=tracks, state=state)
     recorded = ActionRecord.resolved(
         number,
@@ -244,14 +246,25 @@ def recomputed(
 
 
 def conditions_after(
-    self: Applied, conditions_before: Mapping[str, Sequence[str]]
+    self: Applied,
+    conditions_before: Mapping[str, Sequence[str]],
+    readings: Mapping[str, JSONObject] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """Each touched combatant's conditions once the action is applied: as the command
     worked them out when it resolved the action (domain/play/standing.py), not asked of
-    the rules again; a stored action replayed, worked out once each. Replaying a stored
-    action needs no rules code (issue 38): with its ruleset not installed (the campaign
-    is then read-only), they read as they stood before it, so the record says nothing of
-    conditions gained or lost (domain/reading/installed.py)."""
+    the rules again. A stored action replayed reads them from what its event recorded
+    (``readings``, domain/reading/recorded.py: no rules code, issue 38), and a combatant
+    it changed nothing of (none recorded) reads as before it. An action stored before
+    readings were recorded is worked out once each through the ruleset installed; with
+    that not installed (the campaign is then read-only), they read as they stood before
+    it, so the record says nothing of conditions gained or lost
+    (domain/reading/installed.py)."""
+    if readings is not None:
+        found: dict[str, tuple[str, ...]] = {}
+        for cid, before in conditions_before.items():
+            kept = recorded_for(readings, cid)
+            found[cid] = tuple(before) if kept is None else tuple(kept.conditions)
+        return found
     rules = self.installed_rules if conditions_before else None
     found = {}
     for cid, before in conditions_before.items():

@@ -75,3 +75,18 @@ def conditions(
 def maxima(ruleset_id: str, sheet: Any, options: Mapping[str, Any] | None = None) -> dict[str, int]:
     found = rules(ruleset_id, options)
     return {} if found is None else dict(found.track_maxima(sheet))
+
+
+class Asked:
+    """The ruleset installed under a campaign's options, looked for when first asked for
+    (a read that finds everything recorded never looks: domain/reading/recorded.py),
+    and once; None when it is not installed."""
+
+    def __init__(self, ruleset_id: str, options: Mapping[str, Any] | None) -> None:
+        self.ruleset_id, self.options = ruleset_id, options
+        self.found: list[ReadRules | None] = []
+
+    def rules(self) -> ReadRules | None:
+        if not self.found:
+            self.found.append(rules(self.ruleset_id, self.options))
+        return self.found[0]

@@ -12,7 +12,23 @@ reads would otherwise ask the campaign's ruleset for::
   of its sheet, tracks and state, under the options of the aggregate that recorded it);
 - ``maxima``: its tracks' maxima (``track_maxima`` of its sheet);
 - ``descriptor``: the one word a player or a viewer reads for its tracks (RULINGS T3,
-  domain/reading/visibility.py).
+  domain/reading/visibility.py);
+- ``derived`` and ``equipment``, in a campaign's events only (the character view shows
+  them; a combatant's does not): its derived ratings (``derived_ratings`` of its sheet
+  and state) and its equipment (``equipment`` of its sheet). Optional keys inside
+  version 3, not a new version: a stored version 3 reading without them means "not
+  recorded" for them alone, and the campaign's GET asks the ruleset installed for
+  them, as it did before they were recorded (none when it is missing).
+
+Each aggregate keeps the latest readings of each character an event touched
+(``recorded_readings``, written by ``keep``: an event class that records them is a
+``KeepsReadings``), so the campaign's and an encounter's GET answer from them and ask
+no ruleset; a character whose last event recorded none (stored before version 3) has
+none kept, and is read through the ruleset installed as before. A character's sheet
+and state change only through events that record readings (the campaign's enrolment,
+a fight's end, a heal, a wound marked, an amendment, an adjustment, a correction
+carried; an encounter's start, actions, GM changes and corrections), so what is kept
+is what the rules would say now.
 
 The aggregate works them out as it records the event (domain/encounter/aggregate.py,
 domain/campaign/aggregate.py), reusing what the command already resolved: an action's
@@ -33,6 +49,8 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
+from eventsourcing.domain import CanMutateAggregate
+
 from skald_campaign.domain.reading.visibility import descriptor
 from skald_campaign.domain.records import JSON, JSONObject, Vitals
 
@@ -40,6 +58,8 @@ from skald_campaign.domain.records import JSON, JSONObject, Vitals
 FIELD = "readings"
 # The fields whose per-character mappings name who an event touched.
 PER_CHARACTER = ("tracks", "state", "sheets", "combatants")
+# The aggregate's attribute that keeps each character's latest readings.
+KEPT = "recorded_readings"
 
 
 class Rules(Protocol):
@@ -55,13 +75,21 @@ class Rules(Protocol):
         self, tracks: Mapping[str, int], maxima: Mapping[str, int]
     ) -> str | None: ...
 
+    def derived_ratings(self, sheet: Any, state: Any) -> Mapping[str, Any]: ...
+
+    def equipment(self, sheet: Any) -> Mapping[str, Any]: ...
+
 
 class Recorded(NamedTuple):
-    """One character's readings, as an event recorded them."""
+    """One character's readings, as an event recorded them; ``derived`` and
+    ``equipment`` None where it recorded none (an encounter's event, or a campaign's
+    stored before they were)."""
 
     conditions: list[str]
     maxima: dict[str, int]
     descriptor: str
+    derived: JSONObject | None = None
+    equipment: JSONObject | None = None
 
 
 def upcast_not_recorded(state: dict[str, object]) -> None:
@@ -95,10 +123,12 @@ def readings(
     rules: Rules,
     characters: Mapping[str, Vitals],
     known_conditions: Mapping[str, Sequence[str]],
+    ratings: bool = False,
 ) -> dict[str, JSONObject]:
     """Each character's readings. ``known_conditions``: those the command already worked
     out (an action's record holds each touched combatant's conditions after it); the
-    others are asked of the rules, once each."""
+    others are asked of the rules, once each. ``ratings``: with the derived ratings and
+    the equipment (a campaign's)."""
     found: dict[str, JSONObject] = {}
     for character_id, vitals in characters.items():
         known = known_conditions.get(character_id)
@@ -108,11 +138,15 @@ def readings(
             else rules.conditions(vitals.sheet, vitals.tracks, vitals.state)
         )
         maxima = dict(rules.track_maxima(vitals.sheet))
-        found[character_id] = {
+        reading: dict[str, JSON] = {
             "conditions": list[JSON](conditions),
             "maxima": dict[str, JSON](maxima),
             "descriptor": descriptor(rules, vitals.tracks, maxima),
         }
+        if ratings:
+            reading["derived"] = dict(rules.derived_ratings(vitals.sheet, vitals.state))
+            reading["equipment"] = dict(rules.equipment(vitals.sheet))
+        found[character_id] = reading
     return found
 
 
@@ -121,21 +155,66 @@ def with_readings(
     rules: Callable[[], Rules],
     vitals_of: Callable[[str], Vitals | None],
     known_conditions: Mapping[str, Sequence[str]] | None = None,
-) -> None:
+    ratings: bool = False,
+) -> object:
     """The last event an aggregate recorded (``pending[-1]``, applied already), with its
     readings if its class records them: the same event, ``readings`` set (it changes no
     state). ``vitals_of``: a touched character as the aggregate now holds it (None for
-    one it does not hold)."""
+    one it does not hold). The event, as it now stands (for ``noted``)."""
     recorded = pending[-1]
     if not records_readings(type(recorded)) or getattr(recorded, FIELD) is not None:
-        return
+        return recorded
     held = {}
     for character_id in touched(vars(recorded)):
         found = vitals_of(character_id)
         if found is not None:
             held[character_id] = found
-    worked_out = readings(rules(), held, known_conditions or {})
+    worked_out = readings(rules(), held, known_conditions or {}, ratings)
     pending[-1] = dataclasses.replace(recorded, **{FIELD: worked_out})
+    return pending[-1]
+
+
+# -- what an aggregate keeps of them --------------------------------------------------
+
+
+def noted(aggregate: object, recorded: object) -> None:
+    """Keep in ``aggregate`` the readings ``recorded`` (an event of it, applied) holds
+    for each character it touched; a character it recorded none for (an event stored
+    before version 3, or one just applied whose readings are not worked out yet) has
+    none kept, until an event records them."""
+    if not records_readings(type(recorded)):
+        return
+    found = getattr(recorded, FIELD)
+    ids = touched(vars(recorded))
+    before: Mapping[str, JSONObject] = getattr(aggregate, KEPT, {})
+    kept = {cid: value for cid, value in before.items() if cid not in ids}
+    if type(found) is dict:
+        for cid in ids:
+            value = found.get(cid)
+            if type(value) is dict:
+                kept[cid] = value
+    # Replaced whole, never changed in place: copies of the aggregate may share it. None
+    # kept, no attribute: as an aggregate of older events always was (and its snapshot).
+    if kept:
+        setattr(aggregate, KEPT, kept)
+    elif hasattr(aggregate, KEPT):
+        delattr(aggregate, KEPT)
+
+
+def kept_for(aggregate: object, character_id: str) -> Recorded | None:
+    """The character's readings as the last event that touched it recorded them; None
+    when it recorded none (the reads then ask the ruleset installed)."""
+    kept: Mapping[str, JSONObject] = getattr(aggregate, KEPT, {})
+    return recorded_for(kept, character_id)
+
+
+class KeepsReadings(CanMutateAggregate[Any]):
+    """An event class that records readings: applying it (as it is recorded, or
+    replayed) keeps them in the aggregate (``noted``)."""
+
+    def apply(self, aggregate: Any) -> None:
+        super().apply(aggregate)
+        noted(aggregate, self)
 
 
 def recorded_for(recorded: object, character_id: str) -> Recorded | None:
@@ -149,4 +228,11 @@ def recorded_for(recorded: object, character_id: str) -> Recorded | None:
     conditions, maxima, word = found["conditions"], found["maxima"], found["descriptor"]
     if not (isinstance(conditions, list) and isinstance(maxima, dict) and isinstance(word, str)):
         raise TypeError(f"readings of {character_id} are not as recorded: {found!r}")
-    return Recorded([str(c) for c in conditions], {str(k): int(v) for k, v in maxima.items()}, word)
+    derived, equipment = found.get("derived"), found.get("equipment")
+    return Recorded(
+        [str(c) for c in conditions],
+        {str(k): int(v) for k, v in maxima.items()},
+        word,
+        derived if type(derived) is dict else None,
+        equipment if type(equipment) is dict else None,
+    )

@@ -24,6 +24,7 @@ from eventsourcing.domain import Aggregate
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from skald_campaign.api import views
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.commands import (
     AdvanceDays,
@@ -328,25 +329,36 @@ def test_the_first_of_two_processes_to_write_records_the_version(
 
 
 def test_a_campaign_whose_ruleset_is_missing_reads_and_refuses_writes(
-    client: TestClient, until_the_end: ExitStack
+    client: TestClient, until_the_end: ExitStack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cid, _eid, _ids = a_fight(client)
     gm_key = client.headers["authorization"]
     other = new_campaign(client, "margin", name="Elsewhere")
     other_key = client.headers["authorization"]
     client.headers["authorization"] = gm_key
+    installed = ok(client.get(f"/campaigns/{cid}"))
     uninstall(until_the_end, "d20")
 
     # Every read answers without the rules: its standing, its history, the campaign
-    # itself with its characters' tracks as recorded and nothing the rules work out (no
-    # maxima, conditions, ratings or gear: domain/reading/installed.py). Every GET
-    # route is asked so in tests/integration/test_reads_without_rulesets.py.
+    # itself with its characters' tracks as recorded and what the rules worked out as
+    # each event was recorded (maxima, conditions, ratings, gear: issue 38,
+    # domain/reading/recorded.py), as read with the ruleset installed. Every GET route
+    # is asked so in tests/integration/test_reads_without_rulesets.py.
     assert ok(client.get(f"/campaigns/{cid}/ruleset")) == standing(cid, "missing", "1.0.0", None)
     assert ok(client.get(f"/campaigns/{cid}/history"))["total"] == 5
     read = ok(client.get(f"/campaigns/{cid}"))
+    assert read["characters"] == installed["characters"]
     grimm = next(c for c in read["characters"] if c["name"] == "Grimm")
     worked_out = ("maxima", "conditions", "derived", "equipment")
+    assert (grimm["tracks"], grimm["maxima"], grimm["conditions"]) == ({"hp": 15}, {"hp": 20}, [])
+    assert grimm["derived"] and grimm["equipment"]
+    # A character whose last event recorded none (stored before they were recorded):
+    # nothing the rules work out (domain/reading/installed.py).
+    monkeypatch.setattr(views, "kept_for", lambda aggregate, character_id: None)
+    read = ok(client.get(f"/campaigns/{cid}"))
+    grimm = next(c for c in read["characters"] if c["name"] == "Grimm")
     assert (grimm["tracks"], *(grimm[k] for k in worked_out)) == ({"hp": 15}, {}, [], {}, {})
+    monkeypatch.undo()
     refused = client.post(f"/campaigns/{cid}/characters", json={"name": "Mira", "sheet": {}})
     assert refused.status_code == 409
     assert refused.json()["message"] == (
