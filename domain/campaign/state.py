@@ -15,7 +15,7 @@ from skald_campaign.domain.campaign.ruleset_versions import (
     UNRECORDED_VERSION,
 )
 from skald_campaign.domain.campaign.view import CampaignRecords
-from skald_campaign.domain.reading.recorded import KEPT
+from skald_campaign.domain.reading.recorded import read_kept, stored_kept
 from skald_campaign.domain.records import (
     JSON,
     Character,
@@ -46,11 +46,13 @@ def stored_state(taken: Mapping[str, object], campaign: CampaignRecords) -> dict
         "encounters": {eid: e.as_json() for eid, e in campaign.encounters.items()},
         "calendar": calendar_as_json(campaign.calendar),
     }
-    return {
-        k: written.get(k, v)
-        for k, v in taken.items()
-        if k != "class_version" and not _unrecorded(k, v)
-    }
+    return stored_kept(
+        {
+            k: written.get(k, v)
+            for k, v in taken.items()
+            if k != "class_version" and not _unrecorded(k, v)
+        }
+    )
 
 
 # A campaign at the version every campaign read as before versions were recorded stores
@@ -63,10 +65,6 @@ _UNRECORDED = {
 
 
 def _unrecorded(name: str, value: object) -> bool:
-    # No readings kept (domain/reading/recorded.py): a campaign of events stored before
-    # they were recorded stores none, so its snapshot's bytes are what they were.
-    if name == KEPT:
-        return not value
     return name in _UNRECORDED and value == _UNRECORDED[name]
 
 
@@ -87,3 +85,4 @@ def upcast_v1_v2(state: dict[str, object]) -> None:
         for eid, e in stored_object(state["encounters"]).items()
     }
     state["calendar"] = calendar_from_json(stored_object(state["calendar"]))
+    read_kept(state)

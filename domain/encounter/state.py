@@ -16,7 +16,7 @@ from uuid import UUID
 
 from skald_campaign.domain.play.actions import ActionRecord, actions_from_json, as_list
 from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
-from skald_campaign.domain.reading.recorded import KEPT
+from skald_campaign.domain.reading.recorded import read_kept, stored_kept
 from skald_campaign.domain.records import (
     JSON,
     Combatant,
@@ -113,9 +113,9 @@ def listed_records(value: object, cls: type[Listed]) -> list[Listed]:
 
 def write_state(state: Mapping[str, object], lists: RecordLists | None = None) -> dict[str, object]:
     """The state as version 1 stored it: JSON, records written out."""
-    # No readings kept (domain/reading/recorded.py): an encounter of events stored
-    # before they were recorded stores none, so its snapshot's bytes are what they were.
-    written = {k: v for k, v in state.items() if k != "class_version" and not (k == KEPT and not v)}
+    # The readings kept as JSON, none if none are kept (domain/reading/recorded.py): an
+    # encounter of events stored before they were recorded stores none, as it did.
+    written = stored_kept({k: v for k, v in state.items() if k != "class_version"})
     for key, write in WRITTEN.items():
         if key not in state:  # an encounter recorded before exchanges has none, say
             continue
@@ -132,6 +132,7 @@ def read_state(state: dict[str, object]) -> None:
     for key, read in READ.items():
         if key in state:
             state[key] = read(state[key])
+    read_kept(state)
 
 
 def copy_sharing(

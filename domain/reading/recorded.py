@@ -177,6 +177,18 @@ def with_readings(
 # -- what an aggregate keeps of them --------------------------------------------------
 
 
+class KeptReadings(dict[str, JSONObject]):
+    """An aggregate's kept readings: replaced whole, never changed in place, so a copy
+    of the aggregate (the writer's answers, the cache's) shares them, as it shares its
+    records (domain/records.py Record)."""
+
+    def __copy__(self) -> KeptReadings:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> KeptReadings:
+        return self
+
+
 def noted(aggregate: object, recorded: object) -> None:
     """Keep in ``aggregate`` the readings ``recorded`` (an event of it, applied) holds
     for each character it touched; a character it recorded none for (an event stored
@@ -187,7 +199,7 @@ def noted(aggregate: object, recorded: object) -> None:
     found = getattr(recorded, FIELD)
     ids = touched(vars(recorded))
     before: Mapping[str, JSONObject] = getattr(aggregate, KEPT, {})
-    kept = {cid: value for cid, value in before.items() if cid not in ids}
+    kept = KeptReadings({cid: value for cid, value in before.items() if cid not in ids})
     if type(found) is dict:
         for cid in ids:
             value = found.get(cid)
@@ -199,6 +211,22 @@ def noted(aggregate: object, recorded: object) -> None:
         setattr(aggregate, KEPT, kept)
     elif hasattr(aggregate, KEPT):
         delattr(aggregate, KEPT)
+
+
+def stored_kept(state: Mapping[str, object]) -> dict[str, object]:
+    """A snapshot's state with the kept readings as plain JSON, none if none are kept."""
+    found = state.get(KEPT)
+    written = {k: v for k, v in state.items() if k != KEPT}
+    if isinstance(found, Mapping) and found:
+        written[KEPT] = dict(found)
+    return written
+
+
+def read_kept(state: dict[str, object]) -> None:
+    """A snapshot's state read back: its kept readings (if any) shared by copies."""
+    found = state.get(KEPT)
+    if isinstance(found, Mapping):
+        state[KEPT] = KeptReadings(found)
 
 
 def kept_for(aggregate: object, character_id: str) -> Recorded | None:
@@ -220,7 +248,7 @@ class KeepsReadings(CanMutateAggregate[Any]):
 def recorded_for(recorded: object, character_id: str) -> Recorded | None:
     """A character's readings in an event's ``readings`` (the projections' read); None
     when the event recorded none for it (an event stored before version 3)."""
-    if type(recorded) is not dict:
+    if not isinstance(recorded, dict):  # a KeptReadings too
         return None
     found = recorded.get(character_id)
     if type(found) is not dict:
