@@ -1,6 +1,6 @@
 // Setting up: a new encounter from the roster, days advanced with each character's plan,
 // and a new campaign for a table that has none yet (its GM key shown once).
-import { $, el, remember, session, signIn } from "/static/skald.js";
+import { $, el, remember, request, session, signIn } from "/static/skald.js";
 import { linkFor, onceCard, publicOrigin } from "/static/keys.js";
 import { initiativeFields } from "/static/rulesets.js";
 import { daysRequest } from "/static/gmdays.js";
@@ -56,7 +56,7 @@ export function newCampaignForm(slot) {
     initiative.addEventListener("change", fields);
     // The rulesets arrive after the form is shown: a Create clicked before them waits for
     // them (it had posted an empty ruleset, refused with a 422).
-    const loaded = fetch("/rulesets").then((r) => r.json()).then((all) => {
+    const loaded = request("/rulesets").then((all) => {
       for (const r of all) published.set(r.id, r);
       ruleset.replaceChildren(...all.map((r) => el("option", { value: r.id }, `${r.title}`)));
       fields();

@@ -3,7 +3,7 @@
 // a copy button and a QR code the server draws offline (a viewer key: a link to the
 // table display and one to the stream overlay with its flags). And the campaigns this browser
 // holds keys for: switch, sign out, open another with a key.
-import { $, ApiError, el, keyring, signIn, signOut } from "/static/skald.js";
+import { $, ApiError, el, keyring, request, signIn, signOut } from "/static/skald.js";
 import { press, resetFields, write } from "/static/writes.js";
 
 // The address every link and QR code carries: the one the server advertises to the
@@ -12,8 +12,9 @@ import { press, resetFields, write } from "/static/writes.js";
 // none is reached at this page's own. Asked once; a failed ask is asked again next time.
 let advertised = null;
 export function publicOrigin() {
-  advertised ||= fetch("/server")
-    .then((response) => (response.ok ? response.json() : {}))
+  advertised ||= request("/server")
+    // A server that answers with a refusal advertises none (kept, as an answer).
+    .catch((error) => { if (error instanceof ApiError) return {}; throw error; })
     .then((server) => server.public_url || location.origin)
     .catch(() => { advertised = null; return location.origin; });
   return advertised;
@@ -40,11 +41,7 @@ export function copyButton(text, target, id) {
 }
 
 async function qrImage(api, link, alt) {
-  const response = await fetch(`${api.base}/keys/qr`, { method: "POST",
-    headers: { ...api.headers, "content-type": "application/json" },
-    body: JSON.stringify({ link }) });
-  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => ({})));
-  const svg = await response.text();
+  const svg = await api.post("keys/qr", { link }, { as: "text" });
   // A data: image (the page's policy allows no blob: and no inline markup from elsewhere).
   return el("img", { class: "qr", alt, width: 192, height: 192,
     src: `data:image/svg+xml;base64,${btoa(svg)}` });

@@ -106,24 +106,33 @@ export class ApiError extends Error {
   }
 }
 
+// The one place a page calls fetch for the API: `request(url, { method, headers, body,
+// as })` sends one request (a body as JSON) and answers the answer's JSON, or with
+// `as: "text"` its text (an SVG drawn by the server); a refusal throws an ApiError
+// carrying the API's problem (RFC 9457: its `message`), and a request that never got
+// an answer rejects as fetch does (writes.js tells the GM it was lost).
+export async function request(url, { method = "GET", headers = {}, body, as = "json" } = {}) {
+  const init = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, init);
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => ({})));
+  return as === "text" ? response.text() : response.json().catch(() => ({}));
+}
+
+// A campaign's client: its key in the authorization header, paths under the campaign.
+// `options.as`: what the answer is read as (see `request`).
 export function client(current) {
   const headers = { authorization: `Bearer ${current.key}` };
-  async function call(method, path, body) {
-    const init = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.headers["content-type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(path, init);
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new ApiError(response.status, data);
-    return data;
-  }
   const base = `/campaigns/${current.campaign}`;
+  const url = (path) => (path.startsWith("/") ? path : `${base}/${path}`);
   return {
     base,
-    get: (path) => call("GET", path.startsWith("/") ? path : `${base}/${path}`),
-    post: (path, body = {}) => call("POST", path.startsWith("/") ? path : `${base}/${path}`, body),
+    get: (path, options = {}) => request(url(path), { ...options, headers }),
+    post: (path, body = {}, options = {}) =>
+      request(url(path), { ...options, method: "POST", headers, body }),
     headers,
   };
 }

@@ -11,18 +11,6 @@ function problem(error) {
     error instanceof ApiError ? `${error.status}: ${error.message}` : String(error.message || error));
 }
 
-async function call(api, method, path, body) {
-  const init = { method, headers: { ...api.headers } };
-  if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(`${api.base}/webhooks${path}`, init);
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
-}
-
 function deliveryLog(log) {
   if (!log.deliveries.length) return el("p", { class: "caption" }, "No deliveries yet.");
   return el("table", { class: "deliveries" },
@@ -43,7 +31,7 @@ function row(api, hook, render) {
     await render();
   });
   const showLog = async () => {
-    try { logBox.replaceChildren(deliveryLog(await call(api, "GET", `/${hook.id}/deliveries`))); }
+    try { logBox.replaceChildren(deliveryLog(await api.get(`webhooks/${hook.id}/deliveries`))); }
     catch (error) { logBox.replaceChildren(problem(error)); }
   };
   const button = (text, handler, cls = "secondary") => {
@@ -87,7 +75,7 @@ function mount(api) {
 
   async function render() {
     try {
-      const hooks = await call(api, "GET", "");
+      const hooks = await api.get("webhooks");
       list.replaceChildren(...hooks.map((hook) => row(api, hook, render)));
     } catch (error) { list.replaceChildren(problem(error)); }
   }

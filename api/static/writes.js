@@ -15,7 +15,7 @@
 //   write (`reset`), so the next submit is not the last one again by accident (an enrolled
 //   PC's "PC" and player's name kept: the next enrolment gave that player a second key); a
 //   refusal keeps every value typed, the API's words beside the control.
-import { ApiError, el } from "/static/skald.js";
+import { ApiError, el, request } from "/static/skald.js";
 
 // Intents sent but not answered, by request: a lost answer keeps its key for the retry.
 const unanswered = new Map();
@@ -32,28 +32,22 @@ export class LostAnswer extends Error {
 // retry of the whole press after a lost answer repeats none of them (see `batchKeys`).
 export async function write(api, method, path, body, { key } = {}) {
   const url = path.startsWith("/") ? path : `${api.base}/${path}`;
-  const request = `${method} ${url} ${body === undefined ? "" : JSON.stringify(body)}`;
-  let intent = key ? { key } : unanswered.get(request);
+  const asked = `${method} ${url} ${body === undefined ? "" : JSON.stringify(body)}`;
+  let intent = key ? { key } : unanswered.get(asked);
   if (!intent) {
     intent = { key: crypto.randomUUID() };
-    unanswered.set(request, intent);
+    unanswered.set(asked, intent);
   }
   const headers = { ...api.headers, "idempotency-key": intent.key };
-  const init = { method, headers };
-  if (body !== undefined) {
-    headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
   try {
-    response = await fetch(url, init);
-  } catch {
-    throw new LostAnswer(); // the intent stays unanswered: a retry reuses its key
+    const data = await request(url, { method, headers, body });
+    unanswered.delete(asked);
+    return data;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw new LostAnswer(); // a retry reuses its key
+    unanswered.delete(asked); // refused: answered, so the next press is a new intent
+    throw error;
   }
-  unanswered.delete(request);
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
 }
 
 // The keys of a press of several requests: the nth request's key is the batch's and n.
