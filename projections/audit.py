@@ -32,6 +32,7 @@ from skald_campaign.domain.events import (
     RulesetVersionRecorded,
 )
 from skald_campaign.domain.writing.attribution import attributed, author_of
+from skald_campaign.projections import versions
 from skald_campaign.projections.base import Facts, ProjectionView, ViewProjection, as_event, facts
 from skald_campaign.projections.decoding import time_text
 from skald_campaign.projections.keys import ViewKeys
@@ -190,6 +191,7 @@ class CampaignKeys(NamedTuple):
     log: str
     feed: str
     positions: str
+    version: str
 
 
 class AuditProjection(ViewProjection):
@@ -223,6 +225,7 @@ class AuditProjection(ViewProjection):
             campaign.feed, f"{tracking.notification_id}-0", meta["count"], FEED_LENGTH
         )
         staged.put(campaign.meta, meta)
+        versions.bump(staged, campaign.version)
         # The event log's index (api/routes/log.py): pages by position in O(page).
         staged.index(
             campaign.positions,
@@ -236,6 +239,7 @@ class AuditProjection(ViewProjection):
             keys.audit(campaign_id),
             keys.feed(campaign_id),
             keys.positions(campaign_id),
+            keys.audit_version(campaign_id),
         )
         self._campaign_keys[campaign_id] = made
         return made

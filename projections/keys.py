@@ -45,6 +45,10 @@ class ViewKeys:
     def audit_meta(self, campaign_id: str) -> str:
         return f"{self.root}:audit-meta:{campaign_id}"
 
+    def audit_version(self, campaign_id: str) -> str:
+        """The campaign's audit list's version (projections/versions.py)."""
+        return f"{self.root}:audit-version:{campaign_id}"
+
     def audit_encounter(self, encounter_id: str) -> str:
         return f"{self.root}:audit-encounter:{encounter_id}"
 
@@ -62,6 +66,10 @@ class ViewKeys:
         (projections/log.py)."""
         return f"{self.root}:log:{campaign_id}"
 
+    def log_version(self, campaign_id: str) -> str:
+        """The campaign's event log's version (projections/versions.py)."""
+        return f"{self.root}:log-version:{campaign_id}"
+
     def log_encounter(self, encounter_id: str) -> str:
         return f"{self.root}:log-encounter:{encounter_id}"
 
@@ -72,9 +80,11 @@ class ViewKeys:
             self.vitals_meta(campaign_id),
             self.audit(campaign_id),
             self.audit_meta(campaign_id),
+            self.audit_version(campaign_id),
             self.feed(campaign_id),
             self.positions(campaign_id),
             self.log(campaign_id),
+            self.log_version(campaign_id),
         ]
         for encounter_id in encounter_ids:
             keys += [

@@ -30,6 +30,7 @@ import orjson
 from eventsourcing.persistence import Tracking
 
 from skald_campaign.domain.event_catalog import logged
+from skald_campaign.projections import versions
 from skald_campaign.projections.audit import SUMMARIES
 from skald_campaign.projections.base import ViewProjection, as_event, facts
 from skald_campaign.projections.keys import ViewKeys
@@ -57,6 +58,7 @@ class LogProjection(ViewProjection):
             return
         position = tracking.notification_id
         self.view.staged.rank(keys.log(campaign_id), position, logged_json(position, event))
+        versions.bump(self.view.staged, keys.log_version(campaign_id))
 
 
 def log_reads(campaign_id: str, after: int, limit: int) -> Reads:
@@ -68,6 +70,17 @@ def log_reads(campaign_id: str, after: int, limit: int) -> Reads:
             k.log(campaign_id), f"({after}", "+inf", byscore=True,
             offset=0, num=limit, withscores=True, score_cast_func=int,
         )  # fmt: skip
+
+    return reads
+
+
+def log_version_reads(campaign_id: str) -> Reads:
+    """The log's version (projections/versions.py) and its length: two short answers
+    that say whether a page read before is still the page."""
+
+    def reads(pipe: AnyPipeline, k: ViewKeys) -> None:
+        pipe.get(k.log_version(campaign_id))
+        pipe.zcard(k.log(campaign_id))
 
     return reads
 

@@ -31,6 +31,7 @@ from skald_campaign.domain.events import (
 )
 from skald_campaign.projections.engine import PROJECTIONS
 from skald_campaign.projections.keys import Generations, ViewKeys
+from skald_campaign.projections.versions import counted
 
 SHEET = {"st": 12, "con": 12, "stamina_max": 30, "body_max": 20, "armour_resilience": 1}
 
@@ -68,6 +69,9 @@ def play(
     return ids
 
 
+VERSIONS = ("audit-version:", "log-version:")  # projections/versions.py
+
+
 def snapshot(client: redis.Redis, root: str) -> dict[str, Any]:
     """Every view key under a root, by its name below the root, with its whole content."""
     found: dict[str, Any] = {}
@@ -77,7 +81,12 @@ def snapshot(client: redis.Redis, root: str) -> dict[str, Any]:
         if suffix == "epoch":
             continue  # bumped by a campaign rebuild: a signal to runners, not a view
         kind = client.type(key)
-        if kind == b"string":
+        if suffix.startswith(VERSIONS):
+            # Its count, compared; its token is drawn afresh by each writing of the key
+            # (a version must never repeat after a flush or a rebuild).
+            found[suffix] = counted(client.get(key))
+            assert isinstance(found[suffix], int), f"{key} holds no version"
+        elif kind == b"string":
             found[suffix] = client.get(key)
         elif kind == b"hash":
             found[suffix] = client.hgetall(key)
