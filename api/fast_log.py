@@ -20,13 +20,19 @@ the page of the events so redacted is the middleware's page byte for byte. Each 
 redacted bytes are kept in the process for the campaign's version they were made under:
 a page is then the kept bytes of its events (`RedactedEvents`); a write to the campaign
 (an NPC enrolled, a sheet amended, its options changed) starts them afresh.
+
+A page's bytes, any role's, are kept whole too (api/kept_views.py, by role and query),
+under the log's version (projections/versions.py) and, for a redacted page, the
+campaign's version: while both stand, a read asks Redis only the log's version and its
+length, a reply of a few bytes, rather than the page's events (~70 KB for 50), and sends
+the bytes kept (`log_answer`). A GM's, a player's and a viewer's page is answered before
+the middleware stack (api/read_path.py); this middleware answers what that one leaves.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
 from urllib.parse import parse_qsl
 from uuid import UUID
 
@@ -35,13 +41,25 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skald_campaign.api.access_reads import Rereads, fresh_access
-from skald_campaign.api.fast_views import client_here, send_ok_json
+from skald_campaign.api.fast_views import (
+    NotRead,
+    ToMake,
+    Versioned,
+    client_here,
+    send_ok_json,
+    store_position_read,
+    versioned_read,
+)
+from skald_campaign.api.kept_views import KEPT
 from skald_campaign.api.keys import KeyMaker, bearer_in
 from skald_campaign.api.routes.feed import LARGEST_ID
+from skald_campaign.api.view_connection import line_here
 from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.audit_pages import Mark
+from skald_campaign.application.queries import StoreMarks
 from skald_campaign.domain.access import Access, Role
 from skald_campaign.domain.errors import DomainError
-from skald_campaign.projections.log import log_page, log_reads
+from skald_campaign.projections.log import log_page, log_reads, log_version_reads
 from skald_campaign.projections.reader import ViewReader
 from skald_campaign.projections.view_reads import Lag, redis_list
 
@@ -76,8 +94,10 @@ class RedactedEvents:
     def __init__(self, budget: int = KEPT_BYTES) -> None:
         self.budget = budget
         self._lock = threading.Lock()
-        # (campaign, role) -> (the campaign's version, {position: the event's bytes})
-        self._kept: dict[tuple[UUID, Role], tuple[int, dict[int, bytes]]] = {}
+        # (campaign, role) -> (the campaign's version, {position: the event's bytes as
+        # the log holds them, and redacted}): made again if the log's bytes differ (a
+        # campaign rebuild may write another event's bytes at a position).
+        self._kept: dict[tuple[UUID, Role], tuple[int, dict[int, tuple[bytes, bytes]]]] = {}
         self._size = 0
 
     def page(
@@ -88,44 +108,50 @@ class RedactedEvents:
         found: object,
         after: int,
         lag: Lag,
+        version: int,
     ) -> bytes:
         """The page the middleware would have made of the GM's page (``found``: its
-        events' kept bytes and positions), for a key of ``role`` (a worker thread's:
-        the campaign may be read from the store)."""
-        version = application.campaign(campaign_id).version
+        events' kept bytes and positions), for a key of ``role``, the campaign at
+        ``version`` (a worker thread's: the policy may be read from the store)."""
         with self._lock:
             kept = self._kept.get((campaign_id, role))
             seen = kept[1] if kept is not None and kept[0] == version else {}
         policy = None
-        made: dict[int, bytes] = {}
+        made: dict[int, tuple[bytes, bytes]] = {}
         redacted: list[tuple[bytes, int]] = []
         for raw, position in _events(found):
-            event = seen.get(position)
-            if event is None:
+            known = seen.get(position)
+            if known is not None and known[0] == raw:
+                event = known[1]
+            else:
                 if policy is None:
                     policy = application.redaction(campaign_id, role)
                 event = raw if policy is None else orjson.dumps(policy.document(orjson.loads(raw)))
-                made[position] = event
+                made[position] = (raw, event)
             redacted.append((event, position))
         if made:
             self._keep(campaign_id, role, version, made)
         return log_page(str(campaign_id), redacted, after, lag)
 
-    def _keep(self, campaign_id: UUID, role: Role, version: int, made: dict[int, bytes]) -> None:
-        added = sum(len(event) for event in made.values())
+    def _keep(
+        self, campaign_id: UUID, role: Role, version: int, made: dict[int, tuple[bytes, bytes]]
+    ) -> None:
+        def size(events: dict[int, tuple[bytes, bytes]]) -> int:
+            return sum(len(raw) + len(event) for raw, event in events.values())
+
         with self._lock:
             kept = self._kept.get((campaign_id, role))
             if kept is None or kept[0] != version:
                 if kept is not None:
-                    self._size -= sum(len(event) for event in kept[1].values())
+                    self._size -= size(kept[1])
                 kept = self._kept[(campaign_id, role)] = (version, {})
-            if self._size + added > self.budget:
+            if self._size + size(made) > self.budget:
                 self._kept.clear()
                 self._size = 0
                 kept = self._kept[(campaign_id, role)] = (version, {})
-            fresh = {p: e for p, e in made.items() if p not in kept[1]}
-            kept[1].update(fresh)
-            self._size += sum(len(event) for event in fresh.values())
+            replaced = {p: kept[1][p] for p in made if p in kept[1]}
+            kept[1].update(made)
+            self._size += size(made) - size(replaced)
 
 
 def _events(found: object) -> list[tuple[bytes, int]]:
@@ -138,27 +164,117 @@ def _events(found: object) -> list[tuple[bytes, int]]:
     return events
 
 
+class CampaignVersions:
+    """The campaign's version a player's or viewer's page is redacted under, from memory
+    while nothing can have changed it: its mark (this process's saves of it, the store's
+    position: application/queries.py StoreMarks) as when it was read; another process's
+    write shows within the store position's 0.1 s, as on the GM's kept pages."""
+
+    LIMIT = 10_000  # campaigns kept; past it, all are read again
+
+    def __init__(self) -> None:
+        self._kept: dict[UUID, tuple[Mark, int]] = {}
+
+    def here(self, application: SkaldApplication, campaign_id: UUID) -> int | None:
+        """The version when memory alone has it, else None."""
+        mark = StoreMarks(application).fresh(campaign_id)
+        kept = self._kept.get(campaign_id)
+        return kept[1] if mark is not None and kept is not None and kept[0] == mark else None
+
+    def read(self, application: SkaldApplication, campaign_id: UUID) -> int:
+        """The version as the store has it (a worker thread's), kept with its mark,
+        taken before the read."""
+        mark = StoreMarks(application).now(campaign_id)
+        version = application.campaign(campaign_id).version
+        if len(self._kept) >= self.LIMIT:
+            self._kept.clear()
+        self._kept[campaign_id] = (mark, version)
+        return version
+
+    async def version(
+        self, application: SkaldApplication, views: ViewReader, campaign_id: UUID
+    ) -> int:
+        found = self.here(application, campaign_id)
+        if found is None and application.known_position.fresh() is None:
+            await store_position_read(views)  # stale every 0.1 s: read once for all waiting
+            found = self.here(application, campaign_id)
+        if found is None:
+            found = await run_in_threadpool(self.read, application, campaign_id)
+        return found
+
+
+REDACTED = RedactedEvents()
+VERSIONS = CampaignVersions()
+
+
 async def log_answer(
+    application: SkaldApplication,
     views: ViewReader,
-    campaign_id: str,
+    campaign_id: UUID,
+    role: Role,
     after: int,
     limit: int,
-    redacted_for: Callable[[object, Lag], bytes] | None = None,
 ) -> bytes:
-    """The page as the route writes it: read on the event loop when one round trip does
-    it (ViewReader.read_async), else on a worker thread as the route reads it; for a
-    player's or a viewer's key (``redacted_for``), redacted as the middleware would, on
-    a worker thread."""
-    reads = log_reads(campaign_id, after, limit)
-    read = None
+    """The page as the route writes it, for a key of ``role`` (a player's or viewer's
+    redacted as the middleware would, on a worker thread). Kept in memory, by role and
+    query, while the log's version (projections/versions.py) and, for a redacted page,
+    the campaign's version are the ones it was made under: a read then asks Redis only
+    the log's version and its length (api/fast_views.py `versioned_read`). Read on the
+    event loop's own connection to Redis when there is one, else as the route reads."""
+    cid = str(campaign_id)
+    version = None if role == "gm" else await VERSIONS.version(application, views, campaign_id)
+
+    def made(found: object, lag: Lag) -> bytes:
+        if version is None:
+            return log_page(cid, found, after, lag)
+        return REDACTED.page(application, campaign_id, role, found, after, lag, version)
+
+    line = await line_here(views.redis_url) if views.redis_url else None
+    if line is not None:
+        name = (f"/campaigns/{cid}/events {role}", b"%d %d" % (after, limit))
+        page = Versioned(log_version_reads(cid), log_reads(cid, after, limit), 1)
+        read = await versioned_read(views, line, name, page, version)
+        if isinstance(read, NotRead):
+            await store_position_read(views)
+            read = await versioned_read(views, line, name, page, version)
+        if isinstance(read, bytes):
+            return read
+        if isinstance(read, ToMake):
+            found = read.answers[2]
+            if version is None:
+                payload = made(found, read.lag)
+            else:
+                payload = await run_in_threadpool(made, found, read.lag)
+            return KEPT.answer(name, read.kept_as, read.lag, lambda *_: payload) or payload
+    reads = log_reads(cid, after, limit)
+    here = None
     if views.redis_url:
-        read = await views.read_async(client_here(views.redis_url), 1, reads)
-    if read is None:
-        read = await run_in_threadpool(views.read, 1, reads)
-    (found,), lag = read
-    if redacted_for is not None:
-        return await run_in_threadpool(redacted_for, found, lag)
-    return log_page(campaign_id, found, after, lag)
+        here = await views.read_async(client_here(views.redis_url), 1, reads)
+    if here is None:
+        here = await run_in_threadpool(views.read, 1, reads)
+    (found,), lag = here
+    if version is None:
+        return made(found, lag)
+    return await run_in_threadpool(made, found, lag)
+
+
+async def log_answer_for(
+    application: SkaldApplication, views: ViewReader, campaign: str, access: Access, query: bytes
+) -> bytes | None:
+    """`log_answer` for a key the campaign accepts, when the query is plainly valid;
+    None when the route must answer (a query to validate, Redis away, a view of another
+    shape: it says what went wrong)."""
+    bounds = page_query(query)
+    if bounds is None:
+        return None
+    try:
+        return await log_answer(application, views, UUID(campaign), access.role, *bounds)
+    except Exception:
+        return None
+
+
+# Set in the request's scope by api/read_path.py when it tried the page already.
+LOG_TRIED = "skald.log_read_tried"
 
 
 class LogFastPath:
@@ -166,7 +282,6 @@ class LogFastPath:
         self.app = app
         self.enabled = enabled
         self.rereads: Rereads = {}  # api/access_reads.py
-        self.redacted = RedactedEvents()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = (
@@ -181,9 +296,8 @@ class LogFastPath:
         await send_ok_json(send, payload)
 
     async def _answer(self, scope: Scope, campaign: str) -> bytes | None:
-        bounds = page_query(scope.get("query_string", b""))
         presented = bearer_in(scope["headers"])
-        if bounds is None or presented is None:
+        if presented is None or LOG_TRIED in scope:
             return None
         key, key_id = presented
         backend = scope["app"].state.backend
@@ -203,15 +317,5 @@ class LogFastPath:
             access = await fresh_access(application, campaign_id, key_id, digest, self.rereads)
         if access is None:
             return None
-        after, limit = bounds
-        redacted_for = None
-        if access.role != "gm":
-            role: Role = access.role
-
-            def redacted_for(found: object, lag: Lag) -> bytes:
-                return self.redacted.page(application, campaign_id, role, found, after, lag)
-
-        try:
-            return await log_answer(backend.views, str(campaign_id), after, limit, redacted_for)
-        except Exception:  # Redis away, a view of another shape: the route answers
-            return None
+        query: bytes = scope.get("query_string", b"")
+        return await log_answer_for(application, backend.views, campaign, access, query)

@@ -22,6 +22,7 @@ import asyncio
 import re
 import weakref
 from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl
 from uuid import UUID
 
@@ -31,10 +32,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skald_campaign.api.access_reads import fresh_access
-from skald_campaign.api.kept_views import KEPT
+from skald_campaign.api.kept_views import KEPT, Name, VersionTag, is_tagged
 from skald_campaign.api.keys import KeyMaker, bearer_in
 from skald_campaign.api.routes.views import MAX_OFFSET
-from skald_campaign.api.view_connection import line_here
+from skald_campaign.api.view_connection import ViewConnection, line_here
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.domain.access import Access
 from skald_campaign.domain.errors import DomainError
@@ -44,8 +45,10 @@ from skald_campaign.projections.view_reads import (
     AnyPipeline,
     Lag,
     Reads,
+    audit_entries_reads,
     audit_of,
     audit_reads,
+    audit_version_reads,
     board_of,
     board_reads,
     vitals_of,
@@ -345,17 +348,113 @@ async def view_answer_here(
         return None if document is None else answer_of(document)
     name = (found.group(0), query)
 
-    async def execute(keys: ViewKeys, queue: Callable[[AnyPipeline], None]) -> list[object]:
-        return await line.read(KEPT.commands(name, keys.root, queue))
-
     def make(answers: list[object], lag: Lag) -> bytes | None:
         document = build(answers, lag)
         return None if document is None else answer_of(document)
+
+    if found.group(3):  # the campaign's audit page: versioned (projections/versions.py)
+        campaign_id = found.group(1)
+        offset, limit = page_bounds(query) or (0, 0)  # view_plan read them
+        page = Versioned(
+            audit_version_reads(campaign_id), audit_entries_reads(campaign_id, offset, limit), 1
+        )
+        return await versioned_answer(
+            views, line, name, page, lambda answers, lag: make(answers[1:], lag)
+        )
+
+    async def execute(keys: ViewKeys, queue: Callable[[AnyPipeline], None]) -> list[object]:
+        return await line.read(KEPT.commands(name, keys.root, queue))
 
     read = await views.read_through(execute, count, reads)
     if read is None:
         return NOT_READ
     return KEPT.answer(name, *read, make)
+
+
+class Versioned(NamedTuple):
+    """A page read with a version beside it (projections/versions.py): ``check`` queues
+    the version's read and the size of what it counts (two short answers, in that
+    order); ``page`` the page's own reads (``page_answers`` answers), made after the check's."""
+
+    check: Reads
+    page: Reads
+    page_answers: int
+
+
+def version_tag(answers: list[object], lag: Lag, made_under: object) -> VersionTag | None:
+    """What a page is kept under, from the check's two answers; None where there is no
+    version (views projected before there were versions)."""
+    version, size = answers[0], answers[1]
+    if type(version) is not bytes or type(size) is not int:
+        return None
+    return VersionTag(lag["generation"], version, size, made_under)
+
+
+async def versioned_answer(
+    views: ViewReader,
+    line: ViewConnection,
+    name: Name,
+    page: Versioned,
+    make: Callable[[list[object], Lag], bytes | None],
+) -> bytes | NotRead | None:
+    """`versioned_read`, its page made by ``make`` (from the check's answers and the
+    page's) when not kept."""
+    read = await versioned_read(views, line, name, page)
+    if not isinstance(read, ToMake):
+        return read
+    return KEPT.answer(name, read.kept_as, read.lag, lambda _, lag: make(read.answers, lag))
+
+
+class ToMake(NamedTuple):
+    """A versioned page not kept: its answers from Redis, the lag, what to keep it under."""
+
+    answers: list[object]
+    lag: Lag
+    kept_as: list[object]
+
+
+async def versioned_read(
+    views: ViewReader,
+    line: ViewConnection,
+    name: Name,
+    page: Versioned,
+    made_under: object = None,
+) -> bytes | NotRead | ToMake:
+    """A page's bytes from memory while its version is the one they were made under,
+    asking Redis only the version (a few bytes) and the views' positions; else the page
+    read whole, to be made and kept (`KEPT.answer` with ``kept_as``) under the version
+    read with it: read before the page's entries, so the bytes kept are never older than
+    the version (api/kept_views.py keeps them, bounded). ``made_under``: what else the
+    bytes depend on, compared too. A page of views without a version is read whole every
+    time and kept by its answers' bytes, as the other views are."""
+
+    def execute(what: str) -> Callable[[ViewKeys, Callable[[AnyPipeline], None]], Any]:
+        async def run(keys: ViewKeys, queue: Callable[[AnyPipeline], None]) -> list[object]:
+            return await line.read(KEPT.commands(name, keys.root, queue, what))
+
+        return run
+
+    if KEPT.has(name, is_tagged):
+        read = await views.read_through(execute("version"), 2, page.check)
+        if read is None:
+            return NOT_READ
+        checked, lag = read
+        tag = version_tag(checked, lag, made_under)
+        if tag is not None:
+            payload = KEPT.kept(name, [tag], lag)
+            if payload is not None:
+                return payload
+
+    def both(pipe: AnyPipeline, keys: ViewKeys) -> None:
+        page.check(pipe, keys)
+        page.page(pipe, keys)
+
+    read = await views.read_through(execute("page"), 2 + page.page_answers, both)
+    if read is None:
+        return NOT_READ
+    answers, lag = read
+    tag = version_tag(answers, lag, made_under)
+    return ToMake(answers, lag, [*answers, made_under] if tag is None else [tag])
 
 
 # One asyncio client per event loop and Redis (a client is bound to the loop it ran on).

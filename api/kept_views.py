@@ -60,11 +60,30 @@ def compared(answers: list[object]) -> list[object]:
     return [tuple(a.items()) if isinstance(a, dict) else a for a in answers]
 
 
+class VersionTag(NamedTuple):
+    """What a versioned page (api/fast_views.py `versioned_answer`) is kept under, in
+    place of its answers from Redis: the generation read, the page's version
+    (projections/versions.py), the size of what the version counts (a list's length,
+    a sorted set's members) and anything else the answer was made under (a player's
+    page: the campaign's version its redaction was made under)."""
+
+    generation: str | None
+    version: bytes
+    size: int
+    made_under: object
+
+
+def is_tagged(answers: list[object]) -> bool:
+    return len(answers) == 1 and type(answers[0]) is VersionTag
+
+
 def size_of(answers: list[object]) -> int:
     """About the bytes a view's answers hold (Redis strings, lists and hashes of them)."""
     total = 0
     for answer in answers:
-        if isinstance(answer, bytes):
+        if type(answer) is VersionTag:
+            total += len(answer.version)
+        elif isinstance(answer, bytes):
             total += len(answer)
         elif isinstance(answer, list):
             total += sum(len(item) for item in answer if isinstance(item, bytes))
@@ -84,19 +103,24 @@ class KeptViews:
     def __init__(self, budget: int = KEPT_BYTES) -> None:
         self.budget = budget
         self.size = 0
-        self._commands: OrderedDict[tuple[Name, str], ViewCommands] = OrderedDict()
+        self._commands: OrderedDict[tuple[Name, str, str], ViewCommands] = OrderedDict()
         # By read: the view's answers compared, the answer's bytes but its lag's and its
         # closing brace, its ETag's digest over those bytes so far (api/etags.py), size.
         self._answers: OrderedDict[Name, Kept] = OrderedDict()
         self._tagged: tuple[bytes, bytes] | None = None  # the last answer made, its ETag
 
     def commands(
-        self, name: Name, root: str, queue: Callable[[redis.client.Pipeline], object]
+        self,
+        name: Name,
+        root: str,
+        queue: Callable[[redis.client.Pipeline], object],
+        what: str = "",
     ) -> ViewCommands:
-        """The read's commands under the generation rooted at ``root``."""
-        found = self._commands.get((name, root))
+        """The read's commands under the generation rooted at ``root`` (``what``: which
+        of a read's commands, when it has more than one set)."""
+        found = self._commands.get((name, root, what))
         if found is None:
-            found = self._commands[(name, root)] = ViewCommands.of(queue)
+            found = self._commands[(name, root, what)] = ViewCommands.of(queue)
             while len(self._commands) > COMMANDS_KEPT:
                 self._commands.popitem(last=False)
         return found
@@ -125,6 +149,23 @@ class KeptViews:
                 return payload
         else:
             self._answers.move_to_end(name)
+        return self._with_lag(kept, written_lag)
+
+    def kept(self, name: Name, answers: list[object], lag: Lag) -> bytes | None:
+        """`answer` when it would send the kept bytes; else None (nothing made)."""
+        written_lag = lag_json(lag)
+        kept = self._answers.get(name)
+        if written_lag is None or kept is None or kept.answers != compared(answers):
+            return None
+        self._answers.move_to_end(name)
+        return self._with_lag(kept, written_lag)
+
+    def has(self, name: Name, answers: Callable[[list[object]], bool]) -> bool:
+        """Whether the read keeps an answer, made from answers ``answers`` says yes to."""
+        kept = self._answers.get(name)
+        return kept is not None and answers(kept.answers)
+
+    def _with_lag(self, kept: Kept, written_lag: bytes) -> bytes:
         end = written_lag + b"}"
         digest = kept.digest.copy()
         digest.update(end)

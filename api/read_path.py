@@ -17,12 +17,19 @@ thread and a query for the aggregate's newest version, to send bytes kept in mem
 has it: the kept entries, and the newest version while nothing can have changed it
 (``kept_page_json``; another process's write shows within the store position's 0.1 s).
 
+An event-log page (/campaigns/{id}/events) is answered here for any key the campaign
+accepts (api/fast_log.py redacts a player's or a viewer's page as the stack's redaction
+would, and keeps each page's bytes while the log's version stands): between the log's
+own fast path and the server there were the stack's middlewares, none of which changes
+its answer but the rate limit and the security headers.
+
 Everything out of the ordinary goes through the whole stack as before: another method or
 path, a request with a body or a Content-Encoding (the body limit's to judge), no key, a
-key the campaign refuses or that is not the GM's (a player's or viewer's answer is
-redacted: api/redacting.py), a query to validate, a filtered page, a view not projected
-yet, a page not kept, Redis away. The rate limit's decision made here travels with the
-request (``RATE_DECIDED``), so a request that goes on through the stack is counted once.
+key the campaign refuses or, but for the log, that is not the GM's (a player's or
+viewer's answer is redacted: api/redacting.py), a query to validate, a filtered page, a
+view not projected yet, a page not kept, Redis away. The rate limit's decision made here
+travels with the request (``RATE_DECIDED``), so a request that goes on through the stack
+is counted once.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from starlette.types import Scope, Send
 
 from skald_campaign.api.access_reads import Rereads, fresh_access
 from skald_campaign.api.etags import matches
+from skald_campaign.api.fast_log import LOG_PATH, LOG_TRIED, log_answer_for
 from skald_campaign.api.fast_views import (
     VIEW_PATH,
     VIEW_TRIED,
@@ -51,6 +59,7 @@ from skald_campaign.application.application import SkaldApplication
 from skald_campaign.domain.errors import DomainError
 
 PAGE_PATH = re.compile(r"^/campaigns/([0-9a-f-]{36})/(?:history|encounters/([0-9a-f-]{36})/audit)$")
+KINDS = (("view", VIEW_PATH), ("page", PAGE_PATH), ("log", LOG_PATH))
 # Headers that make a GET the body limit's to judge (it reads and checks any body).
 BODY_HEADERS = (b"content-length", b"transfer-encoding", b"content-encoding")
 
@@ -86,21 +95,22 @@ class ReadFastPath:
         self.enabled = enabled
         self.rereads: Rereads = {}  # see api/access_reads.py
 
-    def takes(self, scope: Scope) -> tuple[re.Match[str], bool] | None:
-        """The read's path matched, and whether it is a view's (else a page's)."""
+    def takes(self, scope: Scope) -> tuple[re.Match[str], str] | None:
+        """The read's path matched, and what it reads: a view, a page or the log."""
         if not self.enabled or scope["type"] != "http" or scope["method"] != "GET":
             return None
         path = scope["path"]
-        found = VIEW_PATH.match(path)
-        if found is not None:
-            return found, True
-        found = PAGE_PATH.match(path)
-        return None if found is None else (found, False)
+        for kind, pattern in KINDS:
+            found = pattern.match(path)
+            if found is not None:
+                return found, kind
+        return None
 
     async def answer(
-        self, app: Starlette, scope: Scope, read: tuple[re.Match[str], bool], send: Send
+        self, app: Starlette, scope: Scope, read: tuple[re.Match[str], str], send: Send
     ) -> bool:
-        found, is_view = read
+        found, kind = read
+        is_view = kind == "view"
         state = app.state
         limiter: RateLimiter | None = getattr(state, "rate_limiter", None)
         headers = dict(scope["headers"])
@@ -123,7 +133,7 @@ class ReadFastPath:
         application: SkaldApplication = backend.application
         try:
             campaign_id = UUID(found.group(1))
-            if not is_view and found.group(2) is not None:
+            if kind == "page" and found.group(2) is not None:
                 UUID(found.group(2))
         except ValueError:
             return False
@@ -134,10 +144,19 @@ class ReadFastPath:
             return False
         if access is None:
             access = await fresh_access(application, campaign_id, key_id, digest, self.rereads)
-        if access is None or access.role != "gm":
+        if access is None:
             return False
         query: bytes = scope.get("query_string", b"")
         extra = security_headers(scope["path"])
+        if kind == "log":  # any role's: api/fast_log.py redacts a player's or viewer's
+            scope[LOG_TRIED] = True  # what this read found, the stack's fast path would too
+            log = await log_answer_for(application, backend.views, found.group(1), access, query)
+            if log is None:
+                return False
+            await send_ok_json(send, log, extra)
+            return True
+        if access.role != "gm":
+            return False
         if not is_view:
             page = page_answer(application, found, query)
             if page is None and application.known_position.fresh() is None:

@@ -178,6 +178,24 @@ def audit_reads(campaign_id: str, offset: int, limit: int) -> Reads:
     return reads
 
 
+def audit_version_reads(campaign_id: str) -> Reads:
+    """The audit list's version (projections/versions.py) and its length: two short
+    answers that say whether a page read before is still the page."""
+
+    def reads(pipe: AnyPipeline, k: ViewKeys) -> None:
+        pipe.get(k.audit_version(campaign_id))
+        pipe.llen(k.audit(campaign_id))
+
+    return reads
+
+
+def audit_entries_reads(campaign_id: str, offset: int, limit: int) -> Reads:
+    def reads(pipe: AnyPipeline, k: ViewKeys) -> None:
+        pipe.lrange(k.audit(campaign_id), offset, offset + limit - 1)
+
+    return reads
+
+
 def audit_of(campaign_id: str, offset: int, limit: int, answers: list[object], lag: Lag) -> Audit:
     total, entries = answers
     return {

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from redis.asyncio.client import Pipeline as AsyncPipeline
 
+from skald_campaign.api.view_connection import ViewConnection
 from skald_campaign.application.commands import AdvanceDays
 from skald_campaign.domain.reading.recorded import touched
 from tests.helpers import act, enrol, new_campaign, next_round, ok, start
@@ -143,26 +144,35 @@ def test_a_page_reads_no_row_and_as_much_at_2000_events_as_at_10(live_client: Te
     def cost(after: int) -> tuple[int, int]:
         rows.clear()
         redis_trips.clear()
+        counted.received.clear()
         page = ok(live_client.get(f"/campaigns/{cid}/events?after={after}&limit=7"))
         assert len(page["events"]) == 7
         return sum(rows), len(redis_trips)
 
     with counted:
         early = cost(first[10]["position"])
+        assert b"DayAdvanced" in b"".join(counted.received)  # the page's events' bytes
         late = cost(audit["entries"][0]["id"])
-    assert early == late
-    # The page's events are the bytes the log projection kept: no row of the store is
-    # read, and Redis is asked once (issue 39).
-    assert early == (0, 1)
+        assert early == late
+        # The page's events are the bytes the log projection kept: no row of the store
+        # is read, and Redis is asked once (issue 39).
+        assert early == (0, 1)
+        # Read again, unchanged: Redis is asked once, for the log's version
+        # (projections/versions.py), and sends none of the page's events again.
+        assert cost(audit["entries"][0]["id"]) == (0, 1)
+        assert b"DayAdvanced" not in b"".join(counted.received)
+        assert 0 < sum(map(len, counted.received)) < 300
 
 
 class count_reads:
     """Count the rows the store answers and the Redis round trips a read makes: each
-    connection the synchronous client takes, and each pipeline the asyncio client sends
-    (the fast path's, api/fast_log.py)."""
+    connection the synchronous client takes, each pipeline the asyncio client sends and
+    each read asked on the event loop's own connection (the fast path's, api/fast_log.py
+    and api/view_connection.py); and the bytes Redis sends on that connection."""
 
     def __init__(self, services: Any, rows: list[int], trips: list[int]) -> None:
         self.services, self.rows, self.trips = services, rows, trips
+        self.received: list[bytes] = []
 
     def __enter__(self) -> None:
         recorder = self.services.application.recorder
@@ -191,6 +201,18 @@ class count_reads:
             self.trips.append(1)
             return await sent(pipeline, *args, **kwargs)
 
+        asked, fed = ViewConnection.ask, ViewConnection.data_received
+
+        async def counted_ask(line: ViewConnection, *args: Any, **kwargs: Any) -> Any:
+            self.trips.append(1)
+            return await asked(line, *args, **kwargs)
+
+        def counted_data(line: ViewConnection, data: bytes) -> None:
+            self.received.append(data)
+            fed(line, data)
+
+        ViewConnection.ask = counted_ask  # type: ignore[method-assign]
+        ViewConnection.data_received = counted_data  # type: ignore[method-assign]
         recorder.select_events = counted_select
         recorder.select_notifications = counted_notifications
         pool.get_connection = counted_connection
@@ -200,6 +222,8 @@ class count_reads:
             lambda: delattr(recorder, "select_notifications"),
             lambda: delattr(pool, "get_connection"),
             lambda: setattr(AsyncPipeline, "execute", sent),
+            lambda: setattr(ViewConnection, "ask", asked),
+            lambda: setattr(ViewConnection, "data_received", fed),
         ]
 
     def __exit__(self, *exc: object) -> None:
