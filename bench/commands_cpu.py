@@ -123,12 +123,22 @@ def main() -> None:
             print(f"  {side}: {line(got)}", flush=True)
     for side, rounds in found.items():
         medians = {k: statistics.median(r[k] for r in rounds) for k in rounds[0]}
-        ratios = [r["post"] / r["busy"] for r in rounds]
         print(f"\n{side}, medians of {len(rounds)} rounds: {line(medians)}")
-        print(f"  (a) vs the bare POST by round: {', '.join(f'{x:.2f}x' for x in ratios)}")
+        for name, ratio in RATIOS.items():
+            each = [ratio(r) for r in rounds]
+            shown = ", ".join(f"{x:.2f}x" for x in each)
+            print(f"  {name}: by round {shown}; their median {statistics.median(each):.2f}x")
+
+
+RATIOS = {
+    "(a) vs the bare POST (goal >= 0.33x)": lambda r: r["post"] / r["busy"],
+    "(a) vs W4 by CPU (goal >= 1.5x)": lambda r: r["w4"] / r["busy"],
+    "a GM's pace vs (a) (goal <= 1.5x)": lambda r: r["paced"] / r["busy"],
+}
 
 
 def line(got: dict[str, float]) -> str:
+    """One round's figures (or the medians of each figure) and their ratios."""
     return (
         f"(a) {got['busy']:.3f} ms ({got['busy_rate']:.0f}/s) = {got['post'] / got['busy']:.2f}x "
         f"the bare POST (goal >= 0.33x), {got['w4'] / got['busy']:.2f}x W4 (goal >= 1.5x); "

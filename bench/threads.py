@@ -1,7 +1,10 @@
 """Where a server's CPU goes under the load of bench/http.py (a), thread by thread: each
-thread's CPU (user and system, from /proc) per command, and the embedded Redis's.
+thread's CPU (user and system, from /proc) per command, and the embedded Redis's; and how
+often each went to sleep per command (its voluntary context switches). `--connections 1`
+is a GM's pace: each command sent when the last was answered.
 
     .venv/bin/python bench/threads.py [--checkout DIR] [--seconds 8] [--pace-ms N]
+        [--connections N]
 
 The threads are named by a `py-spy dump` taken halfway through the load (pip install
 py-spy; needs the right to trace, root), else listed by their ids. One run: on a machine
@@ -38,13 +41,21 @@ bench_http = bench_ab.bench_http
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def thread_times(pid: int) -> dict[int, tuple[float, float]]:
-    """Each thread's (user, system) CPU seconds so far."""
-    found: dict[int, tuple[float, float]] = {}
+def thread_times(pid: int) -> dict[int, tuple[float, float, int]]:
+    """Each thread's (user, system) CPU seconds so far, and how often it went to sleep
+    (its voluntary context switches: a wait for work, the GIL, a lock, a disk sync or a
+    socket, each a wake-up later)."""
+    found: dict[int, tuple[float, float, int]] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         fields = bench_http._stat_fields(f"{pid}/task/{task.name}")
-        if fields is not None:  # else it ended meanwhile
-            found[int(task.name)] = (int(fields[11]) / TICKS, int(fields[12]) / TICKS)
+        try:
+            status = (task / "status").read_text()
+        except OSError:
+            continue  # it ended meanwhile
+        slept = re.search(r"^voluntary_ctxt_switches:\s+(\d+)", status, re.M)
+        if fields is not None and slept is not None:
+            user, system = int(fields[11]) / TICKS, int(fields[12]) / TICKS
+            found[int(task.name)] = (user, system, int(slept.group(1)))
     return found
 
 
@@ -71,6 +82,8 @@ def main() -> None:
     parser.add_argument("--checkout", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--pace-ms", type=int)
+    # 1: a GM's pace, each command sent when the last was answered (bench/all.py's row)
+    parser.add_argument("--connections", type=int, default=16)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/threads.py needs wrk: apt-get install wrk")
@@ -93,7 +106,7 @@ def main() -> None:
         before = thread_times(pid)
         redis_before = {c: thread_times(c) for c in children(pid)}
         naming.start()
-        run = bench_http.wrk(server.url, script, args.seconds, 16, pid)
+        run = bench_http.wrk(server.url, script, args.seconds, args.connections, pid)
         naming.join()
         after = thread_times(pid)
         redis_after = {c: thread_times(c) for c in children(pid)}
@@ -106,18 +119,21 @@ def main() -> None:
         f"{run['cpu_ms']:.3f} ms CPU per command (the process tree)"
     )
     rows = []
-    for tid, (user, system) in after.items():
-        user0, system0 = before.get(tid, (0.0, 0.0))
-        rows.append((names.get(tid, f"thread {tid}"), user - user0, system - system0))
+    for tid, (user, system, slept) in after.items():
+        user0, system0, slept0 = before.get(tid, (0.0, 0.0, 0))
+        name = names.get(tid, f"thread {tid}")
+        rows.append((name, user - user0, system - system0, slept - slept0))
     for child, threads in redis_after.items():
-        for tid, (user, system) in threads.items():
-            user0, system0 = redis_before.get(child, {}).get(tid, (0.0, 0.0))
-            rows.append((f"child {child} (embedded Redis)", user - user0, system - system0))
-    for name, user, system in sorted(rows, key=lambda r: -(r[1] + r[2])):
+        for tid, (user, system, slept) in threads.items():
+            user0, system0, slept0 = redis_before.get(child, {}).get(tid, (0.0, 0.0, 0))
+            name = f"child {child} (embedded Redis)"
+            rows.append((name, user - user0, system - system0, slept - slept0))
+    for name, user, system, slept in sorted(rows, key=lambda r: -(r[1] + r[2])):
         if user + system > 0.02:
             print(
                 f"  {name:34s} {1000 * (user + system) / commands:.3f} ms "
-                f"(user {1000 * user / commands:.3f}, system {1000 * system / commands:.3f})"
+                f"(user {1000 * user / commands:.3f}, system {1000 * system / commands:.3f}), "
+                f"{slept / commands:.2f} sleeps"
             )
 
 
