@@ -19,6 +19,10 @@ The policy works on the JSON itself, by the shapes every read shares, not route 
   step) is ``{}``, and its summary and narrative are built from parts for this reader
   (RULINGS T3a, domain/reading/told.py): each NPC number left out or its descriptor instead,
   everything public as the GM reads it. Unless ``show_npc_numbers`` is on.
+- **What a command recorded of a record's texts** (``told``, domain/reading/told_form.py:
+  the parts above, every number in them) is read here and never passed on: it is taken
+  out of every record and entry a player's or a viewer's key reads, whatever
+  ``show_npc_numbers`` says.
 - **A hidden action** (``"hidden": true``, the GM's hidden roll) or a pending exchange of
   one: as above, and its dice (``rolls``) and what it showed before the answer
   (``shown``: the hit score) are removed too, whatever ``show_npc_numbers`` says; its
@@ -42,6 +46,7 @@ from skald_campaign.domain.reading.narrative import Sheeted, new_conditions_note
 from skald_campaign.domain.reading.outcomes import outcome
 from skald_campaign.domain.reading.texts import Reader, render
 from skald_campaign.domain.reading.told import parties, told_for
+from skald_campaign.domain.reading.told_form import FIELD
 from skald_campaign.domain.reading.visibility import descriptor
 from skald_campaign.domain.records import JSON
 
@@ -58,6 +63,9 @@ HIDDEN_LINE = "(rolled hidden)"
 SEEN_AS = "seen_as"
 # The parameters that name an action's target.
 TARGETS = frozenset({"target", "defender", "holder"})
+# What an action's command recorded of its texts (domain/reading/told_form.py): their
+# parts, every number in them; a player's and a viewer's key never receive it.
+TOLD = FIELD
 # Where an action (record, audit entry) keeps its changes, by character id.
 CHANGE_FIELDS = frozenset({"effects", "data", "tracks", "state", "conditions_before"})
 
@@ -159,6 +167,9 @@ class Redaction:
         out: dict[str, JSON] = {}
         changed = False
         for key, item in value.items():
+            if key == TOLD and isinstance(item, Mapping):  # the GM's working, every number
+                changed = True
+                continue
             if key in SECRET_MAPS and isinstance(item, Mapping):  # every sheet, by id
                 out[key] = {cid: {} if cid in self.npcs else v for cid, v in item.items()}
                 changed = changed or any(cid in self.npcs for cid in item)
@@ -235,6 +246,7 @@ class Redaction:
         """The NPCs whose numbers the action's texts and breakdown may state: its actor,
         its target, whoever's tracks or state it changed, whoever rolled initiative, and
         whoever else its texts speak of (a Ward's dwarf, a hold's other party)."""
+        action = _with_told(action)
         found: set[str] = set()
         actor = action.get("actor")
         if isinstance(actor, str):
@@ -262,8 +274,10 @@ class Redaction:
         hidden = _hidden(action)
         out: dict[str, JSON] = {}
         for key, item in action.items():
+            if key == TOLD:  # the GM's working: every number in it, the NPCs' too
+                continue
             if key in CHANGE_FIELDS:
-                out[key] = self._without_npcs(item)
+                out[key] = self._without_npcs(_untold(item))
             elif key == "breakdown":
                 out[key] = {}
             elif key == "rolls" and hidden:
@@ -283,6 +297,7 @@ class Redaction:
     def told(self, action: Mapping[str, JSON]) -> tuple[str, list[str]]:
         """The action's summary and narrative as this reader reads them: built from
         parts (domain/reading/told.py); a hidden roll only as its outcome (T3)."""
+        action = _with_told(action)
         line = self.outcome(action)
         if _hidden(action) or not isinstance(action.get("summary"), str):
             return line, [line]
@@ -304,6 +319,7 @@ class Redaction:
         (domain/reading/outcomes.py): 'Ogre attacks Bran with maul and hits: Bran is at 3 Stamina
         and 9 Body; Bran gains: stunned'. What a hidden roll shows, and what a record
         whose own texts are not built from parts says to a reader kept from its numbers."""
+        action = _with_told(action)
         tracks = next((c["tracks"] for c in _changes(action) if "tracks" in c), None)
         changed: dict[str, dict[str, int]] = {}
         if isinstance(tracks, Mapping):
@@ -353,6 +369,25 @@ class ReadOnce:
         if self._value is None:
             self._value = self._read()
         return self._value
+
+
+def _with_told(action: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """The action with what its command recorded of its texts beside its fields: a
+    record and an event hold it under ``told``, the campaign audit's entry in its
+    ``data`` (projections/audit.py)."""
+    if TOLD in action:
+        return action
+    data = action.get("data")
+    if isinstance(data, Mapping) and isinstance(data.get(TOLD), Mapping):
+        return {**action, TOLD: data[TOLD]}
+    return action
+
+
+def _untold(value: JSON) -> JSON:
+    """``value`` without what a command recorded of its texts (the GM's working)."""
+    if isinstance(value, Mapping) and TOLD in value:
+        return {k: v for k, v in value.items() if k != TOLD}
+    return value
 
 
 def _is_report_line(value: Mapping[str, JSON]) -> bool:

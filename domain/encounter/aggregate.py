@@ -17,7 +17,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from skald_campaign.domain.encounter import applying, commands
+from skald_campaign.domain.encounter import applying, commands, telling
 from skald_campaign.domain.encounter.state import (
     JSON_STATE,
     copy_sharing,
@@ -41,6 +41,7 @@ from skald_campaign.domain.reading.recorded import (
     upcast_not_recorded,
     with_readings,
 )
+from skald_campaign.domain.reading.told_form import upcast_not_told, upcast_records_not_told
 from skald_campaign.domain.records import (
     JSON,
     JSONObject,
@@ -139,7 +140,7 @@ class Encounter(Aggregate):
         override: JSONObject | None = None
         # T3: rolled hidden by the GM (an NPC's); older events were not.
         hidden: bool = False
-        class_version = 3
+        class_version = 4
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
@@ -148,6 +149,10 @@ class Encounter(Aggregate):
         # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
         readings: Mapping[UUIDText, JSONObject] | None = None
         upcast_v2_v3 = staticmethod(upcast_not_recorded)
+        # Issue 38: what its texts ask of the ruleset's narration, worked out as it was
+        # recorded (domain/reading/told_form.py); older events, not recorded (None).
+        told: JSONObject | None = None
+        upcast_v3_v4 = staticmethod(upcast_not_told)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class RoundStarted(Aggregate.Event):
@@ -261,7 +266,7 @@ class Encounter(Aggregate):
         # the table's records add up to; corrections recorded before them have neither.
         position: JSONObject | None = None
         table: JSONObject | None = None
-        class_version = 3
+        class_version = 4
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
@@ -270,6 +275,10 @@ class Encounter(Aggregate):
         # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
         readings: Mapping[UUIDText, JSONObject] | None = None
         upcast_v2_v3 = staticmethod(upcast_not_recorded)
+        # Issue 38: from version 4, each record it holds carries ``told``, what its
+        # texts ask of the ruleset's narration (domain/reading/told_form.py); the records
+        # of older events have none (not recorded), which the upcast leaves so.
+        upcast_v3_v4 = staticmethod(upcast_records_not_told)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class GMChanged(KeepsReadings, Aggregate.Event):
@@ -279,7 +288,7 @@ class Encounter(Aggregate):
         tracks: Mapping[UUIDText, Tracks]
         state: Mapping[UUIDText, State]
         sheets: Mapping[UUIDText, Sheet]
-        class_version = 3
+        class_version = 4
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
@@ -288,6 +297,10 @@ class Encounter(Aggregate):
         # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
         readings: Mapping[UUIDText, JSONObject] | None = None
         upcast_v2_v3 = staticmethod(upcast_not_recorded)
+        # Issue 38: from version 4, each record it holds carries ``told``, what its
+        # texts ask of the ruleset's narration (domain/reading/told_form.py); the records
+        # of older events have none (not recorded), which the upcast leaves so.
+        upcast_v3_v4 = staticmethod(upcast_records_not_told)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class TableRecorded(Aggregate.Event):
@@ -315,7 +328,7 @@ class Encounter(Aggregate):
         combatants: Mapping[UUIDText, JSON]
         tracks: Mapping[UUIDText, Tracks]
         state: Mapping[UUIDText, State]
-        class_version = 3
+        class_version = 4
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
@@ -324,6 +337,10 @@ class Encounter(Aggregate):
         # out as it was recorded (domain/reading/recorded.py); older events, not recorded.
         readings: Mapping[UUIDText, JSONObject] | None = None
         upcast_v2_v3 = staticmethod(upcast_not_recorded)
+        # Issue 38: from version 4, each record it holds carries ``told``, what its
+        # texts ask of the ruleset's narration (domain/reading/told_form.py); the records
+        # of older events have none (not recorded), which the upcast leaves so.
+        upcast_v3_v4 = staticmethod(upcast_records_not_told)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(Started)
@@ -466,6 +483,7 @@ class Encounter(Aggregate):
                 # The event of the decision's name, every field given (trigger_event).
                 self.trigger_event(getattr(type(self), type(decision).__name__), **vars(decision))
                 self.note_readings()
+                self.note_told()
                 decision = command.send(None)
         except StopIteration as done:
             answer: Answer = done.value
@@ -478,6 +496,15 @@ class Encounter(Aggregate):
         them; domain/play/standing.py), not asked of the rules again."""
         known = Standing(self.combatants, self.conditions_of)
         noted(self, with_readings(self.pending_events, lambda: self.rules, self._held, known))
+
+    def note_told(self) -> None:
+        """The event just recorded, with its records' texts as the ruleset tells them
+        (domain/encounter/telling.py), asked once here so no read asks again."""
+        found = telling.with_told(
+            self.pending_events[-1], self.actions, self.rules, self.combatants
+        )
+        if found is not None:
+            self.pending_events[-1], self.actions = found
 
     def _held(self, combatant_id: str) -> Vitals | None:
         c = self.combatants.get(combatant_id)

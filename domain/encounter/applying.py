@@ -85,6 +85,7 @@ def action_resolved(
     override: JSONObject | None = None,
     hidden: bool = False,
     readings: Mapping[str, JSONObject] | None = None,
+    told: JSONObject | None = None,
 ) -> None:
     for cid, now in tracks.items():
         self.combatants[cid] = replace(self.combatants[cid], tracks=now)
@@ -109,6 +110,7 @@ def action_resolved(
         after,
         override,
         hidden,
+        told,
     )
     # Copy on write: copies of the aggregate share the list (Encounter.__deepcopy__).
     self.actions = [*self.actions, recorded]

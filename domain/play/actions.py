@@ -225,11 +225,15 @@ class ActionRecord(Record, frozen=True):
     rerolled: bool = False
     voided_because: str | None = None  # why a replay could no longer resolve it
     hidden: bool = False  # T3: the GM rolled it hidden; others see only its outcome
+    # Issue 38: what its texts ask of the ruleset, as its command worked them out
+    # (domain/reading/told_form.py); None: not recorded (read through the ruleset).
+    told: JSONObject | None = None
 
     @classmethod
     def from_json(cls, stored: JSON) -> ActionRecord:
         r = as_object(stored)
         conditions = r.get("conditions")
+        told = r.get("told")
         return cls(
             number=as_int(r["number"]),
             round=as_int(r["round"]),
@@ -248,6 +252,7 @@ class ActionRecord(Record, frozen=True):
             rerolled=r.get("rerolled") is True,
             voided_because=as_optional_str(r.get("voided_because")),
             hidden=r.get("hidden") is True,
+            told=as_object(told) if told is not None else None,
         )
 
     def as_json(self) -> dict[str, JSON]:
@@ -281,6 +286,8 @@ class ActionRecord(Record, frozen=True):
             stored["voided_because"] = self.voided_because
         if self.hidden:
             stored["hidden"] = True
+        if self.told is not None:
+            stored["told"] = self.told
         return stored
 
     @classmethod
@@ -301,6 +308,7 @@ class ActionRecord(Record, frozen=True):
         after: Mapping[str, Sequence[str]],
         override: JSON,
         hidden: bool = False,
+        told: JSONObject | None = None,
     ) -> ActionRecord:
         """An action just resolved (an ActionResolved event's) with what it did: new
         tracks and state, each touched combatant's conditions before and after, the GM's
@@ -323,6 +331,7 @@ class ActionRecord(Record, frozen=True):
             version=version,
             override=override_from_json(override),
             hidden=hidden,
+            told=told,
         )
 
 

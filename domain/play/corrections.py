@@ -423,6 +423,7 @@ def _resolve_record(
             cid: ConditionChange(tuple(before), resolved.conditions_after[cid])
             for cid, before in resolved.conditions_before.items()
         },
+        told=None,  # its texts are the new resolution's (domain/encounter/telling.py)
     )
     if rerolled:
         state.report.append(_entry(record, outcome.summary, "rerolled"))
@@ -453,7 +454,13 @@ def _reapply_gm_record(rules: Ruleset, record: ActionRecord, state: Replay) -> A
     _apply_effects(state.combatants, effects)
     same = changed.breakdown == record.breakdown
     state.report.append(_entry(record, changed.summary, "unchanged" if same else "changed"))
-    return replace(record, summary=changed.summary, breakdown=changed.breakdown, effects=effects)
+    return replace(
+        record,
+        summary=changed.summary,
+        breakdown=changed.breakdown,
+        effects=effects,
+        told=None,  # its texts are the change's made again (domain/encounter/telling.py)
+    )
 
 
 def _recheck_table_record(record: ActionRecord, state: Replay) -> ActionRecord:

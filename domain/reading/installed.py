@@ -11,7 +11,9 @@ entry point) is still read everywhere, with what needs no rules:
 - derived ratings and equipment: none (``{}``);
 - an NPC's descriptor for players and viewers: the engine's own, ``hurt`` or
   ``unhurt`` against the maxima known (domain/reading/visibility.py);
-- its records' texts: as stored, the parts the engine builds (domain/reading/told.py).
+- its records' texts: as their commands recorded them (``told``, since version 4 of the
+  events that hold records: domain/reading/told_form.py); older records' as stored, the
+  parts the engine builds (domain/reading/told.py).
 
 Writes to such a campaign are refused (application/ruleset_versions.py).
 """

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import msgspec
+
 from skald_campaign.domain.reading.narrative import (
     Sheeted,
     conditions_lines,
@@ -14,6 +16,8 @@ from skald_campaign.domain.reading.narrative import (
     unids_lines,
     unused_lines,
 )
+from skald_campaign.domain.reading.texts import render
+from skald_campaign.domain.reading.told_form import Told, recorded, text_of
 from skald_campaign.domain.records import JSONObject
 from skald_campaign.domain.rulesets import RULESETS
 
@@ -23,9 +27,13 @@ Roster = Mapping[str, Sheeted]
 def narrate(ruleset: str, stored: JSONObject, combatants: Roster) -> list[str]:
     """The narrative of one action record (its JSON); combatants map id -> a record
     with a name and a sheet."""
-    rules = RULESETS.get(ruleset)
+    told = recorded(stored)
     try:
-        lines = None if rules is None else rules.narrate(stored, combatants)
+        if told is not None:  # as its command recorded it (domain/reading/told_form.py)
+            lines = recorded_narrate(told)
+        else:
+            rules = RULESETS.get(ruleset)
+            lines = None if rules is None else rules.narrate(stored, combatants)
         if lines is None:
             lines = generic(stored, combatants)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -33,3 +41,13 @@ def narrate(ruleset: str, stored: JSONObject, combatants: Roster) -> list[str]:
         lines = generic(stored, combatants)
     lines += unused_lines(stored) + conditions_lines(stored, combatants)
     return unids_lines(lines, combatants)
+
+
+def recorded_narrate(told: Told) -> list[str] | None:
+    """The ruleset's plain narrative as recorded: its lines, or (none recorded apart)
+    its narrative's lines as the GM reads them; None: the ruleset told none."""
+    if not isinstance(told.narrate, msgspec.UnsetType):
+        return None if told.narrate is None else list(told.narrate)
+    if told.narrative is None:
+        return None
+    return [render(text_of(line)) for line in told.narrative]

@@ -24,6 +24,7 @@ from skald_campaign.domain.reading import breakdowns as bd
 from skald_campaign.domain.reading.breakdowns import read
 from skald_campaign.domain.reading.narrative import Sheeted, name_of
 from skald_campaign.domain.reading.texts import Descriptor, Part, Text, joined, render, secret
+from skald_campaign.domain.reading.told_form import Told, recorded, text_of
 from skald_campaign.domain.records import JSONObject
 from skald_campaign.domain.rulesets import RULESETS
 from skald_campaign.domain.rulesets.base import UNREADABLE
@@ -64,11 +65,15 @@ def head(ruleset: str, record: JSONObject, combatants: Roster) -> Text:
         who = others[0] if others else "the defender"
         waiting = WAITING.get(acted.status, acted.status).format(who)
         return (f"{actor} {acted.kind.replace('_', ' ')}s {who}: {waiting}",)
-    rules = RULESETS.get(ruleset)
-    try:
-        built = None if rules is None else rules.outcome(record, combatants)
-    except UNREADABLE:
-        built = None
+    told = recorded(record)
+    if told is not None:  # as its command recorded it (domain/reading/told_form.py)
+        built = None if told.outcome is None else text_of(told.outcome)
+    else:
+        rules = RULESETS.get(ruleset)
+        try:
+            built = None if rules is None else rules.outcome(record, combatants)
+        except UNREADABLE:
+            built = None
     if built is not None:
         return built
     on = f" on {', '.join(others)}" if others else ""
@@ -80,15 +85,27 @@ def listed(tracks: Mapping[str, int]) -> str:
     return ", ".join(f"{name} {value}" for name, value in tracks.items())
 
 
-def standing(ruleset: str, owner: str, tracks: Mapping[str, int], combatants: Roster) -> Text:
+def standing(
+    ruleset: str,
+    owner: str,
+    tracks: Mapping[str, int],
+    combatants: Roster,
+    told: Told | None = None,
+) -> Text:
     """'Mira is at 14 HP' to a reader who sees Mira's numbers; 'Goblin 1 is stunned' to
-    one who does not see the goblin's."""
-    rules = RULESETS.get(ruleset)
-    words = None if rules is None else rules.standing(tracks)
+    one who does not see the goblin's. ``told``: what the record's command recorded,
+    whose ``standing`` words these tracks if it holds the owner's."""
+    recorded = None if told is None else told.standing.get(owner)
+    seen_as = None
+    if recorded is not None:
+        words, seen_as = recorded.words, recorded.seen_as
+    else:
+        rules = RULESETS.get(ruleset)
+        words = None if rules is None else rules.standing(tracks)
     said = listed(tracks) if words is None else words
     return (
         f"{name_of(combatants, owner)} is ",
-        *secret(owner, f"at {said}", instead=(Descriptor(owner, tracks),)),
+        *secret(owner, f"at {said}", instead=(Descriptor(owner, tracks, seen_as),)),
     )
 
 
@@ -98,7 +115,8 @@ def outcome(ruleset: str, record: JSONObject, combatants: Roster, tracks: Tracks
     The conditions it brought on follow when it is rendered (domain/reading/narrative.py
     ``new_conditions_note``), as they follow every summary."""
     said = head(ruleset, record, combatants)
-    stands = [standing(ruleset, cid, values, combatants) for cid, values in tracks.items()]
+    told = recorded(record)
+    stands = [standing(ruleset, cid, values, combatants, told) for cid, values in tracks.items()]
     if not stands:
         return said
     separator: Part = "; " if ": " in render(said) else ": "

@@ -29,10 +29,13 @@ class Secret:
 
 @dataclass(frozen=True, slots=True)
 class Descriptor:
-    """``owner``'s tracks as the one word of RULINGS T3 ('hurt'), for these values."""
+    """``owner``'s tracks as the one word of RULINGS T3 ('hurt'), for these values.
+    ``word``: the word as the command that recorded the text worked it out (issue 38,
+    domain/reading/told_form.py), read as it is; None: the reader works it out."""
 
     owner: str
     tracks: Mapping[str, int]
+    word: str | None = None
 
 
 Part = str | Secret | Descriptor
@@ -72,6 +75,8 @@ def _part(part: Part, reader: Reader) -> str:
         return part
     if isinstance(part, Secret):
         return render(part.parts if reader.sees(part.owner) else part.instead, reader)
+    if part.word is not None:
+        return part.word
     return reader.describe(part.owner, part.tracks)
 
 

@@ -1,7 +1,13 @@
 """An action record's texts for one reader (RULINGS T3a): its summary and narrative as
-parts, built at read time from the stored record by its ruleset's package (the table's
-and the GM's records by domain/reading/table.py), rendered for the reader. The stored
-record keeps its bytes; the GM reads them as they always were.
+parts, built from the stored record by its ruleset's package (the table's and the GM's
+records by domain/reading/table.py), rendered for the reader. The stored record keeps
+its bytes; the GM reads them as they always were.
+
+The parts are built once, as the command that wrote the record is recorded
+(``worked_out``, asked by domain/encounter/telling.py), and stored with the record
+(``told``, domain/reading/told_form.py): the reads take them from there and ask no
+ruleset. A record stored before (not recorded) has them built here at read time by the
+ruleset installed, as before; with it missing, the engine's plain words.
 
 Where the GM's narrator writes a record's plain lines (a kind with no narrator of its
 own, or a record its narrator cannot read), so do the parts: the open dice, then the
@@ -16,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import TypeVar
 
+import msgspec
+
 from skald_campaign.domain.play.actions import conditions_from_json
 from skald_campaign.domain.reading import breakdowns as bd
 from skald_campaign.domain.reading import table as table_texts
@@ -29,7 +37,24 @@ from skald_campaign.domain.reading.narrative import (
     unids_lines,
     unused_lines,
 )
-from skald_campaign.domain.reading.texts import Reader, Text, joined, render, render_lines, secret
+from skald_campaign.domain.reading.texts import (
+    Describe,
+    Reader,
+    Text,
+    joined,
+    render,
+    render_lines,
+    secret,
+)
+from skald_campaign.domain.reading.told_form import (
+    PartForm,
+    Standing,
+    Told,
+    as_json,
+    recorded,
+    text_form,
+    text_of,
+)
 from skald_campaign.domain.records import JSONObject
 from skald_campaign.domain.rulesets import RULESETS
 from skald_campaign.domain.rulesets.base import UNREADABLE, Ruleset
@@ -66,7 +91,11 @@ def first_built(
 
 def parties(ruleset: str, stored: JSONObject, combatants: Roster) -> set[str]:
     """The characters a record's texts speak of beyond its actor, its parameters and its
-    changes (a Ward's dwarf, a hold's other party): their numbers are in its lines."""
+    changes (a Ward's dwarf, a hold's other party): their numbers are in its lines. As
+    its command recorded them (domain/reading/told_form.py), else asked of the ruleset."""
+    told = recorded(stored)
+    if told is not None:
+        return set(told.parties)
     rules = own(ruleset)
     return set() if rules is None else rules.parties(stored, combatants)
 
@@ -107,15 +136,34 @@ def initiative(record: JSONObject, combatants: Roster) -> Text | None:
     return (f"Initiative ({rolls[0].dice}{' + ' + add if add else ''}): ", *listed)
 
 
-def summary_parts(ruleset: str, stored: JSONObject, combatants: Roster) -> Text | None:
-    """The record's summary as parts, or None when none are built for it. Parts that do
-    not render, for the GM, to the stored summary are not used (the summary is said as
-    it was written, or not at all)."""
+def built_summary(ruleset: str, stored: JSONObject, combatants: Roster) -> Text | None:
+    """The summary's parts as its command recorded them (domain/reading/told_form.py),
+    else as the first builder builds them: the table's, initiative's, the ruleset's."""
+    told = recorded(stored)
+    if told is not None:
+        return None if told.summary is None else text_of(told.summary)
     rules = own(ruleset)
     builders: tuple[Builder, ...] = (table_texts.summary, initiative)
     if rules is not None:
         builders += (rules.summary,)
-    built = first_built(builders, stored, combatants)
+    return first_built(builders, stored, combatants)
+
+
+def built_narrative(ruleset: str, stored: JSONObject, combatants: Roster) -> list[Text] | None:
+    """The ruleset's narrative lines as the command recorded them, else as its package
+    builds them (None: none built)."""
+    told = recorded(stored)
+    if told is not None:
+        return None if told.narrative is None else [text_of(line) for line in told.narrative]
+    rules = own(ruleset)
+    return first_built(() if rules is None else (rules.narrative,), stored, combatants)
+
+
+def summary_parts(ruleset: str, stored: JSONObject, combatants: Roster) -> Text | None:
+    """The record's summary as parts, or None when none are built for it. Parts that do
+    not render, for the GM, to the stored summary are not used (the summary is said as
+    it was written, or not at all)."""
+    built = built_summary(ruleset, stored, combatants)
     if built is None:
         return None
     summary = stored.get("summary")
@@ -177,8 +225,7 @@ def narrative_parts(
     the summary as this reader may read it (``parts``: the summary's parts, when built),
     ``involved`` the NPCs the action involves. The ruleset's lines, or the plain lines,
     are used only where they render for the GM exactly to ``said``."""
-    rules = own(ruleset)
-    lines = first_built(() if rules is None else (rules.narrative,), stored, combatants)
+    lines = built_narrative(ruleset, stored, combatants)
     extra = [(line,) for line in unused_lines(stored) + conditions_lines(stored, combatants)]
     for built in (lines, plain_lines(stored, combatants, parts)):
         if built is not None and unids_lines(render_lines([*built, *extra]), combatants) == said:
@@ -215,3 +262,62 @@ def told_for(
     lines = narrative_parts(ruleset, stored, combatants, involved, summary, said, parts)
     narrative = unids_lines(render_lines(lines, reader), combatants)
     return (summary_told[0] if summary_told else outcome), narrative or summary_told
+
+
+def worked_out(
+    rules: Ruleset, stored: JSONObject, combatants: Roster, describe: Describe
+) -> JSONObject:
+    """What the reads ask of the ruleset's narration for this record, asked once, as its
+    command is recorded (issue 38; domain/reading/told_form.py): the summary's parts,
+    the narrative's, the plain narrative, the outcome, the parties, and the standing of
+    each character whose tracks it changed. ``describe`` words an NPC's descriptor (T3)
+    as the fight's rules read it now."""
+    summary = first_built((table_texts.summary, initiative, rules.summary), stored, combatants)
+    narrative = first_built((rules.narrative,), stored, combatants)
+    try:
+        narrate: list[str] | None = rules.narrate(stored, combatants)
+    except UNREADABLE:
+        narrate = None
+    try:
+        outcome = rules.outcome(stored, combatants)
+    except UNREADABLE:
+        outcome = None
+    effects = stored.get("effects")
+    changed = effects.get("tracks") if isinstance(effects, dict) else stored.get("tracks")
+    standing: dict[str, Standing] = {}
+    if isinstance(changed, dict):
+        for owner, tracks in changed.items():
+            if isinstance(tracks, dict):
+                numbers = {
+                    k: v
+                    for k, v in tracks.items()
+                    if isinstance(v, int) and not isinstance(v, bool)
+                }
+                standing[owner] = Standing(rules.standing(numbers), describe(owner, numbers))
+    # A text whose parts are not parts (a narration's defect, which the contract kit
+    # names) is recorded as none built: its reads say the plain words.
+    try:
+        lines = None if narrative is None else [render(line) for line in narrative]
+        narrative_form = None if narrative is None else [text_form(n, describe) for n in narrative]
+    except (TypeError, AttributeError):
+        lines = narrative_form = None
+    told = Told(
+        summary=form_of(summary, describe),
+        narrative=narrative_form,
+        outcome=form_of(outcome, describe),
+        parties=sorted(rules.parties(stored, combatants)),
+        standing=standing,
+    )
+    if narrate != lines:  # recorded apart only where it is not the narrative's lines
+        told = msgspec.structs.replace(told, narrate=narrate)
+    return as_json(told)
+
+
+def form_of(text: Text | None, describe: Describe) -> list[PartForm] | None:
+    """``text``'s stored form; None for none, or for parts that are not parts."""
+    if text is None:
+        return None
+    try:
+        return text_form(text, describe)
+    except (TypeError, AttributeError):
+        return None

@@ -20,7 +20,8 @@ from skald_campaign.domain.play.table import records as table_records
 # The fields every event has from the library, not from the command; and the client it
 # was written through, which the writer gives it as the command saves (issue 40,
 # application/writes.py), never the command; and what the reads need of the rules, which
-# the aggregate works out as it records the decision (issue 38, domain/reading/recorded.py).
+# the aggregate works out as it records the decision (issue 38, domain/reading/recorded.py),
+# and its records' texts, likewise (domain/reading/told_form.py).
 LIBRARY = {
     "originator_id",
     "originator_version",
@@ -28,6 +29,7 @@ LIBRARY = {
     "originator_topic",
     "via",
     "readings",
+    "told",
 }
 
 

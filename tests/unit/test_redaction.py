@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,3 +145,42 @@ def test_an_entry_naming_an_npc_is_told_as_the_record_that_wrote_it() -> None:
     enrolment = {"character_id": OGRE, "name": "Ogre", "sheet": {"st": 30}, "by": "gm:GM",
                  "summary": "Ogre joins the campaign"}  # fmt: skip
     assert POLICY.document(enrolment) == {**enrolment, "sheet": {}}
+
+
+# What a command recorded of a record's texts (issue 38, domain/reading/told_form.py): the
+# GM's working, every number in it, the NPC's too.
+TOLD = {
+    "summary": [
+        "npc-ogre hits: pc-bran takes ",
+        {"part": "secret", "owner": BRAN, "parts": ["8 Stamina"]},
+        " and 3 Body (9/4 raw)",
+    ],
+    "outcome": ["Ogre attacks Bran and hits"],
+    "parties": [],
+    "standing": {BRAN: ["19 Stamina and 17 Body", "hurt"]},
+}
+
+
+def test_what_a_command_recorded_of_its_texts_reaches_no_player_or_viewer() -> None:
+    open_blow = {**attack(BRAN, BRAN), "told": TOLD}  # no NPC: walked, not told again
+    on_npc = {**attack(OGRE, BRAN), "told": TOLD}
+    hidden = {**attack(OGRE, BRAN, hidden=True), "told": TOLD}
+    # The campaign audit's entry holds it in its data (projections/audit.py).
+    entry = {"kind": "attack", "rolls": [], "summary": on_npc["summary"], "actor": OGRE,
+             "data": {"tracks": {BRAN: {"stamina": 19}}, "told": TOLD}}  # fmt: skip
+    log = {"payload": {"actions": [on_npc, open_blow]}, "type": "Encounter.Corrected"}
+    for policy in (POLICY, HIDDEN_ONLY):  # hidden NPC numbers, or show_npc_numbers
+        for record in (open_blow, on_npc, hidden, entry, log):
+            seen = policy.document(record)
+            assert '"told"' not in json.dumps(seen), (policy, record)
+            assert "told" in json.dumps(record)  # the GM's answer keeps it
+
+
+def test_a_record_that_recorded_its_texts_is_told_from_them() -> None:
+    """The recorded outcome and standing are read, not asked of the ruleset: the words
+    here are no ruleset's (stamina-body's would say 'Ogre hits Bran')."""
+    hidden = {**attack(OGRE, BRAN, hidden=True), "told": TOLD}
+    seen: Any = POLICY.document(hidden)
+    assert seen["summary"] == (
+        "Ogre attacks Bran and hits: Bran is at 19 Stamina and 17 Body; Bran gains: piercing wound"
+    )

@@ -1,0 +1,86 @@
+"""An encounter's records with their texts as the command worked them out (issue 38, "a
+read side that needs no rules code"; domain/reading/told_form.py).
+
+As each event that holds action records is recorded (``ActionResolved``, ``GMChanged``,
+``Corrected``, ``Recomputed``, from version 4), every record it writes that has no
+``told`` yet gets one: what the encounter's ruleset's narration says of it, asked once
+here, with the roster the command read. A record a correction carried unchanged keeps
+the one it had; a record it resolved again (domain/play/corrections.py) has none until
+this gives it its new one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skald_campaign.domain.play.actions import ActionRecord
+from skald_campaign.domain.reading.told import worked_out
+from skald_campaign.domain.reading.told_form import FIELD
+from skald_campaign.domain.reading.visibility import descriptor
+from skald_campaign.domain.records import Combatant, JSONObject, replace
+from skald_campaign.domain.rulesets.base import Ruleset
+
+# The events that hold records, by where: the record is the event's own fields, its
+# ``record``, or its list of ``actions``.
+OWN = frozenset({"ActionResolved"})
+RECORD = frozenset({"GMChanged"})
+LISTED = frozenset({"Corrected", "Recomputed"})
+
+
+def told_of(
+    rules: Ruleset, record: ActionRecord, combatants: Mapping[str, Combatant]
+) -> JSONObject:
+    """The record's texts as the ruleset tells them, each NPC's descriptor worded as the
+    fight's rules read its tracks against its sheet's maxima (RULINGS T3)."""
+
+    def describe(owner: str, tracks: Mapping[str, int]) -> str:
+        found = combatants.get(owner)
+        maxima = {} if found is None else rules.track_maxima(found.sheet)
+        return descriptor(rules, tracks, maxima)
+
+    return worked_out(rules, record.as_json(), combatants, describe)
+
+
+def with_told(
+    event: Any,
+    actions: Sequence[ActionRecord],
+    rules: Ruleset,
+    combatants: Mapping[str, Combatant],
+) -> tuple[Any, list[ActionRecord]] | None:
+    """``event`` (applied already: ``actions`` are the encounter's records after it) and
+    the records, each record it wrote given its texts; None when it writes none
+    without them."""
+    name = type(event).__name__
+    if name in OWN:
+        record = actions[-1]
+        if getattr(event, FIELD) is not None or record.told is not None:
+            return None
+        told = told_of(rules, record, combatants)
+        told_event = dataclasses.replace(event, **{FIELD: told})
+        return told_event, [*actions[:-1], replace(record, told=told)]
+    if name in RECORD:
+        record = actions[-1]
+        if record.told is not None:
+            return None
+        told = told_of(rules, record, combatants)
+        written = {**event.record, FIELD: told}
+        return dataclasses.replace(event, record=written), [
+            *actions[:-1],
+            replace(record, told=told),
+        ]
+    if name in LISTED:
+        stored = list(event.actions)
+        records = list(actions)
+        if len(stored) != len(records):
+            raise ValueError("a correction's records are not the encounter's")
+        for n, record in enumerate(records):
+            if record.told is None:
+                told = told_of(rules, record, combatants)
+                records[n] = replace(record, told=told)
+                stored[n] = {**stored[n], FIELD: told}
+        if stored == list(event.actions):
+            return None
+        return dataclasses.replace(event, actions=stored), records
+    return None
