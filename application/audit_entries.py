@@ -38,14 +38,19 @@ from skald_campaign.domain.records import JSON
 # A correction's event carries the whole rebuilt action list (the trail shows its report);
 # key hashes open nothing but are nobody's business.
 BULKY = ("actions", "key_hash", "gm_key_hash")
+TOLD = "told"
 # The serialiser of AuditPage.entries' items: pydantic's, for the entries orjson does not write.
 ENTRY_JSON: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 _ENVELOPE = b'"_type_"'  # in the transcoder's JSON only as an envelope's key
 
 
 def entry_of(record: Mapping[str, JSON], day: int | None) -> dict[str, JSON]:
-    """An event's record as a page shows it: without the bulky fields, with the day."""
+    """An event's record as a page shows it: without the bulky fields, with the day;
+    an action's texts not recorded (``told`` null: an event stored before they were,
+    domain/reading/told_form.py) are left out, as its entry always read."""
     entry = {k: v for k, v in record.items() if k not in BULKY}
+    if entry.get(TOLD, True) is None:
+        del entry[TOLD]
     if day is not None:
         entry.setdefault("day", day)
     return entry

@@ -180,7 +180,9 @@ def audit_entry(
     if client is not None:
         entry["via"] = client
         entry["attributed"] = attributed(author_of(attrs), client)
-    entry["data"] = {k: attrs[k] for k in shape.data}
+    data = entry["data"] = {k: attrs[k] for k in shape.data}
+    if data.get("told", True) is None:  # not recorded (stored before): as it always read
+        del data["told"]
     return entry
 
 

@@ -67,17 +67,26 @@ def render(text: Text | str, reader: Reader = GM) -> str:
     """The line as ``reader`` reads it."""
     if isinstance(text, str):
         return text
-    return "".join(_part(part, reader) for part in text)
+    said: list[str] = []
+    _said(text, reader, said)
+    return "".join(said)
 
 
-def _part(part: Part, reader: Reader) -> str:
-    if isinstance(part, str):
-        return part
-    if isinstance(part, Secret):
-        return render(part.parts if reader.sees(part.owner) else part.instead, reader)
-    if part.word is not None:
-        return part.word
-    return reader.describe(part.owner, part.tracks)
+def _said(text: Text, reader: Reader, said: list[str]) -> None:
+    """Each part of ``text`` as ``reader`` reads it, onto ``said`` (one list per line:
+    a command renders every line of its record once, a read every line it tells)."""
+    hidden = reader.hidden
+    for part in text:
+        if type(part) is str:
+            said.append(part)
+        elif isinstance(part, Secret):
+            _said(part.instead if part.owner in hidden else part.parts, reader, said)
+        elif isinstance(part, str):
+            said.append(part)
+        elif part.word is not None:
+            said.append(part.word)
+        else:
+            said.append(reader.describe(part.owner, part.tracks))
 
 
 def render_lines(lines: Iterable[Text | str], reader: Reader = GM) -> list[str]:

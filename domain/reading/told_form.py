@@ -80,7 +80,7 @@ class Told(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 def part_form(part: Part, describe: Describe) -> PartForm:
-    if isinstance(part, str):
+    if type(part) is str or isinstance(part, str):
         return part
     if isinstance(part, Secret):
         return SecretForm(
