@@ -500,9 +500,8 @@ class Encounter(Aggregate):
     def note_told(self) -> None:
         """The event just recorded, with its records' texts as the ruleset tells them
         (domain/encounter/telling.py), asked once here so no read asks again."""
-        found = telling.with_told(
-            self.pending_events[-1], self.actions, self.rules, self.combatants
-        )
+        rules = telling.Rules(get_ruleset(self.ruleset_id), self.rules)
+        found = telling.with_told(self.pending_events[-1], self.actions, rules, self.combatants)
         if found is not None:
             self.pending_events[-1], self.actions = found
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from skald_campaign.domain.play.actions import ActionRecord
 from skald_campaign.domain.reading.told import worked_out
@@ -22,6 +22,15 @@ from skald_campaign.domain.reading.visibility import descriptor
 from skald_campaign.domain.records import Combatant, JSONObject, replace
 from skald_campaign.domain.rulesets.base import Ruleset
 
+
+class Rules(NamedTuple):
+    """The ruleset that tells records (the installed one, as the reads ask it) and the
+    one that words descriptors (under the fight's options, as its reader's key does)."""
+
+    telling: Ruleset
+    fight: Ruleset
+
+
 # The events that hold records, by where: the record is the event's own fields, its
 # ``record``, or its list of ``actions``.
 OWN = frozenset({"ActionResolved"})
@@ -29,24 +38,23 @@ RECORD = frozenset({"GMChanged"})
 LISTED = frozenset({"Corrected", "Recomputed"})
 
 
-def told_of(
-    rules: Ruleset, record: ActionRecord, combatants: Mapping[str, Combatant]
-) -> JSONObject:
-    """The record's texts as the ruleset tells them, each NPC's descriptor worded as the
-    fight's rules read its tracks against its sheet's maxima (RULINGS T3)."""
+def told_of(rules: Rules, record: ActionRecord, combatants: Mapping[str, Combatant]) -> JSONObject:
+    """The record's texts as its ruleset's package tells them (the ruleset as the reads
+    found it, under no campaign's options), each NPC's descriptor worded as the fight's
+    rules read its tracks against its sheet's maxima (RULINGS T3)."""
 
     def describe(owner: str, tracks: Mapping[str, int]) -> str:
         found = combatants.get(owner)
-        maxima = {} if found is None else rules.track_maxima(found.sheet)
-        return descriptor(rules, tracks, maxima)
+        maxima = {} if found is None else rules.fight.track_maxima(found.sheet)
+        return descriptor(rules.fight, tracks, maxima)
 
-    return worked_out(rules, record.as_json(), combatants, describe)
+    return worked_out(rules.telling, record.as_json(), combatants, describe)
 
 
 def with_told(
     event: Any,
     actions: Sequence[ActionRecord],
-    rules: Ruleset,
+    rules: Rules,
     combatants: Mapping[str, Combatant],
 ) -> tuple[Any, list[ActionRecord]] | None:
     """``event`` (applied already: ``actions`` are the encounter's records after it) and
