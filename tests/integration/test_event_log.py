@@ -65,6 +65,9 @@ def read_all(client: TestClient, cid: str, size: int) -> list[dict[str, Any]]:
         after = page["next"]
 
 
+# The events that hold action records, which record their texts (issue 38, ``told``).
+TELLING = {"Encounter.ActionResolved", "Encounter.Corrected", "Encounter.GMChanged"}
+TELLING |= {"Encounter.Recomputed"}
 # The events that record, per character they touch, what the reads need of the rules.
 READINGS = {
     *("Campaign.CharacterEnrolled", "Campaign.EncounterClosed", "Campaign.CharacterHealed"),
@@ -91,10 +94,17 @@ def test_pages_of_7_hold_every_event_once_in_the_audit_logs_order(live_client: T
         # every event of a campaign or an encounter one more since it records the client
         # it was written through (issue 40: `via`, None here); and those that change a
         # character one more again since they record what the reads need of the rules
-        # (issue 38: `readings`, left out of the audit, which shows the facts).
+        # (issue 38: `readings`, left out of the audit, which shows the facts); and
+        # those that hold action records one more again since each record carries its
+        # texts as its command told them (issue 38: `told`, in the audit too, which the
+        # redaction reads and takes out for a player or a viewer).
         recording = event["type"] in READINGS
         third = event["type"] == "Campaign.Created" or recording
-        assert event["type_version"] == (3 if third else 2)
+        telling = event["type"] in TELLING
+        assert event["type_version"] == (4 if telling else 3 if third else 2)
+        if event["type"] == "Encounter.ActionResolved":
+            assert event["payload"]["told"] == entry["data"]["told"]
+            assert isinstance(event["payload"]["told"]["summary"], list)
         assert event["payload"]["via"] is None
         assert ("readings" in event["payload"]) == recording
         assert "readings" not in entry["data"]
