@@ -137,14 +137,31 @@ class VitalsProjection(ViewProjection):
         TracksAdjusted,
         CharacterJoined,
         CorrectionCarried,
-        RulesetVersionRecorded,
-        RulesetVersionAccepted,
         *ENCOUNTER_EVENTS,
     )
     def _contract_only(
         self, event: Event, meta: VitalsMeta, vitals_key: str, tracking: Tracking
     ) -> None:
         pass
+
+    @CHANGES.register(RulesetVersionRecorded, RulesetVersionAccepted)
+    def _ruleset_version(
+        self, event: Event, meta: VitalsMeta, vitals_key: str, tracking: Tracking
+    ) -> None:
+        """Another version of the rules: each character's maxima, conditions and word as
+        the event recorded them under it, values unchanged (domain/reading/recorded.py).
+        One stored before it recorded them (None) changes nothing, as it always did. A
+        character in an open encounter is the encounter's: its events' readings stand."""
+        known = facts(event)
+        for character_id in per_character(known.readings):
+            character = self._character(vitals_key, character_id)
+            if character is None or character["encounter"] is not None:
+                continue
+            character["maxima"] = maxima(
+                known, character_id, meta["ruleset"], character["sheet"], meta.get("options")
+            )
+            self.view.staged.put_field(vitals_key, character_id, character)
+            self._changed(known, vitals_key, meta, character_id, None, None, tracking)
 
     def _enrolled(self, event: Event, meta: VitalsMeta, vitals_key: str, position: int) -> None:
         ruleset, options = meta["ruleset"], meta.get("options")

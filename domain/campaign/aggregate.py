@@ -146,7 +146,12 @@ class Campaign(Aggregate):
         """The event just recorded, with its readings (a campaign's with the derived
         ratings and equipment its character view shows), kept for the reads."""
         event = with_readings(
-            self.pending_events, lambda: self.rules, self._held, self._standing, ratings=True
+            self.pending_events,
+            lambda: self.rules,
+            self._held,
+            self._standing,
+            ratings=True,
+            everyone=self.characters,
         )
         noted(self, event)
 
@@ -627,7 +632,7 @@ class Campaign(Aggregate):
 
     # -- the ruleset's version on record (domain/campaign/ruleset_versions.py, issue 38) ----------
 
-    class RulesetVersionRecorded(Aggregate.Event):
+    class RulesetVersionRecorded(KeepsReadings, Aggregate.Event):
         """The installed version of the ruleset resolved every recorded action as it was
         recorded: the writer took it on (once, whichever process saw it first)."""
 
@@ -636,11 +641,18 @@ class Campaign(Aggregate):
         version: str
         previous_distribution: str
         previous_version: str
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules for every character of the
+        # campaign, worked out under the version it takes on as it was recorded (their
+        # values are unchanged, the rules they are read under are not); older events,
+        # not recorded (the characters keep what their last event recorded).
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
+        reads_every_character = True  # domain/reading/recorded.py with_readings
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(RulesetVersionRecorded)
@@ -654,7 +666,7 @@ class Campaign(Aggregate):
         self.ruleset_distribution = distribution
         self.ruleset_version = version
 
-    class RulesetVersionAccepted(Aggregate.Event):
+    class RulesetVersionAccepted(KeepsReadings, Aggregate.Event):
         """The GM accepted the installed version of the ruleset, having seen the recorded
         actions that come out differently under it (``differing``, as they were listed):
         every action and correction from now on resolves under it."""
@@ -666,11 +678,18 @@ class Campaign(Aggregate):
         previous_version: str
         differing: Sequence[JSON]
         by: str
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: what the reads need of the rules for every character of the
+        # campaign, worked out under the version it takes on as it was recorded (their
+        # values are unchanged, the rules they are read under are not); older events,
+        # not recorded (the characters keep what their last event recorded).
+        readings: Mapping[UUIDText, JSONObject] | None = None
+        upcast_v2_v3 = staticmethod(upcast_not_recorded)
+        reads_every_character = True  # domain/reading/recorded.py with_readings
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     @event(RulesetVersionAccepted)

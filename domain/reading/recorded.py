@@ -46,7 +46,7 @@ missing: no conditions, no maxima).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from eventsourcing.domain import CanMutateAggregate
@@ -60,6 +60,8 @@ FIELD = "readings"
 PER_CHARACTER = ("tracks", "state", "sheets", "combatants")
 # The aggregate's attribute that keeps each character's latest readings.
 KEPT = "recorded_readings"
+# An event class's flag: it records readings for every character of its aggregate.
+EVERY = "reads_every_character"
 
 
 class Rules(Protocol):
@@ -116,6 +118,12 @@ def touched(fields: Mapping[str, object]) -> list[str]:
     character_id = fields.get("character_id")
     if isinstance(character_id, str):
         found.add(character_id)
+    # And whom its readings name: an event that changes no character's values but the
+    # rules they are read under (a ruleset's version recorded or accepted) records
+    # readings for every character, and names them only there.
+    recorded = fields.get(FIELD)
+    if isinstance(recorded, Mapping):
+        found.update(k for k, v in recorded.items() if isinstance(v, Mapping))
     return sorted(found)
 
 
@@ -156,16 +164,23 @@ def with_readings(
     vitals_of: Callable[[str], Vitals | None],
     known_conditions: Mapping[str, Sequence[str]] | None = None,
     ratings: bool = False,
+    everyone: Iterable[str] = (),
 ) -> object:
     """The last event an aggregate recorded (``pending[-1]``, applied already), with its
     readings if its class records them: the same event, ``readings`` set (it changes no
     state). ``vitals_of``: a touched character as the aggregate now holds it (None for
-    one it does not hold). The event, as it now stands (for ``noted``)."""
+    one it does not hold). ``everyone``: the aggregate's characters, read too when the
+    event's class ``reads_every_character`` (a ruleset's version recorded or accepted:
+    what the rules say of each character changes with them). The event, as it now
+    stands (for ``noted``)."""
     recorded = pending[-1]
     if not records_readings(type(recorded)) or getattr(recorded, FIELD) is not None:
         return recorded
+    ids = set(touched(vars(recorded)))
+    if getattr(type(recorded), EVERY, False):
+        ids.update(everyone)
     held = {}
-    for character_id in touched(vars(recorded)):
+    for character_id in sorted(ids):
         found = vitals_of(character_id)
         if found is not None:
             held[character_id] = found

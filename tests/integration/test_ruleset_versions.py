@@ -45,6 +45,7 @@ from skald_campaign.workers.healing import HealingWorker
 from tests.helpers import GM, act, enrol, new_campaign, ok, start
 from tests.integration.test_d20_api import d20_sheet
 from tests.integration.test_heal_race import SHEET, heals, hurt
+from tests.integration.test_projections import caught_up
 
 BEFORE = "Aldric hits Grimm with Bastard Sword (11 >= AC 11): 9 rolled, 5 dealt; HP 20 -> 15"
 AFTER = "Aldric hits Grimm with Bastard Sword (11 >= AC 11): 9 rolled, 7 dealt; HP 20 -> 13"
@@ -229,6 +230,11 @@ def test_an_upgrade_that_changes_an_action_holds_writes_until_the_gm_accepts_it(
     assert ok(accepted) == standing(cid, "current", "1.1.0", "1.1.0")
     # The acceptance is one event on record, with what the GM was shown.
     (event,) = [e for e in events_of(client, cid) if e["type"].startswith("Campaign.Ruleset")]
+    # With every character's readings under 1.1.0 (Grimm's armor value 2, not 4), as
+    # the campaign's GET reads them now (test_the_version_on_record_gives_...).
+    readings = event["payload"].pop("readings")
+    assert sorted(readings) == sorted(_ids.values())
+    assert readings[_ids["Grimm"]]["derived"]["av"]["melee"]["value"] == 2
     assert (event["type"], event["payload"]) == (
         "Campaign.RulesetVersionAccepted",
         {
@@ -289,6 +295,8 @@ def test_an_upgrade_that_changes_no_action_is_recorded_by_the_writer_once(
     ok(client.post(reroll, json=body, headers=GM))
     enrol(client, cid, "Osric", d20_sheet())
     recorded = [e for e in events_of(client, cid) if e["type"].startswith("Campaign.Ruleset")]
+    # With the readings of the characters it found (Mira's enrolment recorded it).
+    assert [sorted(e["payload"].pop("readings")) for e in recorded] == [sorted(_ids.values())]
     assert [(e["type"], e["payload"]) for e in recorded] == [
         (
             "Campaign.RulesetVersionRecorded",
@@ -407,3 +415,93 @@ def test_the_healing_worker_passes_over_a_read_only_campaign_s_day(
     assert [(cid, day) for cid, day, _ in heals(app)] == [(hero, 1)]
     assert worker.run_once() == 0  # and it goes on from there
     assert worker.position() == app.recorder.max_notification_id()
+
+
+class Hardier(D20):
+    """d20 as a later release would install it: every character has 10 more hit points,
+    and is "wounded" while short of them (its maxima, conditions and words change, and
+    no action's outcome: it is recorded by the writer, unless a rule of the fight
+    changed too)."""
+
+    version = "1.1.0"
+
+    def track_maxima(self, sheet: Any) -> dict[str, int]:
+        return {"hp": super().track_maxima(sheet)["hp"] + 10}
+
+    def conditions(self, sheet: Any, tracks: Any, state: Any) -> tuple[str, ...]:
+        found = super().conditions(sheet, tracks, state)
+        short = 0 < tracks.get("hp", 0) < self.track_maxima(sheet)["hp"]
+        return (*found, "wounded") if short else found
+
+
+def read_back(client: TestClient, cid: str) -> dict[str, Any]:
+    """Each character's maxima, conditions and ratings in the campaign's GET, and its
+    maxima, conditions and word in the vitals (caught up), by name."""
+    caught_up(client, cid)
+    campaign = ok(client.get(f"/campaigns/{cid}"))
+    vitals = ok(client.get(f"/campaigns/{cid}/vitals"))
+    return {
+        "campaign": {
+            c["name"]: (c["tracks"], c["maxima"], c["conditions"], c["derived"])
+            for c in campaign["characters"]
+        },
+        "vitals": {
+            c["name"]: (c["tracks"], c["conditions"], c["seen_as"]) for c in vitals["characters"]
+        },
+    }
+
+
+@pytest.mark.parametrize("rule_changed", [False, True], ids=["recorded", "accepted"])
+def test_the_version_on_record_gives_every_character_its_readings(
+    live_client: TestClient,
+    until_the_end: ExitStack,
+    monkeypatch: pytest.MonkeyPatch,
+    rule_changed: bool,
+) -> None:
+    """The event that records or accepts a version records every character's readings
+    worked out under it (issue 38): the campaign's GET and the vitals read the new
+    version's maxima, conditions, words and ratings without another event touching the
+    character, and read them still with the ruleset missing."""
+    client = live_client
+    cid, _eid, ids = a_fight(client)
+    before = read_back(client, cid)
+    bar = {"current": 15, "max": 20}
+    assert before["vitals"]["Grimm"] == ({"hp": bar}, [], "hurt")
+    assert before["campaign"]["Grimm"][:3] == ({"hp": 15}, {"hp": 20}, [])
+    assert before["campaign"]["Grimm"][3]["av"]["melee"]["value"] == 4  # chain mail's
+
+    until_the_end.enter_context(RULESETS.added(Hardier()))
+    if rule_changed:  # chain mail's AV 2: the fight's one hit comes out differently
+        monkeypatch.setitem(ARMOR, "chain_mail", Armor("Chain Mail", 2, 2, 40, 400, 2))
+        ok(client.post(f"/campaigns/{cid}/ruleset/accept", json={"version": "1.1.0"}))
+        kind = "Campaign.RulesetVersionAccepted"
+    else:  # the next write records it: an enrolment, which touches none of the others
+        assert ok(client.get(f"/campaigns/{cid}/ruleset"))["status"] == "same_outcomes"
+        enrol(client, cid, "Mira", d20_sheet())
+        kind = "Campaign.RulesetVersionRecorded"
+    (event,) = [e for e in events_of(client, cid) if e["type"].startswith("Campaign.Ruleset")]
+    assert (event["type"], event["type_version"]) == (kind, 3)
+    assert sorted(event["payload"]["readings"]) == sorted(ids.values())
+    # Nothing else touched Aldric and Grimm since the fight's end.
+    kinds = [e["type"] for e in events_of(client, cid)]
+    since = kinds[len(kinds) - kinds[::-1].index("Campaign.EncounterClosed") :]
+    assert since == ([kind] if rule_changed else [kind, "Campaign.CharacterEnrolled"])
+
+    after = read_back(client, cid)
+    grimm = after["campaign"]["Grimm"]
+    assert grimm[:3] == ({"hp": 15}, {"hp": 30}, ["wounded"])
+    assert grimm[3]["av"]["melee"]["value"] == (2 if rule_changed else 4)
+    assert after["campaign"]["Aldric"][:3] == ({"hp": 20}, {"hp": 30}, ["wounded"])
+    assert after["vitals"]["Grimm"] == ({"hp": {"current": 15, "max": 30}}, ["wounded"], "bloodied")
+    assert after["vitals"]["Aldric"] == ({"hp": {"current": 20, "max": 30}}, ["wounded"], "hurt")
+    assert event["payload"]["readings"][ids["Grimm"]] == {
+        "conditions": ["wounded"],
+        "maxima": {"hp": 30},
+        "descriptor": "bloodied",
+        "derived": grimm[3],
+        "equipment": event["payload"]["readings"][ids["Grimm"]]["equipment"],
+    }
+
+    # With the ruleset missing, the same.
+    uninstall(until_the_end, "d20")
+    assert read_back(client, cid) == after
