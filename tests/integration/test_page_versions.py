@@ -258,3 +258,23 @@ def test_a_page_kept_before_a_rebuild_or_a_flush_is_not_sent_after(
     mend: type[Rebuild],
 ) -> None:
     mended_after(client, stack_only, received, mend(client, engine))
+
+
+def test_views_without_versions_are_read_whole_and_sent_as_read(
+    client: TestClient, stack_only: TestClient, engine: ProjectionEngine, received: list[bytes]
+) -> None:
+    """Views projected before there were versions (here: the version keys deleted): each
+    read reads the page whole, and a page is kept only while Redis's bytes are the same,
+    so a change without a version (the corrupted entries) shows at once."""
+    pages = Pages(client, stack_only)
+    cid = pages.table.cid
+    project_up_to(engine, client, store_end(client))
+    services = client.app.state.backend  # type: ignore[attr-defined]
+    generations = Generations(services.redis_prefix)
+    keys = ViewKeys(generations.root(str(generations.current(services.redis))))
+    assert services.redis.delete(keys.audit_version(cid), keys.log_version(cid)) == 2
+    for reply in pages.alike(received):
+        assert b"summary" in reply or b"payload" in reply  # the page's entries, read again
+    corrupt_first_entries(client, cid)
+    pages.alike(received)  # the stack's bytes: the corrupted entries
+    assert all(b"ZZZZ" in ok_bytes(client, path, key) for path, key in pages.reads[:1])
