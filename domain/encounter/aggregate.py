@@ -313,11 +313,15 @@ class Encounter(Aggregate):
         summary: str
         position: JSONObject | None
         table: JSONObject
-        class_version = 2
+        class_version = 3
         # Issue 40: the client it was written through ("assistant"), or none
         # (domain/writing/attribution.py); older events, through none (the upcast).
         via: str | None = None
         upcast_v1_v2 = staticmethod(upcast_via)
+        # Issue 38: from version 3, its record carries ``told``, what its texts ask of
+        # the ruleset's narration (domain/reading/told_form.py); an older event's record
+        # has none (not recorded), which the upcast leaves so.
+        upcast_v2_v3 = staticmethod(upcast_records_not_told)
         plain_upcasts = True  # JSON in, JSON out: application/audit_entries.py
 
     class Recomputed(KeepsReadings, Aggregate.Event):

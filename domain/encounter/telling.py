@@ -2,7 +2,8 @@
 read side that needs no rules code"; domain/reading/told_form.py).
 
 As each event that holds action records is recorded (``ActionResolved``, ``GMChanged``,
-``Corrected``, ``Recomputed``, from version 4), every record it writes that has no
+``Corrected``, ``Recomputed``, from version 4; ``TableRecorded``, from version 3: the
+table's initiative, turns and markers), every record it writes that has no
 ``told`` yet gets one: what the encounter's ruleset's narration says of it, asked once
 here, with the roster the command read. A record a correction carried unchanged keeps
 the one it had; a record it resolved again (domain/play/corrections.py) has none until
@@ -34,7 +35,7 @@ class Rules(NamedTuple):
 # The events that hold records, by where: the record is the event's own fields, its
 # ``record``, or its list of ``actions``.
 OWN = frozenset({"ActionResolved"})
-RECORD = frozenset({"GMChanged"})
+RECORD = frozenset({"GMChanged", "TableRecorded"})
 LISTED = frozenset({"Corrected", "Recomputed"})
 
 

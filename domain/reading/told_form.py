@@ -3,7 +3,8 @@ that needs no rules code"): the stored JSON form of what domain/reading/told.py,
 outcomes.py and narrators.py otherwise ask the campaign's ruleset for.
 
 An action record resolved since ``Encounter.ActionResolved`` version 4 (and each record
-a ``Corrected``, ``GMChanged`` or ``Recomputed`` event of version 4 holds) carries, under
+a ``Corrected``, ``GMChanged`` or ``Recomputed`` event of version 4, or a
+``TableRecorded`` of version 3, holds) carries, under
 ``told``, what its ruleset's package said of it when the command was resolved, built
 with the roster the command read (names, sheets), as its stored summary was::
 

@@ -101,7 +101,10 @@ def test_pages_of_7_hold_every_event_once_in_the_audit_logs_order(live_client: T
         recording = event["type"] in READINGS
         third = event["type"] == "Campaign.Created" or recording
         telling = event["type"] in TELLING
-        assert event["type_version"] == (4 if telling else 3 if third else 2)
+        table = event["type"] == "Encounter.TableRecorded"  # no readings: one less
+        assert event["type_version"] == (4 if telling else 3 if third or table else 2)
+        if table:
+            assert isinstance(event["payload"]["record"]["told"]["summary"], list)
         if event["type"] == "Encounter.ActionResolved":
             assert event["payload"]["told"] == entry["data"]["told"]
             assert isinstance(event["payload"]["told"]["summary"], list)

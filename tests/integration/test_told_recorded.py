@@ -102,7 +102,8 @@ def counted() -> Iterator[None]:
 
 def written(client: TestClient, ruleset: str) -> Table:
     """A fight of ``ruleset``'s: blows both ways (and a hidden one), a GM's change of the
-    NPC's tracks in the fight, a void of the first blow and a reroll of the last."""
+    NPC's tracks in the fight, a marker on it, a void of the first blow and a reroll of
+    the last."""
     if ruleset == "stamina-body":
         t = Table(client, ruleset, PC_SB, OGRE_SB)
         t.blow(t.ogre, t.bran, {"hit": [2, 2, 2], "damage": [2, 3]}, weapon="club", defense="none")
@@ -134,6 +135,8 @@ def written(client: TestClient, ruleset: str) -> Table:
         adjust = {"health": 11}
         again = {"attack": [6, 6, 5, 5], **ogre_defends}
     t.post(f"/characters/{t.ogre}/tracks", {"set": adjust, "reason": "a fall"})
+    mark = {"target": t.ogre, "name": "blessed", "note": "+1", "rounds": 2}
+    t.post(t.fight.removeprefix(t.base) + "/markers", mark, 201)  # a table's record
     fight = t.fight.removeprefix(t.base)
     t.post(f"{fight}/actions/1/void", {"reason": "never landed"})
     actions = ok(client.get(t.fight, headers={"authorization": f"Bearer {t.keys['gm']}"}))

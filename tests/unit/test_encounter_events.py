@@ -78,7 +78,8 @@ def test_each_class_declares_the_fields_its_stored_events_carry() -> None:
     # own, what the records' texts ask of the ruleset (domain/reading/told_form.py): an
     # ActionResolved in its last field, ``told`` (None by default and for every older
     # event, the upcast); the others in each record they hold (their upcast leaves an
-    # older event's records as stored, without it).
+    # older event's records as stored, without it); so does the table's record, in a
+    # TableRecorded of version 3.
     telling = {"ActionResolved", "Corrected", "GMChanged", "Recomputed"}
     for name in NAMES:
         cls = getattr(Encounter, name)
@@ -97,6 +98,11 @@ def test_each_class_declares_the_fields_its_stored_events_carry() -> None:
                 cls.upcast_v3_v4(state)
                 told = {"told": None} if own else {}
                 assert state == {"via": None, "readings": None, **told}
+        elif name == "TableRecorded":  # its record's texts from version 3 (issue 38)
+            assert later[-1] == ("via", None)
+            assert cls.class_version == 3
+            cls.upcast_v2_v3(state)
+            assert state == {"via": None}
         else:
             assert later[-1] == ("via", None)
             assert cls.class_version == 2
