@@ -70,14 +70,15 @@ def test_a_write_through_the_assistant_is_attributed_in_the_audit(
         ("gm:GM", None, None),
     ]
     # The event log shows the field as recorded: on every event of the class (its version 2
-    # on; version 3 records what the reads need of the rules, issue 38).
+    # on; version 3 records what the reads need of the rules, version 4 its record's texts,
+    # issue 38).
     log = ok(client.get(f"/campaigns/{cid}/events"))["events"]
     logged = [e for e in log if e["type"] == "Encounter.ActionResolved"]
     assert [(e["type_version"], e["payload"]["via"]) for e in logged] == [
-        (3, "assistant"),
-        (3, None),
-        (3, "assistant"),
-        (3, None),
+        (4, "assistant"),
+        (4, None),
+        (4, "assistant"),
+        (4, None),
     ]
 
 
