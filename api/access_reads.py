@@ -17,8 +17,10 @@ from uuid import UUID
 
 from starlette.concurrency import run_in_threadpool
 
+from skald_campaign.api.keys import KeyMaker
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.domain.access import Access
+from skald_campaign.domain.errors import DomainError
 
 Rereads = dict[UUID, "asyncio.Future[Access]"]
 
@@ -58,3 +60,19 @@ async def fresh_access(
         return await shared_access_read(application, campaign_id, key_id, digest, rereads)
     except Exception:  # the route's to answer (its errors, its 401/403/404)
         return None
+
+
+async def access_before_stack(
+    application: SkaldApplication, campaign_id: UUID, key_id: str, key: str, rereads: Rereads
+) -> Access | None:
+    """The access check of a request answered before the middleware stack (api/read_path.py,
+    api/action_path.py): from memory while fresh, else read again as the route would; None
+    when the key is refused or the read fails (the route then answers as it always has)."""
+    digest = KeyMaker.digest(key)
+    try:
+        access = application.access_if_fresh(campaign_id, key_id, digest)
+    except DomainError:  # refused: the route says so
+        return None
+    if access is None:
+        access = await fresh_access(application, campaign_id, key_id, digest, rereads)
+    return access

@@ -36,15 +36,15 @@ from starlette.applications import Starlette
 from starlette.types import Message, Receive, Scope, Send
 
 from skald_campaign.api import fast_actions
-from skald_campaign.api.access_reads import Rereads, fresh_access
+from skald_campaign.api.access_reads import Rereads, access_before_stack
 from skald_campaign.api.attribution import HEADER as CLIENT_HEADER
 from skald_campaign.api.errors import UNEXPECTED, domain_error_response, error_body
 from skald_campaign.api.json_body import json_problem, read_as_json
-from skald_campaign.api.keys import KeyMaker, bearer_in
+from skald_campaign.api.keys import bearer_in
 from skald_campaign.api.limits import (
     MAX_BODY_BYTES,
-    RATE_DECIDED,
     RateLimiter,
+    decide_before_stack,
     presented_key,
     replaying,
 )
@@ -97,24 +97,14 @@ class ActionPath:
         ):
             return receive
         key, key_id = presented
-        # First, as the stack does (api/limits.py RateLimit): a refused caller costs little.
-        address = scope["client"][0] if scope.get("client") else "unknown"
-        refused = limiter.hit(address, key)
-        scope[RATE_DECIDED] = refused
-        if refused is not None:
+        if decide_before_stack(limiter, scope, key) is not None:
             return receive  # the stack's RateLimit sends the 429 it decided here
         application: SkaldApplication = state.backend.application
         try:
             campaign_id, encounter_id = UUID(found.group(1)), UUID(found.group(2))
         except ValueError:  # the route's 422
             return receive
-        digest = KeyMaker.digest(key)
-        try:
-            access = application.access_if_fresh(campaign_id, key_id, digest)
-        except DomainError:  # refused: the route says so
-            return receive
-        if access is None:
-            access = await fresh_access(application, campaign_id, key_id, digest, self.rereads)
+        access = await access_before_stack(application, campaign_id, key_id, key, self.rereads)
         if access is None or access.role != "gm":
             return receive
         body = await fast_actions.read_body(receive)

@@ -252,9 +252,20 @@ def presented_key(scope: Scope) -> str | None:
     return None
 
 
-# The rate limit's decision for a request made before the stack (api/read_path.py): a
-# Refusal or None. A request that goes on through the stack is not counted again.
+# The rate limit's decision for a request made before the stack (api/read_path.py,
+# api/action_path.py): a Refusal or None. A request that goes on through the stack is not
+# counted again.
 RATE_DECIDED = "skald.rate_decided"
+
+
+def decide_before_stack(limiter: RateLimiter, scope: Scope, key: str) -> Refusal | None:
+    """The rate limit's decision for a request answered before the stack, as the stack's
+    RateLimit makes it (first: a refused caller costs little); it travels with the request
+    (``RATE_DECIDED``) so that one handed on to the stack is counted once."""
+    address = scope["client"][0] if scope.get("client") else "unknown"
+    refused = limiter.hit(address, key)
+    scope[RATE_DECIDED] = refused
+    return refused
 
 
 class RateLimit:

@@ -40,7 +40,7 @@ from uuid import UUID
 from starlette.applications import Starlette
 from starlette.types import Scope, Send
 
-from skald_campaign.api.access_reads import Rereads, fresh_access
+from skald_campaign.api.access_reads import Rereads, access_before_stack
 from skald_campaign.api.etags import matches
 from skald_campaign.api.fast_log import LOG_PATH, LOG_TRIED, log_answer_for
 from skald_campaign.api.fast_views import (
@@ -52,11 +52,10 @@ from skald_campaign.api.fast_views import (
     view_answer_anywhere,
 )
 from skald_campaign.api.kept_views import KEPT
-from skald_campaign.api.keys import KeyMaker, bearer_in
-from skald_campaign.api.limits import RATE_DECIDED, RateLimiter, presented_key
+from skald_campaign.api.keys import bearer_in
+from skald_campaign.api.limits import RateLimiter, decide_before_stack, presented_key
 from skald_campaign.api.security import security_headers
 from skald_campaign.application.application import SkaldApplication
-from skald_campaign.domain.errors import DomainError
 
 PAGE_PATH = re.compile(r"^/campaigns/([0-9a-f-]{36})/(?:history|encounters/([0-9a-f-]{36})/audit)$")
 KINDS = (("view", VIEW_PATH), ("page", PAGE_PATH), ("log", LOG_PATH))
@@ -123,11 +122,7 @@ class ReadFastPath:
         ):
             return False
         key, key_id = presented
-        # First, as the stack does (api/limits.py RateLimit): a refused caller costs little.
-        address = scope["client"][0] if scope.get("client") else "unknown"
-        refused = limiter.hit(address, key)
-        scope[RATE_DECIDED] = refused
-        if refused is not None:
+        if decide_before_stack(limiter, scope, key) is not None:
             return False  # the stack's RateLimit sends the 429 it decided here
         backend = state.backend
         application: SkaldApplication = backend.application
@@ -137,13 +132,7 @@ class ReadFastPath:
                 UUID(found.group(2))
         except ValueError:
             return False
-        digest = KeyMaker.digest(key)
-        try:
-            access = application.access_if_fresh(campaign_id, key_id, digest)
-        except DomainError:  # refused: the route says so
-            return False
-        if access is None:
-            access = await fresh_access(application, campaign_id, key_id, digest, self.rereads)
+        access = await access_before_stack(application, campaign_id, key_id, key, self.rereads)
         if access is None:
             return False
         query: bytes = scope.get("query_string", b"")
