@@ -54,26 +54,11 @@ class CheckoutServer(Server):
     """`skald serve` from another checkout's venv (tests.e2e.server takes this one's)."""
 
     def __init__(self, checkout: Path, data_dir: Path, env: dict[str, str]) -> None:
-        super().__init__(data_dir, env=env)
-        self.checkout = checkout
-
-    def start(self, timeout: float = 300.0) -> Server:
-        skald = self.checkout / ".venv" / "bin" / "skald"
+        skald = checkout / ".venv" / "bin" / "skald"
         if not skald.exists():
             sys.exit(f"{skald} is missing: make the checkout's venv first")
-        self.process = subprocess.Popen(
-            [str(skald), "serve", "--data-dir", str(self.data_dir), "--port", str(self.port)],
-            env=self.env,
-            cwd=self.checkout,
-            stdout=self.log.open("ab"),
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            self._wait_until_healthy(timeout)
-        except BaseException:
-            self.stop()
-            raise
-        return self
+        super().__init__(data_dir, env=env, checkout=(skald, checkout))
+        self.checkout = checkout
 
 
 def paced(script: str, pace_ms: int | None) -> str:

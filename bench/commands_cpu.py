@@ -33,7 +33,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import argparse
 import os
 import statistics
-import subprocess
 import tempfile
 
 from bench.anchors import library_loops
@@ -47,33 +46,16 @@ class CheckoutServer(Server):
     """`skald serve` from a checkout's own venv (this one's by default)."""
 
     def __init__(self, checkout: Path, data_dir: Path) -> None:
-        super().__init__(data_dir, env=UNLIMITED)
-        self.checkout = checkout
-
-    def start(self, timeout: float = 300.0) -> Server:
         found = [
-            self.checkout / venv / "bin" / "skald"
+            checkout / venv / "bin" / "skald"
             for venv in (".venv", ".venv-test")
-            if (self.checkout / venv / "bin" / "skald").exists()
+            if (checkout / venv / "bin" / "skald").exists()
         ]
-        if self.checkout == HERE or not found:
-            if self.checkout != HERE:
-                sys.exit(f"no venv with skald in {self.checkout}")
-            return super().start(timeout)
-        where = ["--data-dir", str(self.data_dir), "--port", str(self.port)]
-        self.process = subprocess.Popen(
-            [str(found[0]), "serve", *where],
-            env=self.env,
-            cwd=self.checkout,
-            stdout=self.log.open("ab"),
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            self._wait_until_healthy(timeout)
-        except BaseException:
-            self.stop()
-            raise
-        return self
+        if checkout != HERE and not found:
+            sys.exit(f"no venv with skald in {checkout}")
+        own = checkout == HERE
+        super().__init__(data_dir, env=UNLIMITED, checkout=None if own else (found[0], checkout))
+        self.checkout = checkout
 
 
 def commands(checkout: Path, data: Path, seconds: int) -> dict[str, float]:

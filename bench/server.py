@@ -29,10 +29,16 @@ def free_port() -> int:
 
 class Server:
     def __init__(
-        self, data_dir: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+        self,
+        data_dir: Path,
+        env: dict[str, str] | None = None,
+        args: tuple[str, ...] = (),
+        checkout: tuple[Path, Path] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.args = args  # more `skald serve` options, e.g. ("--lan",)
+        # Another checkout's (its `skald` command, its folder); None: this venv's.
+        self.checkout_skald = checkout
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **(env or {})}
@@ -47,10 +53,14 @@ class Server:
         On any failure the process is stopped before the error is raised.
         """
         skald = shutil.which("skald", path=str(Path(sys.executable).parent)) or "skald"
+        folder = None
+        if self.checkout_skald is not None:
+            skald, folder = str(self.checkout_skald[0]), self.checkout_skald[1]
         where = ["--data-dir", str(self.data_dir), "--port", str(self.port)]
         self.process = subprocess.Popen(
             [skald, "serve", *where, *self.args],
             env=self.env,
+            cwd=folder,
             stdout=self.log.open("ab"),
             stderr=subprocess.STDOUT,
         )
