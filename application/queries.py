@@ -71,7 +71,10 @@ class Queries(Commands):
             fights = [UUID(eid) for eid in campaign.encounters]
             return written_records([event for fight in fights for event in self.history(fight)])
 
-        return redaction_for(campaign, role, written)
+        def fights() -> list[Encounter]:
+            return [self.store.encounter(campaign_id, UUID(eid)) for eid in campaign.encounters]
+
+        return redaction_for(campaign, role, written, fights)
 
     def history(self, aggregate_id: UUID) -> list[dict[str, JSON]]:
         """Every event of one aggregate, oldest first, as the audit trail shows it."""

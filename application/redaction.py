@@ -34,7 +34,7 @@ The policy works on the JSON itself, by the shapes every read shares, not route 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from skald_campaign.domain.access import Role
@@ -44,6 +44,7 @@ from skald_campaign.domain.reading import installed
 from skald_campaign.domain.reading.installed import ReadRules
 from skald_campaign.domain.reading.narrative import Sheeted, new_conditions_note
 from skald_campaign.domain.reading.outcomes import outcome
+from skald_campaign.domain.reading.recorded import kept_for
 from skald_campaign.domain.reading.texts import Reader, render
 from skald_campaign.domain.reading.told import parties, told_for
 from skald_campaign.domain.reading.told_form import FIELD
@@ -125,6 +126,10 @@ class Redaction:
     # replaced too), by its summary: the record a correction report's line was written
     # from, read once a report is met (application/queries.py).
     written: Callable[[], Mapping[str, Mapping[str, JSON]]] = field(default=lambda: {})
+    # The word each NPC's tracks read as where an aggregate recorded it (issue 38): by
+    # the NPC's id and its tracks as the aggregate now holds them (the campaign's, each
+    # fight's), read once an NPC's tracks are met; a word there asks no ruleset.
+    seen: SeenOnce | None = None
 
     @property
     def reader(self) -> Reader:
@@ -219,6 +224,8 @@ class Redaction:
         if shown is not None:
             tracks, maxima = shown
             npc = self.npcs[npc_id]
+            if not isinstance(recorded, str):
+                recorded = None if self.seen is None else self.seen.get(seen_key(npc_id, tracks))
             out["descriptor"] = (
                 recorded
                 if isinstance(recorded, str)
@@ -498,12 +505,76 @@ def _descriptor_tracks(
     return current, maxima
 
 
+# An NPC's id and its tracks (their items, sorted): what a recorded word was recorded for.
+Seen = tuple[str, tuple[tuple[str, int], ...]]
+
+
+def seen_key(npc_id: str, tracks: Mapping[str, int]) -> Seen:
+    return npc_id, tuple(sorted(tracks.items()))
+
+
+def seen_words(
+    campaign: Campaign, npcs: Iterable[str], fights: Iterable[object] = ()
+) -> dict[Seen, str]:
+    """The word each NPC's tracks read as, as the last event that touched it in the
+    campaign, then in each fight, recorded it (domain/reading/recorded.py): keyed by the
+    tracks that aggregate now holds for it, since its kept readings are those of its
+    present tracks. The campaign's word first (read under its rules as they now stand);
+    a fight's where the campaign has none for those tracks, unless two fights recorded
+    different words for the same tracks (then none: the ruleset installed's, as before)."""
+    found: dict[Seen, str] = {}
+    for cid in npcs:
+        kept = kept_for(campaign, cid)
+        if kept is not None:
+            found[seen_key(cid, campaign.character(cid).tracks)] = kept.descriptor
+    from_fights: dict[Seen, str | None] = {}
+    for fight in fights:
+        combatants = getattr(fight, "combatants", {})
+        for cid in npcs:
+            combatant = combatants.get(cid)
+            kept = None if combatant is None else kept_for(fight, cid)
+            if combatant is None or kept is None:
+                continue
+            key = seen_key(cid, combatant.tracks)
+            if key in found:
+                continue
+            word = from_fights.setdefault(key, kept.descriptor)
+            if word != kept.descriptor:
+                from_fights[key] = None
+    found.update({k: w for k, w in from_fights.items() if w is not None})
+    return found
+
+
+class SeenOnce:
+    """``seen_words``, read once an NPC's tracks are met (one answer's): the campaign's
+    first, the fights' only for tracks the campaign recorded no word for."""
+
+    def __init__(
+        self, campaign: Campaign, npcs: Iterable[str], fights: Callable[[], Iterable[object]]
+    ) -> None:
+        self._campaign, self._npcs, self._fights = campaign, list(npcs), fights
+        self._own: dict[Seen, str] | None = None
+        self._all: dict[Seen, str] | None = None
+
+    def get(self, key: Seen) -> str | None:
+        if self._own is None:
+            self._own = seen_words(self._campaign, self._npcs)
+        if key in self._own:
+            return self._own[key]
+        if self._all is None:
+            self._all = seen_words(self._campaign, self._npcs, self._fights())
+        return self._all.get(key)
+
+
 def redaction_for(
     campaign: Campaign,
     role: Role,
     written: Callable[[], Mapping[str, Mapping[str, JSON]]] = dict,
+    fights: Callable[[], Iterable[object]] = tuple,
 ) -> Redaction | None:
-    """The policy for a key of this role on this campaign: None for the GM (everything)."""
+    """The policy for a key of this role on this campaign: None for the GM (everything).
+    ``fights``: the campaign's encounters as they stand, whose recorded words an NPC's
+    tracks in a fight's answer read as (read once an NPC's tracks are met)."""
     if role == "gm":
         return None
     rules = installed.rules(campaign.ruleset_id, campaign.options)
@@ -512,7 +583,10 @@ def redaction_for(
         for cid in campaign.characters:
             character = campaign.character(cid)
             if character.npc:
-                npcs[cid] = Npc(character.name, SheetMaxima(rules, character.sheet))
+                kept = kept_for(campaign, cid)
+                maxima = kept.maxima if kept is not None else SheetMaxima(rules, character.sheet)
+                npcs[cid] = Npc(character.name, maxima)
     roster = {cid: campaign.character(cid) for cid in campaign.characters}
     names = {cid: character.name for cid, character in roster.items()}
-    return Redaction(campaign.ruleset_id, npcs, names, rules, roster, ReadOnce(written))
+    seen = SeenOnce(campaign, npcs, fights)
+    return Redaction(campaign.ruleset_id, npcs, names, rules, roster, ReadOnce(written), seen)
