@@ -71,8 +71,9 @@ class Queries(Commands):
             fights = [UUID(eid) for eid in campaign.encounters]
             return written_records([event for fight in fights for event in self.history(fight)])
 
-        def fights() -> list[Encounter]:
-            return [self.store.encounter(campaign_id, UUID(eid)) for eid in campaign.encounters]
+        def fights(open_only: bool) -> list[Encounter]:
+            chosen = campaign.open_encounters if open_only else list(campaign.encounters)
+            return [self.store.encounter(campaign_id, UUID(eid)) for eid in chosen]
 
         return redaction_for(campaign, role, written, fights)
 

@@ -545,36 +545,46 @@ def seen_words(
     return found
 
 
+# The campaign's fights, ``open_only`` or every one: read only when a word is looked for.
+Fights = Callable[[bool], Iterable[object]]
+
+
+def no_fights(open_only: bool) -> Iterable[object]:
+    return ()
+
+
 class SeenOnce:
     """``seen_words``, read once an NPC's tracks are met (one answer's): the campaign's
-    first, the fights' only for tracks the campaign recorded no word for."""
+    first; then its open fights' (where an NPC's tracks differ from the campaign's while
+    it fights: a player's page, the table and the overlay read the open fight on every
+    change, and reading every fight the campaign ever had for each would grow with its
+    history); every fight's only for tracks none of those recorded a word for (an ended
+    fight's answer)."""
 
-    def __init__(
-        self, campaign: Campaign, npcs: Iterable[str], fights: Callable[[], Iterable[object]]
-    ) -> None:
+    def __init__(self, campaign: Campaign, npcs: Iterable[str], fights: Fights) -> None:
         self._campaign, self._npcs, self._fights = campaign, list(npcs), fights
-        self._own: dict[Seen, str] | None = None
-        self._all: dict[Seen, str] | None = None
+        self._stages: list[dict[Seen, str]] = []
 
     def get(self, key: Seen) -> str | None:
-        if self._own is None:
-            self._own = seen_words(self._campaign, self._npcs)
-        if key in self._own:
-            return self._own[key]
-        if self._all is None:
-            self._all = seen_words(self._campaign, self._npcs, self._fights())
-        return self._all.get(key)
+        for stage in range(3):
+            if stage == len(self._stages):
+                fights = () if stage == 0 else self._fights(stage == 1)
+                self._stages.append(seen_words(self._campaign, self._npcs, fights))
+            if key in self._stages[stage]:
+                return self._stages[stage][key]
+        return None
 
 
 def redaction_for(
     campaign: Campaign,
     role: Role,
     written: Callable[[], Mapping[str, Mapping[str, JSON]]] = dict,
-    fights: Callable[[], Iterable[object]] = tuple,
+    fights: Fights = no_fights,
 ) -> Redaction | None:
     """The policy for a key of this role on this campaign: None for the GM (everything).
-    ``fights``: the campaign's encounters as they stand, whose recorded words an NPC's
-    tracks in a fight's answer read as (read once an NPC's tracks are met)."""
+    ``fights``: the campaign's encounters as they stand (its open ones, or every one),
+    whose recorded words an NPC's tracks in a fight's answer read as (read once an NPC's
+    tracks are met, the open ones first: ``SeenOnce``)."""
     if role == "gm":
         return None
     rules = installed.rules(campaign.ruleset_id, campaign.options)

@@ -24,9 +24,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from skald_campaign.application.store import Store
 from skald_campaign.domain.play.standing import forget_all
 from skald_campaign.domain.rulesets import RULESETS
-from tests.helpers import ok
+from tests.helpers import act, ok, start
 from tests.integration.test_gets_without_rules import paths, story, told_apart
 
 # The NPC's word as its ruleset words it (installed or hidden): in the campaign, after
@@ -96,3 +97,42 @@ def test_a_players_and_a_viewers_gets_answer_the_same_with_the_ruleset_hidden(
             assert in_fight["descriptor"] == WORDS[ruleset]["fight"], (role, in_fight)
             for shown in (in_campaign, in_fight):
                 assert {k: shown[k] for k in NUMBERLESS} == NUMBERLESS, (role, shown)
+
+
+def test_a_players_read_of_the_open_fight_reads_no_ended_fight(
+    live_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table's pages read the open fight on every change: its NPC's word is found in
+    the open fights (application/redaction.py ``SeenOnce``), never by reading every fight
+    the campaign ever had; and it reads the same with the ruleset hidden."""
+    written = story(live_client, "stamina-body")  # one fight, ended
+    cid, ended = written["id"], written["encounter"]
+    pc, foe = written["characters"]
+    lineup = [
+        {"character_id": pc, "side": "party", "rank": 1},
+        {"character_id": foe, "side": "foes", "rank": 1},
+    ]
+    eid = start(live_client, cid, lineup)
+    act(
+        live_client, cid, eid, "take_hit", None, {"damage": [6, 6]},
+        target=foe, damage_type="impact", damage_class=2,
+    )  # fmt: skip
+    key = ok(live_client.post(f"/campaigns/{cid}/keys", json={"role": "viewer"}), 201)["key"]
+    loaded: list[str] = []
+    encounter = Store.encounter
+
+    def counted(self: Store, campaign_id: Any, encounter_id: Any, version: Any = None) -> Any:
+        loaded.append(str(encounter_id))
+        return encounter(self, campaign_id, encounter_id, version)
+
+    monkeypatch.setattr(Store, "encounter", counted)
+    path = f"/campaigns/{cid}/encounters/{eid}"
+    forget_all()
+    installed = read(live_client, path, key)
+    assert ended not in loaded and eid in loaded
+    with RULESETS.removed("stamina-body"):
+        forget_all()
+        assert read(live_client, path, key) == installed
+    shown = npc_in(json.loads(installed), foe, "combatants")
+    assert {k: shown[k] for k in NUMBERLESS} == NUMBERLESS
+    assert shown["descriptor"] == "winded"
