@@ -6,7 +6,7 @@ import fcntl
 import os
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import redis
@@ -195,18 +195,21 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         ),
         webhooks_in_process=settings.webhooks_worker,
     )
-    try:
+    # Undone last in, first out, each on every path: ExitStack runs every step even when
+    # one before it raises, so a worker or the store failing as it stops cannot leave the
+    # embedded Redis running (in its own session, nothing else would stop it) nor the
+    # data directory claimed.
+    with ExitStack() as closing:
+        if lock is not None:
+            closing.callback(os.close, lock)
+        if embedded is not None:
+            closing.callback(embedded.stop)
+        closing.callback(client.close)
+        closing.callback(application.close)
+        closing.callback(services.background.stop)
         if workers:
             services.start_workers()
         yield services
-    finally:
-        services.background.stop()
-        application.close()
-        client.close()
-        if embedded is not None:
-            embedded.stop()
-        if lock is not None:
-            os.close(lock)
 
 
 def api_policy(settings: Settings) -> ApiPolicy:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 import redis
 
 from skald_campaign.embedded_redis import PIDFILE, EmbeddedRedis, is_our_redis, running
@@ -146,3 +147,31 @@ def test_a_terminated_server_stops_its_redis_with_it(tmp_path: Path) -> None:
         assert (data_dir / "redis.rdb").exists()  # it stopped cleanly: its snapshot written
     finally:
         stop_everything(server, data_dir)
+
+
+def test_a_worker_failing_as_it_stops_still_stops_the_embedded_redis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """skald_campaign/services.py: every step of the tear-down runs on every path; a
+    failure before it (the workers' stop, here) once left the embedded Redis running,
+    and the data directory claimed, with nothing to stop them."""
+    from skald_campaign.services import build_services
+    from skald_campaign.settings import Settings
+    from skald_campaign.workers.background import Background
+
+    def failing(self: Background, timeout: float = 10.0) -> None:
+        raise RuntimeError("a worker would not stop")
+
+    monkeypatch.setattr(Background, "stop", failing)
+    settings = Settings(data_dir=tmp_path / "data", redis_url=None)
+    with (
+        pytest.raises(RuntimeError, match="a worker would not stop"),
+        build_services(settings) as services,
+    ):
+        pid = int(json.loads((settings.data_dir / PIDFILE).read_text())["pid"])
+        assert services.redis.ping()
+    assert not running(pid)
+    assert not (settings.data_dir / PIDFILE).exists()
+    monkeypatch.undo()
+    with build_services(settings) as again:  # the data directory is free again
+        assert again.redis.ping()
