@@ -160,52 +160,45 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
         env["APPLICATION_RECORDER_TOPIC"] = SQLITE_RECORDER
     env["AGGREGATE_CACHE_MAXSIZE"] = "1000"
     application = open_application(settings, env)
-    embedded: EmbeddedRedis | None = None
-    lock: int | None = None
-    try:
-        if settings.redis_url is None:
-            lock = claim_data_dir(settings)
-            embedded = EmbeddedRedis(settings.data_dir)
-            client = redis.Redis(unix_socket_path=embedded.socket_path)
-            mode, redis_url = "embedded", embedded.url
-        else:
-            client = redis.Redis.from_url(settings.redis_url)
-            mode, redis_url = "external", settings.redis_url
-    except BaseException:
-        application.close()
-        if lock is not None:
-            os.close(lock)
-        raise
-    application.start_group_commit()  # one writer per process: see application/group_commit.py
-    services = Services(
-        application,
-        client,
-        store_kind(settings),
-        mode,
-        keys,
-        redis_prefix=settings.redis_prefix,
-        redis_url=redis_url,
-        policy=api_policy(settings),
-        webhooks=WebhookPolicy(
-            allow_private=settings.webhooks_allow_private,
-            failure_limit=settings.webhooks_failure_limit,
-            timeout=settings.webhooks_timeout,
-            backoff_initial=settings.webhooks_backoff_initial,
-            backoff_max=settings.webhooks_backoff_max,
-        ),
-        webhooks_in_process=settings.webhooks_worker,
-    )
-    # Undone last in, first out, each on every path: ExitStack runs every step even when
-    # one before it raises, so a worker or the store failing as it stops cannot leave the
-    # embedded Redis running (in its own session, nothing else would stop it) nor the
-    # data directory claimed.
+    # Each thing started is undone on every path, last in, first out: at the end, or as
+    # soon as a later step of the start-up fails (ExitStack runs every step even when one
+    # before it raises). Nothing else would stop the embedded Redis, in its own session.
     with ExitStack() as closing:
-        if lock is not None:
-            closing.callback(os.close, lock)
-        if embedded is not None:
-            closing.callback(embedded.stop)
-        closing.callback(client.close)
+        try:
+            if settings.redis_url is None:
+                lock = claim_data_dir(settings)
+                closing.callback(os.close, lock)
+                embedded = EmbeddedRedis(settings.data_dir)
+                closing.callback(embedded.stop)
+                client = redis.Redis(unix_socket_path=embedded.socket_path)
+                mode, redis_url = "embedded", embedded.url
+            else:
+                client = redis.Redis.from_url(settings.redis_url)
+                mode, redis_url = "external", settings.redis_url
+            closing.callback(client.close)
+        except BaseException:
+            application.close()
+            raise
         closing.callback(application.close)
+        application.start_group_commit()  # one writer per process: see application/group_commit.py
+        services = Services(
+            application,
+            client,
+            store_kind(settings),
+            mode,
+            keys,
+            redis_prefix=settings.redis_prefix,
+            redis_url=redis_url,
+            policy=api_policy(settings),
+            webhooks=WebhookPolicy(
+                allow_private=settings.webhooks_allow_private,
+                failure_limit=settings.webhooks_failure_limit,
+                timeout=settings.webhooks_timeout,
+                backoff_initial=settings.webhooks_backoff_initial,
+                backoff_max=settings.webhooks_backoff_max,
+            ),
+            webhooks_in_process=settings.webhooks_worker,
+        )
         closing.callback(services.background.stop)
         if workers:
             services.start_workers()

@@ -175,3 +175,29 @@ def test_a_worker_failing_as_it_stops_still_stops_the_embedded_redis(
     monkeypatch.undo()
     with build_services(settings) as again:  # the data directory is free again
         assert again.redis.ping()
+
+
+def test_a_start_up_failing_after_the_embedded_redis_started_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step of the start-up after the embedded Redis is running (the writer's start,
+    here) fails: the Redis is stopped and the data directory freed, as at the end."""
+    from skald_campaign.application.application import SkaldApplication
+    from skald_campaign.services import build_services
+    from skald_campaign.settings import Settings
+
+    started: list[int] = []
+
+    def failing(self: SkaldApplication) -> None:
+        started.append(int(json.loads((settings.data_dir / PIDFILE).read_text())["pid"]))
+        raise RuntimeError("the writer would not start")
+
+    monkeypatch.setattr(SkaldApplication, "start_group_commit", failing)
+    settings = Settings(data_dir=tmp_path / "data", redis_url=None)
+    with pytest.raises(RuntimeError, match="the writer would not start"), build_services(settings):
+        pass
+    assert len(started) == 1 and not running(started[0])
+    assert not (settings.data_dir / PIDFILE).exists()
+    monkeypatch.undo()
+    with build_services(settings) as again:  # the data directory is free again
+        assert again.redis.ping()
