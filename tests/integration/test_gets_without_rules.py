@@ -19,10 +19,9 @@ checked apart to be there.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -31,12 +30,13 @@ from fastapi.testclient import TestClient
 
 from skald_campaign.domain.play.standing import forget_all
 from skald_campaign.domain.rulesets import RULESETS
-from skald_campaign.domain.rulesets.base import JsonMapping, JsonObject, Ruleset, SheetLike
+from skald_campaign.domain.rulesets.base import Ruleset
 from skald_campaign.domain.rulesets.d20 import D20
 from skald_campaign.domain.rulesets.margin import Margin
 from skald_campaign.domain.rulesets.stamina_body import StaminaBody
 from tests.helpers import act, enrol, new_campaign, ok, start
 from tests.integration.projection_support import wait_until
+from tests.integration.ruleset_counting import built_ins_counted
 from tests.integration.test_d20_api import d20_sheet
 from tests.integration.test_margin_api import SWORD
 from tests.integration.test_margin_api import sheet as margin_sheet
@@ -47,49 +47,8 @@ STAMINA_BODY = {"st": 12, "con": 12, "parry": 11, "dodge": 10, "stamina_max": 12
 OGRE = {"st": 16, "con": 14, "parry": 9, "dodge": 8, "stamina_max": 14, "body_max": 12}
 
 # What the read side may ask of a ruleset, counted by method name.
+READS = ("track_maxima", "derived_ratings", "equipment", "conditions")
 ASKED: Counter[str] = Counter()
-
-
-def counting(base: type[R]) -> R:
-    """The built-in ruleset ``base`` with the four reads counted, under any options too
-    (margin makes one ruleset object per campaign's options: each is counted)."""
-
-    class Counting(base):  # type: ignore[valid-type,misc]
-        def track_maxima(self, sheet: SheetLike) -> dict[str, int]:
-            ASKED["track_maxima"] += 1
-            found: dict[str, int] = super().track_maxima(sheet)
-            return found
-
-        def derived_ratings(self, sheet: SheetLike, state: JsonMapping) -> JsonObject:
-            ASKED["derived_ratings"] += 1
-            found: JsonObject = super().derived_ratings(sheet, state)
-            return found
-
-        def equipment(self, sheet: SheetLike) -> JsonObject:
-            ASKED["equipment"] += 1
-            found: JsonObject = super().equipment(sheet)
-            return found
-
-        def conditions(
-            self, sheet: SheetLike, tracks: Mapping[str, int], state: JsonMapping
-        ) -> tuple[str, ...]:
-            ASKED["conditions"] += 1
-            found: tuple[str, ...] = super().conditions(sheet, tracks, state)
-            return found
-
-        def under(self, options: JsonMapping) -> Ruleset:
-            made = super().under(options)
-            if made is self or isinstance(made, Counting):
-                return made
-            if id(made) not in configured:
-                counted = copy.copy(made)
-                counted.__class__ = Counting
-                configured[id(made)] = (made, counted)
-            return configured[id(made)][1]
-
-    configured: dict[int, tuple[Ruleset, Ruleset]] = {}
-    ruleset: R = Counting()
-    return ruleset
 
 
 BUILT_IN: dict[str, type[Ruleset]] = {"stamina-body": StaminaBody, "d20": D20, "margin": Margin}
@@ -98,12 +57,7 @@ BUILT_IN: dict[str, type[Ruleset]] = {"stamina-body": StaminaBody, "d20": D20, "
 @pytest.fixture
 def counted() -> Iterator[None]:
     """The three built-ins, their reads counted, for the test's length."""
-    with (
-        RULESETS.added(counting(D20)),
-        RULESETS.added(counting(Margin)),
-        RULESETS.added(counting(StaminaBody)),
-    ):
-        ASKED.clear()
+    with built_ins_counted(READS, ASKED):
         yield
 
 

@@ -23,7 +23,6 @@ report's before and after) is read:
 
 from __future__ import annotations
 
-import copy
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -34,12 +33,10 @@ from fastapi.testclient import TestClient
 
 from skald_campaign.domain.encounter import telling
 from skald_campaign.domain.rulesets import RULESETS
-from skald_campaign.domain.rulesets.base import JsonMapping, Ruleset
-from skald_campaign.domain.rulesets.d20 import D20
-from skald_campaign.domain.rulesets.margin import Margin
-from skald_campaign.domain.rulesets.stamina_body import StaminaBody
+from skald_campaign.domain.rulesets.base import Ruleset
 from tests.helpers import ok
 from tests.integration.projection_support import wait_until
+from tests.integration.ruleset_counting import built_ins_counted
 from tests.integration.test_told_api import (
     OGRE_D20,
     OGRE_M,
@@ -58,45 +55,9 @@ TEXTS = frozenset({"summary", "narrative", "before", "after"})
 ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-def counting(base: type[R]) -> R:
-    """The built-in ruleset ``base``, every call of its narration counted by name; under
-    any options too (margin makes one ruleset per campaign's options)."""
-
-    def counted(name: str) -> Any:
-        method = getattr(base, name)
-
-        def call(self: Any, *args: Any) -> Any:
-            CALLS[name] += 1
-            return method(self, *args)
-
-        return call
-
-    def under(self: Any, options: JsonMapping) -> Ruleset:
-        made = base.under(self, options)
-        if made is self or isinstance(made, Counting):
-            return made
-        key = id(made)
-        if key not in configured:
-            again = copy.copy(made)
-            again.__class__ = Counting
-            configured[key] = (made, again)
-        return configured[key][1]
-
-    members: dict[str, Any] = {name: counted(name) for name in NARRATION}
-    Counting = type(f"Counting{base.__name__}", (base,), {**members, "under": under})
-    configured: dict[int, tuple[Ruleset, Ruleset]] = {}
-    ruleset: R = Counting()
-    return ruleset
-
-
 @pytest.fixture
 def counted() -> Iterator[None]:
-    with (
-        RULESETS.added(counting(D20)),
-        RULESETS.added(counting(Margin)),
-        RULESETS.added(counting(StaminaBody)),
-    ):
-        CALLS.clear()
+    with built_ins_counted(NARRATION, CALLS):
         yield
 
 
