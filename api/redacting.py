@@ -29,6 +29,10 @@ CAMPAIGN_PATH = re.compile(r"^/campaigns/([0-9a-fA-F-]{36})(?:/|$)")
 # The caller's access found here, kept in the request's scope for the action fast path
 # (api/fast_actions.py), which would otherwise make the same check again.
 CALLER_ACCESS = "skald.caller_access"
+# A fight read at an earlier version (the encounter's route puts it here): the redaction
+# words its NPCs from its own kept readings, since their tracks then are none the fights
+# now hold (application/queries.py ``Queries.redaction``).
+REPLAYED_FIGHT = "skald.replayed_fight"
 
 
 class RedactedReads:
@@ -48,8 +52,11 @@ class RedactedReads:
         campaign_id = UUID(found.group(1))
 
         async def policy() -> Redaction | None:
+            replayed = scope.get(REPLAYED_FIGHT)
             try:
-                return await run_in_threadpool(application.redaction, campaign_id, access.role)
+                return await run_in_threadpool(
+                    application.redaction, campaign_id, access.role, replayed
+                )
             except DomainError:  # no such campaign: the route says so
                 return None
 

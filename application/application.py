@@ -165,8 +165,10 @@ class SkaldApplication(Store):
             return None
         return cached.access_for(key_id, key_hash) if isinstance(cached, Campaign) else None
 
-    def redaction(self, campaign_id: UUID, role: Role) -> Redaction | None:
-        return self.queries.redaction(campaign_id, role)
+    def redaction(
+        self, campaign_id: UUID, role: Role, replayed: Encounter | None = None
+    ) -> Redaction | None:
+        return self.queries.redaction(campaign_id, role, replayed)
 
     # -- the campaign (application/campaigns.py) ----------------------------------------
 

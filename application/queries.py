@@ -59,10 +59,14 @@ class Queries(Commands):
         super().__init__(store)
         self.pages = AuditPages(store.events, marks=StoreMarks(store))
 
-    def redaction(self, campaign_id: UUID, role: Role) -> Redaction | None:
+    def redaction(
+        self, campaign_id: UUID, role: Role, replayed: Encounter | None = None
+    ) -> Redaction | None:
         """What a key of this role (or a webhook taking its view) may see of the campaign
         (application/redaction.py): None for the GM, who sees everything. Read from the
-        campaign as it stands."""
+        campaign as it stands. ``replayed``: a fight read at an earlier version, whose
+        NPCs' tracks then are none the fights now hold: its own kept readings word them
+        (looked in first, with the open fights)."""
         if role == "gm":
             return None
         campaign = self.store.campaign(campaign_id)
@@ -73,7 +77,8 @@ class Queries(Commands):
 
         def fights(open_only: bool) -> list[Encounter]:
             chosen = campaign.open_encounters if open_only else list(campaign.encounters)
-            return [self.store.encounter(campaign_id, UUID(eid)) for eid in chosen]
+            now = [self.store.encounter(campaign_id, UUID(eid)) for eid in chosen]
+            return now if replayed is None or not open_only else [replayed, *now]
 
         return redaction_for(campaign, role, written, fights)
 

@@ -6,12 +6,13 @@ from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from skald_campaign.api.deps import GM, App, Idempotency, IfMatch, Reader
 from skald_campaign.api.loop_futures import on_this_loop
 from skald_campaign.api.preconditions import version_etag
+from skald_campaign.api.redacting import REPLAYED_FIGHT
 from skald_campaign.api.schemas import (
     MAX_VERSION,
     ActionBody,
@@ -60,6 +61,7 @@ def read_encounter(
     encounter_id: UUID,
     app: App,
     access: Reader,
+    request: Request,
     response: Response,
     version: Annotated[
         int | None, Query(ge=1, le=MAX_VERSION, description="the encounter as it was then")
@@ -81,6 +83,8 @@ def read_encounter(
     encounter = app.encounter(campaign_id, encounter_id, version)
     # A player's or viewer's answer is redacted as the campaign now says (who is hidden).
     redacted_by = None if access.role == "gm" else app.campaign(campaign_id).version
+    if redacted_by is not None and version is not None:
+        request.scope[REPLAYED_FIGHT] = encounter  # its NPCs worded as it recorded them
     response.headers["ETag"] = version_etag(encounter.version, access.role, redacted_by)
     return encounter_out(encounter, offset, limit)
 
