@@ -57,7 +57,7 @@ from skald_campaign.domain.reading.told_form import (
 )
 from skald_campaign.domain.records import JSONObject
 from skald_campaign.domain.rulesets import RULESETS
-from skald_campaign.domain.rulesets.base import UNREADABLE, Ruleset
+from skald_campaign.domain.rulesets.base import UNREADABLE, Ruleset, narrates_its_narrative
 
 T = TypeVar("T")
 Roster = Mapping[str, Sheeted]
@@ -274,10 +274,21 @@ def worked_out(
     as the fight's rules read it now."""
     summary = first_built((table_texts.summary, initiative, rules.summary), stored, combatants)
     narrative = first_built((rules.narrative,), stored, combatants)
+    # The narrative's lines, rendered once: a ruleset whose plain narrative is exactly
+    # these (``narrate_is_narrative``) is not asked to build them again.
+    unrendered = False
     try:
-        narrate: list[str] | None = rules.narrate(stored, combatants)
-    except UNREADABLE:
-        narrate = None
+        lines = None if narrative is None else [render(line) for line in narrative]
+    except (TypeError, AttributeError):
+        lines, unrendered = None, True
+    narrate: list[str] | None
+    if rules.narrate_is_narrative and narrates_its_narrative(type(rules)):
+        narrate = lines
+    else:
+        try:
+            narrate = rules.narrate(stored, combatants)
+        except UNREADABLE:
+            narrate = None
     try:
         outcome = rules.outcome(stored, combatants)
     except UNREADABLE:
@@ -297,8 +308,9 @@ def worked_out(
     # A text whose parts are not parts (a narration's defect, which the contract kit
     # names) is recorded as none built: its reads say the plain words.
     try:
-        lines = None if narrative is None else [render(line) for line in narrative]
-        narrative_form = None if narrative is None else [text_form(n, describe) for n in narrative]
+        narrative_form = (
+            None if narrative is None or unrendered else [text_form(n, describe) for n in narrative]
+        )
     except (TypeError, AttributeError):
         lines = narrative_form = None
     told = Told(

@@ -246,6 +246,15 @@ Builder = Callable[["JSONObject", "Roster"], B | None]
 UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
+def narrates_its_narrative(kind: type[Ruleset]) -> bool:
+    """``narrate_is_narrative`` as declared by the class whose ``narrate`` ``kind`` uses
+    (False when that class does not declare it)."""
+    for klass in kind.__mro__:
+        if "narrate" in vars(klass):
+            return vars(klass).get("narrate_is_narrative", False) is True
+    return False
+
+
 def first_built(
     builders: Sequence[Callable[[JSONObject, Roster], B | None]],
     record: JSONObject,
@@ -456,6 +465,14 @@ class RulesetOf(ABC, Generic[SheetT]):
         """The record's plain narrative (the action view's ``narrative``), or None: the
         engine's plain lines (domain/reading/narrators.py)."""
         return None
+
+    # True when ``narrate`` is ``narrative`` with each line rendered for the GM, nothing
+    # else (stamina-body's): a command's texts then build the narrative once and take its
+    # rendered lines as the plain narrative (domain/reading/told.py ``worked_out``),
+    # instead of asking the ruleset to build the same lines a second time (issue 39).
+    # Declared beside the ``narrate`` it speaks of: a subclass that overrides ``narrate``
+    # without declaring it again is asked (``narrates_its_narrative``).
+    narrate_is_narrative: ClassVar[bool] = False
 
     # -- odds (docs/odds.md; ruleset_api.OddsHelpers): what the exact odds ask of the
     # rules, each answered in the ruleset's package; the defaults help nothing (every

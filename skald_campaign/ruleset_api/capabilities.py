@@ -45,6 +45,11 @@ class Narration(Protocol):
     parts (``ruleset_api.texts``), each reader's rendering left to the engine. Each
     answers None for a record it does not tell; the engine then uses its plain lines."""
 
+    # True: ``narrate`` is ``narrative`` with each line rendered for the GM, nothing else;
+    # a command's texts then build the narrative once and ask no ``narrate`` (declared in
+    # the class that defines ``narrate``; False by default).
+    narrate_is_narrative: ClassVar[bool]
+
     def summary(self, record: JSONObject, combatants: Roster) -> Text | None:
         """The record in one line (the feed's, the log's)."""
         ...

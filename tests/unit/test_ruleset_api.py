@@ -158,7 +158,8 @@ def test_the_capabilities_list_every_optional_member_a_ruleset_has() -> None:
         "odds_memo", "attack_choices", "odds_result", "odds_extras",
     }  # fmt: skip
     assert set(capabilities.members(capabilities.Narration)) == {
-        "summary", "narrative", "outcome", "parties", "standing", "narrate",
+        "narrate_is_narrative", "summary", "narrative", "outcome", "parties", "standing",
+        "narrate",
     }  # fmt: skip
 
 

@@ -100,8 +100,10 @@ class StaminaBody(RulesetOf[StaminaBodySheet]):
         return texts.standing(tracks)
 
     def narrate(self, record: JSONObject, combatants: Roster) -> list[str] | None:
-        lines = texts.narrative(record, combatants)
+        lines = self.narrative(record, combatants)
         return None if lines is None else [render(line) for line in lines]
+
+    narrate_is_narrative = True  # `narrate` above: its narrative rendered, nothing else
 
     actions: ClassVar[Mapping[str, ActionType]] = {
         action.kind: action
