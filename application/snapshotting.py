@@ -22,6 +22,7 @@ import logging
 import math
 import operator
 import queue
+import re
 import threading
 import time
 import zlib
@@ -114,17 +115,29 @@ class RecordsWritten:
     """One aggregate's lists of records as its last snapshot wrote them: the records and
     each one's JSON. A list that starts with the same records (an encounter's lists are
     copied on append, never changed in place) reuses their JSON; a list that does not
-    (a correction rewrote the actions) is written whole again."""
+    (a correction rewrote the actions) is written whole again.
 
-    def __init__(self) -> None:
-        self._last: dict[str, tuple[list[WritesJSON], list[bytes]]] = {}
+    With ``apart`` (the snapshot thread's, when its store packs large states), a list
+    whose JSON reaches `PACK_FROM` is kept as packed segments instead (`Segment`): the
+    records added since the last snapshot are compressed once, on their own, and the
+    snapshot's state holds a token for the list that `ListsApart.pack` replaces with
+    every segment so far. A long encounter's snapshot then compresses and copies the
+    actions added since its last one, not its whole history again (issue 39: at 10,000
+    actions that was ~25 MB of JSON, ~2.5 KB a record, joined, copied into the state
+    and compressed at every snapshot, beside the writer)."""
+
+    def __init__(self, apart: ListsApart | None = None) -> None:
+        self._apart = apart
+        # Per list: its records, and either each one's JSON and their total length, or
+        # (once that reached PACK_FROM under ``apart``) the packed segments of them all.
+        self._last: dict[str, tuple[list[WritesJSON], list[bytes], int, list[Segment] | None]] = {}
 
     def __call__(self, key: str, records: Sequence[WritesJSON]) -> object:
-        last, parts = self._last.get(key, ([], []))
+        last, parts, size, segments = self._last.get(key, ([], [], 0, None))
         kept = len(last)
         if kept > len(records) or not all(map(operator.is_, last, records)):
-            kept, parts = 0, []
-        parts = parts[:kept]
+            kept, parts, size, segments = 0, [], 0, None
+        new: list[bytes] = []
         for n, record in enumerate(records[kept:], 1):
             if n % YIELD_EVERY == 0:
                 time.sleep(0)  # the writer, waiting for the GIL, gets it now, not in 5 ms
@@ -132,9 +145,101 @@ class RecordsWritten:
             if part is None:  # something to wrap: the transcoder's own way, unkept
                 self._last.pop(key, None)
                 return [r.as_json() for r in records]
-            parts.append(part)
-        self._last[key] = (list(records), parts)
-        return record_list_json(parts)
+            new.append(part)
+            size += len(part)
+        apart = self._apart
+        if segments is None:
+            parts = [*parts[:kept], *new]
+            if apart is None or size < PACK_FROM:
+                self._last[key] = (list(records), parts, size, None)
+                return record_list_json(parts)
+            segments, new = [], parts  # from here on packed, its records' JSON let go
+        if apart is None:  # (segments are kept under ``apart`` only)
+            raise AssertionError("a list packed apart without its ListsApart")
+        if new:
+            segments = [*segments, Segment.of(new, first=not segments)]
+        self._last[key] = (list(records), [], size, segments)
+        return orjson.Fragment(b"[" + apart.token(segments) + b"]")
+
+
+class Segment:
+    """Part of a packed snapshot's state: its JSON compressed on its own (raw deflate, to
+    a byte boundary, no reference to what comes before it), with that JSON's length and
+    Adler-32, so segments written at different times join into one zlib stream."""
+
+    __slots__ = ("adler", "data", "size")
+
+    def __init__(self, data: bytes, size: int, adler: int) -> None:
+        self.data, self.size, self.adler = data, size, adler
+
+    @classmethod
+    def compress(cls, raw: bytes, final: bool = False) -> Segment:
+        packer = zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
+        data = packer.compress(raw) + packer.flush(zlib.Z_FINISH if final else zlib.Z_SYNC_FLUSH)
+        return cls(data, len(raw), zlib.adler32(raw))
+
+    @classmethod
+    def of(cls, parts: list[bytes], first: bool) -> Segment:
+        """The records' JSON ``parts`` as they stand within their list (a comma before
+        them unless they are its ``first``)."""
+        return cls.compress((b"" if first else b",") + b",".join(parts))
+
+
+_ADLER_BASE = 65521
+
+
+def adler32_combine(adler1: int, adler2: int, length2: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from each one's and the
+    second's length (zlib's adler32_combine, which Python does not offer)."""
+    rem = length2 % _ADLER_BASE
+    sum1 = adler1 & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 += (adler2 & 0xFFFF) + _ADLER_BASE - 1
+    sum2 += ((adler1 >> 16) & 0xFFFF) + ((adler2 >> 16) & 0xFFFF) + _ADLER_BASE - rem
+    return (sum1 % _ADLER_BASE) | ((sum2 % _ADLER_BASE) << 16)
+
+
+# A list's token in a snapshot's JSON: never in JSON that orjson wrote (it escapes every
+# control character within strings), so found only where a list was set aside.
+_TOKEN = re.compile(rb"\x00(\d+)\x00")
+# zlib's header at level 1 (what zlib.compress(data, 1) writes).
+_ZLIB_HEADER = b"\x78\x01"
+
+
+class ListsApart:
+    """The packed lists of the snapshots the snapshot thread is taking, by token, until
+    `packed_snapshot` puts their segments in place (`pack`)."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, list[Segment]] = {}
+        self._next = 0
+
+    def token(self, segments: list[Segment]) -> bytes:
+        self._next += 1
+        self._held[self._next] = segments
+        return b"\x00%d\x00" % self._next
+
+    def holds(self, state: bytes) -> bool:
+        return bool(self._held) and b"\x00" in state
+
+    def pack(self, state: bytes) -> bytes:
+        """``state`` (JSON with tokens) as one zlib stream of its JSON with each token's
+        list in place: the same bytes, once decompressed, as the state written whole."""
+        pieces = _TOKEN.split(state)
+        out, adler = [_ZLIB_HEADER], 1
+        for n, piece in enumerate(pieces):
+            if n % 2:
+                for segment in self._held.pop(int(piece)):
+                    out.append(segment.data)
+                    adler = adler32_combine(adler, segment.adler, segment.size)
+            else:
+                out.append(Segment.compress(piece, final=n == len(pieces) - 1).data)
+                adler = zlib.adler32(piece, adler)
+        out.append(adler.to_bytes(4, "big"))
+        return b"".join(out)
+
+    def clear(self) -> None:
+        self._held.clear()
 
 
 # As skald_campaign/transcoder.py writes a snapshot's records unchecked (its
@@ -170,24 +275,38 @@ def record_list_json(parts: list[bytes]) -> orjson.Fragment:
     return orjson.Fragment(b"[" + b",".join(parts) + b"]")
 
 
-def packed_snapshot(stored: StoredEvent) -> StoredEvent:
+def packed_snapshot(stored: StoredEvent, apart: ListsApart | None = None) -> StoredEvent:
     """A snapshot's stored event with its state compressed (zlib, level 1) when it is
     large: a long encounter's state is megabytes of much-repeated JSON (12 MB at 10,000
     actions) and storing it was most of its snapshot's cost. zlib works without the GIL;
     the mapper reads packed and plain states alike (skald_campaign/transcoder.py's
-    PACKED: every snapshot stored before is plain)."""
+    PACKED: every snapshot stored before is plain). With ``apart``, the lists it set
+    aside are put in place from their packed segments (`ListsApart.pack`): one zlib
+    stream all the same, which any reader decompresses as it does the others."""
     state = stored.state
-    if len(state) < PACK_FROM:
+    if apart is not None and apart.holds(state):
+        packed = apart.pack(state)
+    elif len(state) < PACK_FROM:
         return stored
+    else:
+        packed = zlib.compress(state, 1)
     return StoredEvent(
         originator_id=stored.originator_id,
         originator_version=stored.originator_version,
         topic=stored.topic,
-        state=zlib.compress(state, 1),
+        state=packed,
     )
 
 
-def snapshot_put(store: EventStore[UUID]) -> Callable[[list[SnapshotProtocol[UUID]]], object]:
+def packs(store: EventStore[UUID]) -> bool:
+    """Does `snapshot_put` pack large states itself (not the library's compressor or
+    cipher)? Then the snapshot thread may set lists apart (`ListsApart`)."""
+    return store.mapper.compressor is None and store.mapper.cipher is None
+
+
+def snapshot_put(
+    store: EventStore[UUID], apart: ListsApart | None = None
+) -> Callable[[list[SnapshotProtocol[UUID]]], object]:
     """How the snapshotter stores snapshots: each large state compressed
     (`packed_snapshot`: a long encounter's 12 MB of JSON took 72 ms of CPU to insert into
     SQLite, holding the store's write lock, so the writer's next commit waited), and on
@@ -195,14 +314,13 @@ def snapshot_put(store: EventStore[UUID]) -> Callable[[list[SnapshotProtocol[UUI
     insert (an array of a composite type, in text) escapes every byte of the state
     through a regular expression (643 ms of CPU for the same 12 MB)."""
     recorder = store.recorder
-    mapper = store.mapper
-    if mapper.compressor is not None or mapper.cipher is not None:
+    if not packs(store):
         return store.put  # its states are the library's to compress or encrypt
     if not isinstance(recorder, PostgresAggregateRecorder):
 
         def put_any(snapshots: list[SnapshotProtocol[UUID]]) -> None:
             recorder.insert_events(
-                [packed_snapshot(store.mapper.to_stored_event(s)) for s in snapshots]
+                [packed_snapshot(store.mapper.to_stored_event(s), apart) for s in snapshots]
             )
 
         return put_any
@@ -215,7 +333,7 @@ def snapshot_put(store: EventStore[UUID]) -> Callable[[list[SnapshotProtocol[UUI
     )
 
     def put(snapshots: list[SnapshotProtocol[UUID]]) -> None:
-        stored = [packed_snapshot(store.mapper.to_stored_event(s)) for s in snapshots]
+        stored = [packed_snapshot(store.mapper.to_stored_event(s), apart) for s in snapshots]
         with recorder.datastore.get_connection() as connection:
             for row in stored:
                 connection.execute(
@@ -234,8 +352,15 @@ class Snapshotter:
     # the most recently snapshotted.
     KEPT = 64
 
-    def __init__(self, put: Callable[[list[SnapshotProtocol[UUID]]], object]) -> None:
+    def __init__(
+        self,
+        put: Callable[[list[SnapshotProtocol[UUID]]], object],
+        apart: ListsApart | None = None,
+    ) -> None:
+        """``put`` stores what ``_take`` took; with ``apart`` (the one ``put`` packs
+        with, `snapshot_put`), a long list of records is set aside packed."""
         self._put = put
+        self._apart = apart
         self._queue: queue.Queue[list[tuple[type[SnapshotProtocol[UUID]], Aggregate]] | None]
         self._queue = queue.Queue()
         self._written: OrderedDict[UUID, RecordsWritten] = OrderedDict()
@@ -266,6 +391,8 @@ class Snapshotter:
             except Exception:  # a snapshot is a shortcut: reads replay the events instead
                 log.exception("a snapshot could not be taken or stored")
             finally:
+                if self._apart is not None:
+                    self._apart.clear()  # what a failed take set aside, not stored
                 self._queue.task_done()
 
     def _take(
@@ -274,7 +401,7 @@ class Snapshotter:
         if not issubclass(cls, JSONStateSnapshot):
             plain: SnapshotProtocol[UUID] = cls.take(aggregate)
             return plain
-        written = self._written.pop(aggregate.id, None) or RecordsWritten()
+        written = self._written.pop(aggregate.id, None) or RecordsWritten(self._apart)
         self._written[aggregate.id] = written
         while len(self._written) > self.KEPT:
             self._written.popitem(last=False)

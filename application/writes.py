@@ -29,9 +29,11 @@ from eventsourcing.persistence import IntegrityError, Recording
 from skald_campaign.application.group_commit import Batch, GroupCommitWriter
 from skald_campaign.application.idempotency import current_claim, current_expected, current_via
 from skald_campaign.application.snapshotting import (
+    ListsApart,
     Snapshotter,
     due_aggregates,
     due_snapshots,
+    packs,
     snapshot_put,
 )
 from skald_campaign.application.store_position import KnownPosition
@@ -160,7 +162,8 @@ class WriteRunner(Application[UUID]):
             self.writer_cache = cache
             # A mapper whose transcoder writes a list of records' JSON as it is (Skald's).
             if self.snapshots is not None and getattr(self.mapper, "writes_record_lists", False):
-                self.snapshotter = Snapshotter(snapshot_put(self.snapshots))
+                apart = ListsApart() if packs(self.snapshots) else None
+                self.snapshotter = Snapshotter(snapshot_put(self.snapshots, apart), apart)
             self.writer = GroupCommitWriter(
                 self._retrying,
                 self._once,
