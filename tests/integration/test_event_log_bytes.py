@@ -258,9 +258,9 @@ def test_a_player_s_kept_pages_follow_a_change_to_the_campaign(
     policies: list[str] = []
     plain = fight.app.redaction
 
-    def counted(campaign_id: UUID, role: Any) -> Any:
+    def counted(campaign_id: UUID, role: Any, replayed: Any = None) -> Any:
         policies.append(role)
-        return plain(campaign_id, role)
+        return plain(campaign_id, role, replayed)
 
     monkeypatch.setattr(fight.app, "redaction", counted)
     ok(client.get(path, headers=fight.player))
