@@ -39,6 +39,12 @@ import httpx
 
 HAPROXY_CFG = Path(__file__).resolve().parents[1] / "deploy" / "haproxy.cfg"
 WORKERS = ("projections", "healing")  # compose's workers beside the replicas
+# The line each worker logs once it is following the store (workers/projections.py,
+# workers/healing.py): its start-up is over.
+STARTED = {
+    "projections": b"projection runner following the store",
+    "healing": b"healing worker started",
+}
 
 
 def haproxy_binary() -> str | None:
@@ -118,6 +124,21 @@ def database_backends(database: str) -> list[int]:
     return [pid for (pid,) in rows if Path(f"/proc/{pid}").exists()]
 
 
+def following(worker: subprocess.Popen[bytes], log: Path, line: bytes) -> None:
+    """Wait until ``worker`` has logged ``line``: its start-up (a Python process's imports
+    and the services' construction, 1-2 s of CPU on a loaded machine) is over before the
+    figures' window opens. Without this wait the start-up of both workers was counted
+    in compose's CPU per command whenever it outlasted the warm-up (bench/README.md, the
+    route40 lane)."""
+    deadline = time.monotonic() + 120
+    while line not in log.read_bytes():
+        if worker.poll() is not None:
+            raise RuntimeError(f"{log.stem} worker exited with {worker.returncode}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{log.stem} worker did not start within 120 s")
+        time.sleep(0.1)
+
+
 def campaigns_load(url: str, campaigns: int) -> str:
     """A wrk script of take_hit over ``campaigns`` campaigns of one encounter each."""
     from bench.http import post_script, skald_setup
@@ -190,6 +211,8 @@ def side(
                         stderr=subprocess.STDOUT,
                     )
                 )
+        for name, worker in zip(WORKERS, workers, strict=False):
+            following(worker, data / f"{name}.log", STARTED[name])
         with router([s.port for s in servers], free_port()) as (url, proxy):
             script = script or campaigns_load(url, 16)
             wrk(url, script, max(1, seconds // 3), conns)  # warm-up
