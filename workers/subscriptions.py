@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 import weakref
 from collections.abc import Sequence
 from typing import Generic, TypeVar
@@ -44,6 +45,12 @@ from skald_campaign.workers.sqlite_position import PositionReader
 
 POLL_INTERVAL = 0.2
 BATCH_LIMIT = 1000
+# After a read of the store, a PostgreSQL subscription lets the next NOTIFYs gather this
+# long before it reads again. The library's puller read the notifications back once per
+# NOTIFY: once per commit, however the runner batched them (its own gather,
+# workers/projections.py, paced only what it applied). A write after a quiet spell is
+# still read at once: only a busy store's reads are paced.
+PULL_GATHER_SECONDS = 0.005
 
 
 R = TypeVar("R", bound=ApplicationRecorder, covariant=True)
@@ -167,9 +174,12 @@ class PollingSubscription(BatchingSubscription[SQLiteApplicationRecorder]):
 class BatchingPostgresSubscription(
     BatchingSubscription[PostgresApplicationRecorder], PostgresSubscription
 ):
-    """LISTEN/NOTIFY as the library does it, with batches, and no write missed while
-    the LISTEN starts (see `_listen`). A killed LISTEN connection stops the
-    subscription with the error, which ``next_batch`` raises."""
+    """LISTEN/NOTIFY as the library does it, with batches, one read of the store per
+    ``gather`` while busy (see `_loop_on_pull`), and no write missed while the LISTEN
+    starts (see `_listen`). A killed LISTEN connection stops the subscription with the
+    error, which ``next_batch`` raises."""
+
+    gather = PULL_GATHER_SECONDS
 
     def __init__(
         self,
@@ -180,6 +190,22 @@ class BatchingPostgresSubscription(
     ) -> None:
         self.batch_limit = batch_limit
         super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+    def _loop_on_pull(self) -> None:
+        """The library's loop (eventsourcing 9.5), with a pause of ``gather`` after each
+        read: the NOTIFYs of the commits made meanwhile wake one read, not one each."""
+        self._select_limit = self.batch_limit
+        try:
+            self._pull()
+            while not self._has_been_stopped:
+                self._has_been_notified.wait()
+                self._pull()
+                if self.gather > 0 and not self._has_been_stopped:
+                    time.sleep(self.gather)
+        except BaseException as error:
+            if self._thread_error is None:
+                self._thread_error = error
+            self.stop()
 
     def _listen(self) -> None:
         """The library's listener (eventsourcing 9.5's PostgresSubscription._listen),

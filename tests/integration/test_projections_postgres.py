@@ -8,12 +8,14 @@ import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 import redis
 
 from skald_campaign.application.application import SkaldApplication
+from skald_campaign.application.commands import CreateCampaign
 from skald_campaign.embedded_redis import EmbeddedRedis
 from skald_campaign.projections.rebuild import Rebuilder
 from skald_campaign.settings import Settings
@@ -29,6 +31,7 @@ from tests.integration.projection_support import (
     views_position,
     wait_until,
 )
+from tests.patience import HANG_SECONDS
 from tests.services import REDIS_URL, require_postgres, require_redis
 
 
@@ -122,3 +125,48 @@ def test_rebuild_on_postgres_equals_the_incremental_views(
     incremental = snapshot(client, current_root(client, prefix))
     Rebuilder(client, app.recorder, app.mapper, app.name, prefix).rebuild_all()
     assert_same_views(incremental, snapshot(client, current_root(client, prefix)))
+
+
+class GatheringSlowly(BatchingPostgresSubscription):
+    """The subscription with a gather long enough that the test's commits all fall in it."""
+
+    gather = 2.0
+
+
+def test_the_commits_made_while_a_read_gathers_are_read_back_together(
+    postgres_app: tuple[SkaldApplication, str],
+) -> None:
+    """A busy store's notifications are read back once per gather, not once per NOTIFY
+    (each commit's): the projections worker's read of them was a per-commit cost
+    (bench/README.md, the route40 lane). A write after a quiet spell is read at once."""
+    app, url = postgres_app
+    app.create_campaign(CreateCampaign("Before", "stamina-body"))
+    start = app.recorder.max_notification_id() or 0
+    select = app.recorder.select_notifications
+    found: list[list[int]] = []  # the ids each read of the store found, when it found any
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        notifications = select(*args, **kwargs)
+        if notifications:
+            found.append([n.id for n in notifications])
+        return notifications
+
+    app.recorder.select_notifications = counting  # type: ignore[method-assign]
+    with GatheringSlowly(app.recorder, gt=start) as subscription:  # type: ignore[arg-type]
+        channel = app.recorder.channel_name  # type: ignore[attr-defined]
+        wait_until(lambda: bool(listening_backends(url, channel)), HANG_SECONDS, "a LISTEN")
+        app.create_campaign(CreateCampaign("First", "stamina-body"))
+        first = app.recorder.max_notification_id() or 0
+        ids = [n.id for n in subscription.next_batch(timeout=HANG_SECONDS)]
+        assert ids == list(range(start + 1, first + 1))
+        # Three commits, three NOTIFYs, while the read that found the first one gathers.
+        for name in ("Second", "Third", "Fourth"):
+            app.create_campaign(CreateCampaign(name, "stamina-body"))
+        newest = app.recorder.max_notification_id() or 0
+        taken: list[int] = []
+        while not taken or taken[-1] < newest:
+            batch = subscription.next_batch(timeout=HANG_SECONDS)
+            assert batch, "the subscription stopped or took too long"
+            taken += [n.id for n in batch]
+    assert found == [ids, list(range(first + 1, newest + 1))]
+    assert taken == list(range(first + 1, newest + 1))
