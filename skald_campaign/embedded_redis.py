@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import redis
@@ -54,6 +55,42 @@ def is_our_redis(pid: int, data_dir: Path) -> bool:
     return os.path.basename(executable).startswith("redis-server") and Path(cwd) == data_dir
 
 
+def saving_progress(data_dir: Path, pid: int) -> int | None:
+    """How far the final save of the Redis ``pid`` has got: the size of the snapshot it
+    is writing (Redis writes ``temp-<pid>.rdb`` and renames it into place), or None."""
+    try:
+        return (data_dir / f"temp-{pid}.rdb").stat().st_size
+    except OSError:
+        return None
+
+
+def wait_for_final_save(
+    pid: int, data_dir: Path, ended: Callable[[], bool], patience: float
+) -> bool:
+    """Wait for the Redis ``pid``, told to stop (SIGTERM: it saves its snapshot, then
+    exits), to end; True if it did. A snapshot of a large dataset takes longer than any
+    fixed wait (a rebuilt store's views: hundreds of MB), and killing it mid-save loses
+    every change since the last one (a whole rebuild's views) and leaves its half-written
+    file: so it is waited for as long as the file it writes grows, and killed only when
+    ``patience`` seconds pass without it growing (a Redis that hangs)."""
+    last = saving_progress(data_dir, pid)
+    deadline = time.monotonic() + patience
+    while not ended():
+        if time.monotonic() >= deadline:
+            now = saving_progress(data_dir, pid)
+            if now is None or now == last:
+                return False
+            log.info("the embedded Redis is still saving its snapshot (%d MB written)", now >> 20)
+            last, deadline = now, time.monotonic() + patience
+        time.sleep(0.02)
+    return True
+
+
+def remove_unfinished_save(data_dir: Path, pid: int) -> None:
+    """The half-written snapshot a Redis killed mid-save leaves (never read again)."""
+    (data_dir / f"temp-{pid}.rdb").unlink(missing_ok=True)
+
+
 def stop_orphan(data_dir: Path, timeout: float = 10.0) -> int | None:
     """Stop the Redis a killed server left behind on this data directory, if any, and
     remove its socket directory; return its pid. The caller holds the data dir's lock,
@@ -69,11 +106,11 @@ def stop_orphan(data_dir: Path, timeout: float = 10.0) -> int | None:
     if running(pid) and is_our_redis(pid, data_dir):
         log.warning("stopping the embedded Redis (pid %d) a killed server left running", pid)
         os.kill(pid, signal.SIGTERM)  # it saves its snapshot, then exits
-        deadline = time.monotonic() + timeout
-        while running(pid) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if running(pid):
+        if not wait_for_final_save(pid, data_dir, lambda: not running(pid), timeout):
             os.kill(pid, signal.SIGKILL)
+            while running(pid):
+                time.sleep(0.02)
+            remove_unfinished_save(data_dir, pid)
         stopped = pid
     if socket_dir.name.startswith(SOCKET_PREFIX) and socket_dir.parent == Path(
         tempfile.gettempdir()
@@ -96,7 +133,12 @@ class EmbeddedRedis:
         start_timeout: float = 10.0,
         first_pause: float = 0.1,
         longest_pause: float = 5.0,
+        stop_patience: float = 10.0,
+        options: Sequence[str] = (),
     ) -> None:
+        """``stop_patience``: how long its final save may go without progress before it
+        is killed (`wait_for_final_save`); ``options``: more redis-server arguments (a
+        test slows its saving down with Redis's own ``--rdb-key-save-delay``)."""
         self.data_dir = data_dir.resolve()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         stop_orphan(self.data_dir)
@@ -107,6 +149,8 @@ class EmbeddedRedis:
         self.start_timeout = start_timeout
         self.first_pause = first_pause
         self.longest_pause = longest_pause
+        self.stop_patience = stop_patience
+        self.options = list(options)
         self.restarts = 0
         self._stopping = threading.Event()
         self._lock = threading.Lock()  # one of stop() and a restart changes the process
@@ -148,6 +192,7 @@ class EmbeddedRedis:
                 "no",
                 "--logfile",
                 str(self.data_dir / "redis.log"),
+                *self.options,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -225,11 +270,14 @@ class EmbeddedRedis:
         if process.poll() is None:
             # SIGTERM makes Redis write its snapshot and exit: a clean stop, no client needed.
             process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
+            ended = process.poll
+            if not wait_for_final_save(
+                process.pid, self.data_dir, lambda: ended() is not None, self.stop_patience
+            ):
+                log.warning("the embedded Redis's final save made no progress: killing it")
                 process.kill()
                 process.wait()
+                remove_unfinished_save(self.data_dir, process.pid)
         watcher = getattr(self, "_watcher", None)
         if watcher is not None:
             watcher.join(timeout=10)

@@ -55,6 +55,64 @@ def test_it_has_a_save_point_and_writes_its_snapshot(tmp_path: Path) -> None:
     assert not (tmp_path / PIDFILE).exists()
 
 
+# 200 values of 10 KB, stored uncompressed (~2 MB): with Redis's own delay per key,
+# saving them takes 200 x 15 ms = 3 s, longer than the patience the test gives (a
+# stand-in for a rebuilt store's hundreds of MB of views).
+KEYS, SLOW_SAVE = 200, ["--rdb-key-save-delay", "15000"]
+
+
+def filled(data_dir: Path) -> None:
+    """A snapshot of KEYS values in ``data_dir``, written by a Redis stopped cleanly."""
+    embedded = EmbeddedRedis(data_dir, options=["--rdbcompression", "no"])
+    try:
+        client = redis.Redis(unix_socket_path=embedded.socket_path)
+        client.execute_command("DEBUG", "POPULATE", KEYS, "key", 10_000)
+        client.close()
+    finally:
+        embedded.stop()
+
+
+def test_a_final_save_slower_than_the_stop_patience_is_waited_for_while_it_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Stopping waits for Redis's final save while the snapshot it writes grows: killed
+    after a fixed 10 s, a rebuilt store's views were lost and a half-written temp-<pid>.rdb
+    of hundreds of MB left in the data directory."""
+    filled(tmp_path)
+    embedded = EmbeddedRedis(
+        tmp_path, stop_patience=1.0, options=[*SLOW_SAVE, "--rdbcompression", "no"]
+    )
+    try:
+        client = redis.Redis(unix_socket_path=embedded.socket_path)
+        client.set("written-last", "yes")
+        client.close()
+    finally:
+        embedded.stop()  # 3 s of saving against a patience of 1 s without progress
+    assert sorted(p.name for p in tmp_path.glob("temp-*.rdb")) == []
+    again = EmbeddedRedis(tmp_path)
+    try:
+        client = redis.Redis(unix_socket_path=again.socket_path)
+        assert client.get("written-last") == b"yes"
+        assert client.dbsize() == KEYS + 1
+        client.close()
+    finally:
+        again.stop()
+
+
+def test_a_final_save_that_makes_no_progress_is_killed_and_its_file_removed(
+    tmp_path: Path,
+) -> None:
+    """A Redis that stops writing its snapshot is killed after the patience, and the
+    half-written file it leaves is removed (it is never read again)."""
+    filled(tmp_path)
+    slower = ["--rdb-key-save-delay", "2000000", "--rdbcompression", "no"]  # 2 s a key
+    embedded = EmbeddedRedis(tmp_path, stop_patience=0.5, options=slower)
+    pid = embedded.pid
+    embedded.stop()
+    assert not running(pid)
+    assert sorted(p.name for p in tmp_path.glob("temp-*.rdb")) == []
+
+
 def ignore_ctrl_c() -> None:
     """What a non-interactive shell does to a background job: SIGINT ignored, inherited."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
