@@ -17,13 +17,7 @@ from skald_campaign.domain.reading.narrative import (
     unused_lines,
 )
 from skald_campaign.domain.reading.texts import render
-from skald_campaign.domain.reading.told_form import (
-    FIELD,
-    Told,
-    recorded,
-    remembered_narrate,
-    text_of,
-)
+from skald_campaign.domain.reading.told_form import Told, recorded, text_of
 from skald_campaign.domain.records import JSONObject
 from skald_campaign.domain.rulesets import RULESETS
 
@@ -33,12 +27,9 @@ Roster = Mapping[str, Sheeted]
 def narrate(ruleset: str, stored: JSONObject, combatants: Roster) -> list[str]:
     """The narrative of one action record (its JSON); combatants map id -> a record
     with a name and a sheet."""
-    known, lines = remembered_narrate(stored.get(FIELD))
-    told = None if known else recorded(stored)
+    told = recorded(stored)
     try:
-        if known:  # the record this thread has just told: its lines as recorded_narrate's
-            pass
-        elif told is not None:  # as its command recorded it (domain/reading/told_form.py)
+        if told is not None:  # as its command recorded it (domain/reading/told_form.py)
             lines = recorded_narrate(told)
         else:
             rules = RULESETS.get(ruleset)

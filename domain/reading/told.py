@@ -51,9 +51,7 @@ from skald_campaign.domain.reading.told_form import (
     Standing,
     Told,
     as_json,
-    forget_narrate,
     recorded,
-    remember_narrate,
     text_form,
     text_of,
 )
@@ -324,24 +322,7 @@ def worked_out(
     )
     if narrate != lines:  # recorded apart only where it is not the narrative's lines
         told = msgspec.structs.replace(told, narrate=narrate)
-    stored = as_json(told)
-    try:
-        remember_narrate(stored, gm_lines(told, narrative, describe))
-    except Exception:  # not remembered: the answer renders them from the stored parts
-        forget_narrate()
-    return stored
-
-
-def gm_lines(told: Told, narrative: list[Text] | None, describe: Describe) -> list[str] | None:
-    """The GM's plain narrative as domain/reading/narrators.py ``recorded_narrate`` reads it
-    from ``told``, made from the parts before they were stored: each descriptor that had
-    no word worded by ``describe``, as ``text_form`` wrote it down."""
-    if not isinstance(told.narrate, msgspec.UnsetType):
-        return None if told.narrate is None else list(told.narrate)
-    if told.narrative is None or narrative is None:
-        return None
-    reader = Reader(describe=describe)
-    return [render(line, reader) for line in narrative]
+    return as_json(told)
 
 
 def form_of(text: Text | None, describe: Describe) -> list[PartForm] | None:

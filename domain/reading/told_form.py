@@ -137,32 +137,3 @@ def upcast_not_told(state: dict[str, object]) -> None:
 def upcast_records_not_told(state: dict[str, object]) -> None:
     """An event holding records stored before version 4: its records carry no ``told``
     (not recorded), as stored; nothing to change."""
-
-
-# The GM's plain narrative of the last record told, with the record's ``told``
-# (domain/reading/told.py ``worked_out`` remembers it as it renders the lines): the answer
-# to the command that recorded the record, made right after it, reads those lines
-# (domain/reading/narrators.py) instead of rendering them again from their stored parts
-# (issue 39, "the answer built once"). One entry, replaced whole (a tuple assigned at
-# once), and compared by the identity of the ``told`` it holds: a reader on any thread
-# takes the lines only of the very record they were rendered for (another command told
-# since: rendered from the parts as before). A record's ``told`` is never changed in
-# place, and the entry holds it, so its identity is not reused.
-_last_told: list[tuple[JSONObject, list[str] | None] | None] = [None]
-
-
-def remember_narrate(told: JSONObject, lines: list[str] | None) -> None:
-    """``told``'s plain narrative as ``recorded_narrate`` reads it: ``lines``."""
-    _last_told[0] = (told, lines)
-
-
-def forget_narrate() -> None:
-    _last_told[0] = None
-
-
-def remembered_narrate(told: object) -> tuple[bool, list[str] | None]:
-    """(True, a copy of the lines) when ``told`` is the record told last."""
-    entry = _last_told[0]
-    if entry is None or entry[0] is not told:
-        return False, None
-    return True, None if entry[1] is None else list(entry[1])
