@@ -7,7 +7,9 @@ library's cache cannot know that, so on every read it copies the cached aggregat
 asks the store for newer events (a query, a decode and a re-apply of the event this
 writer had just saved): most of a command's read time (bench/README.md).
 
-Here the writer asks the store once per batch for its newest notification id instead.
+Here the writer asks the store once per batch for its newest notification id instead
+(on PostgreSQL, for the ids and aggregate ids of the notifications after the newest it
+knows, which answers both questions in one round trip: `WriteRunner._begin_batch`).
 If that is the id of the writer's own last save, nothing else wrote, and every kept
 aggregate is current. If not, it reads which aggregates the notifications it has not
 seen belong to (others' writes: another process's, or a write that did not go through
@@ -67,16 +69,33 @@ class WriterCache:
     def clear(self) -> None:
         self._aggregates.clear()
 
-    def check(self, newest: int | None) -> None:
+    @property
+    def newest(self) -> int | None:
+        """The newest notification id everything kept reflects; None: nothing to tell
+        others' writes from yet."""
+        return self._newest
+
+    @property
+    def readable(self) -> int:
+        """How many notifications after `newest` are read one by one (past this many,
+        `check` drops everything instead)."""
+        return FOREIGN_READ_LIMIT + len(self._ours)
+
+    def check(self, newest: int | None, unseen: Iterable[tuple[int, UUID]] | None = None) -> None:
         """Before a batch: the store's newest notification id now. Whatever someone else
-        wrote since the last look is dropped (see the module's docstring)."""
+        wrote since the last look is dropped (see the module's docstring). ``unseen``: the
+        notifications after `newest` up to ``newest`` (ids and aggregate ids), when the
+        caller has read them already; else they are read here if needed."""
         if newest == self._newest:
             return
-        unseen = (newest or 0) - (self._newest or 0)
-        if self._newest is None or newest is None or self._originators is None:
+        count = (newest or 0) - (self._newest or 0)
+        if self._newest is None or newest is None or (self._originators is None and unseen is None):
             self.clear()
-        elif 0 < unseen <= FOREIGN_READ_LIMIT + len(self._ours):
-            for notification_id, originator_id in self._originators(self._newest, newest):
+        elif 0 < count <= self.readable:
+            if unseen is None:
+                assert self._originators is not None
+                unseen = self._originators(self._newest, newest)
+            for notification_id, originator_id in unseen:
                 if notification_id not in self._ours:
                     self._aggregates.pop(originator_id, None)
         else:

@@ -105,6 +105,45 @@ def test_another_process_writing_one_encounter_leaves_the_others_kept(
         second.close()
 
 
+def test_another_process_writes_are_looked_at_in_one_round_trip(
+    store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the writer's look before a batch, when another process has written
+    (compose's replicas, every batch), is one round trip: the newest id and what the
+    unseen notifications touched, read together. It was two: the newest id, then those
+    notifications (their state too) read back."""
+    if "POSTGRES_SCHEMA" not in store_env:
+        pytest.skip("SQLite's newest id is read on a connection kept for it")
+    first, second = grouped(store_env), grouped(store_env)
+    try:
+        cid, hero, mine = setup_fight(first)
+        other, other_hero, theirs = setup_fight(first)
+        first.perform_action(hit(cid, mine, hero, 1))
+        second.perform_action(hit(other, theirs, other_hero, 1))
+        second.perform_action(hit(other, theirs, other_hero, 2))
+        datastore = first.recorder.datastore
+        taken: list[str] = []
+        original = datastore.get_connection
+        monkeypatch.setattr(
+            datastore, "get_connection", lambda *a, **k: taken.append("") or original(*a, **k)
+        )
+        assert first.writer is not None
+        first.writer.submit(lambda: None)  # a batch of nothing: its look, no commit
+        assert len(taken) == 1
+        assert first.writer_cache is not None and first.writer_cache.get(theirs) is None
+        assert first.writer_cache.get(mine) is not None  # not theirs: kept
+        assert first.store_position() == second.store_position()
+        taken.clear()
+        first.writer.submit(lambda: None)  # nothing new: one round trip as well
+        assert len(taken) == 1
+        encounter, record = first.perform_action(hit(other, theirs, other_hero, 3))
+        assert record["number"] == 3  # read again, with the other process's two actions
+        assert encounter.combatants[other_hero].tracks["stamina"] == 196
+    finally:
+        first.close()
+        second.close()
+
+
 def test_a_command_that_fails_half_way_leaves_the_kept_encounter_as_stored(
     store_env: dict[str, str],
 ) -> None:
