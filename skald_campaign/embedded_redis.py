@@ -37,6 +37,9 @@ SNAPSHOT = "redis.rdb"
 # views are complete (see EmbeddedRedis, ``without_views``).
 CARRIED = "redis-carried.json"
 REBUILDING = "redis-rebuilding.rdb"
+# A snapshot at least every 60 s after a change. Two arguments: as one ("60 1") Redis
+# reads an invalid save point and saves nothing, ever.
+SAVE_POINT = ["60", "1"]
 
 
 class EmbeddedRedisError(RuntimeError):
@@ -243,6 +246,10 @@ class EmbeddedRedis:
         # The snapshot this Redis loads and saves: its own until keep_views, if it
         # started without the views.
         self.dbfilename = SNAPSHOT if carried is None else REBUILDING
+        # Without the views, no background save: each would fork Redis to write the
+        # rebuild's unfinished views into a snapshot that is only thrown away (failed) or
+        # written whole again (kept); a rebuild of a large store runs for minutes.
+        self.save_point = SAVE_POINT if carried is None else [""]
         (self.data_dir / REBUILDING).unlink(missing_ok=True)  # an earlier one's, unfinished
         self.restarts = 0
         self._stopping = threading.Event()
@@ -279,11 +286,8 @@ class EmbeddedRedis:
                 str(self.data_dir),
                 "--dbfilename",
                 self.dbfilename,
-                # Two arguments: as one ("60 1") Redis reads an invalid save point and
-                # saves nothing, ever.
                 "--save",
-                "60",
-                "1",
+                *self.save_point,
                 "--appendonly",
                 "no",
                 "--logfile",
@@ -388,11 +392,13 @@ class EmbeddedRedis:
 
     def keep_views(self) -> None:
         """The rebuilt views are complete and switched to: from now on this Redis saves
-        into the data directory's snapshot, which it replaces (atomically, as every save)."""
+        into the data directory's snapshot, which it replaces (atomically, as every save),
+        at its save point and when it stops."""
         if self.without_views:
             with redis.Redis(unix_socket_path=self.socket_path) as client:
                 client.config_set("dbfilename", SNAPSHOT)
-            self.dbfilename = SNAPSHOT
+                client.config_set("save", " ".join(SAVE_POINT))
+            self.dbfilename, self.save_point = SNAPSHOT, SAVE_POINT
 
     def stop(self) -> None:
         self._stopping.set()

@@ -122,11 +122,17 @@ def test_a_full_rebuild_loads_no_snapshot_and_keeps_the_state_besides_the_views(
     assert served(data_dir)[1:3] == (views, state)
 
 
+def snapshots_saved(data_dir: Path) -> int:
+    """How many snapshots the data directory's Redis has written (its own log)."""
+    return (data_dir / "redis.log").read_text().count("DB saved on disk")
+
+
 def test_a_full_rebuild_that_stops_half_way_leaves_the_old_views_serving(
     data_dir: Path,
 ) -> None:
     old_root, views, state, _ = served(data_dir)
     settings = Settings(data_dir=data_dir)
+    saved = snapshots_saved(data_dir)
     with (
         pytest.raises(RuntimeError, match="interrupted"),
         build_services(settings, replacing_views=True) as services,
@@ -134,14 +140,36 @@ def test_a_full_rebuild_that_stops_half_way_leaves_the_old_views_serving(
         # Started without the views, the state carried over.
         assert not list(services.redis.scan_iter(match=f"{old_root}:*"))
         assert {k: services.redis.dump(k) for k in STATE} == state
+        # No background save of the unfinished views: there is nothing to keep yet.
+        assert services.redis.config_get("save") == {"save": ""}
         services.redis.set(f"{PREFIX}:views:g99:vitals:half", "a rebuild's first keys")
         services.redis.set(HEALING, 1)
         raise RuntimeError("interrupted")
+    # Nor a final one, only to be thrown away (one more, then removed, before).
+    assert snapshots_saved(data_dir) == saved
     assert not (data_dir / REBUILDING).exists()
     root, after, state_after, _ = served(data_dir)
     assert root == old_root
     assert_same_views(views, after)
     assert state_after == state
+
+
+def test_views_kept_are_saved_at_the_save_point_and_on_stop(data_dir: Path) -> None:
+    settings = Settings(data_dir=data_dir)
+    saved = snapshots_saved(data_dir)
+    with build_services(settings, replacing_views=True) as services:
+        assert services.embedded is not None
+        services.redis.set(HEALING, 2)
+        services.embedded.keep_views()
+        assert services.redis.config_get("save") == {"save": "60 1"}
+    assert snapshots_saved(data_dir) == saved + 1
+    server = EmbeddedRedis(data_dir)
+    client = redis.Redis(unix_socket_path=server.socket_path)
+    try:
+        assert client.get(HEALING) == b"2"
+    finally:
+        client.close()
+        server.stop()
 
 
 def test_a_snapshot_saved_since_the_state_was_written_aside_is_loaded_whole(
