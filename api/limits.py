@@ -24,6 +24,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from skald_campaign.api.errors import error_body
 from skald_campaign.api.json_body import json_problem, read_as_json
+from skald_campaign.api.policy import ApiPolicy
+
+__all__ = ["ApiPolicy"]  # here too, where the middleware that applies it is
 
 MAX_BODY_BYTES = 256 * 1024
 
@@ -128,30 +131,6 @@ async def send_json(
         }
     )
     await send({"type": "http.response.body", "body": payload})
-
-
-DEFAULT_PER_KEY = "1200/minute"
-DEFAULT_PER_ADDRESS = "3000/minute"
-_ONE_RATE = r"\d+ ?(/|per) ?(\d+ ?)?(second|minute|hour|day)s?"
-RATE = rf"^{_ONE_RATE}(; ?{_ONE_RATE})*$"  # e.g. 20/second;600/hour, as `limits` reads them
-
-
-@dataclass(frozen=True)
-class ApiPolicy:
-    """What the operator decided: who may create campaigns, and how fast anyone may ask.
-
-    ``operator_key`` set: creating a campaign needs it as the bearer key. Unset:
-    creation is open when ``creation_open`` (the embedded default), else turned off;
-    open, but ``creation_from_this_machine`` (a table served to the network, `skald serve
-    --lan`), only a request from a loopback address creates one: the GM's own machine.
-    Rates are in the ``limits`` notation, e.g. ``1200/minute`` or ``20/second;600/hour``.
-    """
-
-    operator_key: str | None = None
-    creation_open: bool = True
-    creation_from_this_machine: bool = False
-    per_key: str = DEFAULT_PER_KEY
-    per_address: str = DEFAULT_PER_ADDRESS
 
 
 @dataclass(frozen=True)

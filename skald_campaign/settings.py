@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from skald_campaign.api.limits import DEFAULT_PER_ADDRESS, DEFAULT_PER_KEY, RATE
+from skald_campaign.api.policy import DEFAULT_PER_ADDRESS, DEFAULT_PER_KEY, RATE
 
 # Bounds on receiving a request (skald_campaign/http_protocol.py): the request line and headers
 # as received, and the seconds from a request's first byte (or the connection) to its end.

