@@ -18,6 +18,7 @@ it). The snapshotter keeps each aggregate's records' JSON from its last snapshot
 from __future__ import annotations
 
 import copy
+import gc
 import logging
 import math
 import operator
@@ -343,6 +344,27 @@ def snapshot_put(
     return put
 
 
+def keep_snapshotted_out_of_collections() -> None:
+    """In a process that keeps its long-lived heap out of the cyclic collector's sight
+    (`skald serve`: cli.keep_out_of_collections freezes what start-up built), freeze
+    what lives now, once a snapshot is stored: an encounter's action records (~50 objects
+    the collector tracks each) live as long as the process, and every full collection
+    walked all of them, holding the GIL: every thread stopped, the writer among them,
+    mid-commit (issue 39: beside an 11,000-action encounter, a full collection took 0.7
+    s of CPU at load 6 and a command of another campaign waited up to 2 s, PostgreSQL
+    idle meanwhile; bench/README.md, "pgstall lane"). A full collection then walks what
+    was allocated since the last snapshot, not every encounter's history.
+    Frozen objects are still freed when nothing refers to them; what a freeze keeps for
+    good is cyclic garbage caught in the old generations at that moment (bench/README.md
+    gives how much). Elsewhere (the test suite, a CLI command) nothing is frozen."""
+    if gc.get_freeze_count() == 0:
+        return
+    # The youngest generation's cyclic garbage (this command's, a refusal's traceback) is
+    # collected first, not frozen: a walk of at most one young generation.
+    gc.collect(0)
+    gc.freeze()
+
+
 class Snapshotter:
     """A thread that takes, encodes and stores the snapshots the writer hands it, each of
     a copy of an aggregate as saved, in the order handed. A snapshot is a shortcut for
@@ -388,6 +410,7 @@ class Snapshotter:
                 if due is None:
                     return
                 self._put([self._take(cls, aggregate) for cls, aggregate in due])
+                keep_snapshotted_out_of_collections()
             except Exception:  # a snapshot is a shortcut: reads replay the events instead
                 log.exception("a snapshot could not be taken or stored")
             finally:
