@@ -23,7 +23,12 @@ every thread of this process).
    10,000, 11,149 actions so far, so each round sees one of its snapshots fall due),
    "without" a new one; the same rates, the same run. The second
    campaign's commands are sent every 2 ms, open loop (each waits for its answer on
-   its own, as a server's clients do).
+   its own, as a server's clients do). Then one full collection of the cyclic
+   collector, timed: every thread waits for one when it falls (it holds the GIL), and
+   an 8-second round may or may not see one.
+
+The process keeps its heap out of collections as `skald serve` does once started
+(skald_campaign/cli.py's `keep_out_of_collections`: start-up frozen, serve's thresholds).
 """
 
 # ruff: noqa: E402
@@ -37,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse
 import contextlib
+import gc
 import os
 import shutil
 import statistics
@@ -58,6 +64,7 @@ from skald_campaign.application.commands import (
     StartEncounter,
 )
 from skald_campaign.application.snapshotting import snapshot_due
+from skald_campaign.cli import keep_out_of_collections
 from skald_campaign.settings import Settings
 from skald_campaign.store import persistence_env
 
@@ -108,6 +115,8 @@ def served_application(settings: Settings) -> Iterator[tuple[SkaldApplication, S
     env = {**persistence_env(settings), "AGGREGATE_CACHE_MAXSIZE": "1000"}
     app = SkaldApplication(env=env)
     app.start_group_commit()
+    thresholds = gc.get_threshold()
+    keep_out_of_collections()  # as `skald serve` does once started
     seen = Snapshots()
     take = app._take_snapshots
 
@@ -150,6 +159,8 @@ def served_application(settings: Settings) -> Iterator[tuple[SkaldApplication, S
         yield app, seen
     finally:
         app.close()
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 @dataclass(frozen=True)
@@ -247,6 +258,12 @@ def beside(actions: int, seconds: float, rounds: int = 2) -> dict[str, float]:
                 found[f"{name}_p50"] = seen[len(seen) // 2]
                 found[f"{name}_count"] = len(seen)
                 found[f"{name}_snapshots"] = taken[name]
+            # What every thread waits for when a full collection falls, beside the long
+            # encounter (serve's thresholds make them rare: a round may see none).
+            started, used = time.perf_counter(), time.thread_time()
+            gc.collect()
+            found["full_collection"] = time.perf_counter() - started
+            found["full_collection_cpu"] = time.thread_time() - used
             return found
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -317,6 +334,9 @@ def main() -> None:
               f"new one {1000 * b['without_p99']:.1f} ms (p50 {1000 * b['without_p50']:.1f}, "
               f"{b['without_count']:.0f} commands, {b['without_snapshots']:.0f} snapshots) = "
               f"{ratio:.2f}x (goal <= 1.2x: {'met' if ratio <= 1.2 else 'missed'})")  # fmt: skip
+        print(f"a full collection beside the long encounter: "
+              f"{1000 * b['full_collection']:.1f} ms, {1000 * b['full_collection_cpu']:.1f} ms "
+              f"of CPU (every thread waits for it)")  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 
