@@ -354,17 +354,14 @@ def keep_snapshotted_out_of_collections() -> None:
     s of CPU at load 6 and a command of another campaign waited up to 2 s, PostgreSQL
     idle meanwhile; bench/README.md, "pgstall lane"). A full collection then walks what
     was allocated since the last snapshot, not every encounter's history.
-    Frozen objects are still freed when nothing refers to them, but a cycle among them
-    is never collected: what is already garbage is collected first, so what a freeze
-    keeps for good is a cycle alive at that moment that dies later (a refused command's
-    traceback in flight: bench/README.md gives how much). Elsewhere (the test suite, a
-    CLI command) nothing is frozen."""
+    Frozen objects are still freed when nothing refers to them; what a freeze keeps for
+    good is cyclic garbage caught in the old generations at that moment (bench/README.md
+    gives how much). Elsewhere (the test suite, a CLI command) nothing is frozen."""
     if gc.get_freeze_count() == 0:
         return
-    # A full collection, but of what is not frozen yet (what was allocated since the
-    # last freeze, so a few milliseconds of the GIL once per snapshot): a cycle that died
-    # after a young collection it survived is collected, not frozen for good.
-    gc.collect()
+    # The youngest generation's cyclic garbage (this command's, a refusal's traceback) is
+    # collected first, not frozen: a walk of at most one young generation.
+    gc.collect(0)
     gc.freeze()
 
 
