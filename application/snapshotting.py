@@ -344,6 +344,25 @@ def snapshot_put(
     return put
 
 
+class _Collector:
+    """This process's policy for what a stored snapshot leaves (`freeze_snapshotted`)."""
+
+    freeze_snapshotted = False
+
+
+def freeze_snapshotted(on: bool) -> None:
+    """Whether this process freezes what lives once a snapshot is stored
+    (`keep_snapshotted_out_of_collections`): on in `skald serve`, with its start-up freeze
+    (cli.keep_out_of_collections), off elsewhere. A switch, not a look at whether the
+    process froze anything: gc.get_freeze_count() counts the frozen objects one by one,
+    70-150 ms holding the GIL at a million of them (measured beside the long encounter)."""
+    _Collector.freeze_snapshotted = on
+
+
+def freezes_snapshotted() -> bool:
+    return _Collector.freeze_snapshotted
+
+
 def keep_snapshotted_out_of_collections() -> None:
     """In a process that keeps its long-lived heap out of the cyclic collector's sight
     (`skald serve`: cli.keep_out_of_collections freezes what start-up built), freeze
@@ -357,7 +376,7 @@ def keep_snapshotted_out_of_collections() -> None:
     Frozen objects are still freed when nothing refers to them; what a freeze keeps for
     good is cyclic garbage caught in the old generations at that moment (bench/README.md
     gives how much). Elsewhere (the test suite, a CLI command) nothing is frozen."""
-    if gc.get_freeze_count() == 0:
+    if not _Collector.freeze_snapshotted:
         return
     # The youngest generation's cyclic garbage (this command's, a refusal's traceback) is
     # collected first, not frozen: a walk of at most one young generation.

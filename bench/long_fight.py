@@ -63,7 +63,7 @@ from skald_campaign.application.commands import (
     PerformAction,
     StartEncounter,
 )
-from skald_campaign.application.snapshotting import snapshot_due
+from skald_campaign.application.snapshotting import freeze_snapshotted, snapshot_due
 from skald_campaign.cli import keep_out_of_collections
 from skald_campaign.settings import Settings
 from skald_campaign.store import persistence_env
@@ -161,6 +161,7 @@ def served_application(settings: Settings) -> Iterator[tuple[SkaldApplication, S
         app.close()
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+        freeze_snapshotted(False)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from skald_campaign.application.snapshotting import freeze_snapshotted
 from skald_campaign.domain.play.actions import ActionRecord
 from tests.integration.test_store import hit, open_app, setup_fight
 
@@ -22,9 +23,11 @@ def collector_as_serve_leaves_it() -> Iterator[None]:
     so far frozen. Undone after the test: the rest of the session collects as usual."""
     gc.collect()
     gc.freeze()
+    freeze_snapshotted(True)
     try:
         yield
     finally:
+        freeze_snapshotted(False)
         gc.unfreeze()
 
 
@@ -55,7 +58,6 @@ def test_a_snapshotted_encounter_s_records_are_not_walked_by_full_collections(
 
 
 def test_a_process_that_freezes_nothing_gets_nothing_frozen(store_env: dict[str, str]) -> None:
-    gc.unfreeze()  # the test suite's process, as every test but the one above sees it
     app = open_app(store_env, snapshot_interval=10)
     app.start_group_commit()
     try:
@@ -63,7 +65,7 @@ def test_a_process_that_freezes_nothing_gets_nothing_frozen(store_env: dict[str,
         for n in range(79):
             app.perform_action(hit(cid, eid, hero, 1 + n % 6))
         app.snapshots_stored()
-        assert gc.get_freeze_count() == 0
+        assert gc.get_freeze_count() == 0  # (the suite freezes nothing)
         assert len(collected_records()) >= 79
     finally:
         app.close()
