@@ -348,6 +348,19 @@ class EmbeddedRedis:
             status = process.wait()
             if self._stopping.is_set():
                 return
+            if self.without_views:
+                # Started empty for a full rebuild, it saves nothing: started again it
+                # would come back empty, the rebuild's views so far and the keys carried
+                # over gone, and a rebuild going on from there would save that over the
+                # old views. Left down, the rebuild fails on its next write and the
+                # snapshot in place (the old views, the carried keys) serves as before.
+                log.error(
+                    "the embedded Redis (pid %d) ended with status %d during a full rebuild; "
+                    "not started again: the rebuild fails and the old views stay",
+                    process.pid,
+                    status,
+                )
+                return
             log.warning(
                 "the embedded Redis (pid %d) ended with status %d; starting it again in %.1f s",
                 process.pid,

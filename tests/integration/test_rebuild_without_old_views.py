@@ -10,6 +10,7 @@ embedded Redis, its log (what it loaded) and its snapshot (what a later start se
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -147,6 +148,34 @@ def test_a_full_rebuild_that_stops_half_way_leaves_the_old_views_serving(
         raise RuntimeError("interrupted")
     # Nor a final one, only to be thrown away (one more, then removed, before).
     assert snapshots_saved(data_dir) == saved
+    assert not (data_dir / REBUILDING).exists()
+    root, after, state_after, _ = served(data_dir)
+    assert root == old_root
+    assert_same_views(views, after)
+    assert state_after == state
+
+
+def test_a_rebuilding_redis_that_dies_is_not_started_again_empty(data_dir: Path) -> None:
+    """Started empty for a rebuild and saving nothing, a Redis started again after a kill
+    would come back empty (the carried keys and the rebuild's views gone) under a rebuild
+    that goes on writing and saves it over the old views. It stays down: the rebuild's
+    next write fails, and the old views and state serve on the next start."""
+    old_root, views, state, _ = served(data_dir)
+    settings = Settings(data_dir=data_dir)
+    with (
+        pytest.raises(redis.ConnectionError),
+        build_services(settings, replacing_views=True) as services,
+    ):
+        embedded = services.embedded
+        assert embedded is not None
+        services.redis.set(f"{PREFIX}:views:g99:vitals:half", "a rebuild's first keys")
+        os.kill(embedded.pid, signal.SIGKILL)
+        # The watcher ends rather than starting it again (on the old code it started an
+        # empty Redis, and the write below succeeded into it).
+        embedded._watcher.join(timeout=HANG_SECONDS)
+        assert not embedded._watcher.is_alive()
+        assert embedded.restarts == 0
+        services.redis.set(HEALING, 3)
     assert not (data_dir / REBUILDING).exists()
     root, after, state_after, _ = served(data_dir)
     assert root == old_root
