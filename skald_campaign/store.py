@@ -8,6 +8,8 @@ from skald_campaign.settings import Settings
 
 TRANSCODER = "skald_campaign.transcoder:OrjsonTranscoder"
 MAPPER = "skald_campaign.transcoder:JsonPayloadMapper"
+# The library's PostgreSQL recorder, its commit in one round trip (skald_campaign/recorder.py).
+RECORDER = "skald_campaign.recorder:OneTripRecorder"
 SQLITE_FILE = "events.sqlite3"
 
 
@@ -33,6 +35,7 @@ def persistence_env(settings: Settings) -> dict[str, str]:
         raise SettingsError("SKALD_DATABASE names no database (postgresql://host/dbname)")
     env.update(
         PERSISTENCE_MODULE="eventsourcing.postgres",
+        APPLICATION_RECORDER_TOPIC=RECORDER,
         POSTGRES_DBNAME=dbname,
         POSTGRES_HOST=url.hostname or "127.0.0.1",
         POSTGRES_PORT=str(url.port or 5432),
