@@ -1,16 +1,20 @@
 """What the group commit's writer pays once per batch, counted on real SQLite and
 PostgreSQL (issue 39, the batchcost lane in bench/README.md): a batch's commit on
-PostgreSQL is one round trip (the library's recorder synced five times). The commit
-keeps its guarantees: ids in commit order, NOTIFY sent, a conflict with another writer
-raised as the library's IntegrityError and the connection handed back clean."""
+PostgreSQL is one round trip (the library's recorder synced five times), and a command
+saved on its own is collected as a batch's save is, without the library's
+runtime-Protocol checks. The commit keeps its guarantees: ids in commit order, NOTIFY
+sent, a conflict with another writer raised as the library's IntegrityError and the
+connection handed back clean."""
 
 from __future__ import annotations
 
 import random
 import uuid
+from typing import Any
 
 import psycopg
 import pytest
+from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from psycopg._pipeline_base import BasePipeline
 from psycopg.pq import TransactionStatus
@@ -55,6 +59,32 @@ def test_a_commit_on_postgresql_is_one_round_trip(
             app.perform_action(hit(cid, eid, hero, face))
         assert len(syncs) == 5  # the library's recorder: 25 (five per commit)
         assert app.encounter(cid, eid).version == 7
+    finally:
+        app.close()
+
+
+def test_a_command_saved_alone_asks_no_runtime_protocol(
+    store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = grouped(store_env)
+    try:
+        cid, hero, eid = setup_fight(app)
+        app.perform_action(hit(cid, eid, hero, 1))
+        asked: list[Any] = []
+        meta = type(DomainEventProtocol)  # typing's Protocol metaclass
+        original = meta.__instancecheck__
+
+        def counted(cls: Any, instance: Any) -> bool:
+            asked.append(cls)
+            return bool(original(cls, instance))
+
+        monkeypatch.setattr(meta, "__instancecheck__", counted)
+        app.perform_action(hit(cid, eid, hero, 2))  # alone: the writer's `_alone`
+        monkeypatch.undo()
+        # The library's `Application.save` asked DomainEventProtocol and
+        # CollectEventsProtocol of each saved aggregate (walking their members).
+        assert asked == []
+        assert app.encounter(cid, eid).version == 3
     finally:
         app.close()
 
