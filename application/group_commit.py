@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.domain import BaseAggregate
@@ -199,6 +199,11 @@ class GroupCommitWriter:
             job.future.set_result(job.context.run(job.answer, result))
         except BaseException as error:  # the caller gets it, as if it had run the command
             job.future.set_exception(error)
+            # The error's traceback holds this frame: without `job` it holds no way back to
+            # the future that holds the error. A cycle there is freed only by the cyclic
+            # collector, and serve's freezes (application/snapshotting.py) keep for good
+            # one that was alive at a freeze.
+            del job
 
     def _together(self, jobs: list[Job]) -> None:
         """Run and commit the batch; if it lost a race with another process, run it again
@@ -217,17 +222,22 @@ class GroupCommitWriter:
                 continue
             except BaseException as failure:  # e.g. the database went away: nothing saved
                 self._discard()
-                for job in jobs:
-                    job.future.set_exception(failure)
+                _deliver([(job, None, failure) for job in jobs])
+                jobs.clear()
                 return
-            for job, result, refused in outcomes:
-                if refused is None:
-                    job.future.set_result(result)
-                else:
-                    job.future.set_exception(refused)
+            _deliver(outcomes)
+            jobs.clear()
             return
-        for job in jobs:
-            self._alone(job)
+        while jobs:
+            self._alone(jobs.pop(0))
+
+    # An error's traceback holds the frame that caught it, and each frame holds its caller
+    # (f_back): the frames of `_together` and `_run_batch` stay alive with any refusal of
+    # the batch. Once the batch is answered they must hold no job (whose future holds the
+    # error) nor error: hence the lists emptied and the loops' names deleted. A cycle there
+    # is freed only by the cyclic collector, and serve's freezes keep for good one that
+    # was alive at a freeze (application/snapshotting.py; tests/unit/
+    # test_group_commit_refusal_cycles.py).
 
     def _run_batch(self, jobs: list[Job]) -> list[tuple[Job, object, BaseException | None]]:
         batch = Batch()
@@ -235,12 +245,11 @@ class GroupCommitWriter:
         self._local.batch = batch
         try:
             for job in jobs:
-                try:
-                    result = job.context.run(self._run_once, job.attempt)
-                except BaseException as error:
+                result, refused = _outcome(job.context, self._run_once, job.attempt)
+                if refused is not None:
                     if batch.unsaved_changes():
-                        raise _Abandon from error
-                    outcomes.append((job, None, error))
+                        raise _Abandon from refused
+                    outcomes.append((job, None, refused))
                     continue
                 batch.settle()
                 # Later commands (of this batch or the next) go on changing the same
@@ -248,16 +257,42 @@ class GroupCommitWriter:
                 # (a copy, or the answer it asked for, made now and handed out after the
                 # commit; if making it fails, the caller gets that error, as it would
                 # have building its answer itself from a copy).
-                try:
-                    outcomes.append((job, job.context.run(job.answer, result), None))
-                except Exception as error:
-                    outcomes.append((job, None, error))
+                answer, failed = _outcome(job.context, job.answer, result)
+                if failed is not None and not isinstance(failed, Exception):
+                    raise failed  # an interrupt, not the caller's answer failing
+                outcomes.append((job, answer, failed))
+            # See `_together`: none of this frame's names may hold a job or an error.
+            del job  # a batch has two jobs at least
+            result = refused = answer = failed = None
         finally:
             self._local.batch = None
         objects = batch.objects()
         if objects:
             self._save_together(*objects)
         return outcomes
+
+
+def _deliver(outcomes: list[tuple[Job, object, BaseException | None]]) -> None:
+    """Each caller its result or error; the list emptied (see `GroupCommitWriter._together`)."""
+    for job, result, refused in outcomes:
+        if refused is None:
+            job.future.set_result(result)
+        else:
+            job.future.set_exception(refused)
+    outcomes.clear()
+
+
+def _outcome(
+    context: contextvars.Context, call: Callable[[Any], object], argument: object
+) -> tuple[object, BaseException | None]:
+    """``call(argument)`` in ``context``: its result, or what it raised. Caught here, an
+    error's traceback starts at this frame, which holds neither the job nor the batch's
+    outcomes: nothing in it leads back to the error (the caller's future will hold it),
+    so reference counting alone frees it (see `GroupCommitWriter._alone`)."""
+    try:
+        return context.run(call, argument), None
+    except BaseException as error:
+        return None, error
 
 
 class _Abandon(Exception):
