@@ -4,6 +4,7 @@ gave a subscription (ApplicationRecorderTestCase, with its optional subscribe te
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import threading
 import time
@@ -36,6 +37,8 @@ class TestRedisTrackingRecorder(library.TrackingRecorderTestCase):
         cls.client.close()
         if cls.server is not None:
             cls.server.stop()
+            # Its data directory was made for it (its log and snapshot): not left in /tmp.
+            shutil.rmtree(cls.server.data_dir, ignore_errors=True)
 
     def create_recorder(self) -> RedisTrackingRecorder:
         # A fresh key per test: parallel runs sharing one Redis never meet.
