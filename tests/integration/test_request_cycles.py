@@ -87,8 +87,13 @@ class Table:
 @pytest.fixture
 def table(settings: Settings) -> Iterator[Table]:
     """The app with its workers on a real uvicorn server in this process, as serve runs
-    it, and a campaign with a fight."""
+    it (and one route that fails unexpectedly), and a campaign with a fight."""
     app = create_app(lambda: build_services(settings, workers=True))
+
+    def failing() -> None:
+        raise RuntimeError("a bug no handler maps")  # errors.UnexpectedErrors answers it
+
+    app.add_api_route("/fails", failing, methods=["GET"])
     listening = socket.socket()
     listening.bind(("127.0.0.1", 0))
     config = uvicorn.Config(
@@ -166,6 +171,7 @@ KINDS: dict[str, tuple[int, Callable[[Table], tuple[int, bytes]]]] = {
             "POST", actions(t), t.hit(t.foe), {**t.gm, "idempotency-key": uuid.uuid4().hex}
         ),
     ),
+    "an unexpected error": (500, lambda t: t.request("GET", "/fails")),
     "an idempotent action replayed": (
         201,
         lambda t: t.request(
