@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -55,6 +55,16 @@ async def current_keys(client: aioredis.Redis, generations: Generations) -> View
     return None if generation is None else ViewKeys(generations.root(generation.decode()))
 
 
+def settled(task: asyncio.Task[None]) -> None:
+    """Takes a cancelled reader's CancelledError from its task. The task keeps it until
+    asked, and its traceback holds the reader's frame, which holds the feed, which holds
+    the task: a cycle reference counting cannot free, which `skald serve` keeps for good
+    once a freeze caught it (cli.keep_out_of_collections). Asked, the error goes."""
+    if task.cancelled():
+        with suppress(asyncio.CancelledError):
+            task.result()
+
+
 class CampaignFeed:
     """The reader of one campaign's feed and the queues of its clients."""
 
@@ -64,6 +74,7 @@ class CampaignFeed:
         self.position = start
         self.queues: set[asyncio.Queue[Batch]] = set()
         self.task = asyncio.get_running_loop().create_task(self._read())
+        self.task.add_done_callback(settled)
 
     async def _read(self) -> None:
         client, generations = self.hub.client, self.hub.generations
