@@ -100,11 +100,16 @@ def table(settings: Settings) -> Iterator[Table]:
     app.add_api_route("/fails", failing, methods=["GET"])
     listening = socket.socket()
     listening.bind(("127.0.0.1", 0))
+    # The kept-alive connection idles while the collector runs between the requests, for
+    # seconds in a process whose heap earlier tests grew (after test_permissions.py, every
+    # time): neither uvicorn's keep-alive (5 s) nor the protocol's request timeout may
+    # close it meanwhile.
     config = uvicorn.Config(
         app,
         log_level="warning",
         lifespan="on",
-        http=http_protocol(settings.max_header_bytes, settings.request_timeout),
+        http=http_protocol(settings.max_header_bytes, HANG_SECONDS),
+        timeout_keep_alive=int(HANG_SECONDS),
     )
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, kwargs={"sockets": [listening]}, daemon=True)
