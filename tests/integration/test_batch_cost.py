@@ -8,7 +8,6 @@ connection handed back clean."""
 
 from __future__ import annotations
 
-import random
 import uuid
 from typing import Any
 
@@ -19,18 +18,12 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from psycopg._pipeline_base import BasePipeline
 from psycopg.pq import TransactionStatus
 
-from skald_campaign.application.application import SkaldApplication
 from skald_campaign.recorder import OneTripRecorder
 from tests.integration.test_store import hit, setup_fight, store_env
+from tests.integration.test_writer_cache import grouped
 from tests.patience import HANG_SECONDS
 
 __all__ = ["store_env"]  # the fixture, shared with test_store.py
-
-
-def grouped(env: dict[str, str]) -> SkaldApplication:
-    app = SkaldApplication(env=env, roller=random.Random(1), write_attempts=3)
-    app.start_group_commit()
-    return app
 
 
 def postgres(env: dict[str, str]) -> bool:
