@@ -10,14 +10,15 @@ lane"). Reference counting alone must free a refusal once its caller has it."""
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from skald_campaign.application import group_commit
 from skald_campaign.application.group_commit import GroupCommitWriter
+from tests.cycles import cyclic_garbage, described, holding
 from tests.patience import HANG_SECONDS
 
 
@@ -53,16 +54,15 @@ def writer() -> Iterator[GroupCommitWriter]:
         found.close()
 
 
-def unreachable_after(send: Callable[[], None]) -> int:
-    """How many objects only the cyclic collector would free once ``send``'s commands
-    are answered and dropped (none may be collected meanwhile)."""
-    gc.collect()
-    gc.disable()
-    try:
-        send()
-        return gc.collect()
-    finally:
-        gc.enable()
+def cycles_left_by(send: Callable[[], None]) -> list[list[Any]]:
+    """The cycles holding the writer's frames, this test's or its errors that only the
+    cyclic collector would free once ``send``'s commands are answered and dropped (other
+    threads' garbage meanwhile is not counted: tests/cycles.py)."""
+    return holding(
+        cyclic_garbage(send),
+        files=(group_commit.__file__, __file__),
+        errors=(Refused, StoreGone),
+    )
 
 
 def test_a_command_refused_alone_is_freed_by_reference_counting(
@@ -74,7 +74,8 @@ def test_a_command_refused_alone_is_freed_by_reference_counting(
         del future
         writer.enqueue(lambda: None).result(HANG_SECONDS)  # the writer is done with it
 
-    assert unreachable_after(send) == 0
+    left = cycles_left_by(send)
+    assert left == [], described(left)
 
 
 @pytest.mark.parametrize("saves", ["saved", "unsavable"])
@@ -112,4 +113,5 @@ def test_a_command_refused_in_a_batch_is_freed_by_reference_counting(
         del held, refused, saved
         writer.enqueue(lambda: None).result(HANG_SECONDS)
 
-    assert unreachable_after(send) == 0
+    left = cycles_left_by(send)
+    assert left == [], described(left)
