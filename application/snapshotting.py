@@ -29,7 +29,8 @@ import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import NoReturn
+from contextlib import AbstractContextManager
+from typing import Any, NoReturn
 from uuid import UUID
 
 import orjson
@@ -37,6 +38,7 @@ from eventsourcing.application import ProcessingEvent
 from eventsourcing.domain import MutableOrImmutableAggregate, SnapshotProtocol
 from eventsourcing.persistence import EventStore, StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 from psycopg.sql import SQL, Identifier
 
 from skald_campaign.domain.snapshots import JSONStateSnapshot, WritesJSON
@@ -306,7 +308,9 @@ def packs(store: EventStore[UUID]) -> bool:
 
 
 def snapshot_put(
-    store: EventStore[UUID], apart: ListsApart | None = None
+    store: EventStore[UUID],
+    apart: ListsApart | None = None,
+    writing: Callable[[], AbstractContextManager[Any]] | None = None,
 ) -> Callable[[list[SnapshotProtocol[UUID]]], object]:
     """How the snapshotter stores snapshots: each large state compressed
     (`packed_snapshot`: a long encounter's 12 MB of JSON took 72 ms of CPU to insert into
@@ -317,6 +321,16 @@ def snapshot_put(
     recorder = store.recorder
     if not packs(store):
         return store.put  # its states are the library's to compress or encrypt
+    if isinstance(recorder, SQLiteAggregateRecorder) and writing is not None:
+        # The served SQLite store: written through the connection, and under the lock, of
+        # the commands' commits (``writing``, workers/sqlite_writing.py), in the library's
+        # insert of the snapshots' table.
+        def put_written(snapshots: list[SnapshotProtocol[UUID]]) -> None:
+            stored = [packed_snapshot(store.mapper.to_stored_event(s), apart) for s in snapshots]
+            with writing() as cursor:
+                recorder._insert_events(cursor, stored)
+
+        return put_written
     if not isinstance(recorder, PostgresAggregateRecorder):
 
         def put_any(snapshots: list[SnapshotProtocol[UUID]]) -> None:

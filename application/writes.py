@@ -167,7 +167,10 @@ class WriteRunner(Application[UUID]):
             # A mapper whose transcoder writes a list of records' JSON as it is (Skald's).
             if self.snapshots is not None and getattr(self.mapper, "writes_record_lists", False):
                 apart = ListsApart() if packs(self.snapshots) else None
-                self.snapshotter = Snapshotter(snapshot_put(self.snapshots, apart), apart)
+                # On SQLite, stored through the connection the commands' commits use.
+                writing = getattr(self.recorder, "writing", None)
+                put = snapshot_put(self.snapshots, apart, writing)
+                self.snapshotter = Snapshotter(put, apart)
             self.writer = GroupCommitWriter(
                 self._retrying,
                 self._once,
@@ -224,7 +227,10 @@ class WriteRunner(Application[UUID]):
                 self.known_position.saw(newest)
                 cache.check(newest, unseen)
                 return
-        position = self.recorder.max_notification_id()
+        # On SQLite, asked on the connection the writer commits with (workers/
+        # sqlite_writing.py): nothing written since its last commit, no page is read.
+        look = getattr(self.recorder, "max_notification_id_writing", None)
+        position = look() if look is not None else self.recorder.max_notification_id()
         self.known_position.saw(position or 0)
         cache.check(position)
 

@@ -21,7 +21,8 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 from uuid import UUID
 
@@ -37,11 +38,13 @@ from eventsourcing.postgres import PostgresApplicationRecorder, PostgresSubscrip
 from eventsourcing.sqlite import (
     SQLITE3_DEFAULT_LOCK_TIMEOUT,
     SQLiteApplicationRecorder,
+    SQLiteCursor,
     SQLiteDatastore,
 )
 from psycopg.sql import SQL, Identifier
 
 from skald_campaign.workers.sqlite_position import PositionReader
+from skald_campaign.workers.sqlite_writing import WritingConnection
 
 POLL_INTERVAL = 0.2
 BATCH_LIMIT = 1000
@@ -246,14 +249,18 @@ class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
         self._subscriptions: weakref.WeakSet[PollingSubscription] = weakref.WeakSet()
         self._subscriptions_lock = threading.Lock()
         pool = datastore.pool
+        lock_timeout = pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT
         self._position = (
             None
             if pool.is_sqlite_memory_mode
             else PositionReader(
-                pool.db_name,
-                self.select_max_notification_id_statement,
-                pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
+                pool.db_name, self.select_max_notification_id_statement, lock_timeout
             )
+        )
+        # This process's writes, on one connection kept for them (workers/sqlite_writing.py);
+        # an in-memory database is one connection's own, so there the library's pool writes.
+        self._writing = (
+            None if pool.is_sqlite_memory_mode else WritingConnection(pool.db_name, lock_timeout)
         )
 
     def max_notification_id(self) -> int:
@@ -263,15 +270,41 @@ class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
         # The library's own annotation, kept: it answers None for an empty store too.
         return self._position.newest()  # type: ignore[return-value]
 
+    def max_notification_id_writing(self) -> int | None:
+        """The store's newest id, read on the connection this process writes with: the
+        group commit's look before each batch (application/writes.py `_begin_batch`),
+        which reads no page when nothing was written since its last commit."""
+        if self._writing is None:
+            return self.max_notification_id()
+        return self._writing.newest(self.select_max_notification_id_statement)
+
+    @contextmanager
+    def writing(self) -> Iterator[SQLiteCursor]:
+        """A write transaction on the connection this process writes with: the
+        snapshotter's (application/snapshotting.py `snapshot_put`), one writer at a time
+        with the commands' commits."""
+        if self._writing is None:
+            with self.datastore.transaction(commit=True) as cursor:
+                yield cursor
+        else:
+            with self._writing.transaction() as cursor:
+                yield cursor
+
     def close(self) -> None:
-        """Close the connection kept for `max_notification_id` (the application's close)."""
+        """Close the connections kept for `max_notification_id` and for writing (the
+        application's close)."""
         if self._position is not None:
             self._position.close()
+        if self._writing is not None:
+            self._writing.close()
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: object
     ) -> Sequence[int] | None:
-        ids = super().insert_events(stored_events, **kwargs)
+        # The library's insert (eventsourcing 9.5's SQLiteAggregateRecorder.insert_events),
+        # in a transaction of the kept connection.
+        with self.writing() as cursor:
+            ids = self._insert_events(cursor, stored_events, **kwargs)
         with self._subscriptions_lock:
             subscriptions = list(self._subscriptions)
         if not subscriptions:
