@@ -14,6 +14,10 @@ subscription, and a later subscriber joins between two of its batches, so every 
 after a subscription is in the queue or in the catch-up, or both. The reader reads the
 generation pointer before each read, so a rebuild's switch is noticed within
 ``BLOCK_MS``, as before.
+
+The reader's XREAD says which entries there are; their JSON comes from what this
+process's projection runner kept as it committed them (projections/feed_entries.py),
+and from the campaign's log in Redis (an LRANGE) only for entries it did not keep.
 """
 
 from __future__ import annotations
@@ -22,10 +26,12 @@ import asyncio
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from functools import partial
 from typing import Any
 
 import redis.asyncio as aioredis
 
+from skald_campaign.projections.feed_entries import KEPT, server_of
 from skald_campaign.projections.keys import Generations, ViewKeys
 
 BLOCK_MS = 1000  # how long one XREAD waits; also how soon a rebuilt generation is noticed
@@ -35,19 +41,55 @@ Batch = list[Entry] | Exception  # a reader's batch, or why it stopped
 
 
 async def read_after(
-    client: aioredis.Redis, keys: ViewKeys, campaign_id: str, after: int, block: int | None
+    client: aioredis.Redis,
+    keys: ViewKeys,
+    campaign_id: str,
+    after: int,
+    block: int | None,
+    server: str | None = None,
 ) -> list[Entry]:
     """The feed's entries after ``after`` (waiting up to ``block`` ms for one), each
-    with its audit entry."""
+    with its audit entry: taken from what this process's runner kept when it committed
+    them (projections/feed_entries.py) if it kept them all and ``server`` names the
+    client's Redis, else read from the campaign's log."""
     key = keys.feed(campaign_id)
     result: Any = await client.xread({key: f"{after}-0"}, block=block, count=READ_COUNT)
     found: list[Entry] = []
     for _, entries in result or []:
+        ids = [int(entry_id.split(b"-")[0]) for entry_id, _ in entries]
         seqs = [int(fields[b"seq"]) for _, fields in entries]
+        kept = None if server is None else await taken(server, key, ids, seqs)
+        if kept is not None:
+            found.extend(zip(ids, kept, strict=True))
+            continue
         log: Any = await client.lrange(keys.audit(campaign_id), seqs[0] - 1, seqs[-1] - 1)
-        for (entry_id, _), seq in zip(entries, seqs, strict=True):
-            found.append((int(entry_id.split(b"-")[0]), log[seq - seqs[0]].decode()))
+        for n, seq in zip(ids, seqs, strict=True):
+            found.append((n, log[seq - seqs[0]].decode()))
     return found
+
+
+async def taken(server: str, key: str, ids: list[int], seqs: list[int]) -> list[str] | None:
+    """The JSON of these entries of ``key`` as this process's runner kept them, once the
+    commits that wrote them are answered; None unless every one was kept and landed."""
+    found = [KEPT.find(server, key, n, seq) for n, seq in zip(ids, seqs, strict=True)]
+    if None in found:
+        return None
+    kept = [entry for entry in found if entry is not None]
+    for commit in {commit for _, commit in kept if commit.landed is None}:
+        answered = asyncio.get_running_loop().create_future()
+        if KEPT.when_settled(commit, partial(settle_soon, answered)):
+            with suppress(TimeoutError):
+                await asyncio.wait_for(answered, BLOCK_MS / 1000)
+    if not all(commit.landed for _, commit in kept):
+        return None
+    return [raw.decode() for raw, _ in kept]
+
+
+def settle_soon(answered: asyncio.Future[None]) -> None:
+    """Called on the runner's thread: the waiting reader is woken on its loop."""
+    loop = answered.get_loop()
+    if not loop.is_closed():
+        loop.call_soon_threadsafe(lambda: None if answered.done() else answered.set_result(None))
 
 
 async def current_keys(client: aioredis.Redis, generations: Generations) -> ViewKeys | None:
@@ -73,8 +115,10 @@ class CampaignFeed:
         self.campaign_id = campaign_id
         self.position = start
         self.queues: set[asyncio.Queue[Batch]] = set()
+        KEPT.opened()  # this process's runner keeps the entries it commits while it reads
         self.task = asyncio.get_running_loop().create_task(self._read())
         self.task.add_done_callback(settled)
+        self.task.add_done_callback(lambda _: KEPT.closed())
 
     async def _read(self) -> None:
         client, generations = self.hub.client, self.hub.generations
@@ -84,7 +128,9 @@ class CampaignFeed:
                 if keys is None:  # no views yet (or a flushed Redis): wait for the runner
                     await asyncio.sleep(BLOCK_MS / 1000)
                     continue
-                batch = await read_after(client, keys, self.campaign_id, self.position, BLOCK_MS)
+                batch = await read_after(
+                    client, keys, self.campaign_id, self.position, BLOCK_MS, self.hub.server
+                )
                 if batch:
                     self.position = batch[-1][0]
                     for queue in self.queues:
@@ -101,6 +147,7 @@ class FeedHub:
     def __init__(self, redis_url: str, generations: Generations) -> None:
         self.client = aioredis.Redis.from_url(redis_url)
         self.generations = generations
+        self.server = server_of(self.client.connection_pool.connection_kwargs)
         self.feeds: dict[str, CampaignFeed] = {}
 
     @asynccontextmanager

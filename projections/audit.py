@@ -226,6 +226,7 @@ class AuditProjection(ViewProjection):
         staged.add_to_stream(
             campaign.feed, f"{tracking.notification_id}-0", meta["count"], FEED_LENGTH
         )
+        staged.keep_feed_entry(campaign.feed, tracking.notification_id, meta["count"], raw)
         staged.put(campaign.meta, meta)
         versions.bump(staged, campaign.version)
         # The event log's index (api/routes/log.py): pages by position in O(page).

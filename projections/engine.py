@@ -25,6 +25,7 @@ from skald_campaign.projections.audit import AuditProjection
 from skald_campaign.projections.base import ProjectionView, ViewProjection
 from skald_campaign.projections.board import BoardProjection
 from skald_campaign.projections.decoding import EventDecoder
+from skald_campaign.projections.feed_entries import KEPT, server_of
 from skald_campaign.projections.keys import Generations, ViewKeys, delete_root
 from skald_campaign.projections.log import LogProjection
 from skald_campaign.projections.narrow import integer, json_object, redis_text
@@ -103,6 +104,7 @@ class ProjectionEngine:
         overlap_commits: bool = False,
         cache_limit: int = CACHE_LIMIT,
         fresh: bool = False,
+        keep_feed: bool = False,
     ) -> None:
         if (prefix is None) == (root is None):
             raise ValueError("give a prefix (follow the current generation) or a fixed root")
@@ -128,6 +130,10 @@ class ProjectionEngine:
         # waits, and the interpreter is free for the next batch).
         self._committer = ThreadPoolExecutor(1, "commit") if overlap_commits else None
         self._in_flight: Future[str] | None = None
+        # A runner keeps the feed entries it commits for this process's feed readers
+        # while any is open (projections/feed_entries.py); a rebuild's are read by none.
+        self.keeps_feed = keep_feed and not defer_streams and not overlap_commits
+        self.server = server_of(client.connection_pool.connection_kwargs)
 
     def decode_all(self, notifications: Sequence[Notification]) -> Iterable[Decoded]:
         # One at a time: a whole batch of decoded events alive at once makes the
@@ -196,6 +202,8 @@ class ProjectionEngine:
         positions = self.guard.positions
         marks = {key: len(entries) for key, (_, entries) in self.staged.stream_entries.items()}
         while True:
+            # (again on each try: a try that stopped at an event kept entries it drops)
+            self.staged.feed_kept = [] if self.keeps_feed and KEPT.wanted() else None
             try:
                 if len(set(positions)) == 1 and not self.halted:  # as always
                     self._apply_all(notifications)
@@ -221,8 +229,19 @@ class ProjectionEngine:
             if not self._landed():
                 return False
             self._in_flight = self._committer.submit(self.staged.send, prepared)
-        elif not self._settled(self.staged.send(prepared)):
-            return False
+        else:
+            kept, self.staged.feed_kept = self.staged.feed_kept, None
+            # Kept before the commit is sent: Redis wakes the readers as it runs it, and
+            # a reader that finds them waits for the answer (projections/feed_entries.py).
+            commit = KEPT.keep(self.server, kept) if kept else None
+            landed = False
+            try:
+                landed = self._settled(self.staged.send(prepared))
+            finally:
+                if commit is not None:
+                    KEPT.settle(commit, landed)
+            if not landed:
+                return False
         if self.staged.over_limit():
             if not self._landed():
                 return False

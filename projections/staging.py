@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import orjson
 import redis
 
+from skald_campaign.projections.feed_entries import Kept
+
 MISSING = object()
 OUTGROWN = -1  # a stream whose entries wait for the flush (StagedViews.streamed)
 CHUNK = 500  # values per HSET inside the script: Lua's unpack has a stack limit
@@ -154,6 +156,10 @@ class StagedViews:
         # then on, what was committed is in Redis alone.
         self.fresh = fresh
         self.sent = False
+        # The feed entries of the batch being staged, with their JSON, while the engine
+        # keeps them for this process's feed readers (projections/feed_entries.py); None
+        # while it does not.
+        self.feed_kept: list[Kept] | None = None
         self.forget()
 
     def forget(self) -> None:
@@ -237,6 +243,11 @@ class StagedViews:
     def add_to_stream(self, key: str, entry_id: str, seq: int, maxlen: int) -> None:
         """A capped stream entry that names an audit entry by its place in the log."""
         self.stream_entries.setdefault(key, (maxlen, []))[1].append((entry_id, seq))
+
+    def keep_feed_entry(self, key: str, notification_id: int, seq: int, raw: bytes) -> None:
+        """A feed entry's JSON, kept for this process's readers if the engine keeps them."""
+        if self.feed_kept is not None:
+            self.feed_kept.append((key, notification_id, seq, raw))
 
     # -- the commit --------------------------------------------------------------------
 

@@ -42,7 +42,9 @@ class ProjectionRunner:
         batch_limit: int = BATCH_LIMIT,
     ) -> None:
         self.recorder = application.recorder
-        self.engine = ProjectionEngine(client, application.mapper, application.name, prefix=prefix)
+        self.engine = ProjectionEngine(
+            client, application.mapper, application.name, prefix=prefix, keep_feed=True
+        )
         self.batch_limit = batch_limit
 
     def run(self, stop: threading.Event) -> None:
