@@ -30,6 +30,7 @@ from skald_campaign.http_protocol import http_protocol
 from skald_campaign.projections.reader import ViewReader
 from skald_campaign.services import build_services
 from skald_campaign.settings import Settings
+from tests.cycles import settle
 from tests.patience import HANG_SECONDS
 
 SENT = 5  # of each kind, after as many to warm up (first-use caches are not garbage)
@@ -195,7 +196,7 @@ def test_a_request_is_freed_by_reference_counting(table: Table, kind: str) -> No
     status, send = KINDS[kind]
     for _ in range(SENT):
         assert send(table)[0] == status
-    gc.collect()
+    settle()
     gc.disable()
     try:
         answered = [send(table) for _ in range(SENT)]
@@ -230,7 +231,7 @@ def test_a_feed_reader_left_by_its_last_client_is_freed_by_reference_counting(
         try:
             for _ in range(SENT):
                 await leave()
-            gc.collect()
+            settle()
             gc.disable()
             try:
                 for _ in range(SENT):
