@@ -32,6 +32,9 @@ _DATETIME = "datetime_iso"  # eventsourcing's DatetimeAsISO
 
 # The timestamp last decoded inline and its stored text (the audit's "time"; see time_text).
 _last_time: tuple[datetime, str] | None = None
+# The event last decoded inline whose fields are the stored JSON's values as
+# ``orjson.loads`` read them, no upcast run (see is_plain_json).
+_last_plain: object = None
 
 
 def is_own_isoformat(text: str) -> bool:
@@ -57,6 +60,17 @@ def time_text(timestamp: datetime) -> str:
     if last is not None and last[0] is timestamp:
         return last[1]
     return timestamp.isoformat()
+
+
+def is_plain_json(event: object) -> bool:
+    """Whether ``event`` is the one just decoded inline from JSON with nothing but its
+    timestamp enveloped and no upcast run: then each of its fields but the store's own
+    (the id, the version, the time) is a value ``orjson.loads`` made (dicts with text keys,
+    lists, text, numbers, booleans, None), which ``msgspec.to_builtins`` would only copy
+    (projections/log.py ``logged_json``: the copy of every payload was ~1.2 s of a
+    100,000-event rebuild's ~8 s, bench/README.md "rebuild18 lane"). An event decoded by
+    the mapper, or upcast, may hold anything and is never plain here."""
+    return _last_plain is event
 
 
 class _Known(NamedTuple):
@@ -106,6 +120,7 @@ class EventDecoder:
             state["originator_version"] = notification.originator_version
             # As the mapper does, in its order: the stored version out, then each upcast.
             version = state.pop("class_version", 1)
+            upcast = version < known.class_version
             while version < known.class_version:
                 getattr(known.cls, f"upcast_v{version}_v{version + 1}")(state)
                 version += 1
@@ -113,8 +128,9 @@ class EventDecoder:
             return self.mapper.to_domain_event(notification)
         event = object.__new__(known.cls)
         object.__setattr__(event, "__dict__", state)
-        global _last_time
+        global _last_time, _last_plain
         _last_time = (decoded_time, text) if is_own_isoformat(text) else None
+        _last_plain = None if upcast else event
         return event
 
     @staticmethod

@@ -33,7 +33,7 @@ from skald_campaign.domain.event_catalog import author, is_public_field, type_na
 from skald_campaign.projections import versions
 from skald_campaign.projections.audit import SUMMARIES
 from skald_campaign.projections.base import ViewProjection, as_event, facts, id_text
-from skald_campaign.projections.decoding import time_text
+from skald_campaign.projections.decoding import is_plain_json, time_text
 from skald_campaign.projections.keys import ViewKeys
 from skald_campaign.projections.view_reads import AnyPipeline, Lag, Reads, redis_list
 
@@ -46,19 +46,23 @@ def logged_json(position: int, event: object) -> bytes:
     (domain/event_catalog.py), made with less work, for every event a rebuild projects
     (this view was a quarter of a rebuild, cProfile, bench/README.md "rebuild40 lane"):
     the payload converted once, not again inside a `LoggedEvent` (its other fields are
-    already text, numbers or None); the public fields of an event found by its fields'
-    names, once per shape; the time and the aggregate's id as the other views have them
-    (the stored text, the id's text kept). tests/integration/test_rebuild40_fast_paths.py
-    compares the two for every event of the compat stores and of a played fight."""
+    already text, numbers or None), and not at all when the event was decoded inline from
+    plain JSON (``is_plain_json``: its values are what ``to_builtins`` would give); the
+    public fields of an event found by its fields' names, once per shape; the time and the
+    aggregate's id as the other views have them (the stored text, the id's text kept).
+    tests/integration/test_rebuild40_fast_paths.py compares the two for every event of
+    the compat stores and of a played fight."""
     event = as_event(event)
     attrs = vars(event)
     names = tuple(attrs)
     public = _PUBLIC.get(names)
     if public is None:
         public = _PUBLIC[names] = tuple(k for k in names if is_public_field(k))
-    payload = msgspec.to_builtins({k: attrs[k] for k in public}, str_keys=True)
-    if type(payload) is not dict:
-        raise TypeError(f"an event's payload is a JSON object, not {payload!r}")
+    payload = {k: attrs[k] for k in public}
+    if not is_plain_json(event):  # else its values are plain JSON already: nothing to convert
+        payload = msgspec.to_builtins(payload, str_keys=True)
+        if type(payload) is not dict:
+            raise TypeError(f"an event's payload is a JSON object, not {payload!r}")
     kind = type(event)
     return orjson.dumps(
         {
