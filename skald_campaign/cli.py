@@ -24,6 +24,7 @@ from skald_campaign.database import open_for_rebuild
 
 # The server stack (FastAPI, uvicorn, the pages) is imported by `serve` alone: the other
 # commands, a rebuild above all, would spend about half a second importing it for nothing.
+from skald_campaign.projections.heap import keep_freed_memory
 from skald_campaign.projections.partitioned import rebuild_partitioned
 from skald_campaign.projections.rebuild import Rebuilder
 from skald_campaign.services import Services, build_services
@@ -331,6 +332,9 @@ def rebuild_projections(
     server may keep running. --processes shares a full rebuild by campaign over
     processes: each reads the whole log, so it pays only with idle cores.
     """
+    # This process rebuilds and exits: each batch's memory is kept for the next rather
+    # than faulted in again (projections/heap.py; its parts, forked, inherit it).
+    keep_freed_memory()
     with fails_cleanly():
         settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
         with (
