@@ -11,9 +11,7 @@ rebuilt, are compared by tests/integration/test_rebuild_equals_live.py."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -27,21 +25,11 @@ from skald_campaign.projections import log
 from skald_campaign.projections.audit import SUMMARIES
 from skald_campaign.projections.decoding import EventDecoder
 from skald_campaign.projections.log import logged_json
-from skald_campaign.services import SQLITE_RECORDER
-from skald_campaign.settings import Settings
-from skald_campaign.store import persistence_env
+from tests.integration import test_rebuild40_fast_paths as fast_paths
 from tests.integration.test_rebuild40_fast_paths import SOURCES, stored_events
 
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[SkaldApplication]:
-    env = persistence_env(Settings(data_dir=tmp_path / "data"))
-    env["APPLICATION_RECORDER_TOPIC"] = SQLITE_RECORDER
-    application = SkaldApplication(env=env, roller=random.Random(11))
-    try:
-        yield application
-    finally:
-        application.close()
+# The same application as the fast paths' test: the served SQLite recorder, seeded dice.
+app = fast_paths.app
 
 
 class CountedBuiltins:
