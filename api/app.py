@@ -18,6 +18,7 @@ from skald_campaign.api.etags import ViewETags
 from skald_campaign.api.fast_actions import ActionFastPath
 from skald_campaign.api.fast_log import LogFastPath
 from skald_campaign.api.fast_views import ViewFastPath
+from skald_campaign.api.feed_hub import close_hubs_here
 from skald_campaign.api.limits import BodyLimit, RateLimit, RateLimiter
 from skald_campaign.api.read_path import ReadFastPath
 from skald_campaign.api.redacting import RedactedReads
@@ -89,6 +90,7 @@ def create_app(
                     yield
             finally:
                 close_lines_here()  # api/view_connection.py: the loop's connection to Redis
+                await close_hubs_here()  # api/feed_hub.py: the loop's feed readers
 
     app = SkaldAPI(
         title="Skald",
