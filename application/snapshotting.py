@@ -37,10 +37,9 @@ import orjson
 from eventsourcing.application import ProcessingEvent
 from eventsourcing.domain import MutableOrImmutableAggregate, SnapshotProtocol
 from eventsourcing.persistence import EventStore, StoredEvent
-from eventsourcing.postgres import PostgresAggregateRecorder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
-from psycopg.sql import SQL, Identifier
 
+from skald_campaign.application.postgres import is_postgres
 from skald_campaign.domain.snapshots import JSONStateSnapshot, WritesJSON
 
 log = logging.getLogger(__name__)
@@ -331,7 +330,7 @@ def snapshot_put(
                 recorder._insert_events(cursor, stored)
 
         return put_written
-    if not isinstance(recorder, PostgresAggregateRecorder):
+    if not is_postgres(recorder):
 
         def put_any(snapshots: list[SnapshotProtocol[UUID]]) -> None:
             recorder.insert_events(
@@ -339,17 +338,13 @@ def snapshot_put(
             )
 
         return put_any
-    insert = SQL(
-        "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
-        "VALUES (%s, %s, %s, %b)"
-    ).format(
-        schema=Identifier(recorder.datastore.schema),
-        table=Identifier(recorder.events_table_name),
-    )
+    from skald_campaign.application.postgres_store import snapshot_insert
+
+    insert, connect = snapshot_insert(recorder)
 
     def put(snapshots: list[SnapshotProtocol[UUID]]) -> None:
         stored = [packed_snapshot(store.mapper.to_stored_event(s), apart) for s in snapshots]
-        with recorder.datastore.get_connection() as connection:
+        with connect() as connection:
             for row in stored:
                 connection.execute(
                     insert, (row.originator_id, row.originator_version, row.topic, row.state)

@@ -25,13 +25,10 @@ from eventsourcing.domain import (
     MutableOrImmutableAggregate,
 )
 from eventsourcing.persistence import IntegrityError, Recording
-from eventsourcing.postgres import PostgresApplicationRecorder
-from eventsourcing.utils import retry
-from psycopg import InterfaceError, OperationalError
-from psycopg.sql import SQL, Identifier
 
 from skald_campaign.application.group_commit import Batch, GroupCommitWriter
 from skald_campaign.application.idempotency import current_claim, current_expected, current_via
+from skald_campaign.application.postgres import is_postgres
 from skald_campaign.application.snapshotting import (
     ListsApart,
     Snapshotter,
@@ -214,14 +211,16 @@ class WriteRunner(Application[UUID]):
         if cache is None:
             return
         after = cache.newest
-        if after is not None and isinstance(self.recorder, PostgresApplicationRecorder):
+        if after is not None and is_postgres(self.recorder):
             # One round trip where there were two whenever another process had written
             # (compose's replicas on one store, every batch): the store's newest id and
             # the aggregates of the notifications this writer has not seen, read together
             # (the newest id is the last one read, or `after` when none came). Ids and
             # aggregate ids only: the cache needs nothing of the events' state.
             limit = cache.readable + 1
-            unseen = ids_after(self.recorder, after, limit)
+            from skald_campaign.application.postgres_store import unseen_ids
+
+            unseen = unseen_ids(self.recorder, after, limit)
             if len(unseen) < limit:  # all of them: else too many to read, as below
                 newest = unseen[-1][0] if unseen else after
                 self.known_position.saw(newest)
@@ -504,30 +503,3 @@ class WriteRunner(Application[UUID]):
             f"the record kept changing under this request ({self.write_attempts} attempts); "
             "read it again and retry"
         )
-
-
-# As the library's reads of the store (eventsourcing 9.5's select_notifications): a
-# dropped connection is tried again.
-@retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-def ids_after(
-    recorder: PostgresApplicationRecorder, after: int, limit: int
-) -> list[tuple[int, UUID]]:
-    """The first ``limit`` notifications after ``after``: their ids and aggregate ids.
-    Ids are committed in order (the library's recorder locks the table to insert), so
-    nothing below the last one read is still to come, as with `max_notification_id`."""
-    statement = SQL(
-        "SELECT notification_id, originator_id FROM {schema}.{table}"
-        " WHERE notification_id > %s ORDER BY notification_id LIMIT %s"
-    ).format(
-        schema=Identifier(recorder.datastore.schema),
-        table=Identifier(recorder.events_table_name),
-    )
-    with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
-        cursor.execute(statement, (after, limit), prepare=True)
-        return [
-            (
-                row["notification_id"],
-                origin if isinstance(origin := row["originator_id"], UUID) else UUID(origin),
-            )
-            for row in cursor.fetchall()
-        ]

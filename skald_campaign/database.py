@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from uuid import UUID
 
-import psycopg
 import redis
 from eventsourcing.persistence import (
     ApplicationRecorder,
@@ -73,6 +72,8 @@ def explain(error: Exception, env: dict[str, str]) -> str:
 def schema_guard(env: dict[str, str]) -> Iterator[None]:
     """Connect once, quickly, to check the database can be used, and hold the schema
     lock while the caller opens the application (which creates any missing tables)."""
+    import psycopg  # here alone: a SQLite store needs none of it (application/postgres.py)
+
     try:
         connection = psycopg.connect(
             host=env["POSTGRES_HOST"],

@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import redis
 
@@ -26,7 +27,9 @@ from skald_campaign.workers.background import Background
 from skald_campaign.workers.healing import HealingWorker
 from skald_campaign.workers.projections import ProjectionRunner, Supervisor
 from skald_campaign.workers.subscriptions import BATCH_LIMIT, NotifyingSQLiteRecorder
-from skald_campaign.workers.webhooks import WebhookWorker
+
+if TYPE_CHECKING:
+    from skald_campaign.workers.webhooks import WebhookWorker
 
 MIN_SECRET = 16  # bytes; KeyMaker refuses a shorter one
 SQLITE_RECORDER = f"{NotifyingSQLiteRecorder.__module__}:{NotifyingSQLiteRecorder.__qualname__}"
@@ -76,6 +79,11 @@ class Services:
         )
 
     def webhook_worker(self) -> WebhookWorker:
+        # Imported by the processes that deliver webhooks alone: its HTTP client and
+        # retry library (httpx, tenacity, standardwebhooks; ~0.05 s) are of no use to
+        # the other commands, a rebuild above all (bench/README.md "rebuild19 lane").
+        from skald_campaign.workers.webhooks import WebhookWorker
+
         return WebhookWorker(self.application, self.views, self.deliveries, self.webhooks)
 
     def start_workers(self) -> None:

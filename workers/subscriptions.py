@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -34,15 +33,14 @@ from eventsourcing.persistence import (
     StoredEvent,
     Subscription,
 )
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresSubscription
 from eventsourcing.sqlite import (
     SQLITE3_DEFAULT_LOCK_TIMEOUT,
     SQLiteApplicationRecorder,
     SQLiteCursor,
     SQLiteDatastore,
 )
-from psycopg.sql import SQL, Identifier
 
+from skald_campaign.application.postgres import is_postgres
 from skald_campaign.workers.sqlite_position import PositionReader
 from skald_campaign.workers.sqlite_writing import WritingConnection
 
@@ -174,68 +172,6 @@ class PollingSubscription(BatchingSubscription[SQLiteApplicationRecorder]):
         self._has_been_notified.set()
 
 
-class BatchingPostgresSubscription(
-    BatchingSubscription[PostgresApplicationRecorder], PostgresSubscription
-):
-    """LISTEN/NOTIFY as the library does it, with batches, one read of the store per
-    ``gather`` while busy (see `_loop_on_pull`), and no write missed while the LISTEN
-    starts (see `_listen`). A killed LISTEN connection stops the subscription with the
-    error, which ``next_batch`` raises."""
-
-    gather = PULL_GATHER_SECONDS
-
-    def __init__(
-        self,
-        recorder: PostgresApplicationRecorder,
-        gt: int | None = None,
-        topics: Sequence[str] = (),
-        batch_limit: int = BATCH_LIMIT,
-    ) -> None:
-        self.batch_limit = batch_limit
-        super().__init__(recorder=recorder, gt=gt, topics=topics)
-
-    def _loop_on_pull(self) -> None:
-        """The library's loop (eventsourcing 9.5), with a pause of ``gather`` after each
-        read: the NOTIFYs of the commits made meanwhile wake one read, not one each."""
-        self._select_limit = self.batch_limit
-        try:
-            self._pull()
-            while not self._has_been_stopped:
-                self._has_been_notified.wait()
-                self._pull()
-                if self.gather > 0 and not self._has_been_stopped:
-                    time.sleep(self.gather)
-        except BaseException as error:
-            if self._thread_error is None:
-                self._thread_error = error
-            self.stop()
-
-    def _listen(self) -> None:
-        """The library's listener (eventsourcing 9.5's PostgresSubscription._listen),
-        which also wakes the puller once its LISTEN is in effect.
-
-        The library starts the puller, whose first read takes what is stored, and the
-        listener together, on two threads: a write committed after that read but before
-        the LISTEN sends a NOTIFY that no one hears, and the views stay short of it until
-        another write comes. Each runner (re)start opens that window, and a restart after
-        a lost connection, with writes going on, is when it was hit: views frozen while
-        /health said ok. A read made after the LISTEN sees every write committed before
-        it, and a NOTIFY announces every one committed after it."""
-        try:
-            with self._recorder.datastore.get_connection() as conn:
-                conn.execute(SQL("LISTEN {0}").format(Identifier(self._recorder.channel_name)))
-                self._has_been_notified.set()
-                while not self._has_been_stopped and not self._thread_error:
-                    # At most 0.1 s per wait, so the loop sees a stop; one NOTIFY is
-                    # enough to wake the puller, which reads whatever has come.
-                    for _ in conn.notifies(timeout=0.1, stop_after=1):
-                        self._has_been_notified.set()
-        except BaseException as error:
-            if self._thread_error is None:
-                self._thread_error = error
-            self.stop()
-
-
 class NotifyingSQLiteRecorder(SQLiteApplicationRecorder):
     """The SQLite application recorder with a subscription: polling, plus an
     immediate wake-up of this recorder's subscriptions after each committed write."""
@@ -354,8 +290,10 @@ def subscribe_in_batches(
 ) -> BatchingSubscription[ApplicationRecorder]:
     """The batching subscription that suits the store behind ``recorder``."""
     subscription: BatchingSubscription[ApplicationRecorder]
-    if isinstance(recorder, PostgresApplicationRecorder):
-        subscription = BatchingPostgresSubscription(recorder, gt, batch_limit=limit)
+    if is_postgres(recorder):
+        from skald_campaign.workers.postgres_subscription import postgres_subscription
+
+        subscription = postgres_subscription(recorder, gt, limit)
     elif isinstance(recorder, NotifyingSQLiteRecorder):
         subscription = recorder.subscribe_in_batches(gt, limit)
     elif isinstance(recorder, SQLiteApplicationRecorder):

@@ -5,7 +5,7 @@ A runner follows the store with a LISTEN connection and reads with the pool's. W
 its LISTEN connection dies (a restarted server, a proxy's idle cut, an operator's
 pg_terminate_backend) the runner fails and its supervisor starts a fresh one, which
 must take every write: those made before its LISTEN is in effect (the cause of CI's
-failure: workers/subscriptions.py BatchingPostgresSubscription._listen) as well as
+failure: workers/postgres_subscription.py BatchingPostgresSubscription._listen) as well as
 after. Every connection of the application under test carries an application_name of
 its own (PGAPPNAME, read by libpq), so the test terminates those and no others.
 """
@@ -27,8 +27,8 @@ from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.commands import CreateCampaign
 from skald_campaign.settings import Settings
 from skald_campaign.store import persistence_env
+from skald_campaign.workers.postgres_subscription import BatchingPostgresSubscription
 from skald_campaign.workers.projections import ProjectionRunner, Supervisor
-from skald_campaign.workers.subscriptions import BatchingPostgresSubscription
 from tests.integration.projection_support import (
     assert_counters_match_the_store,
     play,

@@ -20,8 +20,9 @@ from skald_campaign.embedded_redis import EmbeddedRedis
 from skald_campaign.projections.rebuild import Rebuilder
 from skald_campaign.settings import Settings
 from skald_campaign.store import persistence_env
+from skald_campaign.workers.postgres_subscription import BatchingPostgresSubscription
 from skald_campaign.workers.projections import ProjectionRunner, Supervisor
-from skald_campaign.workers.subscriptions import BatchingPostgresSubscription, subscribe_in_batches
+from skald_campaign.workers.subscriptions import subscribe_in_batches
 from tests.integration.projection_support import (
     assert_counters_match_the_store,
     assert_same_views,
