@@ -105,6 +105,7 @@ class ProjectionEngine:
         cache_limit: int = CACHE_LIMIT,
         fresh: bool = False,
         keep_feed: bool = False,
+        bulk_apart: bool = False,
     ) -> None:
         if (prefix is None) == (root is None):
             raise ValueError("give a prefix (follow the current generation) or a fixed root")
@@ -116,7 +117,7 @@ class ProjectionEngine:
         self.decode = EventDecoder(mapper)
         self.select = select or self.decode_all
         self.selects = select is not None  # a campaign's or a part's share, not every event
-        self.staged = StagedViews(client, cache_limit, defer_streams, fresh)
+        self.staged = StagedViews(client, cache_limit, defer_streams, fresh, bulk_apart)
         self.keys: ViewKeys | None = None
         self.projections: list[ViewProjection] = []
         self.guard: Guard | None = None

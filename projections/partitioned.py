@@ -130,6 +130,7 @@ def _run_part(
                 overlap_commits=True,
                 cache_limit=rebuilder.cache_limit,
                 fresh=True,
+                bulk_apart=True,
             )
             own = Rebuilder(client, recorder, mapper, name, rebuilder.prefix, rebuilder.batch)
 

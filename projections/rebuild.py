@@ -168,6 +168,7 @@ class Rebuilder:
             overlap_commits=True,
             cache_limit=self.cache_limit,
             fresh=True,
+            bulk_apart=True,
         )
         try:
             engine.sync()

@@ -7,7 +7,8 @@ those, so a cache that survived a successful commit is still the truth. After a
 conflict the engine forgets it and reads again.
 
 Writes are staged and go to Redis in one script per batch (``commit``), together
-with the tracking positions: either all of a batch lands, or none of it.
+with the tracking positions: either all of a batch lands, or none of it (a rebuild's
+JSON aside, which goes beside the script in the same MULTI: see ``bulk_apart``).
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def loads(raw: object) -> object:
 
 # One argument of the commit script (redis-py sends each as bytes).
 Arg = str | int | bytes
+# A commit: the script's keys and arguments, and the plain commands sent beside it.
+Prepared = tuple[list[str], list[Arg], list[tuple[Arg, ...]]]
 
 
 @dataclass(frozen=True)
@@ -133,8 +136,18 @@ class StagedViews:
         cache_limit: int = CACHE_LIMIT,
         defer_streams: bool = False,
         fresh: bool = False,
+        bulk_apart: bool = False,
     ) -> None:
         self.client = client
+        # A rebuild, sole writer of a root no one reads until it is complete: each
+        # batch's audit entries and logged events (~3 KB of JSON each) go as plain RPUSH
+        # and ZADD beside the guarded script, in one MULTI/EXEC, rather than as blobs the
+        # script splits into Lua strings, each copied again into Redis's own (Lua's
+        # strings were ~20% of Redis's CPU in a rebuild; ~0.4 s of its ~2 s for 100,300
+        # events, bench/README.md "rebuild19 lane"). Atomic as before for any reader; but
+        # a commit whose guard fails still writes them, into that root, which the failed
+        # rebuild then never switches to: so only for a rebuild, never a live runner.
+        self.bulk_apart = bulk_apart
         self.cache_limit = cache_limit
         # A rebuild fills a generation no one reads until it is complete: the capped
         # streams need only their last entries, written once at the end (``flush``).
@@ -271,17 +284,26 @@ class StagedViews:
         a read that misses must find every earlier commit in Redis)."""
         return len(self.values) + len(self.fields) > self.cache_limit
 
-    def send(self, script_call: tuple[list[str], list[Arg]]) -> str:
+    def send(self, prepared: Prepared) -> str:
         """Run a prepared commit (no other state touched: it may run on another thread)."""
-        keys, args = script_call
+        keys, args, bulk = prepared
         self.sent = True
-        outcome: object = self._commit(keys=keys, args=args)
+        outcome: object
+        if not bulk:
+            outcome = self._commit(keys=keys, args=args)
+        else:
+            pipe = self.client.pipeline(transaction=True)
+            self._commit(keys=keys, args=args, client=pipe)
+            for command in bulk:
+                pipe.execute_command(*command)  # type: ignore[no-untyped-call]
+            outcome = pipe.execute()[0]
         return outcome.decode() if isinstance(outcome, bytes) else str(outcome)
 
     def prepare(
         self, guard: Guard, new_positions: Sequence[int | None], flush: bool = False
-    ) -> tuple[list[str], list[Arg]]:
-        """The commit script's keys and arguments for everything staged, which is cleared."""
+    ) -> Prepared:
+        """The commit script's keys and arguments for everything staged, which is cleared;
+        and, with ``bulk_apart``, the appends and ranked members as plain commands."""
         write_streams = flush or not self.defer_streams
         keys = [guard.pointer or guard.epoch_key, guard.epoch_key, *guard.tracking_keys]
         index: dict[str, int] = {}
@@ -310,11 +332,23 @@ class StagedViews:
                 args += ["H", key_ref(key), len(chunk)]
                 for name in chunk:
                     args += [name, dumps(values[name])]
+        bulk: list[tuple[Arg, ...]] = []
         for key, raws in self.appends.items():
+            if self.bulk_apart:
+                for start in range(0, len(raws), CHUNK):
+                    bulk.append(("RPUSH", key, *raws[start : start + CHUNK]))
+                continue
             args += ["R", key_ref(key), " ".join(str(len(r)) for r in raws), b"".join(raws)]
         for key, members in self.indexed.items():
             args += ["Z", key_ref(key), " ".join(f"{score} {member}" for score, member in members)]
         for key, ranked in self.ranked.items():
+            if self.bulk_apart:
+                for start in range(0, len(ranked), CHUNK):
+                    flat: list[Arg] = []
+                    for score, raw in ranked[start : start + CHUNK]:
+                        flat += (score, raw)
+                    bulk.append(("ZADD", key, *flat))
+                continue
             scores = " ".join(str(score) for score, _ in ranked)
             lengths = " ".join(str(len(raw)) for _, raw in ranked)
             args += ["Y", key_ref(key), scores, lengths, b"".join(raw for _, raw in ranked)]
@@ -326,4 +360,4 @@ class StagedViews:
             listed = " ".join(f"{entry_id} {seq}" for entry_id, seq in entries[-maxlen:])
             args += ["X", key_ref(key), maxlen, listed]
         self._clear_staged(streams=write_streams)
-        return keys, args
+        return keys, args, bulk
