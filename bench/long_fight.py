@@ -3,7 +3,8 @@
     .venv/bin/python bench/long_fight.py [--actions 10000] [--window 100] [--seconds 8]
         [--postgres URL] [--skip-costs] [--skip-beside]
 
-In process, as `skald serve` runs the store (SQLite in a temporary directory, the
+In process, as `skald serve` runs the store (SQLite in a temporary directory, written
+through serve's recorder and its one kept connection, workers/sqlite_writing.py; the
 aggregate cache, snapshots every 100 events spaced as application/snapshotting.py
 spaces them, the group-commit writer thread); CPU from /proc (`time.process_time`,
 every thread of this process).
@@ -23,7 +24,11 @@ every thread of this process).
    10,000, 11,149 actions so far, so each round sees one of its snapshots fall due),
    "without" a new one; the same rates, the same run. The second
    campaign's commands are sent every 2 ms, open loop (each waits for its answer on
-   its own, as a server's clients do). Then one full collection of the cyclic
+   its own, as a server's clients do); every command of this part is answered as the
+   action routes answer it (the answer's bytes made on the writer) and let go once
+   answered. A stall of T ms makes ~T/2 of these commands late: the p99 of ~3,000 is
+   set by the longest stall or two of its rounds (bench/long_fight_tail.py shows what
+   each coincided with). Then one full collection of the cyclic
    collector, timed: every thread waits for one when it falls (it holds the GIL), and
    an 8-second round may or may not see one.
 
@@ -55,6 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+from skald_campaign.api.fast_actions import answer_bytes
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.application.commands import (
     Combatant,
@@ -65,6 +71,7 @@ from skald_campaign.application.commands import (
 )
 from skald_campaign.application.snapshotting import freeze_snapshotted, snapshot_due
 from skald_campaign.cli import keep_out_of_collections
+from skald_campaign.services import SQLITE_RECORDER
 from skald_campaign.settings import Settings
 from skald_campaign.store import persistence_env
 
@@ -113,6 +120,11 @@ def application(folder: Path) -> Iterator[tuple[SkaldApplication, Snapshots]]:
 @contextmanager
 def served_application(settings: Settings) -> Iterator[tuple[SkaldApplication, Snapshots]]:
     env = {**persistence_env(settings), "AGGREGATE_CACHE_MAXSIZE": "1000"}
+    if settings.database is None:
+        # As services.build_services opens the SQLite store for `skald serve`: its
+        # recorder writes through one kept connection, snapshots under the commits' lock
+        # (workers/sqlite_writing.py), not through the library's pool.
+        env["APPLICATION_RECORDER_TOPIC"] = SQLITE_RECORDER
     app = SkaldApplication(env=env)
     app.start_group_commit()
     thresholds = gc.get_threshold()
@@ -273,14 +285,21 @@ def beside(actions: int, seconds: float, rounds: int = 2) -> dict[str, float]:
 def drive(app: SkaldApplication, first: Fight, other: Fight, seconds: float) -> list[float]:
     stop = threading.Event()
 
+    # Each command answered as the action routes answer it (api/fast_actions.py: the
+    # answer's bytes made on the writer, no copy of the encounter) and let go once
+    # answered, as a server lets go of a response it sent: a copy of the encounter kept
+    # per command (each holding that version's list of actions) made every young
+    # collection walk them all (bench/README.md, tail19 lane).
     def load() -> None:
         while not stop.is_set():
-            app.perform_action(first.hit())
+            app.perform_action_answered(first.hit(), answer_bytes).result()
 
     loader = threading.Thread(target=load)
     loader.start()
     lags: list[float] = []
-    pending = []
+    answered = threading.Semaphore(0)
+    failed: list[BaseException] = []
+    sent_count = 0
     try:
         # Open loop: a command every 2 ms whatever the answers, as a server's clients
         # send them, so every command sent during a stall waits for it.
@@ -288,11 +307,21 @@ def drive(app: SkaldApplication, first: Fight, other: Fight, seconds: float) -> 
         while time.monotonic() < deadline:
             time.sleep(0.002)
             sent = time.perf_counter()
-            future = app.perform_action_later(other.hit())
-            future.add_done_callback(lambda _, sent=sent: lags.append(time.perf_counter() - sent))
-            pending.append(future)
-        for future in pending:
-            future.result()
+            future = app.perform_action_answered(other.hit(), answer_bytes)
+
+            def done(answer: Any, sent: float = sent) -> None:
+                lags.append(time.perf_counter() - sent)
+                if answer.exception() is not None:
+                    failed.append(answer.exception())
+                answered.release()
+
+            future.add_done_callback(done)
+            del future
+            sent_count += 1
+        for _ in range(sent_count):
+            answered.acquire()
+        if failed:
+            raise failed[0]
     finally:
         stop.set()
         loader.join()
