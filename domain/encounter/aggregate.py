@@ -484,10 +484,11 @@ class Encounter(Aggregate):
         try:
             decision = next(command)
             while True:
+                before = self.actions
                 # The event of the decision's name, every field given (trigger_event).
                 self.trigger_event(getattr(type(self), type(decision).__name__), **vars(decision))
                 self.note_readings()
-                self.note_told()
+                self.note_told(own_list=self.actions is not before)
                 decision = command.send(None)
         except StopIteration as done:
             answer: Answer = done.value
@@ -501,13 +502,25 @@ class Encounter(Aggregate):
         known = Standing(self.combatants, self.conditions_of)
         noted(self, with_readings(self.pending_events, lambda: self.rules, self._held, known))
 
-    def note_told(self) -> None:
+    def note_told(self, own_list: bool = False) -> None:
         """The event just recorded, with its records' texts as the ruleset tells them
-        (domain/encounter/telling.py), asked once here so no read asks again."""
+        (domain/encounter/telling.py), asked once here so no read asks again.
+
+        ``own_list``: the event's applier has just made ``self.actions`` anew (records are
+        appended by copying the list, applying.py), so no copy of this encounter shares
+        it yet and its last record may be replaced in place. Otherwise the list is copied,
+        as copies of the encounter may share it (``SHARED``)."""
         rules = telling.Rules(get_ruleset(self.ruleset_id), self.rules)
         found = telling.with_told(self.pending_events[-1], self.actions, rules, self.combatants)
-        if found is not None:
-            self.pending_events[-1], self.actions = found
+        if found is None:
+            return
+        self.pending_events[-1] = found.event
+        if found.records is not None:
+            self.actions = found.records
+        elif found.last is not None and own_list:
+            self.actions[-1] = found.last
+        elif found.last is not None:
+            self.actions = [*self.actions[:-1], found.last]
 
     def _held(self, combatant_id: str) -> Vitals | None:
         c = self.combatants.get(combatant_id)
