@@ -15,6 +15,14 @@ from psycopg.rows import DictRow
 from psycopg.sql import SQL, Composed, Identifier
 
 
+def on_table(recorder: PostgresAggregateRecorder, statement: str) -> Composed:
+    """``statement`` with its ``{schema}`` and ``{table}`` the recorder's own."""
+    return SQL(statement).format(
+        schema=Identifier(recorder.datastore.schema),
+        table=Identifier(recorder.events_table_name),
+    )
+
+
 # As the library's reads of the store (eventsourcing 9.5's select_notifications): a
 # dropped connection is tried again.
 @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
@@ -24,12 +32,10 @@ def ids_after(
     """The first ``limit`` notifications after ``after``: their ids and aggregate ids.
     Ids are committed in order (the library's recorder locks the table to insert), so
     nothing below the last one read is still to come, as with `max_notification_id`."""
-    statement = SQL(
+    statement = on_table(
+        recorder,
         "SELECT notification_id, originator_id FROM {schema}.{table}"
-        " WHERE notification_id > %s ORDER BY notification_id LIMIT %s"
-    ).format(
-        schema=Identifier(recorder.datastore.schema),
-        table=Identifier(recorder.events_table_name),
+        " WHERE notification_id > %s ORDER BY notification_id LIMIT %s",
     )
     with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
         cursor.execute(statement, (after, limit), prepare=True)
@@ -57,11 +63,9 @@ def snapshot_insert(
     and where its connections come from (application/snapshotting.py ``snapshot_put``)."""
     if not isinstance(recorder, PostgresAggregateRecorder):
         raise TypeError(f"not a PostgreSQL recorder: {type(recorder).__name__}")
-    insert = SQL(
+    insert = on_table(
+        recorder,
         "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
-        "VALUES (%s, %s, %s, %b)"
-    ).format(
-        schema=Identifier(recorder.datastore.schema),
-        table=Identifier(recorder.events_table_name),
+        "VALUES (%s, %s, %s, %b)",
     )
     return insert, recorder.datastore.get_connection

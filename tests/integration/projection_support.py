@@ -3,9 +3,13 @@ and the counters the views must show, worked out from the event store itself."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -185,3 +189,23 @@ def assert_counters_match_the_store(
     for encounter, count in expected["per_encounter"].items():
         board: Any = client.get(keys.board(encounter))
         assert orjson.loads(board)["events"] == count
+
+
+def rebuild_in_a_process(data_dir: Path, watched: Sequence[str]) -> list[str]:
+    """`skald projections rebuild` of the store in ``data_dir``, its whole run in a process
+    of its own with no SKALD_* variable set: the lines it printed, the last of them which
+    of the modules ``watched`` it left loaded (a sorted list)."""
+    from tests.patience import HANG_SECONDS
+
+    run = (
+        "import sys\n"
+        "from skald_campaign.cli import app\n"
+        f"app(['projections', 'rebuild', '--data-dir', {str(data_dir)!r}], standalone_mode=False)\n"
+        f"print(sorted(set({tuple(watched)!r}) & set(sys.modules)))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKALD_")}
+    done = subprocess.run(
+        [sys.executable, "-c", run], env=env, capture_output=True, text=True, timeout=HANG_SECONDS
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.strip().splitlines()

@@ -12,14 +12,10 @@ worker (tests/integration/test_webhook_discovery.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.integration.projection_support import play
+from tests.integration.projection_support import play, rebuild_in_a_process
 from tests.integration.test_projections_subprocess import open_store
-from tests.patience import HANG_SECONDS
 
 # Each of them was loaded at the end of a rebuild before (the webhooks' stack and the
 # PostgreSQL driver), and none is used by one.
@@ -47,17 +43,6 @@ def test_a_rebuild_of_a_sqlite_store_imports_no_postgresql_nor_webhook_delivery(
         events = app.recorder.max_notification_id()
     finally:
         app.close()
-    run = (
-        "import sys\n"
-        "from skald_campaign.cli import app\n"
-        f"app(['projections', 'rebuild', '--data-dir', {str(data_dir)!r}], standalone_mode=False)\n"
-        f"print(sorted(set({NOT_FOR_A_SQLITE_REBUILD!r}) & set(sys.modules)))\n"
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKALD_")}
-    done = subprocess.run(
-        [sys.executable, "-c", run], env=env, capture_output=True, text=True, timeout=HANG_SECONDS
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    report, loaded = done.stdout.strip().splitlines()[-2:]
+    report, loaded = rebuild_in_a_process(data_dir, NOT_FOR_A_SQLITE_REBUILD)[-2:]
     assert report.startswith(f"rebuilt all views from {events} events in ")
     assert loaded == "[]"

@@ -25,6 +25,7 @@ from tests.integration.projection_support import (
     assert_same_views,
     current_root,
     play,
+    rebuild_in_a_process,
     snapshot,
 )
 from tests.integration.test_projections_subprocess import open_store
@@ -237,15 +238,4 @@ NOT_FOR_A_REBUILD = ("fastapi", "starlette", "limits", "uvicorn", "pkg_resources
 
 def test_a_rebuild_imports_no_http_framework_nor_pkg_resources(data_dir: Path) -> None:
     """The command's whole run, in a process of its own: the modules it leaves loaded."""
-    run = (
-        "import sys\n"
-        "from skald_campaign.cli import app\n"
-        f"app(['projections', 'rebuild', '--data-dir', {str(data_dir)!r}], standalone_mode=False)\n"
-        f"print(sorted(set({NOT_FOR_A_REBUILD!r}) & set(sys.modules)))\n"
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKALD_")}
-    done = subprocess.run(
-        [sys.executable, "-c", run], env=env, capture_output=True, text=True, timeout=HANG_SECONDS
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert rebuild_in_a_process(data_dir, NOT_FOR_A_REBUILD)[-1] == "[]"
