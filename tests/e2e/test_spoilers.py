@@ -610,7 +610,10 @@ PUBLIC = {
         "Ogre grapples Bran; Bran gains: grappled; Ogre gains: grappling",
         "Bran fails to escape Ogre",
         "Mira shoves Ogre 5 ft; the hold with Bran ends",
-        "Forceful Defense: defender FR does not exceed attacker FR +0; no double success",
+        (
+            "Forceful Defense: defender FR does not exceed attacker FR +0; a double success is "
+            "not ruled out"
+        ),
         "Goblin 2 takes a Defensive Stance until round 1 ends",
         "Bran trips Goblin 2, who falls prone",
         "Goblin 2 stands up",

@@ -147,6 +147,7 @@ def test_d20_as_each_role_reads_it(client: TestClient) -> None:
             "d20 20 +0 HR bonus with Sword = 20: 20 >= AC 11",
             "AC 11: success",
             "Damage 1d8: rolled 6",
+            "1 penetrates; remaining 6 - 1 = 5; 5 - AV 4 = 1; 1 + 1 = 2",
             "Ogre: HP 31 -> 29",
             "Bran hits Ogre with Sword (20 >= AC 11): 6 rolled, 2 dealt; HP 31 -> 29",
         ],

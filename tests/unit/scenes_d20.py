@@ -167,3 +167,21 @@ SCENES = [
     an_npc_lets_go,
     an_npc_stands_up,
 ]
+
+
+def a_pc_hits_an_npc_in_chain_mail() -> Scene:
+    """D4: Bran's longsword rolls 7 into the Ogre's chain mail (AV 4): 1 + (6 - 4) = 3."""
+    t = table("Bran", "Ogre")
+    return t, t.act(
+        "attack", "Bran", {"hit": [20], "damage": [7]}, target="Ogre", weapon="Longsword"
+    )
+
+
+def an_npc_hits_a_pc_in_plate() -> Scene:
+    """D4: the Knight's longsword rolls 5 into Bran, who is armoured here in plate (AV 6):
+    only the guaranteed point."""
+    t = table("Bran", "Knight")
+    t.amend("Bran", armor="plate_mail")
+    return t, t.act(
+        "attack", "Knight", {"hit": [20], "damage": [5]}, target="Bran", weapon="Longsword"
+    )

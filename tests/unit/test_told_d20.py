@@ -90,7 +90,10 @@ def test_an_npc_shoves_a_pc_into_a_wall() -> None:
         [
             "d20 19 +5 FR bonus +0 size penalty = 24: 24 >= FD 10",
             "FD 10: success",
-            "Forceful Defense: defender FR +3 does not exceed attacker FR +5; no double success",
+            (
+                "Forceful Defense: defender FR +3 does not exceed attacker FR +5; a double "
+                "success is not ruled out"
+            ),
             (
                 "Ogre shoves Bran 2 ft and knocks them prone (24 >= FD 10, double success), into "
                 "the wall"
@@ -103,7 +106,10 @@ def test_an_npc_shoves_a_pc_into_a_wall() -> None:
         [
             "d20 19",
             "FD 10: success",
-            "Forceful Defense: defender FR +3 does not exceed attacker FR; no double success",
+            (
+                "Forceful Defense: defender FR +3 does not exceed attacker FR; a double success is "
+                "not ruled out"
+            ),
             "Ogre shoves Bran 2 ft and knocks them prone (double success), into the wall",
             "Bran gains: prone",
         ],
@@ -443,3 +449,39 @@ def test_an_npc_stands_up() -> None:
         ],
     )
     assert others == gm
+
+
+def test_a_hit_says_how_the_armor_took_its_share() -> None:
+    """The GM reads D4's arithmetic (one point through, the rest less AV) under the dice,
+    where the narrative had gone from the die straight to the hit points. A player reads
+    no line of it: the Ogre's AV is its own."""
+    gm, others = told(scenes.a_pc_hits_an_npc_in_chain_mail)
+    assert gm == (
+        "Bran hits Ogre with Longsword (20 >= AC 11): 7 rolled, 3 dealt; HP 20 -> 17",
+        [
+            "d20 20 +0 HR bonus with Longsword = 20: 20 >= AC 11",
+            "AC 11: success",
+            "Damage 1d8: rolled 7",
+            "1 penetrates; remaining 7 - 1 = 6; 6 - AV 4 = 2; 1 + 2 = 3",
+            "Ogre: HP 20 -> 17",
+            "Bran hits Ogre with Longsword (20 >= AC 11): 7 rolled, 3 dealt; HP 20 -> 17",
+        ],
+    )
+    assert others == (
+        "Bran hits Ogre with Longsword: 7 rolled; Ogre is hurt",
+        [
+            "d20 20",
+            "AC: success",
+            "Damage 1d8: rolled 7",
+            "Ogre: hurt",
+            "Bran hits Ogre with Longsword: 7 rolled; Ogre is hurt",
+        ],
+    )
+
+
+def test_a_hit_on_plate_says_only_one_point_got_through() -> None:
+    gm, _ = told(scenes.an_npc_hits_a_pc_in_plate)
+    assert gm[1][2:4] == [
+        "Damage 1d8: rolled 5",
+        "1 penetrates; remaining 5 - 1 = 4; 4 - AV 6 = -2 -> 0; 1 + 0 = 1",
+    ]

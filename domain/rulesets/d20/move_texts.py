@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from skald_campaign.domain.rulesets.d20 import records as bd
+from skald_campaign.domain.rulesets.d20.narrator import forceful_verdict
 from skald_campaign.domain.rulesets.d20.texts import both, check_lines
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, name_of
@@ -215,10 +216,10 @@ def summary(record: JSONObject, combatants: Roster) -> Text | None:
     return None if after is None else (*parts, after) if after else parts
 
 
-def forceful_line(move: Move, other: str, why: str) -> Text:
+def forceful_line(move: Move, other: str, why: str, verdict: str) -> Text:
     """'Forceful Defense: defender FR +5 exceeds attacker FR +3; no double success': each
-    FR bonus its owner's, the verdict every reader's."""
-    said = f"Forceful Defense: {why}; no double success"
+    FR bonus its owner's, the verdict (narrator.forceful_verdict) every reader's."""
+    said = f"Forceful Defense: {why}; {verdict}"
     forces = read(move.breakdown, Forceful).fr_bonus
     exceeds = forces.defender.value > forces.attacker.value
     parts = (
@@ -226,7 +227,7 @@ def forceful_line(move: Move, other: str, why: str) -> Text:
         *secret(other, f" {forces.defender.value:+d}"),
         f" {'exceeds' if exceeds else 'does not exceed'} attacker FR",
         *secret(move.actor, f" {forces.attacker.value:+d}"),
-        "; no double success",
+        f"; {verdict}",
     )
     return parts if render(parts) == said else both(move.actor, other, said)
 
@@ -240,7 +241,7 @@ def checks(value: object, move: Move, other: str, lines: list[Text]) -> None:
             return
         for key, inner in value.items():
             if key == "forceful_defense_why" and inner:
-                lines.append(forceful_line(move, other, str(inner)))
+                lines.append(forceful_line(move, other, str(inner), forceful_verdict(value)))
             checks(inner, move, other, lines)
     elif isinstance(value, list):
         for inner in value:

@@ -11,6 +11,15 @@ from skald_campaign.ruleset_api.narrative import Roster, faces, name_of
 from skald_campaign.ruleset_api.records import given, read, target_of
 
 
+def forceful_verdict(double_success: Mapping[str, object]) -> str:
+    """What Forceful Defense did to a shove's double success: ruled it out only when the
+    defender's FR bonus exceeds the attacker's (seed 004); otherwise a double success
+    stands or falls on the roll alone. A record without the flag reads as before."""
+    if double_success.get("forceful_defense") is False:
+        return "a double success is not ruled out"
+    return "no double success"
+
+
 def d20_checks(value: object, lines: list[str]) -> None:
     """Every d20 check in the breakdown, in order, with its terms and any surprise."""
     if isinstance(value, Mapping):
@@ -25,7 +34,7 @@ def d20_checks(value: object, lines: list[str]) -> None:
             return
         for key, inner in value.items():
             if key == "forceful_defense_why" and inner:
-                lines.append(f"Forceful Defense: {inner}; no double success")
+                lines.append(f"Forceful Defense: {inner}; {forceful_verdict(value)}")
             d20_checks(inner, lines)
     elif isinstance(value, list):
         for inner in value:
@@ -40,7 +49,7 @@ def d20(record: JSONObject, combatants: Roster) -> list[str]:
     if isinstance(b.damage, Mapping) and "faces" in b.damage:
         damage = read(b.damage, bd.D20Damage)
         lines.append(f"Damage {damage.dice}: rolled {faces(damage.faces)}")
-        lines += [said for said in (damage.why, damage.formula) if said]
+        lines += [said for said in (damage.why, damage.formula, damage.arithmetic) if said]
     if isinstance(b.hp, Mapping):
         hp = read(b.hp, bd.BeforeAfter)
         target = name_of(combatants, target_of(given(told.params), ""))

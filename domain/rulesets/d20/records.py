@@ -35,6 +35,7 @@ class D20Damage(Part, frozen=True):
     dice: str | None = ""
     why: str | None = None
     formula: str | None = None
+    arithmetic: str | None = None  # D4 through AV, or magic's minimum (rules.py)
 
 
 class D20Breakdown(Part, frozen=True):

@@ -138,7 +138,8 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
         lines.append(
             ("Damage", *secret(actor, f" {damage.dice}"), f": rolled {faces(damage.faces)}")
         )
-        lines += [both(actor, target_id, line) for line in (damage.why, damage.formula) if line]
+        said_of = (damage.why, damage.formula, damage.arithmetic)
+        lines += [both(actor, target_id, line) for line in said_of if line]
     if b.hp is not None:
         target = name_of(combatants, target_id)
         lines.append(
