@@ -2,10 +2,11 @@
 the GM, a player and a viewer read them (RULINGS T3a; the records: tests/unit/scenes_margin.py).
 
 The GM reads what domain/reading/narrators.py and the rules wrote, byte for byte as before these
-kinds were built from parts (an answered Riposte and a Ward that covered nobody in the
-plain lines, as then). A player and a viewer read the same parts without an NPC's sheet
-values, weapon damage, armor, health or effort: the dice, their successes, the margin, a
-Ward's sums and the outcome words stay, and a PC's numbers.
+kinds were built from parts (a Ward that covered nobody in the plain lines, as then); an
+answered Riposte reads as every other attack, its counter's damage included. A player and
+a viewer read the same parts without an NPC's sheet values, weapon damage, armor, health or
+effort: the dice, their successes, the margin, a Ward's sums and the outcome words stay,
+and a PC's numbers.
 """
 
 from __future__ import annotations
@@ -350,23 +351,54 @@ def test_a_ward_from_behind_covers_nobody() -> None:
 
 
 def test_an_npc_elf_answers_a_pc() -> None:
+    """An answered Riposte reads as every other attack: the pools, the margin, whether
+    and how she answers, and her counter's damage through the attacker's nature, armor
+    and health. It had read as the plain lines, 'attack: 3d6 rolled 6, 1, 1 = 8', a sum
+    of faces seed 000 never adds up, under the rolls' inner names ('defense.Sylvan.evasion'):
+    the counter's damage is recorded with whom it hurt beside it, not in it."""
     gm, others = told(scenes.an_npc_elf_answers_a_pc)
+    said = (
+        "Lia attacks with sword at Sylvan: 1 against 3, margin -2; turned; Sylvan counters "
+        "with sword: Lia takes 4"
+    )
     assert gm == (
-        (
-            "Lia attacks with sword at Sylvan: 1 against 3, margin -2; turned; Sylvan counters "
-            "with sword: Lia takes 4"
-        ),
+        said,
         [
-            "attack: 3d6 rolled 6, 1, 1 = 8",
-            "defense.Sylvan.evasion: 6d6 rolled 6, 6, 6, 1, 1, 1 = 21",
-            "defense.Sylvan.guard: 1d6 rolled 2 = 2",
+            "sword (melee) reaches 1; distance 1",
+            "Lia's attack with sword: Might 2 + Melee 1 = 3 dice; rolled 6, 1, 1: 1 success",
             (
-                "Lia attacks with sword at Sylvan: 1 against 3, margin -2; turned; Sylvan counters "
-                "with sword: Lia takes 4"
+                "Sylvan is in Riposte: evasion active and sharpened, every other defense at the "
+                "bare passive floor"
             ),
+            (
+                "Sylvan's evasion (active): Grace 3 + Evasion 2 + Riposte_Sharpening 1 = 6 dice; "
+                "rolled 6, 6, 6, 1, 1, 1: 3 successes"
+            ),
+            "Sylvan's guard (passive): Vigor 1 = 1 die; rolled 2: 0 successes",
+            "Margin: 1 - (3 + 0) = -2",
+            "A margin of 0 or less: nothing happens, no damage of any kind",
+            "Riposte: Sylvan turned the blow by 2 and answers with sword at distance 1",
+            "Damage: 2 + 1 x 2 = 4 slash",
+            "Rounded half up, once: 4 -> 4",
+            "Lia: health 12 -> 8",
         ],
     )
-    assert others == gm
+    # Sylvan's sheet values, her posture's words and her sword's damage are the GM's;
+    # the dice, the margin, her answer and Lia's health (a PC's) are everyone's.
+    assert others == (
+        said,
+        [
+            "sword (melee) reaches 1; distance 1",
+            "Lia's attack with sword: Might 2 + Melee 1 = 3 dice; rolled 6, 1, 1: 1 success",
+            "Sylvan's evasion (active): 6 dice; rolled 6, 6, 6, 1, 1, 1: 3 successes",
+            "Sylvan's guard (passive): 1 die; rolled 2: 0 successes",
+            "Margin: 1 - (3 + 0) = -2",
+            "A margin of 0 or less: nothing happens, no damage of any kind",
+            "Riposte: Sylvan turned the blow by 2 and answers with sword at distance 1",
+            "Damage: slash",
+            "Lia: health 12 -> 8",
+        ],
+    )
 
 
 def test_a_pc_elf_answers_an_npc() -> None:
@@ -377,28 +409,49 @@ def test_a_pc_elf_answers_an_npc() -> None:
             "sword: Goblin 2 takes 4"
         ),
         [
-            "attack: 3d6 rolled 6, 1, 1 = 8",
-            "defense.Lia.evasion: 6d6 rolled 6, 6, 6, 1, 1, 1 = 21",
-            "defense.Lia.guard: 1d6 rolled 2 = 2",
+            "sword (melee) reaches 1; distance 1",
+            "Goblin 2's attack with sword: Might 2 + Melee 1 = 3 dice; rolled 6, 1, 1: 1 success",
             (
-                "Goblin 2 attacks with sword at Lia: 1 against 3, margin -2; turned; Lia counters "
-                "with sword: Goblin 2 takes 4"
+                "Lia is in Riposte: evasion active and sharpened, every other defense at the bare "
+                "passive floor"
             ),
+            (
+                "Lia's evasion (active): Grace 3 + Evasion 2 + Riposte_Sharpening 1 = 6 dice; "
+                "rolled 6, 6, 6, 1, 1, 1: 3 successes"
+            ),
+            "Lia's guard (passive): Vigor 1 = 1 die; rolled 2: 0 successes",
+            "Margin: 1 - (3 + 0) = -2",
+            "A margin of 0 or less: nothing happens, no damage of any kind",
+            "Riposte: Lia turned the blow by 2 and answers with sword at distance 1",
+            "Damage: 2 + 1 x 2 = 4 slash",
+            "Rounded half up, once: 4 -> 4",
+            "Goblin 2: health 20 -> 16",
         ],
     )
+    # Lia's sword is hers to read; Goblin 2's sheet values, the rounding through its
+    # nature and armor and its health (its descriptor instead) are the GM's.
     assert others == (
         (
             "Goblin 2 attacks with sword at Lia: 1 against 3, margin -2; turned; Lia counters with "
             "sword: Goblin 2 is hurt"
         ),
         [
-            "attack: 3d6 rolled 6, 1, 1 = 8",
-            "defense.Lia.evasion: 6d6 rolled 6, 6, 6, 1, 1, 1 = 21",
-            "defense.Lia.guard: 1d6 rolled 2 = 2",
+            "sword (melee) reaches 1; distance 1",
+            "Goblin 2's attack with sword: 3 dice; rolled 6, 1, 1: 1 success",
             (
-                "Goblin 2 attacks with sword at Lia: 1 against 3, margin -2; turned; Lia counters "
-                "with sword: Goblin 2 is hurt"
+                "Lia is in Riposte: evasion active and sharpened, every other defense at the bare "
+                "passive floor"
             ),
+            (
+                "Lia's evasion (active): Grace 3 + Evasion 2 + Riposte_Sharpening 1 = 6 dice; "
+                "rolled 6, 6, 6, 1, 1, 1: 3 successes"
+            ),
+            "Lia's guard (passive): Vigor 1 = 1 die; rolled 2: 0 successes",
+            "Margin: 1 - (3 + 0) = -2",
+            "A margin of 0 or less: nothing happens, no damage of any kind",
+            "Riposte: Lia turned the blow by 2 and answers with sword at distance 1",
+            "Damage: 2 + 1 x 2 = 4 slash",
+            "Goblin 2: hurt",
         ],
     )
 

@@ -79,7 +79,7 @@ def margin(record: JSONObject, combatants: Roster) -> list[str]:
         riposte = read(b.riposte, bd.Riposte)
         lines.append(f"Riposte: {b.riposte if riposte.why is UNSET else riposte.why}")
         if riposte.damage:
-            damage = read(riposte.damage, bd.MarginDamage)
+            damage = riposte.counter()
             lines += margin_damage(damage, name_of(combatants, damage.to))
     return lines
 

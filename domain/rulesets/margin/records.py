@@ -3,7 +3,7 @@ typed records (decoded where they are read; only the fields a narrator reads are
 
 from __future__ import annotations
 
-from skald_campaign.ruleset_api.records import UNSET, BeforeAfter, Part, Unset, Why
+from skald_campaign.ruleset_api.records import UNSET, BeforeAfter, Part, Unset, Why, read
 
 __all__ = ["BeforeAfter", "Part", "Why"]  # read beside this package's own, as bd.<name>
 
@@ -106,7 +106,17 @@ class MarginDamage(Part, frozen=True):
 
 class Riposte(Part, frozen=True):
     why: str | Unset | None = UNSET  # without one, the riposte is shown
-    damage: dict[str, object] | None = None  # read as MarginDamage when recorded
+    damage: dict[str, object] | None = None  # read as MarginDamage when recorded (counter)
+    attacker: str | None = None  # whom the counter hurt
+    health: dict[str, object] | None = None  # the attacker's health, before and after
+
+    def counter(self) -> MarginDamage:
+        """The counter's damage as a blow's damage: riposte.py records whom it hurt and
+        their health beside the damage, not in it (a record without them fails to read,
+        and its narrative is the plain lines, as it was)."""
+        return read(
+            {**(self.damage or {}), "to": self.attacker, "health": self.health}, MarginDamage
+        )
 
 
 class MarginAttack(Part, frozen=True):

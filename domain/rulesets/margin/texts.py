@@ -9,9 +9,10 @@ an NPC puts into a posture (it spends its fatigue); the dice thrown (how many an
 faces), the successes they show and the margin they make (a Ward's too), the outcome
 words (intercepts, stops the blow dead, turned, counters) and the PCs' numbers stay.
 
-Where the GM's narrator cannot read a record (an answered Riposte's counter, recorded
-without whom it hurt; a Ward that covered nobody) it writes the plain lines, and so do
-these parts (domain/reading/told.py): the open dice, then the summary.
+Where the GM's narrator cannot read a record (a Ward that covered nobody) it writes the
+plain lines, and so do these parts (domain/reading/told.py): the open dice, then the
+summary. An answered Riposte's counter is recorded with whom it hurt beside its damage
+(records.Riposte.counter reads them together).
 """
 
 from __future__ import annotations
@@ -161,7 +162,7 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
         else:
             lines.append((f"Riposte: {riposte.why}",))  # whether and how she answers: words
         if riposte.damage:
-            damage = read(riposte.damage, bd.MarginDamage)
+            damage = riposte.counter()
             lines += damage_lines(damage, name_of(combatants, damage.to), damage.to, target_id)
     return lines
 
