@@ -115,9 +115,9 @@ YIELD_EVERY = 16
 
 class RecordsWritten:
     """One aggregate's lists of records as its last snapshot wrote them: the records and
-    each one's JSON. A list that starts with the same records (an encounter's lists are
-    copied on append, never changed in place) reuses their JSON; a list that does not
-    (a correction rewrote the actions) is written whole again.
+    each one's JSON. A list that starts with the same records (the records a copy of an
+    encounter holds never change: domain/encounter/shared_records.py) reuses their JSON;
+    a list that does not (a correction rewrote the actions) is written whole again.
 
     With ``apart`` (the snapshot thread's, when its store packs large states), a list
     whose JSON reaches `PACK_FROM` is kept as packed segments instead (`Segment`): the

@@ -18,6 +18,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from skald_campaign.domain.encounter import applying, commands, telling
+from skald_campaign.domain.encounter.shared_records import SharedRecords
 from skald_campaign.domain.encounter.state import (
     JSON_STATE,
     copy_sharing,
@@ -366,7 +367,7 @@ class Encounter(Aggregate):
         self.initial_combatants = combatants_from_json(combatants)
         self.combatants = dict(self.initial_combatants)
         self.round = 1
-        self.actions: list[ActionRecord] = []
+        self.actions: SharedRecords[ActionRecord] = SharedRecords()
         self.corrections: list[Correction] = []
         self.ended = False
         self.started_by = by
@@ -383,10 +384,11 @@ class Encounter(Aggregate):
         end_reason: str | None
         last_outcome: dict[str, int]
 
-    # Action records and the starting line-up are never changed in place (actions are
-    # appended by copying the list, corrections write new records), so copies of an
-    # encounter may share them. The aggregate cache copies on every read; copying
-    # every record made each action cost more than the one before.
+    # Action records and the starting line-up are never changed in place (each copy of
+    # the encounter sees only its own first records of the list they share, appended to
+    # in place: domain/encounter/shared_records.py; corrections write new records), so
+    # copies of an encounter may share them. The aggregate cache copies on every read;
+    # copying every record made each action cost more than the one before.
     SHARED = frozenset({"actions", "initial_combatants", "options", KEPT})
 
     def __deepcopy__(self, memo: dict[int, object]) -> Encounter:
@@ -506,21 +508,19 @@ class Encounter(Aggregate):
         """The event just recorded, with its records' texts as the ruleset tells them
         (domain/encounter/telling.py), asked once here so no read asks again.
 
-        ``own_list``: the event's applier has just made ``self.actions`` anew (records are
-        appended by copying the list, applying.py), so no copy of this encounter shares
-        it yet and its last record may be replaced in place. Otherwise the list is copied,
-        as copies of the encounter may share it (``SHARED``)."""
+        ``own_list``: the event's applier has just made ``self.actions`` anew (a new view of
+        the records, applying.py), so no copy of this encounter holds it yet and its last
+        record may be replaced in place. Otherwise the records are copied, as copies of
+        the encounter may share them (``SHARED``, domain/encounter/shared_records.py)."""
         rules = telling.Rules(get_ruleset(self.ruleset_id), self.rules)
         found = telling.with_told(self.pending_events[-1], self.actions, rules, self.combatants)
         if found is None:
             return
         self.pending_events[-1] = found.event
         if found.records is not None:
-            self.actions = found.records
-        elif found.last is not None and own_list:
-            self.actions[-1] = found.last
+            self.actions = SharedRecords(found.records)
         elif found.last is not None:
-            self.actions = [*self.actions[:-1], found.last]
+            self.actions = self.actions.with_last(found.last, just_made=own_list)
 
     def _held(self, combatant_id: str) -> Vitals | None:
         c = self.combatants.get(combatant_id)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from skald_campaign.domain.encounter.shared_records import SharedRecords
 from skald_campaign.domain.play.actions import JOIN, ActionRecord, Effects, actions_from_json
 from skald_campaign.domain.play.corrections import ACTIVE
 from skald_campaign.domain.play.exchanges import declared, withdrawn
@@ -40,7 +41,7 @@ class Applied(Protocol):
 
     combatants: dict[str, Combatant]
     initial_combatants: dict[str, Combatant]
-    actions: list[ActionRecord]
+    actions: SharedRecords[ActionRecord]
     corrections: list[Correction]
     exchanges: list[Exchange]
     overrides: list[TurnOverride]
@@ -112,8 +113,9 @@ def action_resolved(
         hidden,
         told,
     )
-    # Copy on write: copies of the aggregate share the list (Encounter.__deepcopy__).
-    self.actions = [*self.actions, recorded]
+    # In place, in O(1): copies of the aggregate share the records, each seeing only
+    # its own (domain/encounter/shared_records.py).
+    self.actions = self.actions.appended(recorded)
 
 
 def ended(self: Applied, by: str, reason: str | None = None) -> None:
@@ -153,7 +155,7 @@ def table_recorded(
     table: JSONObject,
 ) -> None:
     recorded = replace(ActionRecord.from_json(record), version=self.version + 1)
-    self.actions = [*self.actions, recorded]
+    self.actions = self.actions.appended(recorded)
     if position is not None:
         move_to(self, Position.from_json(position))
 
@@ -202,7 +204,7 @@ def corrected(
     position: JSONObject | None = None,
     table: JSONObject | None = None,
 ) -> None:
-    self.actions = actions_from_json(actions)
+    self.actions = SharedRecords(actions_from_json(actions))
     for cid, c in self.combatants.items():
         self.combatants[cid] = replace(c, tracks=tracks[cid], state=state[cid])
     for record in self.actions:  # a join the correction struck out: out of the fight
@@ -229,7 +231,7 @@ def gm_changed(
 ) -> None:
     recorded = ActionRecord.from_json(record)
     self.combatants.update(recorded.effects.combatants or {})
-    self.actions = [*self.actions, replace(recorded, version=self.version + 1)]
+    self.actions = self.actions.appended(replace(recorded, version=self.version + 1))
 
 
 def recomputed(
@@ -242,7 +244,7 @@ def recomputed(
     state: Mapping[str, State],
 ) -> None:
     self.initial_combatants = combatants_from_json(initial)
-    self.actions = actions_from_json(actions)
+    self.actions = SharedRecords(actions_from_json(actions))
     self.combatants = combatants_from_json(combatants)
     self.corrections.append(recorded_correction(self, correction))
 

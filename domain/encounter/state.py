@@ -9,11 +9,12 @@ and new snapshots alike back into records.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TypeVar, cast
 from uuid import UUID
 
+from skald_campaign.domain.encounter.shared_records import SharedRecords
 from skald_campaign.domain.play.actions import ActionRecord, actions_from_json, as_list
 from skald_campaign.domain.play.records import Correction, Exchange, TurnOverride
 from skald_campaign.domain.reading.recorded import read_kept, stored_kept
@@ -41,10 +42,11 @@ def stored(value: object) -> JSON:
     raise TypeError(f"a snapshot stored JSON here, not {value!r}")
 
 
-def records_of(value: object, cls: type[R]) -> list[R]:
-    if not isinstance(value, list) or not all(isinstance(r, cls) for r in value):
+def records_of(value: object, cls: type[R]) -> Sequence[R]:
+    # The actions: a view of records copies share (domain/encounter/shared_records.py).
+    if not isinstance(value, list | SharedRecords) or not all(isinstance(r, cls) for r in value):
         raise TypeError(f"the encounter holds a list of {cls.__qualname__} here")
-    return cast(list[R], value)
+    return cast(Sequence[R], value)
 
 
 def combatants_of(value: object) -> dict[str, Combatant]:
@@ -86,7 +88,7 @@ JSON_STATE = frozenset(WRITTEN)
 READ: dict[str, Callable[[object], object]] = {
     "combatants": _combatants,
     "initial_combatants": _combatants,
-    "actions": lambda value: actions_from_json(stored(value)),
+    "actions": lambda value: SharedRecords(actions_from_json(stored(value))),
     "corrections": _corrections,
     "exchanges": _exchanges,
     "overrides": _overrides,
@@ -105,10 +107,10 @@ LISTED: dict[str, type[Listed]] = {
 }
 
 
-def listed_records(value: object, cls: type[Listed]) -> list[Listed]:
-    if not isinstance(value, list) or not all(isinstance(r, cls) for r in value):
+def listed_records(value: object, cls: type[Listed]) -> Sequence[Listed]:
+    if not isinstance(value, list | SharedRecords) or not all(isinstance(r, cls) for r in value):
         raise TypeError(f"the encounter holds a list of {cls.__qualname__} here")
-    return value
+    return cast(Sequence[Listed], value)
 
 
 def write_state(state: Mapping[str, object], lists: RecordLists | None = None) -> dict[str, object]:
