@@ -7,6 +7,8 @@ so readers switch from one complete set of views to another, never to half of on
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import redis
 from redis.typing import KeyT
 
@@ -130,15 +132,19 @@ class Generations:
         return created
 
 
+def root_pages(client: redis.Redis, root: str, size: int = 1000) -> Iterator[list[KeyT]]:
+    """Every key under a root, a page at a time (SCAN: Redis never blocks on a large root)."""
+    page: list[KeyT] = []
+    for key in client.scan_iter(match=f"{root}:*", count=size):
+        page.append(key)
+        if len(page) >= size:
+            yield page
+            page = []
+    if page:
+        yield page
+
+
 def delete_root(client: redis.Redis, root: str) -> int:
-    """Unlink every key under a root, in pages, without blocking Redis."""
-    deleted = 0
-    batch: list[KeyT] = []
-    for key in client.scan_iter(match=f"{root}:*", count=1000):
-        batch.append(key)
-        if len(batch) >= 1000:
-            deleted += int(client.unlink(*batch))
-            batch = []
-    if batch:
-        deleted += int(client.unlink(*batch))
-    return deleted
+    """Unlink every key under a root, in pages, without blocking Redis (UNLINK frees the
+    values off its main thread)."""
+    return sum(int(client.unlink(*page)) for page in root_pages(client, root))

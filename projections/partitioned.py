@@ -18,6 +18,8 @@ The processes are forked: each opens its own store connection and Redis connecti
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
@@ -33,9 +35,10 @@ from eventsourcing.utils import resolve_topic
 from skald_campaign.domain.events import CAMPAIGN_EVENTS, EncounterStarted
 from skald_campaign.projections.decoding import EventDecoder
 from skald_campaign.projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
-from skald_campaign.projections.keys import ViewKeys, delete_root
+from skald_campaign.projections.keys import ViewKeys
+from skald_campaign.projections.leases import LEASE_SECONDS, abandoned
 from skald_campaign.projections.rebuild import (
-    _SWITCH,
+    LEASE_LOST,
     Progress,
     Rebuilder,
     RebuildError,
@@ -47,6 +50,7 @@ from skald_campaign.projections.rebuild import (
 Opened = tuple[ApplicationRecorder, Mapper[UUID], redis.Redis]
 Opener = Callable[[], AbstractContextManager[Opened]]
 _CAMPAIGN_CLASSES = frozenset(CAMPAIGN_EVENTS)
+PART_PATIENCE = 30.0  # seconds a part stopping after its batch may take before it is killed
 
 
 def own_client(client: redis.Redis) -> redis.Redis:
@@ -114,9 +118,18 @@ def _run_part(
     parts: int,
     target: int,
     reached: Synchronized[int],
+    stop: Synchronized[int],
     answer: Connection[PartDone, object],
 ) -> None:
-    """One process's share, reported on ``answer``."""
+    """One process's share, reported on ``answer``.
+
+    The parent stops it: a Ctrl-C reaches every process of the terminal's group, and a
+    part that stopped on its own might still be sending a commit while the parent
+    deletes the generation. So a part ignores SIGINT, and stops after its batch when the
+    parent sets ``stop`` or is gone (killed: the part must not go on writing into a
+    generation the next rebuild sweeps), its commit in flight landed first."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
     try:
         with opener() as (recorder, mapper, client):
             name = part_name(rebuilder.application_name, index)
@@ -136,6 +149,8 @@ def _run_part(
 
             def advance(done: int, _total: int) -> None:
                 reached.value = done
+                if stop.value or os.getppid() != parent:
+                    raise RebuildError("stopped by the rebuild that started it")
 
             try:
                 engine.sync()
@@ -162,56 +177,68 @@ def rebuild_partitioned(
     target = rebuilder.recorder.max_notification_id() or 0
     if parts <= 1 or target == 0:
         return rebuilder.rebuild_all(progress)
+    swept = rebuilder.sweep()
     old = generations.current(client)
     new = generations.new(client)
     root = generations.root(new)
+    lease = rebuilder.claim(new)
     context = multiprocessing.get_context("fork")
     reached = [context.Value("q", 0) for _ in range(parts)]
+    stop = context.Value("b", 0)
     pipes = [context.Pipe(duplex=False) for _ in range(parts)]
     processes = [
         context.Process(
             target=_run_part,
-            args=(opener, rebuilder, root, n, parts, target, reached[n], pipes[n][1]),
+            args=(opener, rebuilder, root, n, parts, target, reached[n], stop, pipes[n][1]),
             name=f"rebuild part {n}",
         )
         for n in range(parts)
     ]
+
+    def stop_parts() -> None:
+        """Each part stops after its batch, its commit landed; one that does not within
+        the patience is terminated (and whatever it had sent is swept next time)."""
+        stop.value = 1
+        deadline = time.monotonic() + PART_PATIENCE
+        for process in processes:
+            if process.pid is not None:
+                process.join(max(0.0, deadline - time.monotonic()))
+                if process.is_alive():
+                    process.terminate()
+                    process.join()
+
     done: list[PartDone] = []
     try:
         for process in processes:
             process.start()
+        # The parts write under this lease: it is live while any of them runs.
+        if not lease.keep([p.pid for p in processes if p.pid is not None]):
+            raise RebuildError(LEASE_LOST.format(seconds=LEASE_SECONDS))
         for _, sending in pipes:
             sending.close()  # the children hold their ends: an EOF means one died
         for receiving, _ in pipes:
             while not receiving.poll(0.2):
+                if not lease.keep():
+                    raise RebuildError(LEASE_LOST.format(seconds=LEASE_SECONDS))
                 if progress:
                     progress(min(r.value for r in reached), target)
             done.append(receiving.recv())
-    except BaseException:
-        delete_root(client, root)
-        raise
-    finally:
         for process in processes:
-            if process.is_alive():
-                process.terminate()
             process.join()
-    failed = [d.error for d in done if d.error]
-    halts = [h for d in done for h in d.halts]
-    if failed or halts:
-        delete_root(client, root)
+        failed = [d.error for d in done if d.error]
+        halts = [h for d in done for h in d.halts]
         if failed:
             raise RebuildError(f"the views were not rebuilt: a part failed: {failed[0]}")
-        raise rebuild_halted(halts)
-    _adopt_positions(client, ViewKeys(root), rebuilder.application_name, parts, target)
-    switch = client.register_script(_SWITCH)
-    if not switch(keys=[generations.pointer], args=[old or "", new]):
-        delete_root(client, root)
-        raise RebuildError("another rebuild switched generations meanwhile; run it again")
-    if old is not None:
-        delete_root(client, generations.root(old))
+        if halts:
+            raise rebuild_halted(halts)
+        _adopt_positions(client, ViewKeys(root), rebuilder.application_name, parts, target)
+        rebuilder.finish(old, new, lease)
+    except BaseException:
+        abandoned(client, root, lease, before=stop_parts)
+        raise
     if progress:
         progress(target, target)
-    return RebuildReport(new, done[0].events if done else 0, time.perf_counter() - started)
+    return RebuildReport(new, done[0].events if done else 0, time.perf_counter() - started, swept)
 
 
 def _adopt_positions(

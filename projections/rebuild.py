@@ -30,6 +30,14 @@ from skald_campaign.domain.events import EncounterStarted
 from skald_campaign.projections.decoding import EventDecoder
 from skald_campaign.projections.engine import PROJECTIONS, Decoded, Halt, ProjectionEngine
 from skald_campaign.projections.keys import Generations, ViewKeys, delete_root
+from skald_campaign.projections.leases import (
+    LEASE_SECONDS,
+    Lease,
+    Swept,
+    abandoned,
+    signals_held,
+    sweep_orphans,
+)
 from skald_campaign.projections.narrow import redis_text
 from skald_campaign.projections.staging import CACHE_LIMIT, loads
 from skald_campaign.projections.store_reading import NotificationReader
@@ -38,10 +46,12 @@ from skald_campaign.projections.views import VitalsMeta, stored
 Progress = Callable[[int, int], None]  # (events read so far, events to read)
 
 _SWAP = """
--- KEYS: pointer, epoch, tracking keys (n), live keys to clear (d), scratch/live pairs (s)
--- ARGV: generation, application, position, n, d, s
+-- KEYS: pointer, epoch, tracking keys (n), live keys to clear (d), scratch/live pairs (s),
+--       the scratch root's lease
+-- ARGV: generation, application, position, n, d, s, the lease's token
 local n, d, s = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'generation' end
+if redis.call('HGET', KEYS[#KEYS], 'token') ~= ARGV[7] then return 'lease' end
 for i = 1, n do
   if redis.call('HGET', KEYS[2 + i], ARGV[2]) ~= ARGV[3] then return 'moved' end
 end
@@ -54,12 +64,24 @@ redis.call('INCR', KEYS[2])
 return 'ok'
 """
 
-# Move the pointer only if it still names the generation the rebuild started from.
+# Move the pointer only if it still names the generation the rebuild started from, and
+# only while the rebuild still holds its lease (projections/leases.py: a rebuild whose
+# lease lapsed may have had its generation swept meanwhile). Once current, the pointer
+# protects the generation: the lease goes.
+# KEYS: pointer, lease; ARGV: old generation ('' if none), new generation, lease token.
 _SWITCH = """
-if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[2], 'token') ~= ARGV[3] then return 'lease' end
+if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 'generation' end
 redis.call('SET', KEYS[1], ARGV[2])
-return 1
+redis.call('DEL', KEYS[2])
+return 'ok'
 """
+
+LEASE_LOST = (
+    "the views were not rebuilt: this rebuild stopped renewing its claim on the views it "
+    "was building for over {seconds:.0f} s, and another rebuild swept them as left by a "
+    "rebuild that died; run it again"
+)
 
 
 @contextmanager
@@ -104,6 +126,7 @@ class RebuildReport:
     generation: str
     events: int
     seconds: float
+    swept: tuple[Swept, ...] = ()  # the views left by rebuilds that died, deleted first
 
     @property
     def rate(self) -> float:
@@ -154,11 +177,61 @@ class Rebuilder:
                 progress(position, target)
         return position, count
 
+    def sweep(self) -> tuple[Swept, ...]:
+        """Delete what rebuilds that died left (projections/leases.py)."""
+        return tuple(sweep_orphans(self.client, self.prefix))
+
+    def claim(self, name: str) -> Lease:
+        """This rebuild's lease on the root it is about to write."""
+        return Lease.take(self.client, self.prefix, name)
+
+    @staticmethod
+    def keeping(lease: Lease, progress: Progress | None) -> Progress:
+        """``progress``, renewing the lease as the batches go by (and stopping the
+        rebuild if it was lost)."""
+
+        def advance(done: int, total: int) -> None:
+            if not lease.keep():
+                raise RebuildError(LEASE_LOST.format(seconds=LEASE_SECONDS))
+            if progress:
+                progress(done, total)
+
+        return advance
+
+    def switch(self, old: str | None, new: str, lease: Lease) -> None:
+        """Make ``new`` current, or raise (the caller deletes it)."""
+        switch = self.client.register_script(_SWITCH)
+        outcome = redis_text(
+            switch(keys=[self.generations.pointer, lease.key], args=[old or "", new, lease.token])
+        )
+        if outcome == "lease":
+            raise RebuildError(LEASE_LOST.format(seconds=LEASE_SECONDS))
+        if outcome != "ok":
+            raise RebuildError("another rebuild switched generations meanwhile; run it again")
+        lease.became_current = True  # the pointer holds it now, never to be abandoned
+
+    def finish(self, old: str | None, new: str, lease: Lease) -> None:
+        """Switch to ``new`` and delete ``old``, SIGINT and SIGTERM held throughout, so that
+        a rebuild either completes or leaves the views as they were: a Ctrl-C during the
+        old generation's deletion would otherwise report a rebuild that did happen as one
+        that did not. If the process is killed meanwhile, what is left of the old
+        generation is swept by the next rebuild. Raises (and has switched nothing) only if
+        the switch is refused."""
+        with signals_held(f"switching to the views {new} and deleting the old ones"):
+            self.switch(old, new, lease)
+            if old is not None:
+                delete_root(self.client, self.generations.root(old))
+
     def rebuild_all(self, progress: Progress | None = None) -> RebuildReport:
+        """A new generation, filled and switched to. If anything stops it (an error, a
+        Ctrl-C, SIGTERM raised as an exception), the new generation is deleted before the
+        error goes on, and the current one stays as it was."""
         started = time.perf_counter()
+        swept = self.sweep()
         old = self.generations.current(self.client)
         new = self.generations.new(self.client)
         root = self.generations.root(new)
+        lease = self.claim(new)
         engine = ProjectionEngine(
             self.client,
             self.mapper,
@@ -172,21 +245,20 @@ class Rebuilder:
         )
         try:
             engine.sync()
-            _, count = self.fill(engine, 0, self.recorder.max_notification_id() or 0, progress)
+            target = self.recorder.max_notification_id() or 0
+            _, count = self.fill(engine, 0, target, self.keeping(lease, progress))
             if not engine.flush():
                 raise RebuildError("another process wrote into the views being rebuilt")
-        finally:
             engine.close()
-        if engine.halted:
-            delete_root(self.client, root)
-            raise halted_rebuild(engine)
-        switch = self.client.register_script(_SWITCH)
-        if not switch(keys=[self.generations.pointer], args=[old or "", new]):
-            delete_root(self.client, root)
-            raise RebuildError("another rebuild switched generations meanwhile; run it again")
-        if old is not None:
-            delete_root(self.client, self.generations.root(old))
-        return RebuildReport(new, count, time.perf_counter() - started)
+            if engine.halted:
+                raise halted_rebuild(engine)
+            self.finish(old, new, lease)
+        except BaseException:
+            # The commit in flight lands first (close waits for it), then the deletion;
+            # nothing, if the switch was made (a signal held meanwhile, raised now).
+            abandoned(self.client, root, lease, before=engine.close)
+            raise
+        return RebuildReport(new, count, time.perf_counter() - started, swept)
 
     def rebuild_campaign(
         self, campaign_id: UUID, progress: Progress | None = None, attempts: int = 50
@@ -195,8 +267,11 @@ class Rebuilder:
         generation = self.generations.current(self.client)
         if generation is None:
             return self.rebuild_all(progress)  # no views at all: nothing to swap into
+        swept = self.sweep()
         live = ViewKeys(self.generations.root(generation))
-        scratch = ViewKeys(f"{self.prefix}:views:rebuild-{uuid4().hex[:12]}")
+        name = f"rebuild-{uuid4().hex[:12]}"
+        scratch = ViewKeys(self.generations.root(name))
+        lease = self.claim(name)
         selector = CampaignSelector(campaign_id, self.mapper, self.application_name)
         engine = ProjectionEngine(
             self.client,
@@ -207,30 +282,41 @@ class Rebuilder:
             defer_streams=True,
             cache_limit=self.cache_limit,
         )
-        engine.sync()
         swap = self.client.register_script(_SWAP)
         position = count = 0
+        advance = self.keeping(lease, progress)
         try:
+            engine.sync()
             for _ in range(attempts):
                 target = self._live_position(live)
                 if target is None:
-                    return self.rebuild_all(progress)  # the views are incomplete: redo them all
-                position, read = self.fill(engine, position, target, progress)
+                    break  # the views are incomplete: redo them all (below)
+                position, read = self.fill(engine, position, target, advance)
                 count += read
                 if engine.halted:
                     raise halted_rebuild(engine)
                 if not engine.flush():
                     raise RebuildError("another process wrote into the views being rebuilt")
-                outcome = self._swap(swap, generation, live, scratch, campaign_id, selector, target)
+                with signals_held(f"swapping campaign {campaign_id}'s views in"):
+                    outcome = self._swap(
+                        swap, generation, live, scratch, campaign_id, selector, target, lease
+                    )
                 if outcome == "ok":
-                    return RebuildReport(generation, count, time.perf_counter() - started)
+                    return RebuildReport(generation, count, time.perf_counter() - started, swept)
                 if outcome == "generation":
                     raise RebuildError("the views switched generation meanwhile; run it again")
-            raise RebuildError(
-                "the live views kept moving; stop the projection runner, or rebuild everything"
-            )
+                if outcome == "lease":
+                    raise RebuildError(LEASE_LOST.format(seconds=LEASE_SECONDS))
+            else:
+                raise RebuildError(
+                    "the live views kept moving; stop the projection runner, or rebuild everything"
+                )
         finally:
-            delete_root(self.client, scratch.root)
+            # What is left of the scratch root (all of it, if this failed); the engine
+            # writes synchronously, so nothing lands after.
+            abandoned(self.client, scratch.root, lease, before=engine.close)
+        report = self.rebuild_all(progress)
+        return RebuildReport(report.generation, report.events, report.seconds, swept + report.swept)
 
     def _live_position(self, live: ViewKeys) -> int | None:
         positions = [
@@ -251,6 +337,7 @@ class Rebuilder:
         campaign_id: UUID,
         selector: CampaignSelector,
         position: int,
+        lease: Lease,
     ) -> str:
         meta = loads(self.client.get(live.vitals_meta(str(campaign_id))))
         live_encounters = set()
@@ -263,8 +350,9 @@ class Rebuilder:
         keys = [self.generations.pointer, live.epoch, *tracking, *to_clear]
         for from_key, to_key in pairs:
             keys += [from_key, to_key]
+        keys.append(lease.key)
         args: list[str | int] = [generation, self.application_name, position]
-        args += [len(tracking), len(to_clear), len(pairs)]
+        args += [len(tracking), len(to_clear), len(pairs), lease.token]
         outcome: object = swap(keys=keys, args=args)
         return outcome.decode() if isinstance(outcome, bytes) else str(outcome)
 
