@@ -381,8 +381,8 @@ def _rebuild(
         settings = load_settings(data_dir=data_dir, database=database, redis_url=redis_url)
         with (
             build_services(settings, replacing_views=campaign is None) as services,
+            views_left_as_they_were(services),  # with Redis up, once the bar has stopped
             progress_bar() as bar,
-            views_left_as_they_were(services),
         ):
             what = f"campaign {campaign}" if campaign else "all views"
             task = bar.add_task(f"rebuilding {what}", total=None)

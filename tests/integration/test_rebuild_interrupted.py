@@ -28,8 +28,8 @@ import redis
 
 from skald_campaign.application.application import SkaldApplication
 from skald_campaign.projections.engine import PROJECTIONS
-from skald_campaign.projections.keys import Generations, ViewKeys
-from skald_campaign.projections.leases import lease_key
+from skald_campaign.projections.keys import Generations, ViewKeys, delete_root
+from skald_campaign.projections.leases import lease_key, signals_held
 from skald_campaign.projections.rebuild import Rebuilder, RebuildError
 from tests.integration.projection_support import (
     assert_same_views,
@@ -141,6 +141,21 @@ def test_a_rebuild_that_lost_its_lease_stops_and_deletes_what_it_wrote(
     with pytest.raises(RebuildError, match="another rebuild swept them"):
         rebuilder.rebuild_all(lapsed)
     assert_same_views(before, everything(client, prefix))
+
+
+def test_a_second_ctrl_c_waits_for_the_deletion_of_the_unfinished_views(
+    client: redis.Redis,
+) -> None:
+    """The deletion of a large unfinished generation takes a while, and an impatient GM
+    presses Ctrl-C again: it must not stop the deletion half-way."""
+    root = f"test-{uuid.uuid4().hex[:12]}:views:g2"
+    client.mset({f"{root}:vitals:{n}": n for n in range(2500)})
+    with signals_held("deleting the unfinished views g2"):
+        signal.raise_signal(signal.SIGINT)  # a real one, delivered now
+        deleted = delete_root(client, root)
+    assert deleted == 2500
+    assert not list(client.scan_iter(f"{root}:*"))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 # --- the command, stopped by a signal ---------------------------------------------------
