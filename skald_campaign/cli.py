@@ -418,28 +418,27 @@ def views_left_as_they_were(services: Services) -> Iterator[None]:
     try:
         yield
     except RebuildError as error:
-        reason = str(error)
-        if not reason.startswith(NOT_REBUILT):
-            reason = f"{NOT_REBUILT}{reason}"
-        raise RebuildError(f"{reason}; {_as_they_were(services)}") from None
+        reason = str(error).removeprefix(NOT_REBUILT)
+        left = _left(services)
+        raise RebuildError(f"the views were not rebuilt, and were {left}: {reason}") from None
     except KeyboardInterrupt:
-        raise refuse(f"interrupted: {_as_they_were(services)}", INTERRUPTED) from None
+        raise refuse(f"interrupted: the views were {_left(services)}", INTERRUPTED) from None
     except Terminated:
-        typer.echo(f"skald: terminated: {_as_they_were(services)}", err=True)
+        typer.echo(f"skald: terminated: the views were {_left(services)}", err=True)
         raise
 
 
 NOT_REBUILT = "the views were not rebuilt: "
 
 
-def _as_they_were(services: Services) -> str:
+def _left(services: Services) -> str:
     try:
         current = Generations(services.redis_prefix).current(services.redis)
     except redis.RedisError:
-        return "the views were left as they were"
+        return "left as they were"
     if current is None:
-        return "there were no views before, and there are none"
-    return f"the views were left as they were (generation {current} still current)"
+        return "left as they were (there were none)"
+    return f"left as they were (generation {current} still current)"
 
 
 @app.command()

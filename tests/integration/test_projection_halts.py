@@ -112,7 +112,8 @@ def test_a_view_stops_at_an_event_it_cannot_apply_and_the_others_go_on(
     assert rebuilt.returncode == 1, rebuilt.stdout
     assert "Traceback" not in rebuilt.stderr
     assert rebuilt.stderr.splitlines()[-1] == (
-        f"skald: the views were not rebuilt: event {position} (Campaign.CharacterEnrolled "
+        "skald: the views were not rebuilt, and were left as they were (generation g1 "
+        f"still current): event {position} (Campaign.CharacterEnrolled "
         f"of aggregate {lost}) cannot be applied by the vitals view(s): {halt['why']}; "
         "this Skald cannot read that event: run a Skald that can (the one that wrote it, "
         "or a newer one), or restore the store from an export made before it"
