@@ -22,6 +22,7 @@ from skald_campaign.application.snapshotting import freeze_snapshotted
 from skald_campaign.cli_rulesets import rulesets_app
 from skald_campaign.cli_support import (
     fails_cleanly,
+    known_failure,
     load_settings,
     masked_url,
     progress_bar,
@@ -34,7 +35,7 @@ from skald_campaign.database import open_for_rebuild
 from skald_campaign.projections.heap import keep_freed_memory
 from skald_campaign.projections.keys import Generations
 from skald_campaign.projections.partitioned import rebuild_partitioned
-from skald_campaign.projections.rebuild import Rebuilder, RebuildError, RebuildReport
+from skald_campaign.projections.rebuild import Rebuilder, RebuildReport
 from skald_campaign.services import Services, build_services
 
 
@@ -417,15 +418,19 @@ def views_left_as_they_were(services: Services) -> Iterator[None]:
     and which generation is current."""
     try:
         yield
-    except RebuildError as error:
-        reason = str(error).removeprefix(NOT_REBUILT)
-        left = _left(services)
-        raise RebuildError(f"the views were not rebuilt, and were {left}: {reason}") from None
     except KeyboardInterrupt:
         raise refuse(f"interrupted: the views were {_left(services)}", INTERRUPTED) from None
     except Terminated:
         typer.echo(f"skald: terminated: the views were {_left(services)}", err=True)
         raise
+    except Exception as error:  # a refusal, Redis or the store gone: still one line
+        known = known_failure(error)
+        if known is None:
+            raise
+        reason, status = known
+        reason = reason.removeprefix(NOT_REBUILT)
+        left = _left(services)
+        raise refuse(f"the views were not rebuilt, and were {left}: {reason}", status) from None
 
 
 NOT_REBUILT = "the views were not rebuilt: "
@@ -434,7 +439,7 @@ NOT_REBUILT = "the views were not rebuilt: "
 def _left(services: Services) -> str:
     try:
         current = Generations(services.redis_prefix).current(services.redis)
-    except redis.RedisError:
+    except (redis.RedisError, OSError):
         return "left as they were"
     if current is None:
         return "left as they were (there were none)"

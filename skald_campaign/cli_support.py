@@ -69,16 +69,27 @@ def fails_cleanly() -> Iterator[None]:
     never a traceback: the same for every command."""
     try:
         yield
-    except SettingsError as error:
-        raise refuse(str(error), SETTINGS_REFUSED) from None
-    except (EmbeddedRedisError, ExchangeError, RebuildError, DomainError) as error:
-        raise refuse(str(error), FAILED) from None
-    except redis.RedisError as error:
-        raise refuse(f"Redis: {error}", FAILED) from None
-    except PersistenceError as error:
-        raise refuse(f"event store: {' '.join(str(error).split())}", FAILED) from None
-    except OSError as error:
-        raise refuse(str(error), FAILED) from None
+    except Exception as error:
+        known = known_failure(error)
+        if known is None:
+            raise
+        raise refuse(*known) from None
+
+
+def known_failure(error: BaseException) -> tuple[str, int] | None:
+    """The one line (without "skald: ") and the exit status of a failure every command
+    reports alike; None for any other (a bug: its traceback is wanted)."""
+    if isinstance(error, SettingsError):
+        return str(error), SETTINGS_REFUSED
+    if isinstance(error, EmbeddedRedisError | ExchangeError | RebuildError | DomainError):
+        return str(error), FAILED
+    if isinstance(error, redis.RedisError):
+        return f"Redis: {error}", FAILED
+    if isinstance(error, PersistenceError):
+        return f"event store: {' '.join(str(error).split())}", FAILED
+    if isinstance(error, OSError):
+        return str(error), FAILED
+    return None
 
 
 def masked_url(url: str) -> str:
