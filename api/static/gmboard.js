@@ -145,6 +145,12 @@ function renderPending(enc, names) {
   $("pending").replaceChildren(...pendingOf(enc).map((x) => el("div", { class: "exchange",
     "data-exchange": x.number },
     x.summary || `${names[x.actor] || "?"} → ${names[x.defender] || "?"}`,
+    // The GM answering for an NPC needs what the player's page shows its player: the hit
+    // score a parry or dodge must reach (seed 001, S3).
+    x.shown && x.shown.hit_score !== undefined
+      ? el("p", { class: "hit-score", "data-hit-score": x.shown.hit_score },
+        `Hit score ${x.shown.hit_score}` + (x.shown.hit && x.shown.hit.note
+          ? ` (${x.shown.hit.note})` : "")) : null,
     el("div", { class: "caption" }, `waiting for ${x.awaiting || "the defender"}`),
     // The table's dice for the answer the GM gives for the defender (an NPC's parry, as a
     // player types theirs on /play); left empty, the server rolls.

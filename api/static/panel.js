@@ -135,6 +135,13 @@ export function actionPanel({ context, done, fail, gm = false }) {
     };
     const results = Array.isArray(found.results) ? found.results.map((r) => [r.result || r.name, r])
       : Object.entries(found.results || {});
+    // RULINGS T3a: odds that would tell a foe's hidden numbers are the GM's; the API
+    // answers none (and says why) rather than a chance a player may not read.
+    if (found.withheld && !results.length) {
+      box.replaceChildren(el("p", { class: "caption", "data-odds": "withheld" },
+        "No odds: they would tell a foe's hidden numbers."));
+      return;
+    }
     box.replaceChildren(el("h3", {}, "Odds before the dice"),
       ...results.map(([name, chance]) => row(name, chance, { "data-outcome": name })),
       ...(found.damage || []).filter((d) => d.at_least_one.decimal > 0).map((d) =>

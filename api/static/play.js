@@ -99,14 +99,22 @@ function render() {
   if (focused) {
     document.querySelector(`#pending [data-declare-dice="${focused.dataset.declareDice}"]`)?.focus();
   }
-  waiting.forEach((x) => answerOdds(x).catch(() => {})); // odds are a help, not a must
+  // Odds are a help, not a must; an attack the GM rolled hidden has none to give (they
+  // would tell its hit: the API answers 403), so none are asked.
+  waiting.filter((x) => !x.hidden).forEach((x) => answerOdds(x).catch(() => {}));
   settleWaiting(encounter);
+  followResult(encounter);
   renderSwitcher(fighting ? turn : {}, waiting);
   const played = fighting ? encounter.combatants.find((c) => c.id === page.chosen) : null;
   const acting = played && (!turn.current || turn.current === played.id) ? played : null;
   $("panel-caption").textContent = panelCaption(encounter, names, acting);
   if (!acting) $("action-form").hidden = true; // the form comes back on their turn
   renderOpponents(played);
+  // Drawn again with the fight: what they said for last round ("has already acted in
+  // round 1") is not what they say now.
+  if ($("attack-odds-against").value && $("attack-odds-against").closest("details").open) {
+    attackOdds();
+  }
   $("action-buttons").replaceChildren(...(acting ? Object.entries(page.ruleset.actions)
     .filter(([, a]) => !a.gm_only)
     .map(([kind, a]) => el("button", { type: "button", "data-kind": kind, title: a.description,
@@ -150,6 +158,12 @@ async function attackOdds() {
       `${select.dataset.acting}/odds?against=${encodeURIComponent(select.value)}`);
     box.replaceChildren(...found.attacks.map((attack) => {
       if (!attack.odds) return el("p", { class: "caption" }, `${attack.label}: ${attack.refused}`);
+      // RULINGS T3a: a chance that would tell a foe's hidden numbers (its defenses, its AC)
+      // is the GM's. The API gives no results then: no bar at 0%, which reads as "cannot hit".
+      if (attack.odds.withheld) {
+        return el("p", { class: "caption", "data-attack": attack.label, "data-odds": "withheld" },
+          `${attack.label}: no odds, they would tell ${found.against_name}'s hidden numbers`);
+      }
       const hit = attack.odds.results.find((r) => r.result === "hit" || r.result === "success");
       const fill = el("div", { class: "fill" });
       fill.style.width = `${((hit ? hit.decimal : 0) * 100).toFixed(1)}%`;
@@ -205,6 +219,20 @@ function settleWaiting(encounter) {
 // The fight the result box speaks of.
 let resultFight = null;
 
+// What the result box says of an action the GM has since voided, rerolled or rewound
+// ("Bran recovers 6 Stamina", now 0) gives way to what the record says now.
+function followResult(encounter) {
+  const shown = document.querySelector("#result [data-result]");
+  if (!shown || !encounter || resultFight !== encounter.id) return;
+  const action = (encounter.actions || []).find((a) => String(a.number) === shown.dataset.result);
+  const said = shown.querySelector(".summary");
+  if (action && said && said.textContent !== summaryOf(action)) showResult(action);
+}
+
+// An action's summary, and what became of it when it no longer stands ("voided").
+const summaryOf = (action) => (action.status && action.status !== "active"
+  ? `${action.summary || ""} (${action.status})` : action.summary || "");
+
 function showResult(action) {
   resultFight = page.encounter ? page.encounter.id : null;
   // An attack that waits for its defender's answer says so (the board follows the answer).
@@ -216,13 +244,19 @@ function showResult(action) {
     return;
   }
   $("result").replaceChildren(el("div", { "data-result": action.number || "" },
-    el("p", { class: "summary" }, action.summary || ""),
+    el("p", { class: "summary" }, summaryOf(action)),
     el("ol", { class: "narrative" }, (action.narrative || []).map((line) => el("li", {}, line)))));
 }
 
 const panel = actionPanel({
   context: () => page,
-  done: async (response) => { showResult(response.action || response); await refresh(); },
+  // The form folds away once the action is recorded, as on the GM screen: its odds are
+  // not asked again for an actor who has now acted (a 409 on every press).
+  done: async (response) => {
+    panel.close();
+    showResult(response.action || response);
+    await refresh();
+  },
   fail: showError,
 });
 
