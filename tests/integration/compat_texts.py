@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
+
 # Seed 004: "If a defender's FR bonus exceeds the attacker's FR bonus the attacker cannot
 # achieve a Double Success". The old narrator wrote "no double success" after every
 # Forceful Defense line, also when the defender's FR bonus did not exceed the attacker's
@@ -86,3 +88,12 @@ def corrected_since(then: Any) -> Any:
     if isinstance(then, list):
         return [corrected_since(v) for v in then]
     return then
+
+
+def corrected_answers(answers: dict[str, str]) -> list[str]:
+    """The requests whose recorded answer has a narrative the corrections above change."""
+    return [
+        request
+        for request, answer in answers.items()
+        if corrected_since(orjson.loads(answer)) != orjson.loads(answer)
+    ]
