@@ -165,3 +165,19 @@ SCENES = [
     the_gm_amends_an_npcs_sheet,
     the_gm_adjusts_an_npcs_tracks,
 ]
+
+
+def a_pc_recovers_to_the_maximum() -> Scene:
+    """Bran takes one impact die of 4 (3 Stamina), then rolls 1 2 3 against CON: +6, of
+    which only 3 fit under his maximum."""
+    t = table("Bran", "Ogre")
+    t.act("take_hit", None, {"damage": [4]}, target="Bran", damage_type="impact",
+          damage_class=1)  # fmt: skip
+    return t, t.act("recover", "Bran", {"recovery": [1, 2, 3]})
+
+
+def a_pc_rolls_a_natural_18_to_recover() -> Scene:
+    t = table("Bran", "Ogre")
+    t.act("take_hit", None, {"damage": [4]}, target="Bran", damage_type="impact",
+          damage_class=1)  # fmt: skip
+    return t, t.act("recover", "Bran", {"recovery": [6, 6, 6]})

@@ -64,7 +64,11 @@ def test_stamina_body_a_hidden_recovery() -> None:
     record = t.act("recover", "Ogre", {"recovery": [1, 2, 3]}, hidden=True)
     assert t.read(record)["gm"] == (
         "Ogre recovers 5 Stamina",
-        ["recovery: 3d6 rolled 1, 2, 3 = 6", "Ogre recovers 5 Stamina"],
+        [
+            "Ogre's recovery: 3d6 rolled 6 against CON 11: success, margin 5",
+            "Success by 5: +max(1, 5)",
+            "Ogre: Stamina 13 -> 18",
+        ],
     )
     assert others(t, record)[0] == "Ogre rolls to recover: Ogre is hurt"
 

@@ -25,21 +25,45 @@ def told(scene: Callable[[], tuple[Table, dict[str, JSON]]]) -> tuple[Read, Read
 
 
 def test_an_npc_recovers() -> None:
+    """S7 as it went, where the plain lines said 'recovery: 3d6 rolled 1, 2, 3 = 6' and
+    nothing of CON, the margin or where the gain came from; the Ogre's CON, margin and
+    Stamina stay the GM's."""
     gm, others = told(scenes.an_npc_recovers)
     assert gm == (
         "Ogre recovers 5 Stamina",
         [
-            "recovery: 3d6 rolled 1, 2, 3 = 6",
-            "Ogre recovers 5 Stamina",
+            "Ogre's recovery: 3d6 rolled 6 against CON 11: success, margin 5",
+            "Success by 5: +max(1, 5)",
+            "Ogre: Stamina 13 -> 18",
         ],
     )
-    assert others == (
-        "Ogre recovers Stamina",
+    assert others == ("Ogre recovers Stamina", ["Ogre's recovery: 3d6 rolled 6: success"])
+
+
+def test_a_pc_recovers_to_the_maximum() -> None:
+    gm, others = told(scenes.a_pc_recovers_to_the_maximum)
+    assert gm == (
+        "Bran recovers 3 Stamina",
         [
-            "recovery: 3d6 rolled 1, 2, 3 = 6",
-            "Ogre recovers Stamina",
+            "Bran's recovery: 3d6 rolled 6 against CON 12: success, margin 6",
+            "Success by 6: +max(1, 6)",
+            "Bran: Stamina 9 -> 12 (never past the maximum, 12)",
         ],
     )
+    assert others == gm
+
+
+def test_a_pc_rolls_a_natural_18_to_recover() -> None:
+    gm, others = told(scenes.a_pc_rolls_a_natural_18_to_recover)
+    assert gm == (
+        "Bran recovers 0 Stamina",
+        [
+            "Bran's recovery: 3d6 rolled 18 against CON 12: failure, margin -6",
+            "Natural 18: nothing, the moment is wasted",
+            "Bran: Stamina 9 -> 9",
+        ],
+    )
+    assert others == gm
 
 
 def test_the_gm_marks_an_npcs_wound() -> None:

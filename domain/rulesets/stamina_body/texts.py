@@ -104,9 +104,40 @@ def damage(taken: bd.SbDamage, target: str, target_id: str, attacker: str | None
     return lines
 
 
+class Recovery(bd.Part, frozen=True):
+    check: bd.SbCheck
+    why: str
+    stamina: RecoveredStamina
+    capped: bool = False
+
+
+def recovery(who: str, owner: str, b: Recovery) -> list[Text]:
+    """S7 as it went: 'Bran's recovery: 3d6 rolled 6 against CON 12: success, margin 6',
+    'Success by 6: +max(1, 6)', 'Bran: Stamina 3 -> 9'. CON, the margin, the gain and
+    the tracks are the owner's (an NPC's: the summary says 'recovers Stamina'); the
+    dice and the outcome word are the table's. It had been the plain lines: 'recovery:
+    3d6 rolled 1, 2, 3 = 6' and a gain whose why (CON, a natural 18, the maximum) was
+    nowhere."""
+    c = b.check
+    head: list[Part] = [f"{who}'s recovery: 3d6 rolled {c.roll}"]
+    head += secret(owner, f" against CON {c.target}")
+    head.append(f": {'success' if c.success else 'failure'}")
+    head += secret(owner, f", margin {c.margin}")
+    capped = f" (never past the maximum, {b.stamina.max})" if b.capped else ""
+    return [
+        tuple(head),
+        secret(owner, f"{b.why[0].upper()}{b.why[1:]}"),
+        secret(owner, f"{who}: Stamina {b.stamina.before} -> {b.stamina.after}{capped}"),
+    ]
+
+
 def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
-    """The narrative of an attack or a take-hit; None for another kind (the plain lines)."""
+    """The narrative of an attack, a take-hit or a recovery; None for another kind (the
+    plain lines)."""
     told = read(record, bd.SbTold)
+    if told.kind == "recover":
+        actor = str(given(told.actor))
+        return recovery(name_of(combatants, actor), actor, read(told.breakdown, Recovery))
     if told.kind == "take_hit":
         target_id = str(target_of(told.params))
         target = name_of(combatants, target_id)
@@ -230,6 +261,12 @@ def summary(record: JSONObject, combatants: Roster) -> Text | None:
 
 class Recovered(bd.Part, frozen=True):
     stamina: bd.BeforeAfter
+
+
+class RecoveredStamina(bd.Part, frozen=True):
+    before: int
+    after: int
+    max: int
 
 
 class Wound(bd.Part, frozen=True):
