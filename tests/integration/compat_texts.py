@@ -5,7 +5,7 @@ A ruleset's texts may change without its version (docs/rulesets.md, "Versions": 
 outcome as it was, a text, keeps it), and the narratives of events stored before texts
 were recorded are told anew on every read. The compat tests (test_compat_fe485e1.py,
 test_compat_77c0eaa.py) still compare every other byte with the old answers: only the
-lines below may differ, and only as written here.
+lines below may differ, and only as written here (each since the commit named).
 """
 
 from __future__ import annotations
@@ -59,10 +59,34 @@ ANSWERED_RIPOSTES = {
 }
 
 
+# Stamina-body's recovery (seed 001, "The Recovery roll"): the old narrator wrote the
+# plain lines, the dice's sum and the summary, nothing of CON, the margin or why the
+# gain; since 54a063e it tells the roll against CON, the outcome and margin, the gain's
+# why and the Stamina before and after (capped at the maximum). Pinned literally: the
+# recoveries of the compat stories.
+RECOVERIES = {
+    ("recovery: 3d6 rolled 6, 6, 4 = 16", "Mira ✦ recovers 0 Stamina"): [
+        "Mira ✦'s recovery: 3d6 rolled 16 against CON 12: failure, margin -4",
+        "Failure (16 > 12): +1",
+        "Mira ✦: Stamina 12 -> 12 (never past the maximum, 12)",
+    ],
+    ("recovery: 3d6 rolled 1, 2, 3 = 6", "Mira ✦ recovers 0 Stamina"): [
+        "Mira ✦'s recovery: 3d6 rolled 6 against CON 12: success, margin 6",
+        "Success by 6: +max(1, 6)",
+        "Mira ✦: Stamina 12 -> 12 (never past the maximum, 12)",
+    ],
+    ("recovery: 3d6 rolled 5, 1, 6 = 12", "Ylva recovers 1 Stamina"): [
+        "Ylva's recovery: 3d6 rolled 12 against CON 12: success, margin 0",
+        "Success by 0: +max(1, 0)",
+        "Ylva: Stamina 11 -> 12",
+    ],
+}
+
+
 def corrected_narrative(lines: list[str], breakdown: object) -> list[str]:
-    answered = ANSWERED_RIPOSTES.get(tuple(lines))
-    if answered is not None:
-        return list(answered)
+    pinned = ANSWERED_RIPOSTES.get(tuple(lines)) or RECOVERIES.get(tuple(lines))
+    if pinned is not None:
+        return list(pinned)
     out = [FORCEFUL_NOT_EXCEEDING.sub(r"\1; a double success is not ruled out", x) for x in lines]
     damage = breakdown.get("damage") if isinstance(breakdown, dict) else None
     arithmetic = damage.get("arithmetic") if isinstance(damage, dict) else None
