@@ -145,7 +145,9 @@ export function actionPanel({ context, done, fail, gm = false }) {
     box.replaceChildren(el("h3", {}, "Odds before the dice"),
       ...results.map(([name, chance]) => row(name, chance, { "data-outcome": name })),
       ...(found.damage || []).filter((d) => d.at_least_one.decimal > 0).map((d) =>
-        row(`${d.name}: ${d.track} ≥ 1 (mean ${d.mean.decimal.toFixed(2)})`, d.at_least_one,
+        // The chance of losing any of a track, and the mean loss: "Thrain: health ≥ 1" read
+        // as the chance Thrain stays standing.
+        row(`${d.name} loses ≥ 1 ${d.track} (mean loss ${d.mean.decimal.toFixed(2)})`, d.at_least_one,
           { "data-damage": `${d.combatant}:${d.track}` })),
       ...(found.conditions || []).filter((c) => c.gained.decimal > 0).map((c) =>
         row(`${c.name}: ${c.condition}`, c.gained, { "data-condition-odds": c.condition })));

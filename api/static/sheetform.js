@@ -4,7 +4,9 @@
 // NPC, and multi-add: "3 x Goblin" makes Goblin 1-3) and amendment both use it.
 import { el } from "/static/skald.js";
 
-const words = (name) => name.replaceAll("_", " ");
+// A schema's name or title in words: "hit_dice" -> "hit dice", "ArmorItem" -> "Armor Item"
+// (its button had read "Add armoritem").
+const words = (name) => name.replaceAll("_", " ").replace(/([a-z])([A-Z])/g, "$1 $2");
 
 function resolve(schema, root) {
   if (schema && schema.$ref) return resolve(root.$defs[schema.$ref.split("/").pop()], root);
