@@ -162,6 +162,9 @@ export function actionPanel({ context, done, fail, gm = false }) {
     return (ruleset.actions[kind].params.required || []).filter((name) => !(name in given));
   }
 
+  // An action was just recorded by this form (see refreshAside).
+  let justDone = false;
+
   function refreshAside() {
     clearTimeout(previewTimer);
     // Not once the form has closed: there is no action to ask about (a request with no
@@ -176,7 +179,15 @@ export function actionPanel({ context, done, fail, gm = false }) {
         return;
       }
       preview();
-      odds();
+      // Just recorded: the form is drawn again for the next action, and its odds are not
+      // asked for an actor who has now acted (a 409 and a console error on every press);
+      // they are asked again once the form changes.
+      if (justDone) {
+        justDone = false;
+        $("odds").replaceChildren();
+      } else {
+        odds();
+      }
     }, 120);
   }
 
@@ -221,6 +232,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
     if (hidden && hidden.checked && !hidden.closest("label").hidden) request.hidden = true;
     try {
       await done(await write(api, "POST", `encounters/${encounter.id}/actions`, request));
+      justDone = true;
     } catch (error) {
       // Said in the result box, right under the form (a lost answer too: press again).
       fail(error);
@@ -232,6 +244,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
             if (!reason) throw new Error("say why the GM allows it");
             await done(await write(api, "POST", `encounters/${encounter.id}/actions`,
               { ...request, override_reason: reason }));
+            justDone = true;
           }) }, "Allow it (GM)");
         $("result").append(el("div", { class: "row" },
           el("input", { id: "override-reason", placeholder: "why the GM allows it" }), allow));
@@ -255,6 +268,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
     // The encounter ended or the actor left: no stale form stays open.
     close() {
       clearTimeout(previewTimer);
+      justDone = false;
       kind = null;
       actor = null;
       form.hidden = true;
@@ -265,6 +279,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
     },
     open(newKind, newActor) {
       const { ruleset, encounter, campaign } = context();
+      justDone = false;
       kind = newKind;
       actor = newActor;
       form.hidden = false;

@@ -250,13 +250,7 @@ function showResult(action) {
 
 const panel = actionPanel({
   context: () => page,
-  // The form folds away once the action is recorded, as on the GM screen: its odds are
-  // not asked again for an actor who has now acted (a 409 on every press).
-  done: async (response) => {
-    panel.close();
-    showResult(response.action || response);
-    await refresh();
-  },
+  done: async (response) => { showResult(response.action || response); await refresh(); },
   fail: showError,
 });
 

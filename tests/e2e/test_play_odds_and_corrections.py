@@ -6,8 +6,8 @@ them (a GM's evening per ruleset on main, through the pages):
   "fists 0.0%" under "My attacks' odds against...", an empty "Odds before the dice"
   under the attack form. A player reads 0.0% as "I cannot hit". They now say why there
   are none;
-- after a player's own posture or blow, the phone asked that action's odds again for an
-  actor who had now acted: a 409 and a console error on every press;
+- after a player's own posture or blow, the phone drew the form again and asked its odds
+  for an actor who had now acted: a 409 and a console error on every press;
 - a blow the GM rolled hidden: the phone asked its answer's odds, which the API refuses
   for a hidden roll (403), on every live update while it waited;
 - stamina-body: the GM answering for an NPC saw no hit score on the pending card, which
@@ -88,15 +88,14 @@ def test_a_player_reads_no_odds_against_an_npc_as_zero(server: Server, browser: 
         )
         expect(phone.locator("#odds .odd")).to_have_count(0)
 
-        # Lia takes up Defend instead: recorded, the form folds away, and nothing is asked
-        # of the API that it refuses (the Defend's odds again, for Lia who has acted).
+        # Lia takes up Defend instead: recorded, and nothing is asked of the API that it
+        # refuses (the Defend's odds again, for Lia who has acted).
         phone.locator("#action-buttons [data-kind=defend]").click()
         expect(phone.locator('#odds [data-outcome="declared"]')).to_be_visible()  # read first
         phone.locator("#action-submit").click()
         expect(phone.locator("#result [data-result] .summary")).to_have_text(
             "Lia takes up Defend for round 1"
         )
-        expect(phone.locator("#action-form")).to_be_hidden()
         for name in ("watchful", "braced"):  # live updates, well after the form's odds timer
             http.post(markers, json={"target": orc_id, "name": name})
             expect(phone.locator(f'[data-marker="{name}"]').first).to_be_visible()
