@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import operator
-import tracemalloc
 from typing import Any
 
 import pytest
@@ -26,6 +25,8 @@ from skald_campaign.domain.encounter.shared_records import SharedRecords
 from skald_campaign.domain.play.actions import ActionRecord
 from skald_campaign.store import MAPPER, TRANSCODER
 from tests.unit import scenes_stamina_body as scenes
+from tests.unit.test_snapshots_apart import stored_bytes
+from tests.unit.test_told_copies_no_records import peak_allocated
 
 SHORT, LONG = 1_000, 100_000  # records: a list of LONG is 800 KB of pointers
 
@@ -53,15 +54,7 @@ def peak_of_an_action(records: int) -> int:
     which the next N / 8 appends use (amortized O(1), as any list's append)."""
     encounter, ogre = an_encounter(records)
     hit(encounter, ogre)
-    peaks = []
-    for _ in range(3):
-        tracemalloc.start()
-        try:
-            hit(encounter, ogre)
-            _, peak = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
-        peaks.append(peak)
+    peaks = [peak_allocated(lambda: hit(encounter, ogre)) for _ in range(3)]
     assert len(encounter.actions) == records + 4
     assert encounter.actions[-1].told is not None
     return max(peaks)
@@ -132,15 +125,8 @@ def test_a_snapshot_taken_meanwhile_holds_exactly_its_records() -> None:
     plain = copy.deepcopy(handed)
     plain.actions = list(records)  # type: ignore[assignment]  # a list, as before
     whole = Encounter.Snapshot.take(plain)
-    whole = type(whole)(
-        originator_id=whole.originator_id,
-        originator_version=whole.originator_version,
-        timestamp=snapshot.timestamp,
-        topic=whole.topic,
-        state=whole.state,
-    )
     stored = app.mapper.to_stored_event(snapshot)
-    assert stored.state == app.mapper.to_stored_event(whole).state
+    assert stored.state == stored_bytes(app, whole, snapshot)
     read = app.mapper.to_domain_event(stored).mutate(None)
     assert isinstance(read, Encounter)
     assert read.actions == records and len(read.actions) == 6

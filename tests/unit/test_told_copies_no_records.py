@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import tracemalloc
+from collections.abc import Callable
 
 from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.encounter.shared_records import SharedRecords
@@ -34,6 +35,17 @@ def a_long_encounter() -> tuple[Encounter, str]:
     return encounter, t.ids["Ogre"]
 
 
+def peak_allocated(do: Callable[[], object]) -> int:
+    """The most ``do`` has allocated at once while it ran (tracemalloc), in bytes."""
+    tracemalloc.start()
+    try:
+        do()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak
+
+
 def hit(encounter: Encounter, ogre: str) -> None:
     params = {"target": ogre, "damage_type": "impact", "damage_class": 1}
     encounter.act("take_hit", None, params, {"damage": [1]}, None, "gm")
@@ -42,12 +54,7 @@ def hit(encounter: Encounter, ogre: str) -> None:
 def test_an_action_on_a_long_encounter_copies_its_records_once() -> None:
     encounter, ogre = a_long_encounter()
     one_list = 8 * LONG
-    tracemalloc.start()
-    try:
-        hit(encounter, ogre)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    peak = peak_allocated(lambda: hit(encounter, ogre))
     assert len(encounter.actions) == LONG + 1
     assert encounter.actions[-1].told is not None
     # One new list, and what the command itself makes (a few KB); the old code made
