@@ -240,6 +240,11 @@ function showResult(action) {
     const x = action.exchange;
     $("result").replaceChildren(el("div", { "data-pending": x.number },
       el("p", { class: "summary" }, x.summary || ""),
+      // The attacker's own hit score, which their defender (or the GM answering for an
+      // NPC) is shown to answer (seed 001, S3): the player waits knowing it too.
+      x.shown && x.shown.hit_score !== undefined
+        ? el("p", { class: "hit-score", "data-hit-score": x.shown.hit_score },
+          `Hit score ${x.shown.hit_score}`) : null,
       el("p", { class: "caption" }, `Waiting for ${x.awaiting || "the defender"}.`)));
     return;
   }

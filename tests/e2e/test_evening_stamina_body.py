@@ -144,7 +144,11 @@ class Evening:
 
     # -- a player's presses ----------------------------------------------------------
 
-    def player_attacks(self, name: str, target: str, dice: dict[str, str], in_round: int) -> Page:
+    def player_attacks(
+        self, name: str, target: str, dice: dict[str, str], in_round: int, hit_score: int
+    ) -> Page:
+        """The attacker's part, on their phone: the blow waits for its answer, and the
+        phone says so with the hit score the answer must reach (S3)."""
         phone = self.phones[name]
         caption = f"{name}'s turn · round {in_round} · {name} acts"
         expect(phone.locator("#panel-caption")).to_have_text(caption)
@@ -152,7 +156,9 @@ class Evening:
         phone.locator("#param-target").select_option(self.ids[target])
         roll(phone, dice)
         phone.locator("#action-submit").click()
-        expect(phone.locator("#result [data-pending]")).to_be_visible()
+        waiting = phone.locator("#result [data-pending]")
+        expect(waiting).to_be_visible()
+        expect(waiting.locator(".hit-score")).to_have_text(f"Hit score {hit_score}")
         return phone
 
     def player_answers(self, name: str, choice: str, dice: str, hit_score: int, says: str) -> Page:
@@ -300,7 +306,11 @@ def test_an_evening_of_stamina_body_through_the_pages(
     # the goblin: a parry, 5 5 5 against 10, fails. Damage 2 4 6 on the piercing table:
     # 7 Stamina, 3 Body, no armour: Goblin 1 at 3/10, 5/8, with a piercing wound.
     table.player_attacks(
-        "Bran", "Goblin 1", {"Bran's hit": "2 2 2", "Bran's damage": "2 4 6"}, in_round=1
+        "Bran",
+        "Goblin 1",
+        {"Bran's hit": "2 2 2", "Bran's damage": "2 4 6"},
+        in_round=1,
+        hit_score=6,
     )
     table.gm_answers(
         "Bran",
@@ -374,7 +384,11 @@ def test_an_evening_of_stamina_body_through_the_pages(
     # Kara's spear on the prone Goblin 2: 3 3 4, hit score 2; the GM takes no defence.
     # Damage 1 2 3: 3 Stamina: Goblin 2 at 7/10.
     table.player_attacks(
-        "Kara", "Goblin 2", {"Kara's hit": "3 3 4", "Kara's damage": "1 2 3"}, in_round=1
+        "Kara",
+        "Goblin 2",
+        {"Kara's hit": "3 3 4", "Kara's damage": "1 2 3"},
+        in_round=1,
+        hit_score=2,
     )
     table.gm_answers("Kara", "none", "", "Kara hits: Goblin 2 is hurt")
     assert table.fighter(ford, "Goblin 2")["tracks"] == {"stamina": 7, "body": 8}
@@ -405,7 +419,11 @@ def test_an_evening_of_stamina_body_through_the_pages(
     # Bran's spear on Goblin 1: 2 2 3, hit score 5; the GM dodges for it with 6 6 6 (18
     # always fails). Damage 4 4 1: 5 Stamina, 2 Body: Goblin 1 at -2/10, 3/8, stunned.
     table.player_attacks(
-        "Bran", "Goblin 1", {"Bran's hit": "2 2 3", "Bran's damage": "4 4 1"}, in_round=2
+        "Bran",
+        "Goblin 1",
+        {"Bran's hit": "2 2 3", "Bran's damage": "4 4 1"},
+        in_round=2,
+        hit_score=5,
     )
     table.gm_answers(
         "Bran",
@@ -449,7 +467,11 @@ def test_an_evening_of_stamina_body_through_the_pages(
     # and 2 2 4: 4 Stamina, 1 Body: Goblin 2 at 3/10, 7/8 with a piercing wound.
     table.next_turn("Kara")
     table.player_attacks(
-        "Kara", "Goblin 2", {"Kara's hit": "2 2 2", "Kara's damage": "5 5 5"}, in_round=2
+        "Kara",
+        "Goblin 2",
+        {"Kara's hit": "2 2 2", "Kara's damage": "5 5 5"},
+        in_round=2,
+        hit_score=6,
     )
     table.gm_answers(
         "Kara", "none", "",
@@ -519,7 +541,11 @@ def test_an_evening_of_stamina_body_through_the_pages(
     # Kara's spear on Goblin 2: 4 4 4, hit score 0; the GM parries for it, 6 5 6: fails.
     # Damage 1 1 1: 3 Stamina: Goblin 2 at 0/10.
     table.player_attacks(
-        "Kara", "Goblin 2", {"Kara's hit": "4 4 4", "Kara's damage": "1 1 1"}, in_round=3
+        "Kara",
+        "Goblin 2",
+        {"Kara's hit": "4 4 4", "Kara's damage": "1 1 1"},
+        in_round=3,
+        hit_score=0,
     )
     table.gm_answers("Kara", "parry", "6 5 6", "Kara hits: Goblin 2 is winded")
     assert table.fighter(ford, "Goblin 2")["tracks"] == {"stamina": 0, "body": 7}
