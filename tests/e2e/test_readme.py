@@ -157,7 +157,7 @@ def test_the_tests_install_beside_the_servers_venv_not_over_it() -> None:
 
 def test_the_set_up_says_how_long_the_suite_takes_and_how_to_run_a_quick_part() -> None:
     section = " ".join(set_up_section().split())
-    assert "The whole suite takes about 25 minutes on 2 cores" in section
+    assert "The whole suite takes about 16 minutes on 2 cores with nothing configured" in section
     assert "`.venv-test/bin/pytest tests/unit`" in section
     assert (ROOT / "tests" / "unit").is_dir()
 
