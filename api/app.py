@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager, asynccontextmanager
-from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
 
 from skald_campaign.api import errors, openapi
 from skald_campaign.api.action_path import ActionPath
 from skald_campaign.api.attribution import ClientAttribution
 from skald_campaign.api.backend import Backend
-from skald_campaign.api.deps import backend
 from skald_campaign.api.etags import ViewETags
 from skald_campaign.api.fast_actions import ActionFastPath
 from skald_campaign.api.fast_log import LogFastPath
@@ -34,6 +31,7 @@ from skald_campaign.api.routes import (
     docs,
     encounters,
     feed,
+    health,
     history,
     house_rules,
     keys,
@@ -53,26 +51,6 @@ from skald_campaign.api.view_connection import close_lines_here
 from skald_campaign.assistant.mount import AssistantMount, Assistants
 
 BackendFactory = Callable[[], AbstractContextManager[Backend]]
-
-# Every route's endpoint is a module's function, none a closure over the app it serves:
-# FastAPI keeps what it learns of each endpoint in caches of its own (4,096 entries each,
-# fastapi/dependencies/models.py), so an endpoint defined inside create_app would keep its
-# app, and the app's whole backend, alive long after it stopped, one app per entry: a
-# process making many apps (the test suite: one per test) grew to 2.8 GB and spent minutes
-# in the garbage collector (tests/integration/test_app_released.py).
-health_router = APIRouter(tags=["health"])
-
-
-@health_router.get(
-    "/health",
-    responses={
-        200: {"description": "the event store and Redis answer"},
-        503: {"description": "degraded: the same report, saying which does not answer"},
-    },
-)
-def health(request: Request) -> JSONResponse:
-    report: dict[str, Any] = backend(request).health()
-    return JSONResponse(report, status_code=200 if report["status"] == "ok" else 503)
 
 
 class SkaldAPI(FastAPI):
@@ -174,7 +152,12 @@ def create_app(
     app.mount("/static", dashboard.static_files(), name="static")
     app.mount("/docs-assets", docs.assets(), name="docs-assets")
 
-    app.include_router(health_router)
+    # Every endpoint is a module's function, none a closure over this app: FastAPI keeps
+    # what it learns of each endpoint in caches of its own (4,096 entries each), so an
+    # endpoint defined in here would keep its app, with the whole backend, alive after it
+    # stopped: the suite (an app per test) grew to 2.8 GB (tests/integration/
+    # test_app_released.py).
+    app.include_router(health.router)
 
     openapi.install(app)  # after every route: it completes each operation's description
     return app

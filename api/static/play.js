@@ -85,9 +85,7 @@ function render() {
   $("pending").replaceChildren(...waiting.map((x) => el("div", { class: "exchange",
     "data-exchange": x.number },
     `${names[x.actor] || "Someone"} attacks ${names[x.defender]}: your answer?`,
-    x.shown && x.shown.hit_score !== undefined
-      ? el("p", { class: "hit-score", "data-hit-score": x.shown.hit_score },
-        `Hit score ${x.shown.hit_score}`) : null,
+    hitScore(x),
     el("label", { class: "field" }, el("span", {}, "My dice (leave empty: the server rolls)"),
       el("input", { "data-declare-dice": x.number, inputmode: "numeric", placeholder: "3 3 3",
         value: typed.get(String(x.number)) || "" })),
@@ -229,6 +227,14 @@ function followResult(encounter) {
   if (action && said && said.textContent !== summaryOf(action)) showResult(action);
 }
 
+// The hit score an attack waiting for its answer must be met by (seed 001, S3), as its
+// defender answers it and its attacker waits: none where the exchange shows none.
+function hitScore(x) {
+  return x.shown && x.shown.hit_score !== undefined
+    ? el("p", { class: "hit-score", "data-hit-score": x.shown.hit_score },
+      `Hit score ${x.shown.hit_score}`) : null;
+}
+
 // An action's summary, and what became of it when it no longer stands ("voided").
 const summaryOf = (action) => (action.status && action.status !== "active"
   ? `${action.summary || ""} (${action.status})` : action.summary || "");
@@ -242,9 +248,7 @@ function showResult(action) {
       el("p", { class: "summary" }, x.summary || ""),
       // The attacker's own hit score, which their defender (or the GM answering for an
       // NPC) is shown to answer (seed 001, S3): the player waits knowing it too.
-      x.shown && x.shown.hit_score !== undefined
-        ? el("p", { class: "hit-score", "data-hit-score": x.shown.hit_score },
-          `Hit score ${x.shown.hit_score}`) : null,
+      hitScore(x),
       el("p", { class: "caption" }, `Waiting for ${x.awaiting || "the defender"}.`)));
     return;
   }
