@@ -2,8 +2,9 @@
 the GM, a player and a viewer read them (RULINGS T3a; the records: tests/unit/scenes_margin.py).
 
 The GM reads what domain/reading/narrators.py and the rules wrote, byte for byte as before these
-kinds were built from parts (a Ward that covered nobody in the plain lines, as then); an
-answered Riposte reads as every other attack, its counter's damage included. A player and
+kinds were built from parts; an answered Riposte reads as every other attack, its
+counter's damage included, and so does a blow on an ally whom a Ward does not cover
+(where the dwarf stands, and that his Ward does nothing). A player and
 a viewer read the same parts without an NPC's sheet values, weapon damage, armor, health or
 effort: the dice, their successes, the margin, a Ward's sums and the outcome words stay,
 and a PC's numbers.
@@ -323,29 +324,53 @@ def test_an_npc_dwarf_stops_a_blow_between_pcs() -> None:
 
 
 def test_a_ward_from_behind_covers_nobody() -> None:
+    """Seed 000: a Dwarf "can only cover people at his own rank or behind him — never
+    someone standing further forward". The blow reads as every other: the pools, the
+    margin, where the dwarf stands and that his Ward does nothing, the damage. It had
+    read as the plain lines, 'attack: 5d6 rolled 6, 6, 1, 1, 1 = 15', a sum of faces seed
+    000 never adds up: the narrator read the Ward considered as one that intercepted.
+    Ranks are where the table stands, every reader's; the Goblin's numbers the GM's."""
     gm, others = told(scenes.a_ward_from_behind_covers_nobody)
+    attack = (
+        "Bran's attack with sword: Might 3 + Melee 2 = 5 dice; rolled 6, 6, 1, 1, 1: 2 successes"
+    )
+    ward = (
+        "Ward: Thrain stands at rank 2, behind Goblin 2 at rank 1; a Ward covers allies at the "
+        "dwarf's own rank or behind him, never one further forward: it does nothing against "
+        "this blow"
+    )
     assert gm == (
         (
             "Bran attacks with sword at Goblin 2: 2 against 0, margin 2; Goblin 2 takes 4 (health "
             "20 -> 16)"
         ),
         [
-            "attack: 5d6 rolled 6, 6, 1, 1, 1 = 15",
-            "defense.Goblin 2.evasion: 2d6 rolled 2, 3 = 5",
-            "defense.Goblin 2.guard: 2d6 rolled 2, 3 = 5",
+            "sword (melee) reaches 1; distance 1",
+            attack,
             (
-                "Bran attacks with sword at Goblin 2: 2 against 0, margin 2; Goblin 2 takes 4 "
-                "(health 20 -> 16)"
+                "Goblin 2 holds no posture this round and defends passively: the bare attribute "
+                "for every defense"
             ),
+            "Goblin 2's evasion (passive): Grace 2 = 2 dice; rolled 2, 3: 0 successes",
+            "Goblin 2's guard (passive): Vigor 2 = 2 dice; rolled 2, 3: 0 successes",
+            "Margin: 2 - (0 + 0) = 2",
+            ward,
+            "Damage: 2 + 1 x 2 = 4 slash",
+            "Rounded half up, once: 4 -> 4",
+            "Goblin 2: health 20 -> 16",
         ],
     )
     assert others == (
         "Bran attacks with sword at Goblin 2: 2 against 0, margin 2; Goblin 2 is hurt",
         [
-            "attack: 5d6 rolled 6, 6, 1, 1, 1 = 15",
-            "defense.Goblin 2.evasion: 2d6 rolled 2, 3 = 5",
-            "defense.Goblin 2.guard: 2d6 rolled 2, 3 = 5",
-            "Bran attacks with sword at Goblin 2: 2 against 0, margin 2; Goblin 2 is hurt",
+            "sword (melee) reaches 1; distance 1",
+            attack,
+            "Goblin 2's evasion (passive): 2 dice; rolled 2, 3: 0 successes",
+            "Goblin 2's guard (passive): 2 dice; rolled 2, 3: 0 successes",
+            "Margin: 2 - (0 + 0) = 2",
+            ward,
+            "Damage: 2 + 1 x 2 = 4 slash",
+            "Goblin 2: hurt",
         ],
     )
 

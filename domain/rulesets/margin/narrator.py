@@ -48,6 +48,19 @@ def margin_defenses(block: bd.Defenses, who: str) -> list[str]:
     return lines
 
 
+def uncovered_lines(ward: bd.Uncovered) -> list[str]:
+    """A Ward that does not cover the ally struck (M13; seed 000: "He can only cover
+    people at his own rank or behind him — never someone standing further forward"):
+    where each warding dwarf stands, and that his Ward does nothing against the blow.
+    Ranks are where the table stands, every reader's."""
+    return [
+        f"Ward: {c.why}; a Ward covers allies at the dwarf's own rank or behind him, never "
+        "one further forward: it does nothing against this blow"
+        for c in ward.considered
+        if not c.covers
+    ]
+
+
 def margin(record: JSONObject, combatants: Roster) -> list[str]:
     told = read(record, bd.MarginTold)
     if told.kind not in ("attack", "cast"):
@@ -64,7 +77,9 @@ def margin(record: JSONObject, combatants: Roster) -> list[str]:
         lines.append(f"Margin: {m.attack} - ({taken}) = {m.value}")
         if m.value <= 0:
             lines.append("A margin of 0 or less: nothing happens, no damage of any kind")
-    if b.ward:
+    if b.ward and b.ward.get("dwarf") is None:  # no Ward covers the target
+        lines += uncovered_lines(read(b.ward, bd.Uncovered))
+    elif b.ward:
         ward = read(b.ward, bd.Ward)
         dwarf = name_of(combatants, ward.dwarf)
         lines += margin_defenses(ward, dwarf)

@@ -61,6 +61,19 @@ class Ward(Defenses, frozen=True):
     stopped: bool
 
 
+class Considered(Part, frozen=True):
+    covers: bool
+    why: str  # "Thrain stands at rank 2, behind Goblin 2 at rank 1"
+
+
+class Uncovered(Part, frozen=True):
+    """A blow on an ally whom no warding dwarf of the side covers (strike.py): every
+    Ward considered, and why it does not cover the target."""
+
+    dwarf: None
+    considered: list[Considered]
+
+
 class Named(Part, frozen=True):
     name: str
 

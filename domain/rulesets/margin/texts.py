@@ -9,10 +9,12 @@ an NPC puts into a posture (it spends its fatigue); the dice thrown (how many an
 faces), the successes they show and the margin they make (a Ward's too), the outcome
 words (intercepts, stops the blow dead, turned, counters) and the PCs' numbers stay.
 
-Where the GM's narrator cannot read a record (a Ward that covered nobody) it writes the
-plain lines, and so do these parts (domain/reading/told.py): the open dice, then the
-summary. An answered Riposte's counter is recorded with whom it hurt beside its damage
-(records.Riposte.counter reads them together).
+Where the GM's narrator cannot read a record it writes the plain lines, and so do these
+parts (domain/reading/told.py): the open dice, then the summary. An answered Riposte's
+counter is recorded with whom it hurt beside its damage (records.Riposte.counter reads
+them together); a Ward that covers nobody the blow reaches is recorded with no dwarf and
+the Wards considered (records.Uncovered), told as where each dwarf stands and that his
+Ward does nothing (narrator.uncovered_lines: ranks, every reader's).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from skald_campaign.domain.rulesets.margin import records as bd
+from skald_campaign.domain.rulesets.margin.narrator import uncovered_lines
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, exact, faces, name_of, plural
 from skald_campaign.ruleset_api.records import UNSET, given, present, read, target_of
@@ -146,7 +149,9 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
         lines.append((f"Margin: {m.attack} - ({taken}) = {m.value}",))
         if m.value <= 0:
             lines.append(("A margin of 0 or less: nothing happens, no damage of any kind",))
-    if b.ward:
+    if b.ward and b.ward.get("dwarf") is None:  # no Ward covers the target
+        lines += [(line,) for line in uncovered_lines(read(b.ward, bd.Uncovered))]
+    elif b.ward:
         ward = read(b.ward, bd.Ward)
         dwarf = name_of(combatants, ward.dwarf)
         lines += defense_lines(ward, dwarf, ward.dwarf, plain=True)  # its words hold no number

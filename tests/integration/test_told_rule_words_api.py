@@ -1,0 +1,119 @@
+"""A rule's words in the narrative, through the API, as the GM and a player read them in
+the fight's log (RULINGS T3, T3a): a blow on an ally whom a Dwarf's Ward does not cover
+(seed 000) is told as every other blow, not as the plain lines (the open dice summed,
+then the summary).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.helpers import ok
+
+SWORD = {"name": "sword", "attribute": "might", "skill": "melee", "category": "melee",
+         "base_damage": 2, "per_margin": 1, "damage_type": "slash"}  # fmt: skip
+HUMAN = {"might": 2, "grace": 2, "vigor": 2, "aether": 1, "melee": 1, "weapons": [SWORD]}
+DWARF = {"race": "dwarf", "might": 2, "grace": 1, "vigor": 3, "aether": 1, "evasion": 1, "guard": 3,
+         "armor": [{"name": "mail", "rating": 4}], "weapons": [SWORD]}  # fmt: skip
+
+
+class Table:
+    """One campaign, its characters (name: sheet, NPC or not, side, rank) in one fight,
+    and a player's key for Bran."""
+
+    def __init__(self, client: TestClient, ruleset: str, **lineup: Any) -> None:
+        self.client = client
+        body = {"name": "Evening", "ruleset": ruleset, "options": {"actions_per_round": 10}}
+        created = ok(client.post("/campaigns", json=body), 201)
+        self.base = f"/campaigns/{created['id']}"
+        self.keys = {"gm": created["gm_key"]}
+        self.ids: dict[str, str] = {}
+        combatants = []
+        for name, (sheet, npc, side, rank) in lineup.items():
+            character = {"name": name, "sheet": sheet, "npc": npc}
+            self.ids[name] = self.post("/characters", character, 201)["id"]
+            combatants.append({"character_id": self.ids[name], "side": side, "rank": rank})
+        player = {"role": "player", "characters": [self.ids["Bran"]]}
+        self.keys["player"] = self.post("/keys", player, 201)["key"]
+        fight = self.post("/encounters", {"name": "Ford", "combatants": combatants}, 201)
+        self.fight = f"/encounters/{fight['id']}"
+
+    def post(self, path: str, body: Any, status: int = 200) -> Any:
+        headers = {"authorization": f"Bearer {self.keys['gm']}"}
+        return ok(self.client.post(self.base + path, json=body, headers=headers), status)
+
+    def act(self, kind: str, actor: str, dice: Any = None, **params: Any) -> None:
+        if "target" in params:
+            params["target"] = self.ids[params["target"]]
+        body = {"kind": kind, "actor": self.ids[actor], "params": params, "dice": dice}
+        self.post(self.fight + "/actions", body, 201)
+
+    def last(self, role: str) -> tuple[str, list[str]]:
+        """The last action's summary and narrative in the fight's log as ``role`` reads it."""
+        headers = {"authorization": f"Bearer {self.keys[role]}"}
+        action = ok(self.client.get(self.base + self.fight, headers=headers))["actions"][-1]
+        return action["summary"], action["narrative"]
+
+
+def test_a_blow_on_an_ally_in_front_of_a_warding_dwarf(client: TestClient) -> None:
+    """Seed 000: a Dwarf "can only cover people at his own rank or behind him — never
+    someone standing further forward". Thrain wards from rank 2, the Goblin he fights
+    beside stands at rank 1: Bran's blow meets the Goblin's defense alone."""
+    t = Table(
+        client,
+        "margin",
+        Bran=({**HUMAN, "might": 3, "melee": 2}, False, "party", 1),
+        Goblin=({**HUMAN, "health": 20}, True, "foes", 1),
+        Thrain=(DWARF, True, "foes", 2),
+    )
+    t.act("ward", "Thrain", effort=1)
+    goblin = t.ids["Goblin"]
+    dice = {"attack": [6, 6, 1, 1, 1], f"defense.{goblin}.evasion": [2, 3],
+            f"defense.{goblin}.guard": [2, 3]}  # fmt: skip
+    t.act("attack", "Bran", dice, target="Goblin", weapon="sword")
+    attack = (
+        "Bran's attack with sword: Might 3 + Melee 2 = 5 dice; rolled 6, 6, 1, 1, 1: 2 successes"
+    )
+    ward = (
+        "Ward: Thrain stands at rank 2, behind Goblin at rank 1; a Ward covers allies at the "
+        "dwarf's own rank or behind him, never one further forward: it does nothing against "
+        "this blow"
+    )
+    assert t.last("gm") == (
+        (
+            "Bran attacks with sword at Goblin: 2 against 0, margin 2; Goblin takes 4 (health 20 "
+            "-> 16)"
+        ),
+        [
+            "sword (melee) reaches 1; distance 1",
+            attack,
+            (
+                "Goblin holds no posture this round and defends passively: the bare attribute "
+                "for every defense"
+            ),
+            "Goblin's evasion (passive): Grace 2 = 2 dice; rolled 2, 3: 0 successes",
+            "Goblin's guard (passive): Vigor 2 = 2 dice; rolled 2, 3: 0 successes",
+            "Margin: 2 - (0 + 0) = 2",
+            ward,
+            "Damage: 2 + 1 x 2 = 4 slash",
+            "Rounded half up, once: 4 -> 4",
+            "Goblin: health 20 -> 16",
+        ],
+    )
+    # The Goblin's sheet values and health are the GM's; the ranks, the dice and the
+    # margin the table's, Bran's numbers his player's.
+    assert t.last("player") == (
+        "Bran attacks with sword at Goblin: 2 against 0, margin 2; Goblin is hurt",
+        [
+            "sword (melee) reaches 1; distance 1",
+            attack,
+            "Goblin's evasion (passive): 2 dice; rolled 2, 3: 0 successes",
+            "Goblin's guard (passive): 2 dice; rolled 2, 3: 0 successes",
+            "Margin: 2 - (0 + 0) = 2",
+            ward,
+            "Damage: 2 + 1 x 2 = 4 slash",
+            "Goblin: hurt",
+        ],
+    )
