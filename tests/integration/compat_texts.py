@@ -83,8 +83,37 @@ RECOVERIES = {
 }
 
 
+# d20's shove towards a hazard (seed 004, the Pit-Stop Rule): the old narrator read the
+# target's Save vs Death Ray as a d20 check, could not, and wrote the plain lines, the dice
+# summed and the summary, no check and no rule; since the shove's narrative reads as every
+# other shove's, the save told after the checks (the push and the edge, the die against the
+# save number, what it did). Pinned literally: the one hazard of the compat stories, at
+# the Orc's heels (0 ft).
+HAZARD_SHOVES = {
+    (
+        "shove: 1d20 rolled 18 = 18",
+        "hazard_save: 1d20 rolled 3 = 3",
+        "Grimm shoves Orc 0 ft (18 >= FD 10); fails the save and goes into the well",
+    ): [
+        "d20 18 +0 FR bonus +0 size penalty = 18: 18 >= FD 10",
+        "FD 10: success",
+        "Forceful Defense: defender FR +0 does not exceed attacker FR +0; a double success is "
+        "not ruled out",
+        "Orc is pushed towards the well, 0 ft behind them, within the shove's 5 ft: a Save vs "
+        "Death Ray to stop at the very edge",
+        "Save vs Death Ray: d20 3 < 12: failure; Orc goes into the well; its own effects and "
+        "saves follow",
+        "Grimm shoves Orc 0 ft (18 >= FD 10); fails the save and goes into the well",
+    ],
+}
+
+
 def corrected_narrative(lines: list[str], breakdown: object) -> list[str]:
-    pinned = ANSWERED_RIPOSTES.get(tuple(lines)) or RECOVERIES.get(tuple(lines))
+    pinned = (
+        ANSWERED_RIPOSTES.get(tuple(lines))
+        or RECOVERIES.get(tuple(lines))
+        or HAZARD_SHOVES.get(tuple(lines))
+    )
     if pinned is not None:
         return list(pinned)
     out = [FORCEFUL_NOT_EXCEEDING.sub(r"\1; a double success is not ruled out", x) for x in lines]

@@ -1,7 +1,7 @@
 """A rule's words in the narrative, through the API, as the GM and a player read them in
 the fight's log (RULINGS T3, T3a): a blow on an ally whom a Dwarf's Ward does not cover
-(seed 000) is told as every other blow, not as the plain lines (the open dice summed,
-then the summary).
+(seed 000) and a shove towards a hazard (seed 004) are told as every other blow and
+shove, not as the plain lines (the open dice summed, then the summary).
 """
 
 from __future__ import annotations
@@ -17,6 +17,13 @@ SWORD = {"name": "sword", "attribute": "might", "skill": "melee", "category": "m
 HUMAN = {"might": 2, "grace": 2, "vigor": 2, "aether": 1, "melee": 1, "weapons": [SWORD]}
 DWARF = {"race": "dwarf", "might": 2, "grace": 1, "vigor": 3, "aether": 1, "evasion": 1, "guard": 3,
          "armor": [{"name": "mail", "rating": 4}], "weapons": [SWORD]}  # fmt: skip
+
+
+def d20_sheet(**overrides: Any) -> dict[str, Any]:
+    """FR +0 (STR stated +0, no skill slots), Medium, no armour: FD 10, save 12."""
+    return {"strength": {"modifier": 0}, "dexterity": 10, "constitution": 10, "wisdom": 10,
+            "level": 1, "hp": 20, "save_vs_death_ray": 12,
+            "weapons": [{"name": "Sword", "damage": "1d8"}], **overrides}  # fmt: skip
 
 
 class Table:
@@ -115,5 +122,89 @@ def test_a_blow_on_an_ally_in_front_of_a_warding_dwarf(client: TestClient) -> No
             ward,
             "Damage: 2 + 1 x 2 = 4 slash",
             "Goblin: hurt",
+        ],
+    )
+
+
+def test_shoves_towards_a_hazard(client: TestClient) -> None:
+    """Seed 004's Pit-Stop Rule: "If a Shove would push a defender into a hazard [...] the
+    defender gets an immediate Save vs. Death Ray to catch the ledge or stop at the very
+    edge". The Ogre's 10 ft push reaches the pit 5 ft behind Bran, who saves; Bran's
+    5 ft push reaches the fire 2 ft behind the Ogre, which fails (its save number, its
+    FD and FR bonus stay the GM's)."""
+    t = Table(
+        client,
+        "d20",
+        Bran=(d20_sheet(), False, "party", 1),
+        Ogre=(d20_sheet(size="large", hp=31, save_vs_death_ray=14), True, "foes", 1),
+    )
+    forceful = "Forceful Defense: defender FR +0 does not exceed attacker FR +0; a double success"
+    t.act("shove", "Ogre", {"shove": [12], "hazard_save": [15]}, target="Bran",
+          hazard_at_feet=5, hazard="the pit")  # fmt: skip
+    pit = (
+        "Bran is pushed towards the pit, 5 ft behind them, within the shove's 10 ft: a Save vs "
+        "Death Ray to stop at the very edge"
+    )
+    saved = "Save vs Death Ray: d20 15 >= 12: success; Bran stops at the very edge"
+    assert t.last("gm") == (
+        "Ogre shoves Bran 5 ft (12 >= FD 10); saves and stops at the edge of the pit",
+        [
+            "d20 12 +0 FR bonus +0 size penalty = 12: 12 >= FD 10",
+            "FD 10: success",
+            f"{forceful} is not ruled out",
+            pit,
+            saved,
+            "Ogre shoves Bran 5 ft (12 >= FD 10); saves and stops at the edge of the pit",
+        ],
+    )
+    assert t.last("player") == (
+        "Ogre shoves Bran 5 ft; saves and stops at the edge of the pit",
+        [
+            "d20 12",
+            "FD 10: success",
+            (
+                "Forceful Defense: defender FR +0 does not exceed attacker FR; a double success is "
+                "not ruled out"
+            ),
+            pit,
+            saved,
+            "Ogre shoves Bran 5 ft; saves and stops at the edge of the pit",
+        ],
+    )
+    t.act("shove", "Bran", {"shove": [20], "hazard_save": [3]}, target="Ogre",
+          hazard_at_feet=2, hazard="the fire")  # fmt: skip
+    fire = (
+        "Ogre is pushed towards the fire, 2 ft behind them, within the shove's 5 ft: a Save vs "
+        "Death Ray to stop at the very edge"
+    )
+    assert t.last("gm") == (
+        "Bran shoves Ogre 2 ft (16 >= FD 12); fails the save and goes into the fire",
+        [
+            "d20 20 +0 FR bonus -4 size penalty = 16: 16 >= FD 12",
+            "FD 12: success",
+            f"{forceful} is not ruled out",
+            fire,
+            (
+                "Save vs Death Ray: d20 3 < 14: failure; Ogre goes into the fire; its own effects "
+                "and saves follow"
+            ),
+            "Bran shoves Ogre 2 ft (16 >= FD 12); fails the save and goes into the fire",
+        ],
+    )
+    assert t.last("player") == (
+        "Bran shoves Ogre 2 ft; fails the save and goes into the fire",
+        [
+            "d20 20",
+            "FD: success",
+            (
+                "Forceful Defense: defender FR does not exceed attacker FR +0; a double success is "
+                "not ruled out"
+            ),
+            fire,
+            (
+                "Save vs Death Ray: d20 3: failure; Ogre goes into the fire; its own effects and "
+                "saves follow"
+            ),
+            "Bran shoves Ogre 2 ft; fails the save and goes into the fire",
         ],
     )

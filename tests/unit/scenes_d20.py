@@ -64,6 +64,13 @@ def an_npc_shoves_a_pc_towards_a_pit() -> Scene:
     return t, t.act("shove", "Ogre", dice, target="Bran", hazard_at_feet=5, hazard="the pit")
 
 
+def a_pc_shoves_an_npc_into_the_fire() -> Scene:
+    """Bran's 5 ft carry the Ogre past the fire's edge 2 ft behind it; its save fails."""
+    t = table("Bran", "Ogre")
+    dice = {"shove": [20], "hazard_save": [3]}
+    return t, t.act("shove", "Bran", dice, target="Ogre", hazard_at_feet=2, hazard="the fire")
+
+
 def a_shove_breaks_an_npcs_hold() -> Scene:
     t = table("Bran", "Mira", "Ogre")
     t.act("grapple", "Ogre", {"grapple": [20]}, target="Bran")
@@ -152,6 +159,7 @@ SCENES = [
     a_pc_fails_to_shove_an_npc,
     an_npc_shoves_a_pc_into_a_wall,
     an_npc_shoves_a_pc_towards_a_pit,
+    a_pc_shoves_an_npc_into_the_fire,
     a_shove_breaks_an_npcs_hold,
     a_pc_trips_an_npc,
     an_npc_fails_to_trip_a_pc,

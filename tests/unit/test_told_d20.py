@@ -2,11 +2,12 @@
 viewer read them (RULINGS T3a; the records: tests/unit/scenes_d20.py).
 
 The GM reads what domain/reading/narrators.py and the rules wrote, byte for byte as before these
-kinds were built from parts (a shove towards a hazard in the plain lines, as then). A
-player and a viewer read the d20's face, the feet, the outcome words and a PC's numbers;
-an NPC's FD, FR bonus, any total or comparison that holds one, and the damage a throw
-does it (its descriptor instead) are left out. A PC's failed escape from an NPC's hold
-named the NPC nowhere in its parameters and was shown whole, FD and all: no more.
+kinds were built from parts; a shove towards a hazard reads as every other shove, its
+Save vs Death Ray told after the checks. A player and a viewer read the d20's face, the
+feet, the outcome words and a PC's numbers; an NPC's FD, FR bonus, save number, any
+total or comparison that holds one, and the damage a throw does it (its descriptor
+instead) are left out. A PC's failed escape from an NPC's hold named the NPC nowhere in
+its parameters and was shown whole, FD and all: no more.
 """
 
 from __future__ import annotations
@@ -117,21 +118,80 @@ def test_an_npc_shoves_a_pc_into_a_wall() -> None:
 
 
 def test_an_npc_shoves_a_pc_towards_a_pit() -> None:
+    """Seed 004's Pit-Stop Rule: the push reaches the pit's edge, Bran saves and stops at
+    it. The narrative had been the plain lines ('shove: 1d20 rolled 12 = 12', 'hazard_save:
+    1d20 rolled 15 = 15'), no check, no rule: the narrator read the save as a d20 check.
+    Bran's save number is a PC's, every reader's; the Ogre's FR bonus stays the GM's."""
     gm, others = told(scenes.an_npc_shoves_a_pc_towards_a_pit)
+    push = (
+        "Bran is pushed towards the pit, 5 ft behind them, within the shove's 10 ft: a Save "
+        "vs Death Ray to stop at the very edge"
+    )
+    save = "Save vs Death Ray: d20 15 >= 12: success; Bran stops at the very edge"
     assert gm == (
         "Ogre shoves Bran 5 ft (17 >= FD 10); saves and stops at the edge of the pit",
         [
-            "shove: 1d20 rolled 12 = 12",
-            "hazard_save: 1d20 rolled 15 = 15",
+            "d20 12 +5 FR bonus +0 size penalty = 17: 17 >= FD 10",
+            "FD 10: success",
+            (
+                "Forceful Defense: defender FR +3 does not exceed attacker FR +5; a double "
+                "success is not ruled out"
+            ),
+            push,
+            save,
             "Ogre shoves Bran 5 ft (17 >= FD 10); saves and stops at the edge of the pit",
         ],
     )
     assert others == (
         "Ogre shoves Bran 5 ft; saves and stops at the edge of the pit",
         [
-            "shove: 1d20 rolled 12 = 12",
-            "hazard_save: 1d20 rolled 15 = 15",
+            "d20 12",
+            "FD 10: success",
+            (
+                "Forceful Defense: defender FR +3 does not exceed attacker FR; a double success is "
+                "not ruled out"
+            ),
+            push,
+            save,
             "Ogre shoves Bran 5 ft; saves and stops at the edge of the pit",
+        ],
+    )
+
+
+def test_a_pc_shoves_an_npc_into_the_fire() -> None:
+    """The Ogre fails its save and goes in: the die and the verdict are the table's, its
+    save number (its sheet's) the GM's (T3a), as its FD and FR bonus are."""
+    gm, others = told(scenes.a_pc_shoves_an_npc_into_the_fire)
+    push = (
+        "Ogre is pushed towards the fire, 2 ft behind them, within the shove's 5 ft: a Save "
+        "vs Death Ray to stop at the very edge"
+    )
+    assert gm == (
+        "Bran shoves Ogre 2 ft (19 >= FD 14); fails the save and goes into the fire",
+        [
+            "d20 20 +3 FR bonus -4 size penalty = 19: 19 >= FD 14",
+            "FD 14: success",
+            "Forceful Defense: defender FR +5 exceeds attacker FR +3; no double success",
+            push,
+            (
+                "Save vs Death Ray: d20 3 < 12: failure; Ogre goes into the fire; its own effects "
+                "and saves follow"
+            ),
+            "Bran shoves Ogre 2 ft (19 >= FD 14); fails the save and goes into the fire",
+        ],
+    )
+    assert others == (
+        "Bran shoves Ogre 2 ft; fails the save and goes into the fire",
+        [
+            "d20 20",
+            "FD: success",
+            "Forceful Defense: defender FR exceeds attacker FR +3; no double success",
+            push,
+            (
+                "Save vs Death Ray: d20 3: failure; Ogre goes into the fire; its own effects and "
+                "saves follow"
+            ),
+            "Bran shoves Ogre 2 ft; fails the save and goes into the fire",
         ],
     )
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from skald_campaign.domain.rulesets.d20 import records as bd
-from skald_campaign.domain.rulesets.d20.narrator import forceful_verdict
+from skald_campaign.domain.rulesets.d20.narrator import forceful_verdict, pit_stop
 from skald_campaign.domain.rulesets.d20.texts import both, check_lines
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, name_of
@@ -242,6 +242,8 @@ def checks(value: object, move: Move, other: str, lines: list[Text]) -> None:
         for key, inner in value.items():
             if key == "forceful_defense_why" and inner:
                 lines.append(forceful_line(move, other, str(inner), forceful_verdict(value)))
+            if key == "hazard" and isinstance(inner, Mapping):
+                continue  # a save, not a check: told by pit_stop, after the checks
             checks(inner, move, other, lines)
     elif isinstance(value, list):
         for inner in value:
@@ -261,6 +263,12 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
         return None  # an attack's parts, which no move records
     lines: list[Text] = []
     checks(move.breakdown, move, other or move.actor, lines)
+    if other is not None and isinstance(move.breakdown.get("hazard"), Mapping):
+        # The save's number is the target's; the die, the push and the verdict everyone's.
+        push, (die, compared, verdict) = pit_stop(
+            read(move.breakdown, bd.Pushed), name_of(combatants, other)
+        )
+        lines += [(push,), (die, *secret(other, compared), verdict)]
     return [*lines, said]
 
 

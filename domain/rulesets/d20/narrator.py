@@ -20,6 +20,22 @@ def forceful_verdict(double_success: Mapping[str, object]) -> str:
     return "no double success"
 
 
+def pit_stop(pushed: bd.Pushed, target: str) -> tuple[str, tuple[str, str, str]]:
+    """Seed 004's Pit-Stop Rule, told: "If a Shove would push a defender into a hazard
+    [...] the defender gets an immediate Save vs. Death Ray to catch the ledge or stop at
+    the very edge before the hazard triggers". The push and the edge, then the save in
+    three pieces: the die, its comparison with the target's save number (its sheet's),
+    and the verdict with what it did (the rules' words)."""
+    h, feet, at = pushed.hazard, pushed.displacement.value, pushed.terrain.hazard_at_feet
+    push = (
+        f"{target} is pushed towards {h.hazard}, {at} ft behind them, within the shove's "
+        f"{feet} ft: a Save vs Death Ray to stop at the very edge"
+    )
+    compared = f" {'>=' if h.saved else '<'} {h.save_vs_death_ray}"
+    verdict = f": {'success' if h.saved else 'failure'}; {target} {h.result}"
+    return push, (f"Save vs Death Ray: d20 {h.d20}", compared, verdict)
+
+
 def d20_checks(value: object, lines: list[str]) -> None:
     """Every d20 check in the breakdown, in order, with its terms and any surprise."""
     if isinstance(value, Mapping):
@@ -35,6 +51,8 @@ def d20_checks(value: object, lines: list[str]) -> None:
         for key, inner in value.items():
             if key == "forceful_defense_why" and inner:
                 lines.append(f"Forceful Defense: {inner}; {forceful_verdict(value)}")
+            if key == "hazard" and isinstance(inner, Mapping):
+                continue  # a save, not a check: told by pit_stop, after the checks
             d20_checks(inner, lines)
     elif isinstance(value, list):
         for inner in value:
@@ -45,6 +63,10 @@ def d20(record: JSONObject, combatants: Roster) -> list[str]:
     told = read(record, bd.D20Told)
     lines: list[str] = []
     d20_checks(told.breakdown, lines)
+    if isinstance(told.breakdown.get("hazard"), Mapping):
+        target = name_of(combatants, target_of(given(told.params), ""))
+        push, save = pit_stop(read(told.breakdown, bd.Pushed), target)
+        lines += [push, "".join(save)]
     b = read(told.breakdown, bd.D20Breakdown)
     if isinstance(b.damage, Mapping) and "faces" in b.damage:
         damage = read(b.damage, bd.D20Damage)

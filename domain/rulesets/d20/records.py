@@ -41,3 +41,28 @@ class D20Damage(Part, frozen=True):
 class D20Breakdown(Part, frozen=True):
     damage: object = None  # read as D20Damage when it is an object with faces
     hp: object = None  # read as BeforeAfter when it is an object
+
+
+class HazardSave(Part, frozen=True):
+    hazard: str  # its name, as the GM gave it
+    save_vs_death_ray: int  # the target's save number (its sheet's)
+    d20: int
+    saved: bool
+    result: str  # the rules' words: "stops at the very edge", "goes into the pit; ..."
+
+
+class Feet(Part, frozen=True):
+    value: int
+
+
+class HazardAt(Part, frozen=True):
+    hazard_at_feet: int
+
+
+class Pushed(Part, frozen=True):
+    """A shove whose push reached a hazard's edge (actions/shove.py): the target's save,
+    the feet the push had and how far behind the target the edge was."""
+
+    hazard: HazardSave
+    displacement: Feet
+    terrain: HazardAt
