@@ -89,7 +89,7 @@ RECOVERIES = {
 # other shove's, the save told after the checks (the push and the edge, the die against the
 # save number, what it did). Pinned literally: the one hazard of the compat stories, at
 # the Orc's heels (0 ft).
-HAZARD_SHOVES = {
+HAZARD_SHOVES: dict[tuple[str, ...], list[str]] = {
     (
         "shove: 1d20 rolled 18 = 18",
         "hazard_save: 1d20 rolled 3 = 3",
@@ -108,11 +108,47 @@ HAZARD_SHOVES = {
 }
 
 
+# d20's shove into a wall (seed 004: "A target pushed into a wall before its distance is
+# spent takes one shove die of damage per full 2 points of the attacker's FR bonus (at
+# least one), through AV"): the old narrator said nothing of it, neither the die nor the
+# damage through AV nor the HP; since the shove tells them between its checks and its
+# summary. Pinned literally: the compat stories' one wall, met twice (Grimm at 17 HP and
+# at 20), by the old lines and the HP the record holds.
+WALL_SHOVE = (
+    "d20 19 +0 FR bonus +0 size penalty = 19: 19 >= FD 12",
+    "FD 12: success",
+    "Forceful Defense: defender FR +0 does not exceed attacker FR +0; no double success",
+    "Orc shoves Grimm 0 ft (19 >= FD 12), into the wall",
+)
+WALL_SHOVES: dict[tuple[tuple[str, ...], tuple[object, object] | None], list[str]] = {
+    (WALL_SHOVE, (before, after)): [
+        "d20 19 +0 FR bonus +0 size penalty = 19: 19 >= FD 12",
+        "FD 12: success",
+        "Forceful Defense: defender FR +0 does not exceed attacker FR +0; a double success is "
+        "not ruled out",
+        "Grimm is pushed into the wall, 0 ft behind them, with 5 of the shove's 5 ft unspent: "
+        "one d6 per full 2 points of FR +0, at least 1",
+        "Wall damage: 1 shove die (d6), rolled 3",
+        "1 penetrates; remaining 3 - 1 = 2; 2 - AV 4 = -2 -> 0; 1 + 0 = 1",
+        f"Grimm: HP {before} -> {after}",
+        "Orc shoves Grimm 0 ft (19 >= FD 12), into the wall",
+    ]
+    for before, after in ((17, 16), (20, 19))
+}
+
+
+def wall_hp(breakdown: object) -> tuple[object, object] | None:
+    wall = breakdown.get("wall") if isinstance(breakdown, dict) else None
+    hp = wall.get("hp") if isinstance(wall, dict) else None
+    return (hp.get("before"), hp.get("after")) if isinstance(hp, dict) else None
+
+
 def corrected_narrative(lines: list[str], breakdown: object) -> list[str]:
     pinned = (
         ANSWERED_RIPOSTES.get(tuple(lines))
         or RECOVERIES.get(tuple(lines))
         or HAZARD_SHOVES.get(tuple(lines))
+        or WALL_SHOVES.get((tuple(lines), wall_hp(breakdown)))
     )
     if pinned is not None:
         return list(pinned)

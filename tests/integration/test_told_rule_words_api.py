@@ -208,3 +208,84 @@ def test_shoves_towards_a_hazard(client: TestClient) -> None:
             "Bran shoves Ogre 2 ft; fails the save and goes into the fire",
         ],
     )
+
+
+def test_shoves_into_a_wall(client: TestClient) -> None:
+    """Seed 004: "A target pushed into a wall before its distance is spent takes one
+    shove die of damage per full 2 points of the attacker's FR bonus (at least one),
+    through AV" (RULINGS D6). The Ogre drives Bran into the wall 1 ft behind him; Bran
+    drives the Ogre, in chain mail, into the one 1 ft behind it (its AV and HP the GM's)."""
+    t = Table(
+        client,
+        "d20",
+        Bran=(d20_sheet(), False, "party", 1),
+        Ogre=(d20_sheet(size="large", hp=31, armor="chain_mail"), True, "foes", 1),
+    )
+    forceful = "Forceful Defense: defender FR +0 does not exceed attacker FR +0; a double success"
+    t.act("shove", "Ogre", {"shove": [12], "wall_damage": [4]}, target="Bran", wall_at_feet=1)
+    bran = [
+        (
+            "Bran is pushed into the wall, 1 ft behind them, with 9 of the shove's 10 ft "
+            "unspent: one d6 per full 2 points of FR +0, at least 1"
+        ),
+        "Wall damage: 1 shove die (d6), rolled 4",
+        "1 penetrates; remaining 4 - 1 = 3; 3 - AV 0 = 3; 1 + 3 = 4",
+        "Bran: HP 20 -> 16",
+    ]
+    assert t.last("gm") == (
+        "Ogre shoves Bran 1 ft (12 >= FD 10), into the wall",
+        [
+            "d20 12 +0 FR bonus +0 size penalty = 12: 12 >= FD 10",
+            "FD 10: success",
+            f"{forceful} is not ruled out",
+            *bran,
+            "Ogre shoves Bran 1 ft (12 >= FD 10), into the wall",
+        ],
+    )
+    assert t.last("player") == (
+        "Ogre shoves Bran 1 ft, into the wall",
+        [
+            "d20 12",
+            "FD 10: success",
+            (
+                "Forceful Defense: defender FR +0 does not exceed attacker FR; a double success is "
+                "not ruled out"
+            ),
+            "Bran is pushed into the wall, 1 ft behind them, with 9 of the shove's 10 ft unspent",
+            *bran[1:],
+            "Ogre shoves Bran 1 ft, into the wall",
+        ],
+    )
+    t.act("shove", "Bran", {"shove": [20], "wall_damage": [6]}, target="Ogre", wall_at_feet=1)
+    ogre = (
+        "Ogre is pushed into the wall, 1 ft behind them, with 4 of the shove's 5 ft unspent: "
+        "one d8 per full 2 points of FR +0, at least 1"
+    )
+    assert t.last("gm") == (
+        "Bran shoves Ogre 1 ft (16 >= FD 14), into the wall",
+        [
+            "d20 20 +0 FR bonus -4 size penalty = 16: 16 >= FD 14",
+            "FD 14: success",
+            f"{forceful} is not ruled out",
+            ogre,
+            "Wall damage: 1 shove die (d8), rolled 6",
+            "1 penetrates; remaining 6 - 1 = 5; 5 - AV 4 = 1; 1 + 1 = 2",
+            "Ogre: HP 31 -> 29",
+            "Bran shoves Ogre 1 ft (16 >= FD 14), into the wall",
+        ],
+    )
+    assert t.last("player") == (
+        "Bran shoves Ogre 1 ft, into the wall",
+        [
+            "d20 20",
+            "FD: success",
+            (
+                "Forceful Defense: defender FR does not exceed attacker FR +0; a double success is "
+                "not ruled out"
+            ),
+            ogre,
+            "Wall damage: 1 shove die (d8), rolled 6",
+            "Ogre: hurt",
+            "Bran shoves Ogre 1 ft, into the wall",
+        ],
+    )

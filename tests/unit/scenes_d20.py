@@ -58,6 +58,14 @@ def an_npc_shoves_a_pc_into_a_wall() -> Scene:
     return t, t.act("shove", "Ogre", dice, target="Bran", wall_at_feet=2)
 
 
+def a_pc_shoves_an_npc_into_a_wall() -> Scene:
+    """Bran's FR +3 gives one shove die, the Ogre's d8 a step up: a d10, through its chain
+    mail (AV 4)."""
+    t = table("Bran", "Ogre")
+    dice = {"shove": [20], "wall_damage": [9]}
+    return t, t.act("shove", "Bran", dice, target="Ogre", wall_at_feet=1)
+
+
 def an_npc_shoves_a_pc_towards_a_pit() -> Scene:
     t = table("Bran", "Ogre")
     dice = {"shove": [12], "hazard_save": [15]}
@@ -158,6 +166,7 @@ SCENES = [
     a_pc_shoves_an_npc,
     a_pc_fails_to_shove_an_npc,
     an_npc_shoves_a_pc_into_a_wall,
+    a_pc_shoves_an_npc_into_a_wall,
     an_npc_shoves_a_pc_towards_a_pit,
     a_pc_shoves_an_npc_into_the_fire,
     a_shove_breaks_an_npcs_hold,

@@ -85,7 +85,17 @@ def test_a_pc_fails_to_shove_an_npc() -> None:
 
 
 def test_an_npc_shoves_a_pc_into_a_wall() -> None:
+    """Seed 004: the wall stops the push with 8 of its 10 ft unspent, and Bran takes one
+    shove die per full 2 points of the Ogre's FR +5, through his AV (none). The narrative
+    had said nothing of it, not the dice, not Bran's HP 20 -> 13. The Ogre's FR bonus
+    (in the dice's why) is the GM's; Bran's AV and HP are his player's too."""
     gm, others = told(scenes.an_npc_shoves_a_pc_into_a_wall)
+    wall = "Bran is pushed into the wall, 2 ft behind them, with 8 of the shove's 10 ft unspent"
+    damage = [
+        "Wall damage: 2 shove dice (d8), rolled 3, 4",
+        "1 penetrates; remaining 7 - 1 = 6; 6 - AV 0 = 6; 1 + 6 = 7",
+        "Bran: HP 20 -> 13",
+    ]
     assert gm == (
         "Ogre shoves Bran 2 ft and knocks them prone (24 >= FD 10, double success), into the wall",
         [
@@ -95,6 +105,8 @@ def test_an_npc_shoves_a_pc_into_a_wall() -> None:
                 "Forceful Defense: defender FR +3 does not exceed attacker FR +5; a double "
                 "success is not ruled out"
             ),
+            f"{wall}: one d8 per full 2 points of FR +5, at least 1",
+            *damage,
             (
                 "Ogre shoves Bran 2 ft and knocks them prone (24 >= FD 10, double success), into "
                 "the wall"
@@ -111,8 +123,45 @@ def test_an_npc_shoves_a_pc_into_a_wall() -> None:
                 "Forceful Defense: defender FR +3 does not exceed attacker FR; a double success is "
                 "not ruled out"
             ),
+            wall,
+            *damage,
             "Ogre shoves Bran 2 ft and knocks them prone (double success), into the wall",
             "Bran gains: prone",
+        ],
+    )
+
+
+def test_a_pc_shoves_an_npc_into_a_wall() -> None:
+    """Bran's FR +3 is his player's to read; the Ogre's AV (chain mail, 4) and its HP are
+    the GM's: a player reads the dice and the Ogre's descriptor."""
+    gm, others = told(scenes.a_pc_shoves_an_npc_into_a_wall)
+    wall = (
+        "Ogre is pushed into the wall, 1 ft behind them, with 4 of the shove's 5 ft unspent: one "
+        "d10 per full 2 points of FR +3, at least 1"
+    )
+    assert gm == (
+        "Bran shoves Ogre 1 ft (19 >= FD 14), into the wall",
+        [
+            "d20 20 +3 FR bonus -4 size penalty = 19: 19 >= FD 14",
+            "FD 14: success",
+            "Forceful Defense: defender FR +5 exceeds attacker FR +3; no double success",
+            wall,
+            "Wall damage: 1 shove die (d10), rolled 9",
+            "1 penetrates; remaining 9 - 1 = 8; 8 - AV 4 = 4; 1 + 4 = 5",
+            "Ogre: HP 20 -> 15",
+            "Bran shoves Ogre 1 ft (19 >= FD 14), into the wall",
+        ],
+    )
+    assert others == (
+        "Bran shoves Ogre 1 ft, into the wall",
+        [
+            "d20 20",
+            "FD: success",
+            "Forceful Defense: defender FR exceeds attacker FR +3; no double success",
+            wall,
+            "Wall damage: 1 shove die (d10), rolled 9",
+            "Ogre: hurt",
+            "Bran shoves Ogre 1 ft, into the wall",
         ],
     )
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from skald_campaign.domain.rulesets.d20 import records as bd
-from skald_campaign.domain.rulesets.d20.narrator import forceful_verdict, pit_stop
+from skald_campaign.domain.rulesets.d20.narrator import forceful_verdict, into_the_wall, pit_stop
 from skald_campaign.domain.rulesets.d20.texts import both, check_lines
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, name_of
@@ -269,7 +269,28 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
             read(move.breakdown, bd.Pushed), name_of(combatants, other)
         )
         lines += [(push,), (die, *secret(other, compared), verdict)]
+    if other is not None and isinstance(move.breakdown.get("wall"), Mapping):
+        lines += wall_lines(move, other, combatants)
     return [*lines, said]
+
+
+def wall_lines(move: Move, other: str, combatants: Roster) -> list[Text]:
+    """A push into a wall (narrator.into_the_wall): the why states the shover's FR bonus,
+    the damage through AV the target's AV, the hit points the target's (its descriptor
+    instead); the push, the wall and the dice rolled are every reader's."""
+    target = name_of(combatants, other)
+    wall = into_the_wall(read(move.breakdown, bd.Walled), target)
+    lines: list[Text] = [(wall.push, *secret(move.actor, f": {wall.why}"))]
+    if wall.dice:
+        lines.append((wall.dice,))
+    if wall.arithmetic:
+        lines.append(secret(other, wall.arithmetic))
+    if wall.hp is not None:
+        hp = wall.hp
+        shown = secret(other, f"HP {hp.before} -> {hp.after}",
+                       instead=(Descriptor(other, {"hp": hp.after}),))  # fmt: skip
+        lines.append((f"{target}: ", *shown))
+    return lines
 
 
 def parties(record: JSONObject, combatants: Roster) -> set[str]:

@@ -4,6 +4,7 @@ d20 check in the breakdown with its terms, the damage dice and the hit points.""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from skald_campaign.domain.rulesets.d20 import records as bd
 from skald_campaign.ruleset_api import JSONObject
@@ -34,6 +35,38 @@ def pit_stop(pushed: bd.Pushed, target: str) -> tuple[str, tuple[str, str, str]]
     compared = f" {'>=' if h.saved else '<'} {h.save_vs_death_ray}"
     verdict = f": {'success' if h.saved else 'failure'}; {target} {h.result}"
     return push, (f"Save vs Death Ray: d20 {h.d20}", compared, verdict)
+
+
+class WallWords(NamedTuple):
+    """A push into a wall, told in pieces, each its owner's: the push and the wall
+    (every reader's), the dice's why (it states the attacker's FR bonus), the dice
+    (open), the damage through AV (the target's) and the target's hit points."""
+
+    push: str
+    why: str
+    dice: str | None
+    arithmetic: str | None
+    hp: bd.BeforeAfter | None
+
+
+def into_the_wall(walled: bd.Walled, target: str) -> WallWords:
+    """Seed 004: "A target pushed into a wall before its distance is spent takes one
+    shove die of damage per full 2 points of the attacker's FR bonus (at least one),
+    through AV" (RULINGS D6)."""
+    wall, feet, at = walled.wall, walled.displacement.value, walled.terrain.wall_at_feet
+    push = (
+        f"{target} is pushed into the wall, {at} ft behind them, with {wall.unused_feet} of "
+        f"the shove's {feet} ft unspent"
+    )
+    dice = None
+    if wall.faces is not None and walled.shove_die is not None:
+        n = wall.shove_dice
+        dice = (
+            f"Wall damage: {n} shove {'die' if n == 1 else 'dice'} ({walled.shove_die.die}), "
+            f"rolled {faces(wall.faces)}"
+        )
+    arithmetic = None if wall.damage is None else wall.damage.arithmetic
+    return WallWords(push, wall.why, dice, arithmetic, wall.hp)
 
 
 def d20_checks(value: object, lines: list[str]) -> None:
@@ -67,6 +100,13 @@ def d20(record: JSONObject, combatants: Roster) -> list[str]:
         target = name_of(combatants, target_of(given(told.params), ""))
         push, save = pit_stop(read(told.breakdown, bd.Pushed), target)
         lines += [push, "".join(save)]
+    if isinstance(told.breakdown.get("wall"), Mapping):
+        target = name_of(combatants, target_of(given(told.params), ""))
+        wall = into_the_wall(read(told.breakdown, bd.Walled), target)
+        lines.append(f"{wall.push}: {wall.why}")
+        lines += [said for said in (wall.dice, wall.arithmetic) if said]
+        if wall.hp is not None:
+            lines.append(f"{target}: HP {wall.hp.before} -> {wall.hp.after}")
     b = read(told.breakdown, bd.D20Breakdown)
     if isinstance(b.damage, Mapping) and "faces" in b.damage:
         damage = read(b.damage, bd.D20Damage)

@@ -66,3 +66,34 @@ class Pushed(Part, frozen=True):
     hazard: HazardSave
     displacement: Feet
     terrain: HazardAt
+
+
+class WallDamage(Part, frozen=True):
+    arithmetic: str | None = None  # D4 through the target's AV (rules.physical_damage)
+
+
+class Wall(Part, frozen=True):
+    unused_feet: int
+    shove_dice: int
+    why: str  # "one d8 per full 2 points of FR +5, at least 1": the attacker's FR bonus
+    faces: list[int] | None = None  # these three only when a die is rolled
+    damage: WallDamage | None = None
+    hp: BeforeAfter | None = None
+
+
+class ShoveDie(Part, frozen=True):
+    die: str
+
+
+class WallAt(Part, frozen=True):
+    wall_at_feet: int
+
+
+class Walled(Part, frozen=True):
+    """A shove that drove its target into a wall before its distance was spent
+    (actions/shove.py): the wall's damage, the feet the push had, where the wall was."""
+
+    wall: Wall
+    displacement: Feet
+    terrain: WallAt
+    shove_die: ShoveDie | None = None  # recorded only when a die is rolled
