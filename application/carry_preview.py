@@ -14,8 +14,8 @@ from skald_campaign.domain.campaign.aggregate import Campaign
 from skald_campaign.domain.encounter.aggregate import Encounter
 from skald_campaign.domain.play.actions import as_list
 from skald_campaign.domain.play.corrections import ReportLine
-from skald_campaign.domain.records import JSON, JSONObject, Record, as_object
-from skald_campaign.domain.walk import Walk
+from skald_campaign.domain.records import JSON, JSONObject, Record, Vitals, as_object
+from skald_campaign.domain.walk import Walk, published_counters
 
 Preview = dict[str, JSON]  # what the API answers (PreviewOut): JSON, as CorrectionCarried keeps it
 NOTHING_CHANGES = "this correction changes nothing: no track, condition or later outcome moves"
@@ -120,12 +120,11 @@ def summarise(
             if was is None or will is None:
                 continue
             before, after = was.vitals, will.vitals
-        if after != before:
-            now[cid] = {
-                "name": entry.name,
-                "before": {"tracks": before.tracks},
-                "after": {"tracks": after.tracks},
-            }
+        # Listed when what it shows moved: its tracks or the ruleset's counters (a change
+        # of state alone, a posture or margin's ammunition, would read "X -> X").
+        was_shown, now_shown = shown(campaign, before), shown(campaign, after)
+        if was_shown != now_shown:
+            now[cid] = {"name": entry.name, "before": was_shown, "after": now_shown}
     outcome_changed = False
     for eid, result in found.encounters.items():
         old = {cid: c.vitals for cid, c in encounters[eid].combatants.items()}
@@ -134,7 +133,7 @@ def summarise(
     # A reroll onto the same faces shows up as "rerolled" with the same outcome.
     lines = [ReportLine.from_json(a) for a in found.actions]
     moved = [line for line in lines if line.status != "rerolled" or line.before != line.after]
-    nothing = not found.steps and not moved and not outcome_changed
+    nothing = not found.steps and not found.unlisted and not moved and not outcome_changed
     return CarryPreview(
         correction=correction,
         changes_nothing=nothing,
@@ -144,6 +143,16 @@ def summarise(
         characters=now,
         encounters=sorted(found.encounters),
     )
+
+
+def shown(campaign: Campaign, vitals: Vitals) -> dict[str, JSON]:
+    """A character's values as the preview's ``characters`` show them: their tracks and
+    the counters the ruleset publishes (domain/walk.py ``published_counters``)."""
+    values: dict[str, JSON] = {"tracks": vitals.tracks}
+    held = published_counters(campaign.rules, vitals.state)
+    if held is not None:
+        values["counters"] = held
+    return values
 
 
 def message(nothing: bool, steps: Sequence[object], actions: Sequence[object]) -> str:

@@ -128,7 +128,7 @@ class Walker:
         state.roster[cid] = after
         if after.vitals != believed.vitals:
             state.step_results.setdefault(str(version), {})[cid] = vitals_as_json(after.vitals)
-            state.steps.append(diff(self.rules, version, cid, what, believed, after, state.known))
+            state.take(diff(self.rules, version, cid, what, believed, after, state.known))
 
 
 # How one event of the campaign is taken again: (the walk, the event, its version).
@@ -283,7 +283,7 @@ def _close(w: Walker, eid: str, version: int | None) -> None:
                 "encounter_id": eid,
                 "encounter": encounter.name,
             }
-            state.steps.append(diff(rules, version, cid, what, before, after, state.known))
+            state.take(diff(rules, version, cid, what, before, after, state.known))
 
 
 def _rejoined(record: ActionRecord, joiners: Mapping[str, Entry]) -> ActionRecord:

@@ -90,7 +90,13 @@ class EncounterResult:
 class Walk:
     roster: dict[str, Entry] = field(default_factory=dict)
     believed: dict[str, Entry] = field(default_factory=dict)
+    # The steps whose values changed, as the preview lists them: each says what moved.
     steps: list[dict[str, JSON]] = field(default_factory=list)
+    # The steps whose values changed where nothing the preview shows moved (margin's
+    # ammunition, a stamina-body stabilised mark at Body 0 or more): not listed, since
+    # their row would read "X -> X"; they still count as a change (their values are in
+    # step_results, and the commit records them).
+    unlisted: int = 0
     # version -> character id -> values: the changed steps, as CorrectionCarried stores them
     step_results: dict[str, dict[str, JSONObject]] = field(default_factory=dict)
     encounters: dict[str, EncounterResult] = field(default_factory=dict)
@@ -98,6 +104,29 @@ class Walk:
     # The conditions worked out along the walk: each character's once per value they
     # take (domain/play/standing.py), though a step's "after" is the next one's "before".
     known: KnownConditions = field(default_factory=KnownConditions)
+
+    def take(self, step: dict[str, JSON]) -> None:
+        """List a step (``diff``) whose values changed, unless nothing it shows moved."""
+        if step["before"] == step["after"]:
+            self.unlisted += 1
+        else:
+            self.steps.append(step)
+
+
+def published_counters(rules: Ruleset, state: Mapping[str, JSON]) -> dict[str, JSON] | None:
+    """The counters the ruleset publishes beside the tracks (``Ruleset.counters``: margin's
+    fatigue and luck, M6 and M8) as this state holds them, for the preview to show with
+    the tracks; None for a ruleset that publishes none (its preview keeps the shape it
+    always had). An NPC's counters are its numbers (RULINGS T3, T3a): the redaction
+    (application/redaction.py) keeps them from a player's and a viewer's key with the
+    rest of its values."""
+    if not rules.counters:
+        return None
+    return {
+        name: value
+        for name in rules.counters
+        if isinstance(value := state.get(name), int) and not isinstance(value, bool)
+    }
 
 
 def diff(
@@ -109,14 +138,18 @@ def diff(
     after: Entry,
     known: KnownConditions | None = None,
 ) -> dict[str, JSON]:
-    """One step as the preview shows it: the character's tracks and conditions before
-    and after (``known``: the walk's conditions so far)."""
+    """One step as the preview shows it: the character's tracks, conditions and the
+    ruleset's counters before and after (``known``: the walk's conditions so far)."""
     known = KnownConditions() if known is None else known
 
     def shown(entry: Entry) -> dict[str, JSON]:
         sheet = rules.sheet(entry.sheet)
         conditions = known.of(rules, cid, sheet, entry.tracks, entry.state)
-        return {"tracks": dict(entry.tracks), "conditions": list(conditions)}
+        values: dict[str, JSON] = {"tracks": dict(entry.tracks), "conditions": list(conditions)}
+        held = published_counters(rules, entry.state)
+        if held is not None:
+            values["counters"] = held
+        return values
 
     return {
         "version": version,
