@@ -50,10 +50,24 @@ export function previewCorrection(page, kind, action, reason, encounterId = page
 }
 
 const words = (name) => String(name).replaceAll("_", " ");
-// "stamina 2, body 10 (piercing wound)": tracks, then conditions when there are any.
-const stateText = ({ tracks, conditions }) => Object.entries(tracks || {})
-  .map(([track, value]) => `${words(track)} ${value}`).join(", ") +
-  (conditions && conditions.length ? ` (${conditions.map(words).join(", ")})` : "");
+// "stamina 2, body 10 (piercing wound)": tracks, then the named counters (those that
+// moved), then conditions when there are any.
+const stateText = ({ tracks, counters, conditions }, named = []) => [
+  ...Object.entries(tracks || {}).map(([track, value]) => `${words(track)} ${value}`),
+  ...named.filter((name) => typeof (counters || {})[name] === "number")
+    .map((name) => `${words(name)} ${counters[name]}`),
+].join(", ") + (conditions && conditions.length ? ` (${conditions.map(words).join(", ")})` : "");
+
+// A row's before → after: its tracks, and of the counters the ruleset publishes beside
+// them (a fatigue, a luck: in the preview since issue 39) those that moved, so a row
+// whose tracks stay says what did change ("health 14, luck 0 → health 14, luck 1").
+function changeText(before, after) {
+  const was = before.counters || {};
+  const now = after.counters || {};
+  const moved = [...new Set([...Object.keys(was), ...Object.keys(now)])]
+    .filter((name) => was[name] !== now[name]);
+  return `${stateText(before, moved)} → ${stateText(after, moved)}`;
+}
 
 // Where a step of the campaign happened (the walk's steps: docs/corrections.md).
 function stepWhere(step) {
@@ -65,7 +79,7 @@ function stepWhere(step) {
 
 // The preview's lines, as the API gives them: each action whose outcome changes (in any
 // encounter), each character's step that changes (a fight's end, a day's heal, a GM
-// change), then each character whose tracks now change; before → after.
+// change), then each character whose tracks or counters now change; before → after.
 export function previewLines(preview) {
   return [
     ...(preview.actions || []).map((a) => el("li", { "data-preview-action": a.number,
@@ -74,10 +88,10 @@ export function previewLines(preview) {
       `${a.after ? ` → ${a.after}` : ""}${a.why ? ` (${a.why})` : ""}`)),
     ...(preview.steps || []).map((s) => el("li", { "data-preview-step": s.kind,
       "data-character-id": s.character_id },
-    `${stepWhere(s)}, ${s.name}: ${stateText(s.before)} → ${stateText(s.after)}`)),
+    `${stepWhere(s)}, ${s.name}: ${changeText(s.before, s.after)}`)),
     ...Object.entries(preview.characters || {}).map(([id, c]) => el("li",
       { "data-preview-character": id },
-      `${c.name} now: ${stateText(c.before)} → ${stateText(c.after)}`)),
+      `${c.name} now: ${changeText(c.before, c.after)}`)),
   ];
 }
 
