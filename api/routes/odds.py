@@ -92,7 +92,11 @@ class OddsOut(BaseModel):
 
 
 class AttackOdds(BaseModel):
-    label: str
+    label: str = Field(
+        description="the attack and what its odds are of: stamina-body 'sword (parry)', the "
+        "blow against a parry (its hit: the chance it lands); against an NPC whose numbers "
+        "this key may not read, 'sword (to hit, before any defense)' (RULINGS T3a)"
+    )
     kind: str
     params: dict[str, Any]
     odds: OddsOut | None = None
@@ -143,8 +147,8 @@ def combatant_attack_odds(
     access.require_writer_for(character_id, "see the odds of this combatant's attacks")
     encounter = app.encounter(campaign_id, encounter_id)
     app.rules_installed(campaign_id)
-    found = attack_odds(encounter, character_id, against, effort=effort)
     hidden = hidden_npcs(app, campaign_id, access)
+    found = attack_odds(encounter, character_id, against, effort=effort, unseen=against in hidden)
     for attack in found["attacks"] if isinstance(found["attacks"], list) else []:
         odds = attack.get("odds") if isinstance(attack, dict) else None
         if isinstance(attack, dict) and isinstance(odds, dict):

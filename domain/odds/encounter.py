@@ -54,15 +54,19 @@ def attack_odds(
     *,
     effort: int = 0,
     budget: int = VIEW_BUDGET,
+    unseen: bool = False,
 ) -> JsonObject:
-    """For a chosen opponent, the odds of each of a combatant's attacks (or why it cannot)."""
+    """For a chosen opponent, the odds of each of a combatant's attacks (or why it cannot).
+
+    ``unseen``: the reader may not see the opponent's numbers (RULINGS T3a); each attack
+    is then listed as that reader reads it (``Choice.unseen``), once."""
     _open(encounter)
     view = encounter.view()
     attacker = view.combatant(combatant, "combatant")
     opponent = view.combatant(against, "opponent")
     attacks: list[JsonValue] = []
     left = budget
-    for choice in encounter.rules.attack_choices(attacker, opponent.id, effort):
+    for choice in _as_read(encounter.rules.attack_choices(attacker, opponent.id, effort), unseen):
         entry: JsonObject = {"label": choice.label, "kind": choice.kind}
         key = ODDS.key(encounter.id, encounter.version, choice.kind, attacker.id, choice.params)
         try:
@@ -94,6 +98,15 @@ def attack_odds(
         "against_name": opponent.name,
         "attacks": attacks,
     }
+
+
+def _as_read(choices: list[Choice], unseen: bool) -> list[Choice]:
+    """The choices, or (``unseen``) each as a reader who may not see the target's numbers
+    reads it: those told apart only by those numbers are one, in the order first met."""
+    if not unseen:
+        return choices
+    read = [choice.unseen or choice for choice in choices]
+    return [choice for n, choice in enumerate(read) if choice not in read[:n]]
 
 
 def answer_odds(encounter: Encounter, number: int, access: Access) -> JsonObject:

@@ -43,10 +43,24 @@ def test_stamina_body_a_player_reads_the_chance_to_hit_from_the_own_skill(
     client: TestClient,
 ) -> None:
     read = odds(client, "stamina-body", PC_SB, OGRE_SB, show=False)
-    gm, player = read["gm"]["sword (parry)"], read["player"]["sword (parry)"]
-    assert set(results(gm)) >= {"hit", "miss", "parried"}
+    # The GM reads a row per defense the Ogre (Parry 9, Dodge 7) may declare, each the
+    # chance the blow lands against it (seed 001, S3: a successful parry or dodge scoring
+    # at least the hit score stops it).
+    assert {k: results(v) for k, v in read["gm"].items() if k.startswith("sword")} == {
+        "sword (no defense)": {"hit": "20/27", "miss": "7/27"},
+        "sword (parry)": {"hit": "4883/7776", "miss": "7/27", "parried": "877/7776"},
+        "sword (dodge)": {"hit": "5459/7776", "miss": "7/27", "dodged": "301/7776"},
+    }
+    gm = read["gm"]["sword (parry)"]
     assert any(c["combatant"] == read["ogre"] for c in gm["damage"])
-    # 3d6 <= 12 (Bran's sword skill): 160 of 216 throws; whatever the Ogre then parries.
+    # 3d6 <= 12 (Bran's sword skill): 160 of 216 throws; whatever the Ogre then answers.
+    # One row a weapon, saying so: a row per defense would each show this same figure
+    # under "(parry)" and "(dodge)", which a reader takes for the chance to land against it.
+    assert list(read["player"]) == [
+        "sword (to hit, before any defense)",
+        "unarmed (to hit, before any defense)",
+    ]
+    player = read["player"]["sword (to hit, before any defense)"]
     assert results(player) == {"hit": "20/27", "miss": "7/27"}
     assert player["damage"] == player["conditions"] == [] and player["extras"] == {}
     assert player["withheld"].startswith("RULINGS T3a")

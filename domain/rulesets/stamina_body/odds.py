@@ -100,13 +100,25 @@ def result(kind: str, b: JsonMapping) -> str | None:
 
 
 def attack_choices(attacker: CombatantView, target: str) -> list[Choice]:
-    """Each weapon (and unarmed) against each defense the target may declare."""
+    """Each weapon (and unarmed) against each defense the target may declare (S3: a
+    successful parry or dodge scoring at least the hit score stops the blow, so each
+    row's hit is the chance the blow lands against that defense).
+
+    A reader who may not see the target's Parry and Dodge (RULINGS T3a) reads one row a
+    weapon instead: the chance to hit, 3d6 against the attacker's own skill, before the
+    defender answers; a chance to land against a parry or a dodge would tell them."""
+    weapons = [*(w.name for w in sheet_of(attacker).weapons), "unarmed"]
     return [
         Choice(
             f"{weapon} ({'no defense' if defense == 'none' else defense})",
             "attack",
             {"target": target, "weapon": weapon, "defense": defense},
+            unseen=Choice(
+                f"{weapon} (to hit, before any defense)",
+                "attack",
+                {"target": target, "weapon": weapon},
+            ),
         )
-        for weapon in [*(w.name for w in sheet_of(attacker).weapons), "unarmed"]
+        for weapon in weapons
         for defense in ("none", "parry", "dodge")
     ]
