@@ -147,6 +147,10 @@ function renderOpponents(acting) {
   select.dataset.acting = acting ? acting.id : "";
 }
 
+// The results that mean the attack did what it set out to (a double success is a success
+// too, going further); each row's figure is their chance together.
+const SUCCEEDS = new Set(["hit", "success", "double_success"]);
+
 async function attackOdds() {
   const select = $("attack-odds-against");
   const box = $("attack-odds");
@@ -154,21 +158,29 @@ async function attackOdds() {
   try {
     const found = await page.api.get(`encounters/${page.encounter.id}/combatants/` +
       `${select.dataset.acting}/odds?against=${encodeURIComponent(select.value)}`);
-    box.replaceChildren(...found.attacks.map((attack) => {
+    const rows = found.attacks.map((attack) => {
       if (!attack.odds) return el("p", { class: "caption" }, `${attack.label}: ${attack.refused}`);
       // RULINGS T3a: a chance that would tell a foe's hidden numbers (its defenses, its AC)
       // is the GM's. The API gives no results then: no bar at 0%, which reads as "cannot hit".
-      if (attack.odds.withheld) {
+      if (attack.odds.withheld && !attack.odds.results.length) {
         return el("p", { class: "caption", "data-attack": attack.label, "data-odds": "withheld" },
           `${attack.label}: no odds, they would tell ${found.against_name}'s hidden numbers`);
       }
-      const hit = attack.odds.results.find((r) => r.result === "hit" || r.result === "success");
+      const wins = attack.odds.results.filter((r) => SUCCEEDS.has(r.result));
+      const chance = wins.reduce((sum, r) => sum + r.decimal, 0);
+      const shown = `${(chance * 100).toFixed(1)}%`;
       const fill = el("div", { class: "fill" });
-      fill.style.width = `${((hit ? hit.decimal : 0) * 100).toFixed(1)}%`;
-      return el("div", { class: "odd", "data-attack": attack.label, title: hit ? hit.probability : "" },
-        el("span", {}, attack.label), el("div", { class: "bar" }, fill),
-        el("span", {}, `${((hit ? hit.decimal : 0) * 100).toFixed(1)}%`));
-    }));
+      fill.style.width = shown;
+      return el("div", { class: "odd", "data-attack": attack.label,
+        title: wins.map((r) => `${r.result.replaceAll("_", " ")} ${r.probability}`).join(" + ") },
+      el("span", {}, attack.label), el("div", { class: "bar" }, fill), el("span", {}, shown));
+    });
+    // Results that stand without the foe's hidden numbers (a chance to hit from the
+    // attacker's own skill): what the foe's defense then makes of it is the GM's (T3a),
+    // and the rows' labels say so.
+    const partial = found.attacks.some((a) => a.odds && a.odds.withheld && a.odds.results.length);
+    box.replaceChildren(...rows, ...(partial ? [el("p", { class: "caption", "data-odds": "partial" },
+      `${found.against_name}'s defenses are the GM's: a hit may still be stopped.`)] : []));
   } catch (error) {
     box.replaceChildren(el("p", { class: "caption" }, error.message));
   }
