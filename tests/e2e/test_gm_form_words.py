@@ -1,6 +1,7 @@
-"""Two of the GM screen's words, as the session-20 evening read them on a margin
+"""Three of the GM screen's words, as the session-20 evening read them on a margin
 campaign: the enrolment form's armor button read "Add armoritem" (the schema's
-"ArmorItem" lowercased whole), and the odds before an attack read "Thrain: health ≥ 1
+"ArmorItem" lowercased whole), the attack's target read "combatant id of the one
+attacked" under a list of names, and the odds before an attack read "Thrain: health ≥ 1
 (mean 1.60)", which a GM reads as the chance that Thrain stays standing, where it is the
 chance that he loses any health and his mean loss."""
 
@@ -46,6 +47,11 @@ def test_the_gm_screen_says_add_armor_item_and_who_loses_what(
         gm.locator(f'#sides [data-combatant-id="{orc_id}"] h3').click()
         gm.locator("#action-buttons [data-kind=attack]").click()
         gm.locator("#param-target").select_option(thrain_id)
+        # Under the target's list of names, who to pick, not "combatant id of the one
+        # attacked" (an id the GM never sees); the API's user still reads what it takes.
+        expect(gm.locator('[data-param="target"] small')).to_have_text(
+            "the one attacked: their combatant id"
+        )
         row = gm.locator(f'#odds [data-damage="{thrain_id}:health"] span').first
         expect(row).to_contain_text("Thrain loses ≥ 1 health (mean loss ")
         # The same odds, asked of the API as the page asked them: its mean, as shown.

@@ -27,7 +27,7 @@ EFFORT_FIELD = Field(
 
 
 class Attack(Frozen):
-    target: str = Field(min_length=1, description="combatant id of the one attacked")
+    target: str = Field(min_length=1, description="the one attacked: their combatant id")
     weapon: str = Field(
         default=FISTS_NAME, min_length=1, description="a weapon on the actor's sheet, or fists"
     )
@@ -35,7 +35,9 @@ class Attack(Frozen):
 
 
 class Cast(Frozen):
-    target: str = Field(min_length=1, description="combatant id of the one the spell is cast at")
+    target: str = Field(
+        min_length=1, description="the one the spell is cast at: their combatant id"
+    )
     spell: str = Field(min_length=1, description="a spell on the actor's sheet")
     effort: StrictInt = EFFORT_FIELD
 

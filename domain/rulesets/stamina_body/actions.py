@@ -38,7 +38,7 @@ class DamageOptions(Frozen):
 class TakeHit(DamageOptions):
     """The seed's Take-hit panel: a hit has landed on ``target``; work out what it does."""
 
-    target: str = Field(description="combatant id of the character who was hit")
+    target: str = Field(description="the one who was hit: their combatant id")
     damage_type: Literal["impact", "piercing"]
     damage_class: StrictInt = Field(ge=1, le=20, description="d6 read on the damage table")
     parried: StrictBool = Field(default=False, description="the target parried successfully")

@@ -76,7 +76,7 @@ def resolve_bleed(view: EncounterView, actor: str | None, params: Bleed, tray: D
 class Stabilise(Frozen):
     """Spend the action to stop an unconscious combatant's bleeding (no roll)."""
 
-    target: str = Field(max_length=64, description="combatant id of the unconscious one")
+    target: str = Field(max_length=64, description="the unconscious one: their combatant id")
 
 
 def resolve_stabilise(

@@ -21,7 +21,7 @@ from skald_campaign.ruleset_api import (
 
 
 class Attack(DamageOptions):
-    target: str = Field(description="combatant id of the defender")
+    target: str = Field(description="the one attacked: their combatant id")
     weapon: str = Field(
         default=UNARMED,
         max_length=80,

@@ -65,11 +65,11 @@ class Options(Frozen):
 
 
 class AttackParams(Frozen):
-    target: StrictStr = Field(description="combatant id of the one attacked")
+    target: StrictStr = Field(description="the one attacked: their combatant id")
 
 
 class DamageParams(Frozen):
-    target: StrictStr = Field(description="combatant id of the one hurt")
+    target: StrictStr = Field(description="the one hurt: their combatant id")
     damage: StrictStr = Field(description="damage dice, NdS+K (a trap, a fall)")
 
     @field_validator("damage")

@@ -44,7 +44,7 @@ from skald_campaign.ruleset_api import (
 
 
 class Attack(Strict):
-    target: str = Field(description="combatant id of the character attacked")
+    target: str = Field(description="the one attacked: their combatant id")
     weapon: str = Field(
         min_length=1,
         max_length=80,

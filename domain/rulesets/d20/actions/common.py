@@ -47,7 +47,11 @@ class Contest(Strict):
 
 
 class Aimed(Contest):
-    target: str = Field(min_length=1, max_length=100, description="combatant id of the target")
+    target: str = Field(
+        min_length=1,
+        max_length=100,
+        description="the one shoved, tripped or grappled: their combatant id",
+    )
 
 
 class Params(Strict):
