@@ -15,11 +15,15 @@ let refreshTimer = null;
 let names = {}; // character and combatant ids to names, for the log
 const struck = new Map(); // "encounter:number" -> status, from corrections
 
-function card(c, maxima, attrs) {
+// One character or combatant: its bars where this key reads its numbers; an NPC read
+// with a player's or a viewer's key comes with no numbers but its descriptor ("hurt",
+// RULINGS T3), which stands in their place. The GM's key reads every number.
+function card(c, maxima, { where, ...attrs }) {
   return el("article", { class: "card", ...attrs },
-    el("h3", {}, c.name, el("span", { class: "where" }, attrs.where || "")),
-    Object.entries(c.tracks).map(([name, track]) =>
-      typeof track === "number" ? bar(name, track, maxima[name]) : bar(name, track.current, track.max)),
+    el("h3", {}, c.name, el("span", { class: "where" }, where || "")),
+    c.descriptor ? el("p", { class: "descriptor", "data-descriptor": c.descriptor }, c.descriptor)
+      : Object.entries(c.tracks).map(([name, track]) => typeof track === "number"
+        ? bar(name, track, maxima[name]) : bar(name, track.current, track.max)),
     chips(c.conditions));
 }
 
