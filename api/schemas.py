@@ -219,6 +219,22 @@ class ActionOut(BaseModel):
 SCREEN_KEYS: frozenset[str] = frozenset({"n", "p", "u"})
 
 
+class RatingShown(BaseModel):
+    """One rating a player's page shows of the player's own character (RULINGS T3), read
+    from the character view's `derived`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rating: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+(\.[a-z0-9_]+)*$")] = Field(
+        description="where it is in `derived`, its keys joined by dots (`av.vs_missiles`): "
+        "a number, or a rating whose `value` is the total (its `terms` are shown as the "
+        "entry's title, its `situational` terms beside it, and a `by_weapon` list as one "
+        "entry per weapon)"
+    )
+    label: str = Field(min_length=1, max_length=40, description="the seed's name for it")
+    signed: bool = Field(default=False, description="a bonus, shown with its sign: `+4`")
+
+
 class RulesetPresentation(BaseModel):
     """How the pages show a ruleset, as the ruleset publishes it (``Ruleset.presentation``).
     Every field may be left out: an action is then shown under its own name ("stand up"
@@ -264,6 +280,12 @@ class RulesetPresentation(BaseModel):
     templates: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description="starter sheets for a quick NPC by name, each a sheet the ruleset accepts",
+    )
+    ratings: list[RatingShown] = Field(
+        default_factory=list,
+        description="the derived ratings the player's page shows on the card of the "
+        "player's own character, in this order (none: it shows none; an NPC's never reach "
+        "a player, T3)",
     )
     shortcuts: dict[Annotated[str, StringConstraints(pattern=r"^[a-z]$")], str] = Field(
         default_factory=dict,

@@ -1,7 +1,8 @@
-// The player's page: their character's tracks and chips, whose turn it is, the
+// The player's page: their character's tracks, chips and ratings, whose turn it is, the
 // declarations the table waits for from them, and their own actions on their turn. A key
 // granted several characters plays one at a time: a switcher picks which (kept in the tab).
-import { $, ApiError, bar, chips, client, counters, el, follow, session, signInForm } from "/static/skald.js";
+import { $, ApiError, bar, chips, client, counters, el, follow, ratings, session, signInForm }
+  from "/static/skald.js";
 import { label } from "/static/rulesets.js";
 import { actionPanel } from "/static/panel.js";
 import { card, logItems, markerChips, sides, turnStrip } from "/static/fight.js";
@@ -64,7 +65,10 @@ function render() {
       el("h3", {}, c.name),
       Object.entries(now.tracks).map(([name, value]) => bar(name, value, (now.maxima || c.maxima)[name])),
       counters(now.state, page.ruleset.counters),
-      chips(now.conditions), markerChips(encounter, c.id));
+      chips(now.conditions), markerChips(encounter, c.id),
+      // Their own ratings, as the ruleset names them (an HR bonus, an AC...): the
+      // numbers they play with. Only the played character's: the key's own (T3).
+      ratings(c.derived, (page.ruleset.presentation || {}).ratings));
   }));
   const names = Object.fromEntries((encounter ? encounter.combatants : []).map((c) => [c.id, c.name]));
   const turn = (encounter && encounter.turn) || {};

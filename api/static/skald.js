@@ -241,6 +241,35 @@ export function counters(state, published) {
   `${name.replaceAll("_", " ")} ${state[name]}`)));
 }
 
+// The ratings a ruleset's presentation names (`ratings`: an HR bonus, an AC...), each
+// read from a character view's `derived` by its dotted path, under the seed's name: a
+// number, or a rating's `value` (its terms as the title, its situational terms beside it,
+// and one entry per weapon where it has `by_weapon`). Nothing where the view has none: an
+// NPC's `derived` comes to a player empty (T3), and the page shows only the player's own.
+const signedNumber = (value, signed) => (signed && value >= 0 ? `+${value}` : `${value}`);
+
+export function ratings(derived, shown) {
+  const entries = [];
+  for (const { rating, label, signed } of shown || []) {
+    const found = rating.split(".").reduce((at, key) => (at && typeof at === "object" ? at[key]
+      : undefined), derived || {});
+    const value = typeof found === "number" ? found : found && found.value;
+    if (typeof value !== "number") continue;
+    const terms = (found.terms || []).map((t) => `${t.name} ${signedNumber(t.value, true)}`);
+    const beside = (found.situational || []).map((t) => `${signedNumber(t.value, true)} ${t.name}`);
+    entries.push(el("div", { class: "rating", "data-rating": rating, title: terms.join(", ") || null },
+      el("dt", {}, label),
+      el("dd", {}, el("span", { class: "rating-value" }, signedNumber(value, signed)),
+        beside.length ? el("small", {}, ` (${beside.join(", ")})`) : null)));
+    for (const one of Array.isArray(found.by_weapon) ? found.by_weapon : []) {
+      entries.push(el("div", { class: "rating", "data-rating": rating, "data-weapon": one.weapon },
+        el("dt", {}, `${label} with ${one.weapon}`),
+        el("dd", {}, el("span", { class: "rating-value" }, signedNumber(one.value, signed)))));
+    }
+  }
+  return entries.length ? el("dl", { class: "ratings", "aria-label": "ratings" }, entries) : null;
+}
+
 // A chip's colour says what kind of state it is: out of the fight (red), a wound
 // (amber), anything else the ruleset or the GM marks (neutral).
 const OUT_OF_THE_FIGHT = new Set(["stunned", "unconscious", "down", "cannot_act"]);

@@ -18,7 +18,7 @@ from skald_campaign.domain.rulesets.base import RulesetOf
 SPEC = create_app(nullcontext).openapi()
 BUILT_IN = ["stamina-body", "margin", "d20"]
 # The fields that are lists; the others are objects.
-LISTS = {"panel", "server_recorded", "self_targeted", "initiative_add"}
+LISTS = {"panel", "server_recorded", "self_targeted", "initiative_add", "ratings"}
 FIELDS = {
     "labels",
     "panel_titles",
@@ -28,6 +28,7 @@ FIELDS = {
     "self_targeted",
     "initiative_add",
     "templates",
+    "ratings",
     "shortcuts",
 }
 
@@ -109,6 +110,7 @@ def test_a_ruleset_without_a_presentation_is_published_with_a_neutral_one(
         "self_targeted": [],
         "initiative_add": ["strength", "dexterity", "constitution", "wisdom", "level"],
         "templates": {},
+        "ratings": [],
         "shortcuts": {},
     }
     assert one["presentation"]["initiative_add"] == list(RULESETS["d20"].initiative_adds)
@@ -121,6 +123,8 @@ def test_the_schema_refuses_a_presentation_it_does_not_know() -> None:
         check.validate({"labels": {"attack": 3}})
     with pytest.raises(jsonschema.ValidationError):
         check.validate({"panel": ["declare parry"]})
+    with pytest.raises(jsonschema.ValidationError):  # a path into `derived`: lower case
+        check.validate({"ratings": [{"rating": "AC", "label": "AC"}]})
     with pytest.raises(jsonschema.ValidationError):
         check.validate({"lables": {}})
     with pytest.raises(jsonschema.ValidationError):

@@ -59,3 +59,40 @@ def test_a_ruleset_may_not_take_the_screens_own_keys() -> None:
         RulesetPresentation.model_validate({"shortcuts": {"u": "attack", "n": "x", "h": "y"}})
     with pytest.raises(ValueError, match="String should match pattern"):
         RulesetPresentation.model_validate({"shortcuts": {"H": "attack"}})
+
+
+def rating_at(derived: Any, path: str) -> Any:
+    for key in path.split("."):
+        derived = derived[key]
+    return derived
+
+
+@pytest.mark.parametrize("ruleset", BUILT_IN)
+def test_every_rating_shown_is_in_the_character_view(ruleset: str) -> None:
+    """Each rating the player's page shows of their own character (`ratings`) is one the
+    character view's `derived` holds for every starter sheet: a number, or a rating whose
+    `value` is one."""
+    rules = get_ruleset(ruleset)
+    for sheet in presented(ruleset).templates.values():
+        derived = rules.derived_ratings(dict(sheet), rules.start_state(dict(sheet)))
+        for shown in presented(ruleset).ratings:
+            found = rating_at(derived, shown.rating)
+            value = found if isinstance(found, int) else found["value"]
+            assert type(value) is int, (ruleset, shown.rating)
+
+
+def test_d20_shows_the_seven_ratings_of_its_quick_reference() -> None:
+    """RULINGS D2: the character view shows all seven (AV melee and vs. missiles), under
+    the seed's names, the two bonuses with their sign."""
+    shown = [(r.rating, r.label, r.signed) for r in presented("d20").ratings]
+    assert shown == [
+        ("hr_bonus", "HR bonus", True),
+        ("fr_bonus", "FR bonus", True),
+        ("ac", "AC", False),
+        ("fd", "FD", False),
+        ("av.melee", "AV", False),
+        ("av.vs_missiles", "AV vs. missiles", False),
+        ("insight_defense", "Insight Defense", False),
+        ("shove_resist", "Shove Resist", False),
+    ]
+    assert [r.ratings for r in map(presented, ("stamina-body", "margin"))] == [[], []]

@@ -1,7 +1,8 @@
 """How the pages show d20 (published at /rulesets as ``presentation``): its buttons'
-words and a starter sheet for a quick NPC. Plain data, the schema's fields
+words, the ratings a player's page shows of their own character, and a starter sheet
+for a quick NPC. Plain data, the schema's fields
 (api/schemas.py ``RulesetPresentation``); tests/unit/test_page_templates.py checks the
-starter and the initiative fields against the ruleset."""
+starter, the initiative fields and the ratings against the ruleset."""
 
 from __future__ import annotations
 
@@ -20,6 +21,18 @@ PRESENTATION: JsonMapping = {
         "defensive_stance": "Defensive stance",
         "trip": "Trip",
     },
+    # The player's own ratings on /play, as the seed's quick reference names them (D2:
+    # all seven, AV melee and vs. missiles; D12: the HR bonus with each weapon).
+    "ratings": [
+        {"rating": "hr_bonus", "label": "HR bonus", "signed": True},
+        {"rating": "fr_bonus", "label": "FR bonus", "signed": True},
+        {"rating": "ac", "label": "AC", "signed": False},
+        {"rating": "fd", "label": "FD", "signed": False},
+        {"rating": "av.melee", "label": "AV", "signed": False},
+        {"rating": "av.vs_missiles", "label": "AV vs. missiles", "signed": False},
+        {"rating": "insight_defense", "label": "Insight Defense", "signed": False},
+        {"rating": "shove_resist", "label": "Shove Resist", "signed": False},
+    ],
     "initiative_add": ["dexterity", "strength", "constitution", "wisdom", "level"],
     # The GM screen's keys: h opens the attack for whoever's turn it is.
     "shortcuts": {"h": "attack"},
