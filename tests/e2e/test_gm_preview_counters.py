@@ -17,19 +17,9 @@ import httpx
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.server import Server
+from tests.fixtures.the_bridge import LIA, ORC
 from tests.patience import HANG_SECONDS
 
-AXE = {
-    "name": "axe",
-    "attribute": "might",
-    "skill": "melee",
-    "category": "melee",
-    "base_damage": 1,
-    "per_margin": 2,
-    "damage_type": "slash",
-}
-LIA = {"might": 2, "grace": 2, "vigor": 2, "aether": 2, "luck": 1}
-ORC = {"might": 3, "grace": 1, "vigor": 2, "aether": 0, "melee": 2, "weapons": [AXE]}
 DICE = {
     "Orc's attack": [2, 2, 2, 2, 2],
     "Lia's evasion": [1, 1],

@@ -15,17 +15,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.fixtures.the_bridge import LIA, ORC
 from tests.helpers import act, enrol, new_campaign, ok, start
 
-AXE = {
-    "name": "axe",
-    "attribute": "might",
-    "skill": "melee",
-    "category": "melee",
-    "base_damage": 1,
-    "per_margin": 2,
-    "damage_type": "slash",
-}
 BOW = {
     "name": "bow",
     "attribute": "grace",
@@ -36,8 +28,6 @@ BOW = {
     "damage_type": "pierce",
     "ammunition": 10,
 }
-LIA = {"might": 2, "grace": 2, "vigor": 2, "aether": 2, "luck": 1}  # health 14
-ORC = {"might": 3, "grace": 1, "vigor": 2, "aether": 0, "melee": 2, "weapons": [AXE]}
 # Orc's attack: 5 dice, no 5 or 6: 0 successes (not "below nothing": not every die a 1).
 NOTHING = [2, 2, 2, 2, 2]
 
