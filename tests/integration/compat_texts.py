@@ -137,6 +137,40 @@ WALL_SHOVES: dict[tuple[tuple[str, ...], tuple[object, object] | None], list[str
 }
 
 
+# d20's throw (RULES.md: a successful throw deals `throw_damage_dice` shove dice through
+# AV; seed 004: "AV applies to all physical damage including [...] Wrestling damage"): the
+# old narrator told the checks and the summary's "1 damage; HP a -> b", nothing of the die
+# rolled nor of the damage through AV; since the throw tells the dice, D4's arithmetic and
+# the HP between its checks and its summary. Pinned literally: the compat stories' one
+# throw (Aldric throws Grimm, in chain mail, rolling a 1 on his d10), met at three HP.
+THROW_CHECK = (
+    "d20 19 +6 FR bonus +0 size penalty +0 armor wrestling penalty (No armor) = 25: 25 >= FD 12"
+)
+THROWS: dict[tuple[str, ...], list[str]] = {
+    (
+        THROW_CHECK,
+        "FD 12: success",
+        f"Aldric throws Grimm to the ground (25 >= FD 12), 1 damage; HP {before} -> {after}; "
+        "Grimm gains: prone",
+        "Aldric loses: grappling",
+        "Grimm gains: prone",
+        "Grimm loses: grappled",
+    ): [
+        THROW_CHECK,
+        "FD 12: success",
+        "Throw damage: 1 shove die (d10), rolled 1",
+        "1 penetrates; remaining 1 - 1 = 0; 0 - AV 4 = -4 -> 0; 1 + 0 = 1",
+        f"Grimm: HP {before} -> {after}",
+        f"Aldric throws Grimm to the ground (25 >= FD 12), 1 damage; HP {before} -> {after}; "
+        "Grimm gains: prone",
+        "Aldric loses: grappling",
+        "Grimm gains: prone",
+        "Grimm loses: grappled",
+    ]
+    for before, after in ((20, 19), (16, 15), (19, 18))
+}
+
+
 def wall_hp(breakdown: object) -> tuple[object, object] | None:
     wall = breakdown.get("wall") if isinstance(breakdown, dict) else None
     hp = wall.get("hp") if isinstance(wall, dict) else None
@@ -149,6 +183,7 @@ def corrected_narrative(lines: list[str], breakdown: object) -> list[str]:
         or RECOVERIES.get(tuple(lines))
         or HAZARD_SHOVES.get(tuple(lines))
         or WALL_SHOVES.get((tuple(lines), wall_hp(breakdown)))
+        or THROWS.get(tuple(lines))
     )
     if pinned is not None:
         return list(pinned)

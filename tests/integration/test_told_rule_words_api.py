@@ -1,7 +1,8 @@
 """A rule's words in the narrative, through the API, as the GM and a player read them in
 the fight's log (RULINGS T3, T3a): a blow on an ally whom a Dwarf's Ward does not cover
 (seed 000) and a shove towards a hazard (seed 004) are told as every other blow and
-shove, not as the plain lines (the open dice summed, then the summary).
+shove, not as the plain lines (the open dice summed, then the summary); a shove into a
+wall and a throw tell their shove dice through AV.
 """
 
 from __future__ import annotations
@@ -287,5 +288,82 @@ def test_shoves_into_a_wall(client: TestClient) -> None:
             "Wall damage: 1 shove die (d8), rolled 6",
             "Ogre: hurt",
             "Bran shoves Ogre 1 ft, into the wall",
+        ],
+    )
+
+
+def test_throws(client: TestClient) -> None:
+    """A successful throw deals `throw_damage_dice` shove dice through AV (RULES.md; seed
+    004: "AV applies to all physical damage including [...] Wrestling damage"). The
+    narrative said only the summary's "N damage; HP a -> b": now the die rolled, the
+    damage through AV and the HP. Bran throws the Ogre, in chain mail (its AV and HP the
+    GM's); the Ogre throws Bran (his, his player's too)."""
+
+    def told(t: Table, role: str) -> tuple[str, list[object]]:
+        """The summary and narrative; the three lines of what changed, which follow the
+        summary in the order of the combatants' ids, sorted."""
+        summary, lines = t.last(role)
+        return summary, [*lines[:-3], sorted(lines[-3:])]
+
+    t = Table(
+        client,
+        "d20",
+        Bran=(d20_sheet(), False, "party", 1),
+        Ogre=(d20_sheet(size="large", hp=31, armor="chain_mail"), True, "foes", 1),
+    )
+    t.act("grapple", "Bran", {"grapple": [20]}, target="Ogre")
+    t.act("throw", "Bran", {"throw": [20], "throw_damage": [7]})
+    assert told(t, "gm") == (
+        "Bran throws Ogre to the ground (16 >= FD 14), 3 damage; HP 31 -> 28; Ogre gains: prone",
+        [
+            "d20 20 +0 FR bonus -4 size penalty +0 armor wrestling penalty (No armor) = 16: 16 "
+            ">= FD 14",
+            "FD 14: success",
+            "Throw damage: 1 shove die (d8), rolled 7",
+            "1 penetrates; remaining 7 - 1 = 6; 6 - AV 4 = 2; 1 + 2 = 3",
+            "Ogre: HP 31 -> 28",
+            "Bran throws Ogre to the ground (16 >= FD 14), 3 damage; HP 31 -> 28; Ogre gains: "
+            "prone",
+            ["Bran loses: grappling", "Ogre gains: prone", "Ogre loses: grappled"],
+        ],
+    )
+    assert told(t, "player") == (
+        "Bran throws Ogre to the ground; Ogre is hurt; Ogre gains: prone",
+        [
+            "d20 20",
+            "FD: success",
+            "Throw damage: 1 shove die (d8), rolled 7",
+            "Ogre: hurt",
+            "Bran throws Ogre to the ground; Ogre is hurt; Ogre gains: prone",
+            ["Bran loses: grappling", "Ogre gains: prone", "Ogre loses: grappled"],
+        ],
+    )
+    t.act("grapple", "Ogre", {"grapple": [20]}, target="Bran")
+    t.act("throw", "Ogre", {"throw": [20], "throw_damage": [5]})
+    bran = [
+        "Throw damage: 1 shove die (d6), rolled 5",
+        "1 penetrates; remaining 5 - 1 = 4; 4 - AV 0 = 4; 1 + 4 = 5",
+        "Bran: HP 20 -> 15",
+    ]
+    assert told(t, "gm") == (
+        "Ogre throws Bran to the ground (19 >= FD 10), 5 damage; HP 20 -> 15; Bran gains: prone",
+        [
+            "d20 20 +0 FR bonus +0 size penalty -1 armor wrestling penalty (Chain Mail) = 19: 19 "
+            ">= FD 10",
+            "FD 10: success",
+            *bran,
+            "Ogre throws Bran to the ground (19 >= FD 10), 5 damage; HP 20 -> 15; Bran gains: "
+            "prone",
+            ["Bran gains: prone", "Bran loses: grappled", "Ogre loses: grappling"],
+        ],
+    )
+    assert told(t, "player") == (
+        "Ogre throws Bran to the ground, 5 damage; HP 20 -> 15; Bran gains: prone",
+        [
+            "d20 20",
+            "FD 10: success",
+            *bran,
+            "Ogre throws Bran to the ground, 5 damage; HP 20 -> 15; Bran gains: prone",
+            ["Bran gains: prone", "Bran loses: grappled", "Ogre loses: grappling"],
         ],
     )

@@ -455,7 +455,16 @@ def test_a_pc_loses_hold_of_an_npc() -> None:
 
 
 def test_an_npc_throws_a_pc() -> None:
+    """A throw's shove die through AV (RULES.md's throw_damage_dice; seed 004: "AV applies
+    to all physical damage including [...] Wrestling damage"): the narrative had only the
+    summary's '3 damage; HP 20 -> 17', not the d8 rolled nor D4's arithmetic. Bran's AV and
+    HP are his player's too."""
     gm, others = told(scenes.an_npc_throws_a_pc)
+    bran = [
+        "Throw damage: 1 shove die (d8), rolled 3",
+        "1 penetrates; remaining 3 - 1 = 2; 2 - AV 0 = 2; 1 + 2 = 3",
+        "Bran: HP 20 -> 17",
+    ]
     assert gm == (
         "Ogre throws Bran to the ground (22 >= FD 10), 3 damage; HP 20 -> 17; Bran gains: prone",
         [
@@ -464,6 +473,7 @@ def test_an_npc_throws_a_pc() -> None:
                 "22 >= FD 10"
             ),
             "FD 10: success",
+            *bran,
             "Bran gains: prone",
             "Bran loses: grappled",
             "Ogre loses: grappling",
@@ -478,6 +488,7 @@ def test_an_npc_throws_a_pc() -> None:
         [
             "d20 18",
             "FD 10: success",
+            *bran,
             "Bran gains: prone",
             "Bran loses: grappled",
             "Ogre loses: grappling",
@@ -487,6 +498,8 @@ def test_an_npc_throws_a_pc() -> None:
 
 
 def test_a_pc_throws_an_npc() -> None:
+    """The d10 rolled is every reader's; the Ogre's AV (chain mail, 4) in D4's arithmetic
+    and its HP are the GM's: a player reads its descriptor (T3a)."""
     gm, others = told(scenes.a_pc_throws_an_npc)
     assert gm == (
         "Bran throws Ogre to the ground (19 >= FD 14), 3 damage; HP 20 -> 17; Ogre gains: prone",
@@ -496,6 +509,9 @@ def test_a_pc_throws_an_npc() -> None:
                 ">= FD 14"
             ),
             "FD 14: success",
+            "Throw damage: 1 shove die (d10), rolled 7",
+            "1 penetrates; remaining 7 - 1 = 6; 6 - AV 4 = 2; 1 + 2 = 3",
+            "Ogre: HP 20 -> 17",
             "Bran loses: grappling",
             (
                 "Bran throws Ogre to the ground (19 >= FD 14), 3 damage; HP 20 -> 17; Ogre gains: "
@@ -510,6 +526,8 @@ def test_a_pc_throws_an_npc() -> None:
         [
             "d20 20",
             "FD: success",
+            "Throw damage: 1 shove die (d10), rolled 7",
+            "Ogre: hurt",
             "Bran loses: grappling",
             "Bran throws Ogre to the ground; Ogre is hurt; Ogre gains: prone",
             "Ogre gains: prone",

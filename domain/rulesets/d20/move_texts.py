@@ -19,7 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from skald_campaign.domain.rulesets.d20 import records as bd
-from skald_campaign.domain.rulesets.d20.narrator import forceful_verdict, into_the_wall, pit_stop
+from skald_campaign.domain.rulesets.d20.narrator import (
+    forceful_verdict,
+    into_the_wall,
+    pit_stop,
+    thrown_down,
+)
 from skald_campaign.domain.rulesets.d20.texts import both, check_lines
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, name_of
@@ -271,6 +276,8 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
         lines += [(push,), (die, *secret(other, compared), verdict)]
     if other is not None and isinstance(move.breakdown.get("wall"), Mapping):
         lines += wall_lines(move, other, combatants)
+    if other is not None and isinstance(move.breakdown.get("throw_damage"), Mapping):
+        lines += throw_lines(move, other, combatants)
     return [*lines, said]
 
 
@@ -290,6 +297,24 @@ def wall_lines(move: Move, other: str, combatants: Roster) -> list[Text]:
         shown = secret(other, f"HP {hp.before} -> {hp.after}",
                        instead=(Descriptor(other, {"hp": hp.after}),))  # fmt: skip
         lines.append((f"{target}: ", *shown))
+    return lines
+
+
+def throw_lines(move: Move, other: str, combatants: Roster) -> list[Text]:
+    """A throw's damage (narrator.thrown_down): the dice rolled are every reader's, the
+    damage through AV the thrown one's AV, the hit points the thrown one's (its
+    descriptor instead, T3a)."""
+    throw = thrown_down(read(move.breakdown, bd.Threw))
+    if throw is None:
+        return []
+    lines: list[Text] = [(throw.dice,)]
+    if throw.arithmetic:
+        lines.append(secret(other, throw.arithmetic))
+    if throw.hp is not None:
+        hp = throw.hp
+        shown = secret(other, f"HP {hp.before} -> {hp.after}",
+                       instead=(Descriptor(other, {"hp": hp.after}),))  # fmt: skip
+        lines.append((f"{name_of(combatants, other)}: ", *shown))
     return lines
 
 

@@ -69,6 +69,39 @@ def into_the_wall(walled: bd.Walled, target: str) -> WallWords:
     return WallWords(push, wall.why, dice, arithmetic, wall.hp)
 
 
+class ThrowWords(NamedTuple):
+    """A throw's damage, told in pieces, each its owner's: the dice (open), the damage
+    through AV (the thrown one's AV) and the thrown one's hit points."""
+
+    dice: str
+    arithmetic: str | None
+    hp: bd.BeforeAfter | None
+
+
+def thrown_down(threw: bd.Threw) -> ThrowWords | None:
+    """A successful throw's shove dice through AV (RULES.md: `throw_damage_dice` shove
+    dice, the thrown one's size die stepped by the thrower's FR; seed 004: "AV applies to
+    all physical damage including [...] Wrestling damage"). None when no die was rolled."""
+    thrown = threw.throw_damage
+    if thrown.faces is None or thrown.shove_die is None:
+        return None
+    n = thrown.shove_dice
+    dice = (
+        f"Throw damage: {n} shove {'die' if n == 1 else 'dice'} ({thrown.shove_die.die}), "
+        f"rolled {faces(thrown.faces)}"
+    )
+    arithmetic = None if thrown.damage is None else thrown.damage.arithmetic
+    return ThrowWords(dice, arithmetic, thrown.hp)
+
+
+def thrown_one(summary: str, combatants: Roster) -> str:
+    """The one a throw's summary says was thrown ('Bran throws Ogre to the ground'): a
+    throw names nobody in its parameters (the hold says whom); the longest name that
+    fits ('Goblin 2' before 'Goblin'), names being unique in a campaign."""
+    names = [c.name for c in combatants.values() if f" throws {c.name} to the ground" in summary]
+    return max(names, key=len, default="")
+
+
 def d20_checks(value: object, lines: list[str]) -> None:
     """Every d20 check in the breakdown, in order, with its terms and any surprise."""
     if isinstance(value, Mapping):
@@ -107,6 +140,13 @@ def d20(record: JSONObject, combatants: Roster) -> list[str]:
         lines += [said for said in (wall.dice, wall.arithmetic) if said]
         if wall.hp is not None:
             lines.append(f"{target}: HP {wall.hp.before} -> {wall.hp.after}")
+    if isinstance(told.breakdown.get("throw_damage"), Mapping):
+        throw = thrown_down(read(told.breakdown, bd.Threw))
+        if throw is not None:
+            lines += [said for said in (throw.dice, throw.arithmetic) if said]
+            if throw.hp is not None:
+                target = thrown_one(told.summary, combatants)
+                lines.append(f"{target}: HP {throw.hp.before} -> {throw.hp.after}")
     b = read(told.breakdown, bd.D20Breakdown)
     if isinstance(b.damage, Mapping) and "faces" in b.damage:
         damage = read(b.damage, bd.D20Damage)

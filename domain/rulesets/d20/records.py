@@ -97,3 +97,17 @@ class Walled(Part, frozen=True):
     displacement: Feet
     terrain: WallAt
     shove_die: ShoveDie | None = None  # recorded only when a die is rolled
+
+
+class ThrowDamage(Part, frozen=True):
+    shove_dice: int  # the option throw_damage_dice: 0 rolls none
+    shove_die: ShoveDie | None = None  # these four only when a die is rolled
+    faces: list[int] | None = None
+    damage: WallDamage | None = None  # D4 through the thrown one's melee AV
+    hp: BeforeAfter | None = None
+
+
+class Threw(Part, frozen=True):
+    """A successful throw (actions/wrestling.py): the shove dice it dealt, through AV."""
+
+    throw_damage: ThrowDamage
