@@ -1,8 +1,9 @@
 """A rule's words in the narrative, through the API, as the GM and a player read them in
 the fight's log (RULINGS T3, T3a): a blow on an ally whom a Dwarf's Ward does not cover
 (seed 000) and a shove towards a hazard (seed 004) are told as every other blow and
-shove, not as the plain lines (the open dice summed, then the summary); a shove into a
-wall and a throw tell their shove dice through AV.
+shove, not as the plain lines (the open dice summed, then the summary); a Ward declared
+that covers nobody says so, a shove into a wall and a throw tell their shove dice
+through AV.
 """
 
 from __future__ import annotations
@@ -124,6 +125,33 @@ def test_a_blow_on_an_ally_in_front_of_a_warding_dwarf(client: TestClient) -> No
             "Damage: 2 + 1 x 2 = 4 slash",
             "Goblin: hurt",
         ],
+    )
+
+
+def test_a_ward_that_covers_nobody(client: TestClient) -> None:
+    """Seed 000: a Dwarf "can only cover people at his own rank or behind him — never
+    someone standing further forward". Durin (an NPC) wards from rank 2 behind the Orc:
+    his declaration tells that it covers nobody now, and where they stand (ranks and
+    names, every reader's; his effort the GM's)."""
+    t = Table(
+        client,
+        "margin",
+        Bran=(HUMAN, False, "party", 1),
+        Orc=(HUMAN, True, "foes", 1),
+        Durin=(DWARF, True, "foes", 2),
+    )
+    t.act("ward", "Durin", effort=1)
+    ward = (
+        "Ward: Durin stands at rank 2, behind Orc at rank 1; a Ward covers allies at the "
+        "dwarf's own rank or behind him, never one further forward: it covers nobody now"
+    )
+    assert t.last("gm") == (
+        "Durin takes up Ward for round 1 with 1 effort dice",
+        ["Durin takes up Ward for round 1 with 1 effort dice", ward],
+    )
+    assert t.last("player") == (
+        "Durin takes up Ward for round 1",
+        ["Durin takes up Ward for round 1", ward],
     )
 
 

@@ -109,6 +109,19 @@ def a_ward_from_behind_covers_nobody() -> tuple[Table, dict[str, JSON]]:
     return t, t.act("attack", "Bran", dice, target="Goblin 2", weapon="sword")
 
 
+def a_ward_declared_from_behind_covers_nobody() -> tuple[Table, dict[str, JSON]]:
+    """Thrain wards from rank 2; both his allies stand at rank 1, in front of him."""
+    t = table(("Bran", "party", 1), ("Goblin 2", "foes", 1), ("Archer", "foes", 1),
+              ("Thrain", "foes", 2))  # fmt: skip
+    return t, t.act("ward", "Thrain", effort=1)
+
+
+def a_pc_dwarf_with_no_ally_wards() -> tuple[Table, dict[str, JSON]]:
+    """Gimli stands alone on his side."""
+    t = table(("Gimli", "party", 1), ("Goblin 2", "foes", 1))
+    return t, t.act("ward", "Gimli")
+
+
 def an_npc_elf_answers_a_pc() -> tuple[Table, dict[str, JSON]]:
     t = table(("Lia", "party", 1), ("Sylvan", "foes", 1))
     t.act("riposte", "Sylvan")
@@ -142,6 +155,8 @@ SCENES = [
     a_pc_dwarf_takes_an_npcs_blow,
     an_npc_dwarf_stops_a_blow_between_pcs,
     a_ward_from_behind_covers_nobody,
+    a_ward_declared_from_behind_covers_nobody,
+    a_pc_dwarf_with_no_ally_wards,
     an_npc_elf_answers_a_pc,
     a_pc_elf_answers_an_npc,
     a_shot_at_a_riposting_elf_is_not_answered,

@@ -40,6 +40,41 @@ def test_ward_by_an_npc() -> None:
     )
 
 
+def test_a_ward_declared_from_behind_covers_nobody() -> None:
+    """Seed 000: a Dwarf "can only cover people at his own rank or behind him — never
+    someone standing further forward". Thrain wards from rank 2, both his allies at rank
+    1: the declaration said only 'Thrain takes up Ward for round 1', as if it covered
+    them. It tells where he and they stand and that it covers nobody now; ranks and
+    names are every reader's, his effort the GM's."""
+    gm, others = told(scenes.a_ward_declared_from_behind_covers_nobody)
+    ward = (
+        "Ward: Thrain stands at rank 2, behind Goblin 2 at rank 1 and Archer at rank 1; a Ward "
+        "covers allies at the dwarf's own rank or behind him, never one further forward: it "
+        "covers nobody now"
+    )
+    assert gm == (
+        "Thrain takes up Ward for round 1 with 1 effort dice",
+        ["Thrain takes up Ward for round 1 with 1 effort dice", ward],
+    )
+    assert others == (
+        "Thrain takes up Ward for round 1",
+        ["Thrain takes up Ward for round 1", ward],
+    )
+
+
+def test_a_pc_dwarf_with_no_ally_wards() -> None:
+    gm, others = told(scenes.a_pc_dwarf_with_no_ally_wards)
+    said = (
+        "Gimli takes up Ward for round 1",
+        [
+            "Gimli takes up Ward for round 1",
+            "Ward: Gimli stands at rank 1 and has no ally in this fight: it covers nobody now",
+        ],
+    )
+    assert gm == said
+    assert others == said
+
+
 def test_riposte_by_an_npc() -> None:
     gm, others = told(scenes.riposte_by_an_npc)
     assert gm == (

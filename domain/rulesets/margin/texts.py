@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from skald_campaign.domain.rulesets.margin import records as bd
-from skald_campaign.domain.rulesets.margin.narrator import uncovered_lines
+from skald_campaign.domain.rulesets.margin.narrator import covers_nobody, uncovered_lines
 from skald_campaign.ruleset_api import JSONObject
 from skald_campaign.ruleset_api.narrative import Sheeted, exact, faces, name_of, plural
 from skald_campaign.ruleset_api.records import UNSET, given, present, read, target_of
@@ -134,6 +134,8 @@ def read_attack(record: JSONObject) -> tuple[bd.MarginAttack, str, str] | None:
 def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
     """The lines domain/reading/narrators.py margin writes, in its order; what it cannot read
     fails here too (domain/reading/told.py then says the plain lines)."""
+    if record.get("kind") == "ward":
+        return declared_ward(record, combatants)
     found = read_attack(record)
     if found is None:
         return None
@@ -170,6 +172,18 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
             damage = riposte.counter()
             lines += damage_lines(damage, name_of(combatants, damage.to), damage.to, target_id)
     return lines
+
+
+def declared_ward(record: JSONObject, combatants: Roster) -> list[Text] | None:
+    """A Ward declared that covers nobody: its summary, then where the dwarf and his
+    allies stand (narrator.covers_nobody: ranks and names, every reader's). Any other
+    Ward: None, the plain lines, its summary alone, as before."""
+    said = posture(record)
+    told = read(record, Told)
+    if said is None or told.actor is None:
+        return None
+    lines = covers_nobody(read(record, bd.MarginTold), name_of(combatants, told.actor), combatants)
+    return [said, *((line,) for line in lines)] if lines else None
 
 
 class Answer(bd.Part, frozen=True):
