@@ -88,7 +88,8 @@ RECOVERIES = {
 # summed and the summary, no check and no rule; since the shove's narrative reads as every
 # other shove's, the save told after the checks (the push and the edge, the die against the
 # save number, what it did). Pinned literally: the one hazard of the compat stories, at
-# the Orc's heels (0 ft).
+# the Orc's heels (0 ft): "right behind them", not "0 ft behind them", since the push line
+# says so of a hazard or a wall at 0 ft (true either way; the summary keeps its "0 ft").
 HAZARD_SHOVES: dict[tuple[str, ...], list[str]] = {
     (
         "shove: 1d20 rolled 18 = 18",
@@ -99,8 +100,8 @@ HAZARD_SHOVES: dict[tuple[str, ...], list[str]] = {
         "FD 10: success",
         "Forceful Defense: defender FR +0 does not exceed attacker FR +0; a double success is "
         "not ruled out",
-        "Orc is pushed towards the well, 0 ft behind them, within the shove's 5 ft: a Save vs "
-        "Death Ray to stop at the very edge",
+        "Orc is pushed towards the well, right behind them, within the shove's 5 ft: a Save "
+        "vs Death Ray to stop at the very edge",
         "Save vs Death Ray: d20 3 < 12: failure; Orc goes into the well; its own effects and "
         "saves follow",
         "Grimm shoves Orc 0 ft (18 >= FD 10); fails the save and goes into the well",
@@ -113,7 +114,8 @@ HAZARD_SHOVES: dict[tuple[str, ...], list[str]] = {
 # least one), through AV"): the old narrator said nothing of it, neither the die nor the
 # damage through AV nor the HP; since the shove tells them between its checks and its
 # summary. Pinned literally: the compat stories' one wall, met twice (Grimm at 17 HP and
-# at 20), by the old lines and the HP the record holds.
+# at 20), by the old lines and the HP the record holds; at 0 ft, "right behind them", as
+# for the hazard above.
 WALL_SHOVE = (
     "d20 19 +0 FR bonus +0 size penalty = 19: 19 >= FD 12",
     "FD 12: success",
@@ -126,8 +128,8 @@ WALL_SHOVES: dict[tuple[tuple[str, ...], tuple[object, object] | None], list[str
         "FD 12: success",
         "Forceful Defense: defender FR +0 does not exceed attacker FR +0; a double success is "
         "not ruled out",
-        "Grimm is pushed into the wall, 0 ft behind them, with 5 of the shove's 5 ft unspent: "
-        "one d6 per full 2 points of FR +0, at least 1",
+        "Grimm is pushed into the wall, right behind them, with 5 of the shove's 5 ft "
+        "unspent: one d6 per full 2 points of FR +0, at least 1",
         "Wall damage: 1 shove die (d6), rolled 3",
         "1 penetrates; remaining 3 - 1 = 2; 2 - AV 4 = -2 -> 0; 1 + 0 = 1",
         f"Grimm: HP {before} -> {after}",

@@ -66,6 +66,13 @@ def a_pc_shoves_an_npc_into_a_wall() -> Scene:
     return t, t.act("shove", "Bran", dice, target="Ogre", wall_at_feet=1)
 
 
+def a_pc_shoves_an_npc_into_a_wall_right_behind_it() -> Scene:
+    """The wall is at the Ogre's back (0 ft): all 5 ft of Bran's shove are unspent."""
+    t = table("Bran", "Ogre")
+    dice = {"shove": [20], "wall_damage": [2]}
+    return t, t.act("shove", "Bran", dice, target="Ogre", wall_at_feet=0)
+
+
 def an_npc_shoves_a_pc_towards_a_pit() -> Scene:
     t = table("Bran", "Ogre")
     dice = {"shove": [12], "hazard_save": [15]}
@@ -167,6 +174,7 @@ SCENES = [
     a_pc_fails_to_shove_an_npc,
     an_npc_shoves_a_pc_into_a_wall,
     a_pc_shoves_an_npc_into_a_wall,
+    a_pc_shoves_an_npc_into_a_wall_right_behind_it,
     an_npc_shoves_a_pc_towards_a_pit,
     a_pc_shoves_an_npc_into_the_fire,
     a_shove_breaks_an_npcs_hold,

@@ -166,6 +166,41 @@ def test_a_pc_shoves_an_npc_into_a_wall() -> None:
     )
 
 
+def test_a_pc_shoves_an_npc_into_a_wall_right_behind_it() -> None:
+    """A wall at 0 ft is 'right behind them', where the push line said '0 ft behind
+    them' (true, but odd). The summary, recorded as the shove resolved, keeps its '0 ft'."""
+    gm, others = told(scenes.a_pc_shoves_an_npc_into_a_wall_right_behind_it)
+    wall = (
+        "Ogre is pushed into the wall, right behind them, with 5 of the shove's 5 ft unspent: "
+        "one d10 per full 2 points of FR +3, at least 1"
+    )
+    assert gm == (
+        "Bran shoves Ogre 0 ft (19 >= FD 14), into the wall",
+        [
+            "d20 20 +3 FR bonus -4 size penalty = 19: 19 >= FD 14",
+            "FD 14: success",
+            "Forceful Defense: defender FR +5 exceeds attacker FR +3; no double success",
+            wall,
+            "Wall damage: 1 shove die (d10), rolled 2",
+            "1 penetrates; remaining 2 - 1 = 1; 1 - AV 4 = -3 -> 0; 1 + 0 = 1",
+            "Ogre: HP 20 -> 19",
+            "Bran shoves Ogre 0 ft (19 >= FD 14), into the wall",
+        ],
+    )
+    assert others == (
+        "Bran shoves Ogre 0 ft, into the wall",
+        [
+            "d20 20",
+            "FD: success",
+            "Forceful Defense: defender FR exceeds attacker FR +3; no double success",
+            wall,
+            "Wall damage: 1 shove die (d10), rolled 2",
+            "Ogre: hurt",
+            "Bran shoves Ogre 0 ft, into the wall",
+        ],
+    )
+
+
 def test_an_npc_shoves_a_pc_towards_a_pit() -> None:
     """Seed 004's Pit-Stop Rule: the push reaches the pit's edge, Bran saves and stops at
     it. The narrative had been the plain lines ('shove: 1d20 rolled 12 = 12', 'hazard_save:

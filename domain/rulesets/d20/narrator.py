@@ -21,6 +21,12 @@ def forceful_verdict(double_success: Mapping[str, object]) -> str:
     return "no double success"
 
 
+def behind(feet: int) -> str:
+    """Where the wall or the hazard is: '2 ft behind them', or 'right behind them' at
+    0 ft (the push meets it at once), where '0 ft behind them' was true but odd."""
+    return "right behind them" if feet == 0 else f"{feet} ft behind them"
+
+
 def pit_stop(pushed: bd.Pushed, target: str) -> tuple[str, tuple[str, str, str]]:
     """Seed 004's Pit-Stop Rule, told: "If a Shove would push a defender into a hazard
     [...] the defender gets an immediate Save vs. Death Ray to catch the ledge or stop at
@@ -29,7 +35,7 @@ def pit_stop(pushed: bd.Pushed, target: str) -> tuple[str, tuple[str, str, str]]
     and the verdict with what it did (the rules' words)."""
     h, feet, at = pushed.hazard, pushed.displacement.value, pushed.terrain.hazard_at_feet
     push = (
-        f"{target} is pushed towards {h.hazard}, {at} ft behind them, within the shove's "
+        f"{target} is pushed towards {h.hazard}, {behind(at)}, within the shove's "
         f"{feet} ft: a Save vs Death Ray to stop at the very edge"
     )
     compared = f" {'>=' if h.saved else '<'} {h.save_vs_death_ray}"
@@ -55,7 +61,7 @@ def into_the_wall(walled: bd.Walled, target: str) -> WallWords:
     through AV" (RULINGS D6)."""
     wall, feet, at = walled.wall, walled.displacement.value, walled.terrain.wall_at_feet
     push = (
-        f"{target} is pushed into the wall, {at} ft behind them, with {wall.unused_feet} of "
+        f"{target} is pushed into the wall, {behind(at)}, with {wall.unused_feet} of "
         f"the shove's {feet} ft unspent"
     )
     dice = None
