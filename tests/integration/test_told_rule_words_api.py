@@ -131,8 +131,8 @@ def test_a_blow_on_an_ally_in_front_of_a_warding_dwarf(client: TestClient) -> No
 def test_a_ward_that_covers_nobody(client: TestClient) -> None:
     """Seed 000: a Dwarf "can only cover people at his own rank or behind him — never
     someone standing further forward". Durin (an NPC) wards from rank 2 behind the Orc:
-    his declaration tells that it covers nobody now, and where they stand (ranks and
-    names, every reader's; his effort the GM's)."""
+    his declaration tells that it covers nobody now (every reader's; his effort the
+    GM's)."""
     t = Table(
         client,
         "margin",
@@ -142,8 +142,8 @@ def test_a_ward_that_covers_nobody(client: TestClient) -> None:
     )
     t.act("ward", "Durin", effort=1)
     ward = (
-        "Ward: Durin stands at rank 2, behind Orc at rank 1; a Ward covers allies at the "
-        "dwarf's own rank or behind him, never one further forward: it covers nobody now"
+        "Ward: Durin covers nobody now: a Ward covers allies at the dwarf's own rank or "
+        "behind him, never one further forward, and no ally of his stands there"
     )
     assert t.last("gm") == (
         "Durin takes up Ward for round 1 with 1 effort dice",

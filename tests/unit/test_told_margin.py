@@ -44,13 +44,12 @@ def test_a_ward_declared_from_behind_covers_nobody() -> None:
     """Seed 000: a Dwarf "can only cover people at his own rank or behind him — never
     someone standing further forward". Thrain wards from rank 2, both his allies at rank
     1: the declaration said only 'Thrain takes up Ward for round 1', as if it covered
-    them. It tells where he and they stand and that it covers nobody now; ranks and
-    names are every reader's, his effort the GM's."""
+    them. It tells that it covers nobody now (its record's `covers` is empty), every
+    reader alike; his effort stays the GM's."""
     gm, others = told(scenes.a_ward_declared_from_behind_covers_nobody)
     ward = (
-        "Ward: Thrain stands at rank 2, behind Goblin 2 at rank 1 and Archer at rank 1; a Ward "
-        "covers allies at the dwarf's own rank or behind him, never one further forward: it "
-        "covers nobody now"
+        "Ward: Thrain covers nobody now: a Ward covers allies at the dwarf's own rank or "
+        "behind him, never one further forward, and no ally of his stands there"
     )
     assert gm == (
         "Thrain takes up Ward for round 1 with 1 effort dice",
@@ -62,13 +61,40 @@ def test_a_ward_declared_from_behind_covers_nobody() -> None:
     )
 
 
+def test_a_ward_that_covers_nobody_records_what_stored_wards_hold() -> None:
+    """Its narrative reads the record's empty ``covers``; nothing new is recorded. A
+    correction resolves each later record again and compares its breakdown with the
+    stored one (domain/play/corrections.py): a key the stored Ward declarations lack
+    would report every one of them that covers nobody as changed, an "X -> X" line."""
+    for scene in (
+        scenes.a_ward_declared_from_behind_covers_nobody,
+        scenes.a_pc_dwarf_with_no_ally_wards,
+    ):
+        _, record = scene()
+        breakdown = record["breakdown"]
+        assert isinstance(breakdown, dict)
+        assert sorted(breakdown) == [
+            "actor",
+            "covers",
+            "defense_pools",
+            "effort",
+            "exhaustion_dice",
+            "kind",
+            "lasts",
+            "posture",
+            "what_it_does",
+        ]
+        assert breakdown["covers"] == []
+
+
 def test_a_pc_dwarf_with_no_ally_wards() -> None:
     gm, others = told(scenes.a_pc_dwarf_with_no_ally_wards)
     said = (
         "Gimli takes up Ward for round 1",
         [
             "Gimli takes up Ward for round 1",
-            "Ward: Gimli stands at rank 1 and has no ally in this fight: it covers nobody now",
+            "Ward: Gimli covers nobody now: a Ward covers allies at the dwarf's own rank or "
+            "behind him, never one further forward, and no ally of his stands there",
         ],
     )
     assert gm == said

@@ -61,25 +61,17 @@ def uncovered_lines(ward: bd.Uncovered) -> list[str]:
     ]
 
 
-def covers_nobody(told: bd.MarginTold, dwarf: str, combatants: Roster) -> list[str]:
+def covers_nobody(told: bd.MarginTold, dwarf: str) -> list[str]:
     """A Ward declared that covers nobody (M13; seed 000: "He can only cover people at
-    his own rank or behind him — never someone standing further forward"): where the
-    dwarf and each ally stood as he declared it. Ranks are where the table stands,
-    every reader's. A Ward that covers someone, or one recorded before its ranks were
-    (no ``covers_nobody``), says nothing more than its summary."""
-    if told.kind != "ward":
+    his own rank or behind him — never someone standing further forward"): no ally of
+    his side stands at his rank or behind him (its record's ``covers`` is empty). A Ward
+    that covers someone, or one recorded before ``covers`` was, says nothing more than
+    its summary. Whom it covers is where the table stands, every reader's."""
+    if told.kind != "ward" or read(told.breakdown, bd.WardDeclared).covers != []:
         return []
-    stood = read(told.breakdown, bd.WardDeclared).covers_nobody
-    if stood is None:
-        return []
-    head = f"Ward: {dwarf} stands at rank {stood.rank}"
-    if not stood.allies:
-        return [f"{head} and has no ally in this fight: it covers nobody now"]
-    where = [f"{name_of(combatants, a.id)} at rank {a.rank}" for a in stood.allies]
-    ahead = where[0] if len(where) == 1 else f"{', '.join(where[:-1])} and {where[-1]}"
     return [
-        f"{head}, behind {ahead}; a Ward covers allies at the dwarf's own rank or behind him, "
-        "never one further forward: it covers nobody now"
+        f"Ward: {dwarf} covers nobody now: a Ward covers allies at the dwarf's own rank or "
+        "behind him, never one further forward, and no ally of his stands there"
     ]
 
 
@@ -88,7 +80,7 @@ def margin(record: JSONObject, combatants: Roster) -> list[str]:
     if told.kind not in ("attack", "cast"):
         actor = record.get("actor")
         dwarf = name_of(combatants, actor) if isinstance(actor, str) else ""
-        return [given(told.summary), *covers_nobody(told, dwarf, combatants)]
+        return [given(told.summary), *covers_nobody(told, dwarf)]
     b = read(told.breakdown, bd.MarginAttack)
     attacker, target = b.attacker.name, b.target.name
     lines = [b.distance.why]

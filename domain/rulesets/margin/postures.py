@@ -109,15 +109,11 @@ def declare(
     }
     if kind == "ward":
         me = view.combatants[cid]
-        allies = [c for c in view.combatants.values() if c.side == me.side and c.id != cid]
-        breakdown["covers"] = [c.id for c in allies if c.rank >= me.rank]
-        if not breakdown["covers"]:
-            # Seed 000: "He can only cover people at his own rank or behind him — never
-            # someone standing further forward": who stands where, for the narrative.
-            breakdown["covers_nobody"] = {
-                "rank": me.rank,
-                "allies": [{"id": c.id, "rank": c.rank} for c in allies],
-            }
+        breakdown["covers"] = [
+            c.id
+            for c in view.combatants.values()
+            if c.side == me.side and c.id != cid and c.rank >= me.rank
+        ]
     if kind == "riposte":
         breakdown["counter_weapon"] = weapon
     summary = f"{name} takes up {kind.capitalize()} for round {view.round}" + (

@@ -74,21 +74,11 @@ class Uncovered(Part, frozen=True):
     considered: list[Considered]
 
 
-class Stands(Part, frozen=True):
-    id: str
-    rank: int
-
-
-class Unwarded(Part, frozen=True):
-    """Where a dwarf whose Ward covers nobody stood as he declared it (postures.py), and
-    every ally of his side, each further forward."""
-
-    rank: int
-    allies: list[Stands]
-
-
 class WardDeclared(Part, frozen=True):
-    covers_nobody: Unwarded | None = None  # recorded only when it covers nobody
+    """A Ward's declaration (postures.py): whom it covers, the allies of the dwarf's side
+    at his own rank or behind him (None: a record older than the list)."""
+
+    covers: list[str] | None = None
 
 
 class Named(Part, frozen=True):

@@ -175,14 +175,14 @@ def narrative(record: JSONObject, combatants: Roster) -> list[Text] | None:
 
 
 def declared_ward(record: JSONObject, combatants: Roster) -> list[Text] | None:
-    """A Ward declared that covers nobody: its summary, then where the dwarf and his
-    allies stand (narrator.covers_nobody: ranks and names, every reader's). Any other
-    Ward: None, the plain lines, its summary alone, as before."""
+    """A Ward declared that covers nobody: its summary, then that it covers nobody
+    (narrator.covers_nobody, every reader's). Any other Ward: None, the plain lines, its
+    summary alone, as before."""
     said = posture(record)
     told = read(record, Told)
     if said is None or told.actor is None:
         return None
-    lines = covers_nobody(read(record, bd.MarginTold), name_of(combatants, told.actor), combatants)
+    lines = covers_nobody(read(record, bd.MarginTold), name_of(combatants, told.actor))
     return [said, *((line,) for line in lines)] if lines else None
 
 
