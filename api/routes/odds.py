@@ -66,6 +66,13 @@ class LuckOdds(BaseModel):
     any: Chance
 
 
+class Awaits(BaseModel):
+    defender: str = Field(description="the defender's combatant id")
+    name: str
+    param: str = Field(description="the parameter the answer sets (stamina-body: defense)")
+    choices: list[str]
+
+
 class OddsOut(BaseModel):
     ruleset: str
     kind: str
@@ -78,7 +85,20 @@ class OddsOut(BaseModel):
     cost: int = Field(
         0, description="the cost units they were charged (about 1 us of CPU each; docs/odds.md)"
     )
-    results: list[ResultChance]
+    results: list[ResultChance] = Field(
+        description="each result with its probability; for an attack that waits for its "
+        "defender's answer (awaits), the rolls before it: hit (the defender is asked) or miss"
+    )
+    awaits: Awaits | None = Field(
+        default=None,
+        description="stamina-body: an attack that does not name the defense waits for the "
+        "defender's answer when it hits (S3); what it then does is in answers, not here",
+    )
+    answers: dict[str, OddsOut] = Field(
+        default_factory=dict,
+        description="with awaits: each answer (parry, dodge, none) with the odds of the "
+        "attack naming it; left out for a reader who may not see the defender's numbers",
+    )
     withheld: str | None = Field(
         default=None,
         description="why results this key may not read are left out (RULINGS T3a: a "

@@ -14,7 +14,7 @@ from skald_campaign.domain.odds.cache import ODDS
 from skald_campaign.domain.odds.choices import Choice as Choice
 from skald_campaign.domain.odds.cost import COST_BUDGET
 from skald_campaign.domain.odds.explore import TooLarge
-from skald_campaign.domain.odds.odds import action_odds
+from skald_campaign.domain.odds.odds import action_odds, odds_now
 from skald_campaign.domain.play import exchanges
 from skald_campaign.domain.rulesets.base import JsonMapping, JsonObject
 from skald_campaign.domain.rulesets.jsonread import as_int
@@ -33,13 +33,14 @@ def encounter_odds(
     *,
     role: str,
 ) -> JsonObject:
-    """The odds of an action as it would be resolved now; refused as the action would be."""
+    """The odds of an action as it would be resolved now; refused as the action would be.
+    An attack left to wait for its defender's answer has each answer's (``odds_now``)."""
     _open(encounter)
     rules = encounter.rules
     if role != "gm" and rules.action_type(kind).gm_only:
         raise Forbidden(f"only the GM may use '{kind}', a GM's tool; this is a {role} key")
     key = ODDS.key(encounter.id, encounter.version, kind, actor, params)
-    return ODDS.answer(key, lambda: action_odds(rules, encounter.view(), kind, actor, params))[0]
+    return ODDS.answer(key, lambda: odds_now(rules, encounter.view(), kind, actor, params))[0]
 
 
 # A character view answers for many attacks at once; together they share one request's

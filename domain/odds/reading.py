@@ -62,6 +62,20 @@ def odds_for(
     if not hidden:
         return odds
     out = dict(odds)
+    answers = odds.get("answers")
+    if isinstance(answers, Mapping) and answers:
+        # Each answer's odds of a blow on a hidden NPC would tell its Parry or Dodge: the
+        # chance to hit before the answer (``results``) is all such a reader reads.
+        out["answers"] = (
+            {}
+            if target in hidden
+            else {
+                choice: odds_for(answer, ruleset_id, target, hidden)
+                if isinstance(answer, dict)
+                else answer
+                for choice, answer in answers.items()
+            }
+        )
     for part in ("damage", "conditions", "luck"):
         entries = odds.get(part)
         if isinstance(entries, list):

@@ -177,7 +177,7 @@ def preview_rolls(
     if actor is not None and actor in view.combatants:
         rules.refuse_if_cannot_act(view.combatants[actor], kind)
     variants: list[JsonMapping] = [dict(params)]
-    waiting = _waiting(rules, view, kind, actor, params)
+    waiting = would_wait(rules, view, kind, actor, params)
     if waiting is not None:
         variants = [{**params, waiting.param: choice} for choice in waiting.choices]
     runs: list[tuple[JsonMapping, list[Roll]]] = []
@@ -186,7 +186,7 @@ def preview_rolls(
     return _summarise(view, actor, params, runs)
 
 
-def _waiting(
+def would_wait(
     rules: Ruleset, view: EncounterView, kind: str, actor: str | None, params: JsonMapping
 ) -> Awaiting | None:
     """Would the action wait for a declaration (given a hit)? Then every choice is walked."""

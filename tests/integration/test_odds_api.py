@@ -51,13 +51,83 @@ def test_the_odds_of_a_hit_are_exact_and_nothing_is_written(client: TestClient) 
         {"result": "miss", "probability": "35/216", "decimal": 0.162037},
     ]
     assert report["exact"] is True
-    assert report["params"]["defense"] == "none"
-    body = next(d for d in report["damage"] if d["track"] == "body")
+    # Not naming the defense, the attack waits for Rival's answer when it hits (S3): the
+    # harm is each answer's (below), not that of a defense nobody declared.
+    assert "defense" not in report["params"]
+    assert report["damage"] == []
+    body = next(d for d in report["answers"]["none"]["damage"] if d["track"] == "body")
     assert body["distribution"] == [
         {"value": 0, "probability": "1115/1296", "decimal": 0.860340},
         {"value": 1, "probability": "181/1296", "decimal": 0.139660},
     ]
     assert body["name"] == "Rival"
+
+
+def without_timing(odds: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in odds.items() if name != "elapsed_ms"}
+
+
+def test_an_attack_left_to_wait_has_the_odds_of_each_answer(client: TestClient) -> None:
+    """Seed 001 S3: "the defender answers one attack with a parry, a dodge or nothing";
+    an attack whose defense is left out waits for that answer when it hits. Its odds
+    said "hit 181/216" and then Rival's harm as if Rival answered nothing; they now say
+    the chance to hit, that Rival answers, and what each answer leads to."""
+    ids = table(client)
+    report = ok(post_odds(client, ids, "attack", ids["hero"], target=ids["rival"], weapon="club"))
+    assert report["awaits"] == {
+        "defender": ids["rival"],
+        "name": "Rival",
+        "param": "defense",
+        "choices": ["parry", "dodge", "none"],
+    }
+    assert report["results"] == [
+        {"result": "hit", "probability": "181/216", "decimal": 0.837963},
+        {"result": "miss", "probability": "35/216", "decimal": 0.162037},
+    ]
+    assert (report["damage"], report["conditions"]) == ([], [])
+    answers = report["answers"]
+    assert list(answers) == ["parry", "dodge", "none"]
+    # Club skill 13 against Rival's Parry 11 and Dodge 9.
+    assert {
+        c: [(r["result"], r["probability"]) for r in a["results"]] for c, a in answers.items()
+    } == {
+        "parry": [("hit", "9457/15552"), ("miss", "35/216"), ("parried", "3575/15552")],
+        "dodge": [("hit", "11387/15552"), ("miss", "35/216"), ("dodged", "1645/15552")],
+        "none": [("hit", "181/216"), ("miss", "35/216")],
+    }
+    stamina = {
+        c: next(d for d in a["damage"] if d["track"] == "stamina")["at_least_one"]["probability"]
+        for c, a in answers.items()
+    }
+    assert stamina == {"parry": "9457/15552", "dodge": "11387/15552", "none": "181/216"}
+    # Each answer is exactly the odds of the attack that names it.
+    for choice, answer in answers.items():
+        named = post_odds(
+            client, ids, "attack", ids["hero"], target=ids["rival"], weapon="club", defense=choice
+        )
+        assert without_timing(answer) == without_timing({**ok(named), "answers": {}})
+        assert ok(named)["awaits"] is None
+
+
+def test_a_defender_who_cannot_answer_is_not_waited_for(client: TestClient) -> None:
+    """S9: a stunned defender answers with nothing at once; so do its odds."""
+    ids = table(client)
+    act(
+        client,
+        ids["cid"],
+        ids["eid"],
+        "take_hit",
+        None,
+        {"damage": [6, 6, 6, 6, 6]},
+        target=ids["rival"],
+        damage_type="impact",
+        damage_class=5,
+    )
+    report = ok(post_odds(client, ids, "attack", ids["hero"], target=ids["rival"], weapon="club"))
+    assert (report["awaits"], report["answers"]) == (None, {})
+    assert report["params"]["defense"] == "none"
+    stamina = next(d for d in report["damage"] if d["track"] == "stamina")
+    assert stamina["at_least_one"]["probability"] == "181/216"
 
 
 def test_the_odds_follow_the_encounter_as_it_stands(client: TestClient) -> None:
@@ -75,7 +145,9 @@ def test_the_odds_follow_the_encounter_as_it_stands(client: TestClient) -> None:
         damage_class=4,
     )
     report = ok(post_odds(client, ids, "attack", ids["hero"], target=ids["rival"], weapon="club"))
-    stunned = next(c for c in report["conditions"] if c["condition"] == "stunned")
+    stunned = next(
+        c for c in report["answers"]["none"]["conditions"] if c["condition"] == "stunned"
+    )
     assert stunned["gained"]["probability"] == "181/432"
 
 

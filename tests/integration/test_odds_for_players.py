@@ -77,3 +77,48 @@ def test_d20_a_player_reads_no_chance_to_beat_an_npcs_ac(client: TestClient) -> 
 def test_with_npcs_numbers_shown_a_player_reads_the_odds_whole(client: TestClient) -> None:
     read = odds(client, "stamina-body", PC_SB, OGRE_SB, show=True)
     assert read["player"] == read["gm"]
+
+
+def panel_odds(client: TestClient, show: bool) -> dict[str, Any]:
+    """Bran's sword blow on the Ogre, its defense left to the Ogre (S3), as the combat
+    panel asks its odds: as the GM and as Bran's player read them."""
+    body = {"name": "Odds", "ruleset": "stamina-body", "options": {"show_npc_numbers": show}}
+    created = ok(client.post("/campaigns", json=body), 201)
+    base = f"/campaigns/{created['id']}"
+    gm = {"authorization": f"Bearer {created['gm_key']}"}
+
+    def post(path: str, json: Any) -> Any:
+        return ok(client.post(base + path, json=json, headers=gm), 201)
+
+    bran = post("/characters", {"name": "Bran", "sheet": PC_SB})["id"]
+    ogre = post("/characters", {"name": "Ogre", "sheet": OGRE_SB, "npc": True})["id"]
+    key = post("/keys", {"role": "player", "characters": [bran]})["key"]
+    sides = [{"character_id": bran, "side": "party"}, {"character_id": ogre, "side": "foes"}]
+    fight = post("/encounters", {"name": "Ford", "combatants": sides})["id"]
+    blow = {"kind": "attack", "actor": bran, "params": {"target": ogre, "weapon": "sword"}}
+    path = f"{base}/encounters/{fight}/odds"
+    return {
+        role: ok(client.post(path, json=blow, headers=headers))
+        for role, headers in (("gm", gm), ("player", {"authorization": f"Bearer {key}"}))
+    }
+
+
+def test_a_blow_left_to_an_npcs_answer_shows_a_player_no_answer_of_its(
+    client: TestClient,
+) -> None:
+    """The odds of each of the Ogre's answers would tell its Parry and Dodge (T3a): the
+    GM reads them; Bran's player reads the chance to hit and that the Ogre answers."""
+    read = panel_odds(client, show=False)
+    gm, player = read["gm"], read["player"]
+    assert {c: results(a) for c, a in gm["answers"].items()} == {
+        "parry": {"hit": "4883/7776", "miss": "7/27", "parried": "877/7776"},
+        "dodge": {"hit": "5459/7776", "miss": "7/27", "dodged": "301/7776"},
+        "none": {"hit": "20/27", "miss": "7/27"},
+    }
+    assert results(player) == results(gm) == {"hit": "20/27", "miss": "7/27"}
+    assert player["awaits"] == gm["awaits"]
+    assert player["awaits"]["choices"] == ["parry", "dodge", "none"]
+    assert player["answers"] == {}
+    assert player["withheld"].startswith("RULINGS T3a")
+    shown = panel_odds(client, show=True)
+    assert shown["player"] == {**shown["gm"], "elapsed_ms": shown["player"]["elapsed_ms"]}

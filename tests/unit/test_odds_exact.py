@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
+from skald_campaign.domain.odds.odds import odds_now
 from tests.unit.test_odds_support import (
     SWORD,
     d20_sheet,
@@ -72,6 +73,45 @@ def test_a_parry_stops_the_blow_as_seed_001_says() -> None:
     assert result(report, "parried") == str(parried)
     assert result(report, "miss") == "35/216"
     assert result(report, "dodged") == "0"
+
+
+def test_an_attack_left_to_wait_is_worked_out_answer_by_answer() -> None:
+    """S3: an attack that does not name the defense waits for the defender's answer
+    when it hits. Before the dice its odds are the hit (the defender is asked) and each
+    answer's own, never a harm worked out as if nothing had been answered."""
+    rules, view = encounter(
+        "stamina-body",
+        {"a": ("x", 1, sb_sheet(weapons=[CLUB])), "b": ("y", 1, sb_sheet(parry=11, dodge=9))},
+    )
+    report = odds_now(rules, view, "attack", "a", {"target": "b", "weapon": "club"})
+    assert (result(report, "hit"), result(report, "miss")) == ("181/216", "35/216")
+    assert report["damage"] == report["conditions"] == []
+    assert report["awaits"] == {
+        "defender": "b",
+        "name": "B",
+        "param": "defense",
+        "choices": ["parry", "dodge", "none"],
+    }
+    assert "defense" not in report["params"]
+
+    def succeeds(roll: int, target: int) -> bool:
+        return roll <= 3 or (roll < 18 and roll <= target)
+
+    sums = [sum(f) for f in product(range(1, 7), repeat=3)]
+    stopped = {"parry": Fraction(0), "dodge": Fraction(0)}
+    for (kind, score), hit, roll in product((("parry", 11), ("dodge", 9)), sums, sums):
+        if succeeds(hit, 13) and succeeds(roll, score) and score - roll >= 13 - hit:
+            stopped[kind] += Fraction(1, 216 * 216)
+    answers = report["answers"]
+    assert result(answers["parry"], "parried") == str(stopped["parry"]) == "3575/15552"
+    assert result(answers["dodge"], "dodged") == str(stopped["dodge"]) == "1645/15552"
+    assert result(answers["none"], "hit") == "181/216"
+    assert damage(answers["none"], "b", "body") == {0: "1115/1296", 1: "181/1296"}
+    # A defender named: the odds as before, nothing waits.
+    named = odds_now(
+        rules, view, "attack", "a", {"target": "b", "weapon": "club", "defense": "dodge"}
+    )
+    assert "awaits" not in named and result(named, "dodged") == "1645/15552"
 
 
 def test_the_seeds_longsword_through_resilience_4() -> None:
