@@ -133,8 +133,19 @@ export function actionPanel({ context, done, fail, gm = false }) {
         el("span", {}, name.replaceAll("_", " ")), el("div", { class: "bar" }, fill),
         el("span", {}, `${(chance.decimal * 100).toFixed(1)}%`));
     };
-    const results = Array.isArray(found.results) ? found.results.map((r) => [r.result || r.name, r])
-      : Object.entries(found.results || {});
+    const resultsOf = (odds) => Array.isArray(odds.results)
+      ? odds.results.map((r) => [r.result || r.name, r]) : Object.entries(odds.results || {});
+    // The harm and the conditions an answer (or an action) leads to.
+    const harmOf = (odds, prefix = "") => [
+      ...(odds.damage || []).filter((d) => d.at_least_one.decimal > 0).map((d) =>
+        // The chance of losing any of a track, and the mean loss: "Thrain: health ≥ 1" read
+        // as the chance Thrain stays standing.
+        row(`${d.name} loses ≥ 1 ${d.track} (mean loss ${d.mean.decimal.toFixed(2)})`, d.at_least_one,
+          { [`data-${prefix}damage`]: `${d.combatant}:${d.track}` })),
+      ...(odds.conditions || []).filter((c) => c.gained.decimal > 0).map((c) =>
+        row(`${c.name}: ${c.condition}`, c.gained, { [`data-${prefix}condition-odds`]: c.condition })),
+    ];
+    const results = resultsOf(found);
     // RULINGS T3a: odds that would tell a foe's hidden numbers are the GM's; the API
     // answers none (and says why) rather than a chance a player may not read.
     if (found.withheld && !results.length) {
@@ -142,15 +153,31 @@ export function actionPanel({ context, done, fail, gm = false }) {
         "No odds: they would tell a foe's hidden numbers."));
       return;
     }
+    const waits = found.awaits;
+    if (!waits) {
+      box.replaceChildren(el("h3", {}, "Odds before the dice"),
+        ...results.map(([name, chance]) => row(name, chance, { "data-outcome": name })),
+        ...harmOf(found));
+      return;
+    }
+    // Seed 001 S3: left to the defender, the attack waits for their answer when it hits.
+    // What it does then is each answer's: the hit first, then every answer side by side
+    // (none for a reader who may not see the defender's numbers: T3a).
+    const { ruleset } = context();
+    const words = (choice) => label(ruleset, choice);
+    const answers = Object.entries(found.answers || {});
     box.replaceChildren(el("h3", {}, "Odds before the dice"),
-      ...results.map(([name, chance]) => row(name, chance, { "data-outcome": name })),
-      ...(found.damage || []).filter((d) => d.at_least_one.decimal > 0).map((d) =>
-        // The chance of losing any of a track, and the mean loss: "Thrain: health ≥ 1" read
-        // as the chance Thrain stays standing.
-        row(`${d.name} loses ≥ 1 ${d.track} (mean loss ${d.mean.decimal.toFixed(2)})`, d.at_least_one,
-          { "data-damage": `${d.combatant}:${d.track}` })),
-      ...(found.conditions || []).filter((c) => c.gained.decimal > 0).map((c) =>
-        row(`${c.name}: ${c.condition}`, c.gained, { "data-condition-odds": c.condition })));
+      ...results.map(([name, chance]) => row(name === "hit" ? `hit: ${waits.name} answers` : name,
+        chance, { "data-outcome": name })),
+      el("p", { class: "caption", "data-odds": "awaits" }, answers.length
+        ? `${waits.name} answers a hit: ${waits.choices.map(words).join(", ")}. Each answer's odds:`
+        : `${waits.name} answers a hit: ${waits.choices.map(words).join(", ")}; what each leads to ` +
+          "would tell their hidden numbers."),
+      ...(answers.length ? [el("div", { class: "answers" }, answers.map(([choice, odds]) =>
+        el("section", { "data-answer": choice },
+          el("h4", {}, `If ${waits.name}: ${words(choice)}`),
+          ...resultsOf(odds).map(([name, chance]) => row(name, chance, { "data-answer-outcome": name })),
+          ...harmOf(odds, "answer-"))))] : []));
   }
 
   // The required parameters the GM has not filled in yet (a take-hit's damage class):

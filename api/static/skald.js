@@ -328,7 +328,11 @@ export function schemaFields(schema, combatants, { gm = true, choices = {}, titl
       input = el("select", { id, name, multiple: true, "data-kind": "array" },
         combatants.map((c) => el("option", { value: c.id }, `${c.name} (${c.side})`)));
     } else if (prop.enum) {
-      const unset = prop.default !== undefined ? `— (default: ${prop.default})` : "—";
+      // What leaving it unset does: the schema's words for it (an attack left to wait for
+      // the defender's answer), else its default.
+      const leftOut = raw["x-left-out"] || prop["x-left-out"];
+      const unset = leftOut ? `— (${leftOut})`
+        : prop.default !== undefined ? `— (default: ${prop.default})` : "—";
       input = el("select", { id, name },
         required.has(name) ? null : el("option", { value: "" }, unset),
         prop.enum.map((v) => el("option", { value: v }, String(v))));

@@ -31,7 +31,9 @@ class Attack(DamageOptions):
         default="none",
         description="the defender's one reaction; left out, the attack waits for the "
         "defender to declare it. Naming it here (table speed) is the GM's call",
-        json_schema_extra=GM_CALL,
+        # What a form leaving it unset does: not "none" (the model's default, which only a
+        # miss or a defender unable to answer reaches), but the wait (S3).
+        json_schema_extra={**GM_CALL, "x-left-out": "wait for the defender's answer"},
     )
 
 
