@@ -60,9 +60,9 @@ def test_a_target_says_who_to_pick_then_that_it_is_their_combatant_id() -> None:
         },
         "stamina-body": {
             "attack": "the one attacked: their combatant id",
-            "mark_wound": None,
+            "mark_wound": "the one whose wound is marked or ended: their combatant id",
             "stabilise": "the unconscious one: their combatant id",
             "take_hit": "the one who was hit: their combatant id",
-            "treat_wound": None,
+            "treat_wound": "the one treated: their combatant id",
         },
     }

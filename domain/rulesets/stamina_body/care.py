@@ -65,7 +65,7 @@ WoundFlag = Literal["piercing_wound", "broken_bones", "severe_bruising"]
 class MarkWound(Frozen):
     """The GM records (present=true) or ends (present=false) a wound condition."""
 
-    target: str
+    target: str = Field(description="the one whose wound is marked or ended: their combatant id")
     wound: WoundFlag
     present: StrictBool = True
     reason: str = Field(default="", max_length=500)
@@ -103,7 +103,7 @@ def resolve_mark_wound(
 class TreatWound(Frozen):
     """Treat a piercing wound: it stops slowing Body's healing."""
 
-    target: str
+    target: str = Field(description="the one treated: their combatant id")
     reason: str = Field(default="", max_length=500)
 
 
