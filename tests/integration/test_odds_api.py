@@ -282,6 +282,6 @@ def test_a_margin_character_view_says_why_a_weapon_cannot_reach(client: TestClie
         )
     )
     by_label = {a["label"]: a for a in view["attacks"]}
-    assert set(by_label) == {"sword", "fists"}
-    assert "reaches only 1; distance is 3" in by_label["sword"]["refused"]
-    assert by_label["sword"]["odds"] is None
+    assert set(by_label) == {"sword (effort 0)", "fists (effort 0)"}
+    assert "reaches only 1; distance is 3" in by_label["sword (effort 0)"]["refused"]
+    assert by_label["sword (effort 0)"]["odds"] is None

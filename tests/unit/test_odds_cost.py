@@ -95,7 +95,7 @@ def test_an_answer_is_kept_by_its_inputs_until_the_encounter_changes() -> None:
     # The view's sword is the same question: kept, and charged nothing against its budget.
     view = attack_odds(encounter_, hero, foe, budget=1)
     sword = view["attacks"][0]
-    assert sword["label"] == "sword" and sword["odds"] == first
+    assert sword["label"] == "sword (effort 0)" and sword["odds"] == first
     assert all(a.get("refused") for a in view["attacks"][1:])  # the budget of 1 pays for none
 
     small = OddsCache(kept=1)

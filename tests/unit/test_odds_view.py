@@ -36,12 +36,12 @@ def view(table: Table, **options: Any) -> dict[str, Any]:
 def test_every_weapon_and_fists_against_the_opponent() -> None:
     report = view(fight())
     assert [a["label"] for a in report["attacks"]] == [
-        "sword",
-        "blade 0",
-        "blade 1",
-        "blade 2",
-        "blade 3",
-        "fists",
+        "sword (effort 0)",
+        "blade 0 (effort 0)",
+        "blade 1 (effort 0)",
+        "blade 2 (effort 0)",
+        "blade 3 (effort 0)",
+        "fists (effort 0)",
     ]
     assert all(a["odds"]["results"] for a in report["attacks"])
     assert report["attacks"][0]["params"] == {
@@ -49,6 +49,15 @@ def test_every_weapon_and_fists_against_the_opponent() -> None:
         "weapon": "sword",
         "effort": 0,
     }
+
+
+def test_each_margin_attack_says_the_effort_its_odds_are_at() -> None:
+    """M6: effort dice join the attack's pool; the player's page asks at effort 0 and its
+    rows said only "sword", read as the sword's odds at any effort."""
+    report = view(fight(), effort=2)
+    assert [a["label"] for a in report["attacks"]][:2] == ["sword (effort 2)", "blade 0 (effort 2)"]
+    assert report["attacks"][0]["params"]["effort"] == 2
+    assert report["attacks"][-1]["label"] == "fists (effort 2)"
 
 
 def test_the_attacks_share_one_budget_and_say_when_it_is_spent() -> None:

@@ -120,14 +120,22 @@ def result(kind: str, b: JsonMapping) -> str:
 
 
 def attack_choices(attacker: CombatantView, target: str, effort: int) -> list[Choice]:
-    """Each weapon (fists too), then each spell, at the given effort."""
+    """Each weapon (fists too), then each spell, at the given effort; each label says the
+    effort (M6: effort dice join the pool), "sword (effort 0)", so a reader of the odds
+    (the player's page asks at effort 0) knows they are not those of a harder swing."""
     sheet = read_sheet(MarginSheet, attacker.sheet)
     weapons = [w.name for w in sheet.weapons]
     strikes = [*weapons, *(["fists"] if "fists" not in weapons else [])]
     return [
-        Choice(name, "attack", {"target": target, "weapon": name, "effort": effort})
+        Choice(
+            f"{name} (effort {effort})",
+            "attack",
+            {"target": target, "weapon": name, "effort": effort},
+        )
         for name in strikes
     ] + [
-        Choice(name, "cast", {"target": target, "spell": name, "effort": effort})
+        Choice(
+            f"{name} (effort {effort})", "cast", {"target": target, "spell": name, "effort": effort}
+        )
         for name in (s.name for s in sheet.spells)
     ]
