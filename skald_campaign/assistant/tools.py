@@ -222,7 +222,9 @@ def _player_reads(server: MCPServer, connect: Connect) -> None:
         params: Annotated[dict[str, Any] | None, Field(default=None)] = None,
     ) -> dict[str, Any]:
         """Every outcome of an action about to happen, with its exact probability (those
-        this key may read: RULINGS T3a). Writes nothing."""
+        this key may read: RULINGS T3a). An attack that leaves the defense to its defender
+        waits for their answer: its results are the hit, and `answers` holds each answer's
+        odds. Writes nothing."""
         body = {"kind": kind, "actor": actor, "params": params or {}}
         return await _post(ctx, connect, f"/encounters/{encounter_id}/odds", body)
 
