@@ -76,8 +76,8 @@ def test_a_player_reads_no_odds_against_an_npc_as_zero(server: Server, browser: 
         phone.locator("#attack-odds-against").select_option(orc_id)
         withheld = phone.locator('#attack-odds [data-odds="withheld"]')
         expect(withheld).to_have_text([
-            "rapier: no odds, they would tell Orc's hidden numbers",
-            "fists: no odds, they would tell Orc's hidden numbers",
+            "rapier (effort 0): no odds, they would tell Orc's hidden numbers",
+            "fists (effort 0): no odds, they would tell Orc's hidden numbers",
         ])  # fmt: skip
         expect(phone.locator("#attack-odds .odd")).to_have_count(0)
 
