@@ -293,10 +293,7 @@ def wall_lines(move: Move, other: str, combatants: Roster) -> list[Text]:
     if wall.arithmetic:
         lines.append(secret(other, wall.arithmetic))
     if wall.hp is not None:
-        hp = wall.hp
-        shown = secret(other, f"HP {hp.before} -> {hp.after}",
-                       instead=(Descriptor(other, {"hp": hp.after}),))  # fmt: skip
-        lines.append((f"{target}: ", *shown))
+        lines.append(hp_line(other, target, wall.hp))
     return lines
 
 
@@ -311,11 +308,16 @@ def throw_lines(move: Move, other: str, combatants: Roster) -> list[Text]:
     if throw.arithmetic:
         lines.append(secret(other, throw.arithmetic))
     if throw.hp is not None:
-        hp = throw.hp
-        shown = secret(other, f"HP {hp.before} -> {hp.after}",
-                       instead=(Descriptor(other, {"hp": hp.after}),))  # fmt: skip
-        lines.append((f"{name_of(combatants, other)}: ", *shown))
+        lines.append(hp_line(other, name_of(combatants, other), throw.hp))
     return lines
+
+
+def hp_line(other: str, name: str, hp: bd.BeforeAfter) -> Text:
+    """'Ogre: HP 31 -> 28', the hit points the pushed or thrown one's own (its descriptor
+    instead for a reader who may not see them, T3a)."""
+    shown = secret(other, f"HP {hp.before} -> {hp.after}",
+                   instead=(Descriptor(other, {"hp": hp.after}),))  # fmt: skip
+    return (f"{name}: ", *shown)
 
 
 def parties(record: JSONObject, combatants: Roster) -> set[str]:
