@@ -5,11 +5,12 @@ is read only to assert what was recorded."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Request, Route, expect
 
 from tests.e2e.server import Server
 from tests.e2e.test_gm_screen import KNIGHT, campaign
@@ -74,6 +75,18 @@ class Table:
 
 def pick(page: Page, character_id: str) -> None:
     page.locator(f'#sides [data-combatant-id="{character_id}"]').click()
+
+
+def odds_asked(page: Page) -> list[dict[str, Any]]:
+    """Every body the page POSTs to the odds, as it sends them, from now on."""
+    asked: list[dict[str, Any]] = []
+
+    def note(request: Request) -> None:
+        if request.method == "POST" and request.url.endswith("/odds"):
+            asked.append(json.loads(request.post_data or "{}"))
+
+    page.on("request", note)
+    return asked
 
 
 def hit(page: Page, attacker: str, target: str, defense: str | None = None) -> None:

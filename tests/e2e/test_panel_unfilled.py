@@ -9,13 +9,10 @@ typing became slower than the panel's timer."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from playwright.sync_api import Browser, Request, expect
+from playwright.sync_api import Browser, expect
 
 from tests.e2e.server import Server
-from tests.e2e.test_gm_screen_defects import DESKTOP, Table, pick
+from tests.e2e.test_gm_screen_defects import DESKTOP, Table, odds_asked, pick
 
 
 def test_no_odds_are_asked_until_the_required_parameters_are_filled_in(
@@ -23,15 +20,9 @@ def test_no_odds_are_asked_until_the_required_parameters_are_filled_in(
 ) -> None:
     table = Table(server).fight()
     bran = table.ids["Bran"]
-    asked: list[dict[str, Any]] = []
-
-    def note(request: Request) -> None:
-        if request.method == "POST" and request.url.endswith("/odds"):
-            asked.append(json.loads(request.post_data or "{}"))
-
     with browser.new_context(viewport=DESKTOP) as context:
         gm = table.open(context)
-        gm.on("request", note)
+        asked = odds_asked(gm)
         pick(gm, bran)
         gm.locator("#action-buttons [data-kind=take_hit]").click()
         # The panel's timer has run (it says so) and asked nothing.

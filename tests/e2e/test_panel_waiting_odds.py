@@ -9,13 +9,10 @@ answers with its own odds, side by side, exactly as the API has them."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from playwright.sync_api import Browser, Request, expect
+from playwright.sync_api import Browser, expect
 
 from tests.e2e.server import Server
-from tests.e2e.test_gm_screen_defects import DESKTOP, Table, pick
+from tests.e2e.test_gm_screen_defects import DESKTOP, Table, odds_asked, pick
 
 
 def test_an_attack_left_to_the_defender_shows_the_odds_of_each_answer(
@@ -23,15 +20,9 @@ def test_an_attack_left_to_the_defender_shows_the_odds_of_each_answer(
 ) -> None:
     table = Table(server).fight()
     bran, ulf = table.ids["Bran"], table.ids["Ulf"]
-    asked: list[dict[str, Any]] = []
-
-    def note(request: Request) -> None:
-        if request.method == "POST" and request.url.endswith("/odds"):
-            asked.append(json.loads(request.post_data or "{}"))
-
     with browser.new_context(viewport=DESKTOP) as context:
         gm = table.open(context)
-        gm.on("request", note)
+        asked = odds_asked(gm)
         pick(gm, bran)
         gm.locator("#action-buttons [data-kind=attack]").click()
         gm.locator("#param-target").select_option(ulf)
