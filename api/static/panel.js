@@ -113,19 +113,30 @@ export function actionPanel({ context, done, fail, gm = false }) {
     box.dataset.preview = String(++drawn);
   }
 
+  // The latest odds asked (or the box cleared since): an older answer arriving late,
+  // for a defense or a target changed since, draws nothing. #odds' data-answered counts
+  // the answers come back, drawn or not (what a test may wait on).
+  let asks = 0;
+  let answered = 0;
+
   async function odds() {
     const { api, encounter } = context();
     const box = $("odds");
+    const mine = ++asks;
     let found;
     try {
       found = await api.post(`encounters/${encounter.id}/odds`, body());
     } catch (error) {
+      box.dataset.answered = String(++answered);
+      if (mine !== asks) return;
       // Not every request has odds (a missing target, a pool too large to count):
       // say why in one line rather than show stale bars.
       box.replaceChildren(error instanceof ApiError && error.status !== 404
         ? el("p", { class: "caption", "data-odds": "none" }, `Odds: ${error.message}`) : "");
       return;
     }
+    box.dataset.answered = String(++answered);
+    if (mine !== asks) return;
     const row = (name, chance, attrs = {}) => {
       const fill = el("div", { class: "fill" });
       fill.style.width = `${(chance.decimal * 100).toFixed(1)}%`;
@@ -200,6 +211,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
       if (!kind) return;
       const unfilled = missing();
       if (unfilled.length) {
+        asks++; // an answer still on its way is for what the form no longer holds
         $("dice-fields").replaceChildren();
         $("odds").replaceChildren(el("p", { class: "caption", "data-odds": "unfilled" },
           `Odds once ${unfilled.map((name) => name.replaceAll("_", " ")).join(", ")} filled in.`));
@@ -211,6 +223,7 @@ export function actionPanel({ context, done, fail, gm = false }) {
       // they are asked again once the form changes.
       if (justDone) {
         justDone = false;
+        asks++;
         $("odds").replaceChildren();
       } else {
         odds();
