@@ -12,7 +12,8 @@ from __future__ import annotations
 from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.e2e.server import Server
-from tests.e2e.test_gm_screen_defects import DESKTOP, Table, odds_asked, pick
+from tests.e2e.test_gm_screen_defects import DESKTOP, Table
+from tests.e2e.test_panel_waiting_odds import attack_on_ulf
 from tests.patience import HANG_SECONDS
 
 
@@ -29,13 +30,8 @@ def test_a_late_answer_for_an_earlier_defense_is_not_drawn(
     server: Server, browser: Browser
 ) -> None:
     table = Table(server).fight()
-    bran, ulf = table.ids["Bran"], table.ids["Ulf"]
     with browser.new_context(viewport=DESKTOP) as context:
-        gm = table.open(context)
-        asked = odds_asked(gm)
-        pick(gm, bran)
-        gm.locator("#action-buttons [data-kind=attack]").click()
-        gm.locator("#param-target").select_option(ulf)
+        gm, asked = attack_on_ulf(table, context)
         box = gm.locator("#odds")
         expect(box.locator('[data-odds="awaits"]')).to_have_count(1)
         # Every odds asked so far has come back (the form's first ones included).

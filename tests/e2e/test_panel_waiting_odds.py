@@ -9,23 +9,32 @@ answers with its own odds, side by side, exactly as the API has them."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, expect
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.server import Server
 from tests.e2e.test_gm_screen_defects import DESKTOP, Table, odds_asked, pick
+
+
+def attack_on_ulf(table: Table, context: BrowserContext) -> tuple[Page, list[dict[str, Any]]]:
+    """The GM's screen with Bran's attack on Ulf open on the panel, its defense left
+    empty; and every odds request the page sends from the start."""
+    gm = table.open(context)
+    asked = odds_asked(gm)
+    pick(gm, table.ids["Bran"])
+    gm.locator("#action-buttons [data-kind=attack]").click()
+    gm.locator("#param-target").select_option(table.ids["Ulf"])
+    return gm, asked
 
 
 def test_an_attack_left_to_the_defender_shows_the_odds_of_each_answer(
     server: Server, browser: Browser
 ) -> None:
     table = Table(server).fight()
-    bran, ulf = table.ids["Bran"], table.ids["Ulf"]
+    ulf = table.ids["Ulf"]
     with browser.new_context(viewport=DESKTOP) as context:
-        gm = table.open(context)
-        asked = odds_asked(gm)
-        pick(gm, bran)
-        gm.locator("#action-buttons [data-kind=attack]").click()
-        gm.locator("#param-target").select_option(ulf)
+        gm, asked = attack_on_ulf(table, context)
         # Left empty, the attack waits for Ulf's answer: the select says so.
         expect(gm.locator('#param-defense option[value=""]')).to_have_text(
             "— (wait for the defender's answer)"
